@@ -1,0 +1,64 @@
+//===- NDArray.h - ndarray dialect ------------------------------*- C++ -*-===//
+
+#ifndef IMEX_DIALECT_NDARRAY_IR_NDARRAY_H
+#define IMEX_DIALECT_NDARRAY_IR_NDARRAY_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/ShapedOpInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "imex/Dialect/NDArray/IR/NDArrayOpsDialect.h.inc"
+#include "imex/Dialect/NDArray/IR/NDArrayOpsEnums.h.inc"
+
+#include "imex/Dialect/NDArray/IR/NDArrayAttrInterfaces.h.inc"
+
+namespace imex::ndarray {
+class NDArrayType;
+
+/// Whether the environment sets `a` and `b` (of two arrays) may meet in one
+/// op: for every kind present in both, the two environments are compatible;
+/// a kind present in only one must allow mixing with its absence.
+bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
+                               llvm::ArrayRef<mlir::Attribute> b);
+
+/// Emits an error on `op` unless the environments of all its array operands
+/// and results are pairwise compatible.
+mlir::LogicalResult verifyCompatibleEnvironments(mlir::Operation *op);
+
+/// The environments of a result of type `resultType` computed from `operands`:
+/// one per kind found on the array operands, as given by
+/// `EnvironmentAttrInterface::getResultEnvironment`.
+llvm::SmallVector<mlir::Attribute>
+inferResultEnvironments(mlir::ValueRange operands, mlir::ShapedType resultType);
+} // namespace imex::ndarray
+
+namespace mlir::OpTrait {
+/// Verifies `imex::ndarray::verifyCompatibleEnvironments`.
+template <typename ConcreteType>
+class CompatibleEnvironments
+    : public TraitBase<ConcreteType, CompatibleEnvironments> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return imex::ndarray::verifyCompatibleEnvironments(op);
+  }
+};
+} // namespace mlir::OpTrait
+
+#define GET_ATTRDEF_CLASSES
+#include "imex/Dialect/NDArray/IR/NDArrayOpsAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "imex/Dialect/NDArray/IR/NDArrayOps.h.inc"
+
+#endif // IMEX_DIALECT_NDARRAY_IR_NDARRAY_H

@@ -1,0 +1,43 @@
+//===- NDArrayInterfaces.td - ndarray interfaces --------------*- tablegen -*-//
+
+#ifndef IMEX_DIALECT_NDARRAY_IR_NDARRAYINTERFACES_TD
+#define IMEX_DIALECT_NDARRAY_IR_NDARRAYINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+//===----------------------------------------------------------------------===//
+// Environment attribute interface
+//===----------------------------------------------------------------------===//
+
+def NDArray_EnvironmentAttrInterface
+    : AttrInterface<"EnvironmentAttrInterface"> {
+  let cppNamespace = "::imex::ndarray";
+  let description = [{
+    Implemented by attributes that are used as environments of
+    `!ndarray.ndarray` types. Any attribute may be an environment; attributes
+    without this interface are compatible only with themselves, must be
+    present on all array operands of an op, and are copied unchanged to
+    inferred result types.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Whether an array in this environment may be combined in one op with an
+        array in environment `other` (an attribute of the same kind).
+      }], "bool", "isCompatibleEnvironment", (ins "::mlir::Attribute":$other),
+      [{}], [{ return $_attr == other; }]>,
+    InterfaceMethod<[{
+        Whether an op may combine an array in this environment with an array
+        that has no environment of this kind (e.g. a replicated operand of a
+        distributed op).
+      }], "bool", "mayMixWithAbsentEnvironment", (ins), [{}],
+      [{ return false; }]>,
+    InterfaceMethod<[{
+        The environment to give a result of type `resultType` computed from
+        operands in this environment (for example, a distributed environment
+        whose local partition is not yet known).
+      }], "::mlir::Attribute", "getResultEnvironment",
+      (ins "::mlir::ShapedType":$resultType), [{}], [{ return $_attr; }]>,
+  ];
+}
+
+#endif // IMEX_DIALECT_NDARRAY_IR_NDARRAYINTERFACES_TD

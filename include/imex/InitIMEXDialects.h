@@ -1,0 +1,18 @@
+//===- InitIMEXDialects.h - register all IMEX dialects ----------*- C++ -*-===//
+
+#ifndef IMEX_INITIMEXDIALECTS_H
+#define IMEX_INITIMEXDIALECTS_H
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+#include "imex/Dialect/Region/IR/Region.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace imex {
+/// Adds all IMEX dialects to `registry`.
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<ndarray::NDArrayDialect, region::RegionDialect>();
+}
+} // namespace imex
+
+#endif // IMEX_INITIMEXDIALECTS_H

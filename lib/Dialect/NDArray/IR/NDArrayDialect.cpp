@@ -1,0 +1,210 @@
+//===- NDArrayDialect.cpp - ndarray dialect and type ----------------------===//
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+#include "imex/Dialect/NDArray/IR/TypeRules.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace imex::ndarray;
+
+#include "imex/Dialect/NDArray/IR/NDArrayAttrInterfaces.cpp.inc"
+#include "imex/Dialect/NDArray/IR/NDArrayOpsDialect.cpp.inc"
+#include "imex/Dialect/NDArray/IR/NDArrayOpsEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "imex/Dialect/NDArray/IR/NDArrayOpsAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.cpp.inc"
+
+void NDArrayDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "imex/Dialect/NDArray/IR/NDArrayOpsAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "imex/Dialect/NDArray/IR/NDArrayOps.cpp.inc"
+      >();
+}
+
+Operation *NDArrayDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Environments
+//===----------------------------------------------------------------------===//
+
+static StringRef getEnvironmentKindName(Attribute env) {
+  return env.getAbstractAttribute().getName();
+}
+
+static bool isCompatiblePair(Attribute a, Attribute b) {
+  if (auto iface = dyn_cast<EnvironmentAttrInterface>(a))
+    return iface.isCompatibleEnvironment(b);
+  return a == b;
+}
+
+static bool mayBeAbsent(Attribute env) {
+  auto iface = dyn_cast<EnvironmentAttrInterface>(env);
+  return iface && iface.mayMixWithAbsentEnvironment();
+}
+
+static Attribute findSameKind(ArrayRef<Attribute> envs, Attribute env) {
+  for (Attribute candidate : envs)
+    if (candidate.getTypeID() == env.getTypeID())
+      return candidate;
+  return {};
+}
+
+bool imex::ndarray::areCompatibleEnvironments(ArrayRef<Attribute> a,
+                                              ArrayRef<Attribute> b) {
+  auto oneWay = [](ArrayRef<Attribute> from, ArrayRef<Attribute> to) {
+    return llvm::all_of(from, [&](Attribute env) {
+      Attribute other = findSameKind(to, env);
+      return other ? isCompatiblePair(env, other) : mayBeAbsent(env);
+    });
+  };
+  return oneWay(a, b) && oneWay(b, a);
+}
+
+LogicalResult imex::ndarray::verifyCompatibleEnvironments(Operation *op) {
+  SmallVector<NDArrayType> arrays;
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto array = dyn_cast<NDArrayType>(t))
+      arrays.push_back(array);
+  for (size_t i = 0; i < arrays.size(); ++i)
+    for (size_t j = i + 1; j < arrays.size(); ++j)
+      if (!areCompatibleEnvironments(arrays[i].getEnvironments(),
+                                     arrays[j].getEnvironments()))
+        return op->emitOpError("requires arrays in compatible environments, "
+                               "but got ")
+               << arrays[i] << " and " << arrays[j];
+  return success();
+}
+
+SmallVector<Attribute>
+imex::ndarray::inferResultEnvironments(ValueRange operands,
+                                       ShapedType resultType) {
+  SmallVector<Attribute> result;
+  for (Value operand : operands) {
+    auto array = dyn_cast<NDArrayType>(operand.getType());
+    if (!array)
+      continue;
+    for (Attribute env : array.getEnvironments()) {
+      if (findSameKind(result, env))
+        continue;
+      if (auto iface = dyn_cast<EnvironmentAttrInterface>(env))
+        result.push_back(iface.getResultEnvironment(resultType));
+      else
+        result.push_back(env);
+    }
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// NDArrayType
+//===----------------------------------------------------------------------===//
+
+SmallVector<Attribute>
+NDArrayType::canonicalizeEnvironments(ArrayRef<Attribute> envs) {
+  SmallVector<Attribute> sorted(envs);
+  llvm::stable_sort(sorted, [](Attribute a, Attribute b) {
+    return getEnvironmentKindName(a) < getEnvironmentKindName(b);
+  });
+  return sorted;
+}
+
+bool NDArrayType::isValidElementType(Type type) {
+  return getDTypeKind(type).has_value();
+}
+
+LogicalResult
+NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
+                    ArrayRef<int64_t> shape, Type elementType,
+                    ArrayRef<Attribute> environments) {
+  for (int64_t size : shape)
+    if (size < 0 && !ShapedType::isDynamic(size))
+      return emitError() << "ndarray dimension sizes must be non-negative or "
+                            "dynamic, got "
+                         << size;
+  if (!isValidElementType(elementType))
+    return emitError() << "unsupported ndarray element type " << elementType
+                       << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "
+                          "ui64, f16, bf16, f32, f64 or index";
+  for (auto [i, env] : llvm::enumerate(environments)) {
+    if (!env)
+      return emitError() << "ndarray environment must not be null";
+    for (Attribute earlier : environments.take_front(i))
+      if (earlier.getTypeID() == Attribute(env).getTypeID())
+        return emitError() << "ndarray has two environments of the same kind: "
+                           << earlier << " and " << env;
+  }
+  if (environments != ArrayRef<Attribute>(canonicalizeEnvironments(environments)))
+    return emitError() << "ndarray environments are not in canonical order";
+  return success();
+}
+
+Type NDArrayType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SmallVector<Attribute> environments;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    Attribute env;
+    if (parser.parseAttribute(env))
+      return {};
+    environments.push_back(env);
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<NDArrayType>(loc, shape, elementType,
+                                        environments);
+}
+
+void NDArrayType::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printDimensionList(getShape());
+  if (!getShape().empty())
+    printer << "x";
+  printer << getElementType();
+  for (Attribute env : getEnvironments())
+    printer << ", " << env;
+  printer << ">";
+}
+
+NDArrayType NDArrayType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                   Type elementType) const {
+  return NDArrayType::get(shape.value_or(getShape()), elementType,
+                          getEnvironments());
+}
+
+NDArrayType
+NDArrayType::cloneWithEnvironments(ArrayRef<Attribute> environments) const {
+  return NDArrayType::get(getShape(), getElementType(), environments);
+}
+
+NDArrayType NDArrayType::withoutEnvironments() const {
+  return cloneWithEnvironments({});
+}
+
+RankedTensorType NDArrayType::getTensorType() const {
+  return RankedTensorType::get(getShape(), getElementType());
+}

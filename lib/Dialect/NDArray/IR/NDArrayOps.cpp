@@ -1,0 +1,1078 @@
+//===- NDArrayOps.cpp - ndarray dialect operations ------------------------===//
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+#include "imex/Dialect/NDArray/IR/TypeRules.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace imex::ndarray;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+static NDArrayType getArrayType(Value value) {
+  return cast<NDArrayType>(value.getType());
+}
+
+/// Prints a shape as `[2, ?, 4]` for diagnostics.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string result = "[";
+  llvm::raw_string_ostream os(result);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
+  os << "]";
+  return result;
+}
+
+/// Verifies that there is one dynamic size operand per dynamic dimension.
+static LogicalResult verifyDynamicSizes(Operation *op, NDArrayType type,
+                                        ValueRange dynamicSizes) {
+  int64_t expected = type.getNumDynamicDims();
+  if (static_cast<int64_t>(dynamicSizes.size()) != expected)
+    return op->emitOpError("expects one size operand per dynamic dimension "
+                           "of the result (")
+           << expected << "), but got " << dynamicSizes.size();
+  return success();
+}
+
+/// The constant value of an index operand, if any.
+static std::optional<int64_t> getConstantIndex(Value value) {
+  APInt constant;
+  if (value && matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+/// The operand giving the size of dynamic dimension `dim` of `value`, for
+/// ops whose dynamic result sizes are operands.
+static Value getDynamicSizeOperand(Value value, int64_t dim) {
+  NDArrayType type = getArrayType(value);
+  if (!type.isDynamicDim(dim))
+    return {};
+  unsigned pos = type.getDynamicDimIndex(dim);
+  Operation *def = value.getDefiningOp();
+  if (auto op = dyn_cast_if_present<CreateOp>(def))
+    return op.getDynamicSizes()[pos];
+  if (auto op = dyn_cast_if_present<ReshapeOp>(def))
+    return op.getDynamicSizes()[pos];
+  if (auto op = dyn_cast_if_present<BroadcastToOp>(def))
+    return op.getDynamicSizes()[pos];
+  return {};
+}
+
+/// Whether two shapes agree wherever both are static.
+static bool areCompatibleShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  return isShapeRefinedBy(a, b) || isShapeRefinedBy(b, a) ||
+         (a.size() == b.size() &&
+          llvm::all_of(llvm::zip_equal(a, b), [](auto pair) {
+            auto [x, y] = pair;
+            return ShapedType::isDynamic(x) || ShapedType::isDynamic(y) ||
+                   x == y;
+          }));
+}
+
+/// Result compatibility for ops with inferred result types: same element
+/// type, shapes that agree where both are static, compatible environments.
+static bool areCompatibleInferredTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != actual.size())
+    return false;
+  for (auto [i, a] : llvm::zip_equal(inferred, actual)) {
+    auto inferredArray = dyn_cast<NDArrayType>(i);
+    auto actualArray = dyn_cast<NDArrayType>(a);
+    if (!inferredArray || !actualArray)
+      return i == a;
+    if (inferredArray.getElementType() != actualArray.getElementType() ||
+        !areCompatibleShapes(inferredArray.getShape(),
+                             actualArray.getShape()) ||
+        !areCompatibleEnvironments(inferredArray.getEnvironments(),
+                                   actualArray.getEnvironments()))
+      return false;
+  }
+  return true;
+}
+
+/// Builds the inferred array type of a result computed from `operands`.
+static NDArrayType makeInferredType(ArrayRef<int64_t> shape, Type elementType,
+                                    ValueRange operands) {
+  auto plain = NDArrayType::get(shape, elementType);
+  return plain.cloneWithEnvironments(inferResultEnvironments(operands, plain));
+}
+
+/// Checks that `axes` are sorted, unique and in `[0, bound)`.
+static LogicalResult verifyAxes(std::optional<Location> loc,
+                                ArrayRef<int64_t> axes, int64_t bound,
+                                StringRef what) {
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    if (axis < 0 || axis >= bound)
+      return emitOptionalError(loc, what, " axis ", axis,
+                               " is out of range [0, ", bound, ")");
+    if (i > 0 && axes[i - 1] >= axis)
+      return emitOptionalError(loc, what,
+                               " axes must be sorted and unique, got ",
+                               formatShape(axes));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Makes dynamic result sizes given by constant operands static and casts
+/// the new result back to the old type.
+template <typename OpTy>
+struct FoldConstantDynamicSizes : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    NDArrayType oldType = op.getType();
+    SmallVector<int64_t> shape(oldType.getShape());
+    SmallVector<Value> remaining;
+    auto dynamicSizes = op.getDynamicSizes().begin();
+    for (int64_t &size : shape) {
+      if (!ShapedType::isDynamic(size))
+        continue;
+      Value operand = *dynamicSizes++;
+      std::optional<int64_t> constant = getConstantIndex(operand);
+      if (constant && *constant >= 0)
+        size = *constant;
+      else
+        remaining.push_back(operand);
+    }
+    if (remaining.size() == op.getDynamicSizes().size())
+      return failure();
+    auto newOp = cast<OpTy>(rewriter.clone(*op));
+    newOp.getDynamicSizesMutable().assign(remaining);
+    newOp.getResult().setType(
+        oldType.cloneWith(shape, oldType.getElementType()));
+    rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp.getResult());
+    return success();
+  }
+};
+
+/// Folds constant offsets, sizes and strides of an insert into static ones.
+template <typename OpTy>
+struct FoldConstantInsertArguments : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<OpFoldResult> offsets(op.getMixedOffsets());
+    SmallVector<OpFoldResult> sizes(op.getMixedSizes());
+    SmallVector<OpFoldResult> strides(op.getMixedStrides());
+    bool changed =
+        succeeded(foldDynamicIndexList(offsets, /*onlyNonNegative=*/true));
+    changed |= succeeded(foldDynamicIndexList(sizes, /*onlyNonNegative=*/true));
+    changed |= succeeded(foldDynamicIndexList(strides));
+    if (!changed)
+      return failure();
+    if (!verifyInBoundsSlice(op.getSlicedType().getShape(), offsets, sizes,
+                             strides)
+             .isValid)
+      return failure();
+    SmallVector<Value> dynOffsets, dynSizes, dynStrides;
+    SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
+    dispatchIndexOpFoldResults(offsets, dynOffsets, staticOffsets);
+    dispatchIndexOpFoldResults(sizes, dynSizes, staticSizes);
+    dispatchIndexOpFoldResults(strides, dynStrides, staticStrides);
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getOffsetsMutable().assign(dynOffsets);
+      op.getSizesMutable().assign(dynSizes);
+      op.getStridesMutable().assign(dynStrides);
+      op.setStaticOffsets(staticOffsets);
+      op.setStaticSizes(staticSizes);
+      op.setStaticStrides(staticStrides);
+    });
+    return success();
+  }
+};
+
+/// For ops with inferred result types: adopts static sizes the inference
+/// knows but the declared result type does not, casting back to the old type.
+struct RefineInferredResultType : public RewritePattern {
+  RefineInferredResultType(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto inferOp = dyn_cast<InferTypeOpInterface>(op);
+    if (!inferOp || !isa<NDArrayDialect>(op->getDialect()) ||
+        op->getNumResults() != 1)
+      return failure();
+    auto oldType = dyn_cast<NDArrayType>(op->getResult(0).getType());
+    SmallVector<Type> inferred;
+    if (!oldType ||
+        failed(inferOp.inferReturnTypes(
+            op->getContext(), std::nullopt, op->getOperands(),
+            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+            op->getRegions(), inferred)))
+      return failure();
+    SmallVector<int64_t> shape(oldType.getShape());
+    bool changed = false;
+    ArrayRef<int64_t> inferredShape = cast<NDArrayType>(inferred[0]).getShape();
+    if (inferredShape.size() != shape.size())
+      return failure();
+    for (auto [size, known] : llvm::zip_equal(shape, inferredShape)) {
+      if (ShapedType::isDynamic(size) && !ShapedType::isDynamic(known)) {
+        size = known;
+        changed = true;
+      }
+    }
+    if (!changed)
+      return failure();
+    Operation *newOp = rewriter.clone(*op);
+    newOp->getResult(0).setType(
+        oldType.cloneWith(shape, oldType.getElementType()));
+    rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp->getResult(0));
+    return success();
+  }
+};
+
+/// For ops with inferred result types: uses the more static source of an
+/// `ndarray.cast` operand directly.
+struct FoldCastIntoInferredOp : public RewritePattern {
+  FoldCastIntoInferredOp(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<InferTypeOpInterface>(op) ||
+        !isa<NDArrayDialect>(op->getDialect()))
+      return failure();
+    bool changed = false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto cast = operand.get().getDefiningOp<CastOp>();
+      if (!cast || !isShapeRefinedBy(cast.getType().getShape(),
+                                     cast.getSource().getType().getShape()))
+        continue;
+      rewriter.modifyOpInPlace(op, [&] { operand.set(cast.getSource()); });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+} // namespace
+
+void NDArrayDialect::getCanonicalizationPatterns(
+    RewritePatternSet &results) const {
+  results.add<RefineInferredResultType, FoldCastIntoInferredOp>(getContext());
+}
+
+//===----------------------------------------------------------------------===//
+// CreateOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CreateOp::verify() {
+  if (failed(verifyDynamicSizes(*this, getType(), getDynamicSizes())))
+    return failure();
+  if (Value value = getValue())
+    if (value.getType() != getType().getElementType())
+      return emitOpError("fill value type ")
+             << value.getType() << " does not match the element type "
+             << getType().getElementType();
+  return success();
+}
+
+void CreateOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<FoldConstantDynamicSizes<CreateOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// LinSpaceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinSpaceOp::verify() {
+  NDArrayType type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be 1-d, got ") << type;
+  if (std::optional<int64_t> num = getConstantIndex(getNum())) {
+    if (*num < 0)
+      return emitOpError("number of elements must be non-negative, got ")
+             << *num;
+    if (!type.isDynamicDim(0) && type.getDimSize(0) != *num)
+      return emitOpError("result has ")
+             << type.getDimSize(0) << " elements but num is " << *num;
+  }
+  return success();
+}
+
+namespace {
+struct FoldConstantLinSpaceNum : public OpRewritePattern<LinSpaceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LinSpaceOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> num = getConstantIndex(op.getNum());
+    NDArrayType oldType = op.getType();
+    if (!num || *num < 0 || !oldType.isDynamicDim(0))
+      return failure();
+    auto newOp = cast<LinSpaceOp>(rewriter.clone(*op));
+    newOp.getResult().setType(
+        oldType.cloneWith(ArrayRef<int64_t>{*num}, oldType.getElementType()));
+    rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp.getResult());
+    return success();
+  }
+};
+} // namespace
+
+void LinSpaceOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<FoldConstantLinSpaceNum>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp, FromMemRefOp, ToTensorOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  NDArrayType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType() ||
+      !areCompatibleShapes(source.getShape(), result.getShape()))
+    return emitOpError("result ")
+           << result << " must have the shape and element type of the source "
+           << source;
+  return success();
+}
+
+LogicalResult FromMemRefOp::verify() {
+  NDArrayType result = getType();
+  auto source = cast<ShapedType>(getSource().getType());
+  if (source.getElementType() != result.getElementType())
+    return emitOpError("element types of the memref and the array differ: ")
+           << source.getElementType() << " vs " << result.getElementType();
+  if (source.hasRank() && source.getShape() != result.getShape())
+    return emitOpError("shapes of the memref and the array differ: ")
+           << formatShape(source.getShape()) << " vs "
+           << formatShape(result.getShape());
+  return success();
+}
+
+LogicalResult ToTensorOp::verify() {
+  NDArrayType source = getArray().getType();
+  if (getType() != source.getTensorType())
+    return emitOpError("result must be ") << source.getTensorType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
+  if (inputs.size() != 1 || outputs.size() != 1)
+    return false;
+  auto in = dyn_cast<NDArrayType>(inputs.front());
+  auto out = dyn_cast<NDArrayType>(outputs.front());
+  return in && out && in.getElementType() == out.getElementType() &&
+         in.getEnvironments() == out.getEnvironments() &&
+         areCompatibleShapes(in.getShape(), out.getShape());
+}
+
+Value CastOp::getViewSource() { return getSource(); }
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  if (auto inner = getSource().getDefiningOp<CastOp>()) {
+    if (inner.getSource().getType() == getType())
+      return inner.getSource();
+    if (areCastCompatible(inner.getSource().getType(), getType())) {
+      getSourceMutable().assign(inner.getSource());
+      return getResult();
+    }
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// CastElemTypeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastElemTypeOp::verify() {
+  NDArrayType source = getSource().getType(), result = getType();
+  if (!areCompatibleShapes(source.getShape(), result.getShape()))
+    return emitOpError("result shape ")
+           << formatShape(result.getShape())
+           << " does not match the source shape "
+           << formatShape(source.getShape());
+  return success();
+}
+
+OpFoldResult CastElemTypeOp::fold(FoldAdaptor) {
+  if (!getCopy() && getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+void DimOp::build(OpBuilder &builder, OperationState &state, Value source,
+                  int64_t index) {
+  Value indexValue =
+      arith::ConstantIndexOp::create(builder, state.location, index);
+  build(builder, state, source, indexValue);
+}
+
+Value DimOp::getShapedValue() { return getSource(); }
+
+OpFoldResult DimOp::getDimension() { return getIndex(); }
+
+LogicalResult DimOp::verify() {
+  NDArrayType type = getSource().getType();
+  if (type.getRank() == 0)
+    return emitOpError("cannot take a dimension of a 0-d array");
+  if (std::optional<int64_t> index = getConstantIndex(getIndex()))
+    if (*index < 0 || *index >= type.getRank())
+      return emitOpError("dimension index ")
+             << *index << " is out of range for an array of rank "
+             << type.getRank();
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor adaptor) {
+  auto index = dyn_cast_if_present<IntegerAttr>(adaptor.getIndex());
+  NDArrayType type = getSource().getType();
+  if (!index || index.getInt() < 0 || index.getInt() >= type.getRank())
+    return {};
+  int64_t dim = index.getInt();
+  if (!type.isDynamicDim(dim))
+    return IntegerAttr::get(IndexType::get(getContext()), type.getDimSize(dim));
+  if (Value size = getDynamicSizeOperand(getSource(), dim))
+    return size;
+  if (auto cast = getSource().getDefiningOp<CastOp>()) {
+    getSourceMutable().assign(cast.getSource());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  NDArrayType source = getSource().getType(), result = getType();
+  if (failed(verifyDynamicSizes(*this, result, getDynamicSizes())))
+    return failure();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError("reshape cannot change the element type");
+  if (source.hasStaticShape() && result.hasStaticShape() &&
+      source.getNumElements() != result.getNumElements())
+    return emitOpError("cannot reshape ")
+           << source.getNumElements() << " elements "
+           << formatShape(source.getShape()) << " into "
+           << result.getNumElements() << " elements "
+           << formatShape(result.getShape());
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getCopy())
+    return {};
+  NDArrayType type = getType();
+  if (type.hasStaticShape() && getSource().getType() == type)
+    return getSource();
+  if (auto inner = getSource().getDefiningOp<ReshapeOp>()) {
+    if (!inner.getCopy()) {
+      getSourceMutable().assign(inner.getSource());
+      return getResult();
+    }
+  }
+  return {};
+}
+
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<FoldConstantDynamicSizes<ReshapeOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastToOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastToOp::verify() {
+  NDArrayType source = getSource().getType(), result = getType();
+  if (failed(verifyDynamicSizes(*this, result, getDynamicSizes())))
+    return failure();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError("broadcast cannot change the element type");
+  if (!isBroadcastableTo(source.getShape(), result.getShape()))
+    return emitOpError("cannot broadcast shape ")
+           << formatShape(source.getShape()) << " to "
+           << formatShape(result.getShape())
+           << " (dimensions are aligned at the end; each must be 1 or equal "
+              "to the target)";
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
+  if (getType().hasStaticShape() && getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+void BroadcastToOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                MLIRContext *context) {
+  results.add<FoldConstantDynamicSizes<BroadcastToOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// PermuteDimsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PermuteDimsOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  if (static_cast<int64_t>(perm.size()) != source.getRank())
+    return emitOptionalError(loc, "permutation ", formatShape(perm),
+                             " must have one entry per dimension (",
+                             source.getRank(), ")");
+  llvm::SmallBitVector seen(perm.size());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= source.getRank() || seen.test(p))
+      return emitOptionalError(loc, formatShape(perm),
+                               " is not a permutation of the dimensions");
+    seen.set(p);
+    shape.push_back(source.getDimSize(p));
+  }
+  inferred.push_back(
+      makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
+  return success();
+}
+
+bool PermuteDimsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+OpFoldResult PermuteDimsOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  bool identity = llvm::all_of(llvm::enumerate(perm), [](auto it) {
+    return static_cast<int64_t>(it.index()) == it.value();
+  });
+  if (identity && getSource().getType() == getType())
+    return getSource();
+  if (auto inner = getSource().getDefiningOp<PermuteDimsOp>()) {
+    // result[i] = inner[perm[i]] = source[innerPerm[perm[i]]].
+    SmallVector<int64_t> composed;
+    for (int64_t p : perm)
+      composed.push_back(inner.getPermutation()[p]);
+    getSourceMutable().assign(inner.getSource());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ExpandDimsOp, SqueezeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExpandDimsOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  int64_t rank = source.getRank() + axes.size();
+  if (failed(verifyAxes(loc, axes, rank, "expand_dims")))
+    return failure();
+  SmallVector<int64_t> shape;
+  ArrayRef<int64_t> remaining = source.getShape();
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (llvm::is_contained(axes, dim)) {
+      shape.push_back(1);
+    } else {
+      shape.push_back(remaining.front());
+      remaining = remaining.drop_front();
+    }
+  }
+  inferred.push_back(
+      makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
+  return success();
+}
+
+bool ExpandDimsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor) {
+  if (getAxes().empty() && getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+LogicalResult
+SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                            Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  if (failed(verifyAxes(loc, axes, source.getRank(), "squeeze")))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [dim, size] : llvm::enumerate(source.getShape())) {
+    if (!llvm::is_contained(axes, static_cast<int64_t>(dim))) {
+      shape.push_back(size);
+      continue;
+    }
+    if (!ShapedType::isDynamic(size) && size != 1)
+      return emitOptionalError(loc, "cannot squeeze dimension ", dim,
+                               " of size ", size, " (it must be 1)");
+  }
+  inferred.push_back(
+      makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
+  return success();
+}
+
+bool SqueezeOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+OpFoldResult SqueezeOp::fold(FoldAdaptor) {
+  if (getAxes().empty() && getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Slice ops
+//===----------------------------------------------------------------------===//
+
+/// Shared builder from mixed static/dynamic offsets, sizes and strides.
+template <typename OpTy, typename... LeadingOperands>
+static void buildSliceOp(OpBuilder &builder, OperationState &state,
+                         TypeRange resultTypes, ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes,
+                         ArrayRef<OpFoldResult> strides,
+                         LeadingOperands... leading) {
+  SmallVector<Value> dynOffsets, dynSizes, dynStrides;
+  SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
+  dispatchIndexOpFoldResults(offsets, dynOffsets, staticOffsets);
+  dispatchIndexOpFoldResults(sizes, dynSizes, staticSizes);
+  dispatchIndexOpFoldResults(strides, dynStrides, staticStrides);
+  OpTy::build(builder, state, resultTypes, leading..., dynOffsets, dynSizes,
+              dynStrides, builder.getDenseI64ArrayAttr(staticOffsets),
+              builder.getDenseI64ArrayAttr(staticSizes),
+              builder.getDenseI64ArrayAttr(staticStrides));
+}
+
+/// Verifies strides and, where static, that the slice is in bounds.
+static LogicalResult verifySliceBounds(OffsetSizeAndStrideOpInterface op,
+                                       NDArrayType sliced) {
+  for (int64_t stride : op.getStaticStrides())
+    if (!ShapedType::isDynamic(stride) && stride <= 0)
+      return op->emitOpError("strides must be positive, got ") << stride;
+  SliceBoundsVerificationResult bounds = verifyInBoundsSlice(
+      sliced.getShape(), op.getStaticOffsets(), op.getStaticSizes(),
+      op.getStaticStrides(), /*generateErrorMessage=*/true);
+  if (!bounds.isValid)
+    return op->emitOpError("slice is out of bounds: ") << bounds.errorMessage;
+  return success();
+}
+
+/// Verifies the result of a slice extraction: the slice shape, possibly
+/// with unit dimensions dropped.
+static LogicalResult verifySliceResult(Operation *op, NDArrayType source,
+                                       ArrayRef<int64_t> sizes,
+                                       NDArrayType result) {
+  if (result.getElementType() != source.getElementType())
+    return op->emitOpError("result element type ")
+           << result.getElementType() << " differs from the source's "
+           << source.getElementType();
+  if (result.getShape() == sizes ||
+      computeRankReductionMask(sizes, result.getShape()))
+    return success();
+  return op->emitOpError("result shape ")
+         << formatShape(result.getShape()) << " is not the slice shape "
+         << formatShape(sizes) << " or a version of it with unit dimensions "
+         << "dropped";
+}
+
+/// Verifies the source of a slice insertion: it broadcasts to the slice.
+static LogicalResult verifyInsertSource(Operation *op, NDArrayType source,
+                                        ArrayRef<int64_t> sizes) {
+  if (isBroadcastableTo(source.getShape(), sizes))
+    return success();
+  return op->emitOpError("source shape ")
+         << formatShape(source.getShape())
+         << " cannot be broadcast to the slice shape " << formatShape(sizes);
+}
+
+namespace {
+/// Result type of a slice extraction whose sizes became static.
+struct SliceResultType {
+  template <typename OpTy>
+  NDArrayType operator()(OpTy op, ArrayRef<OpFoldResult>,
+                         ArrayRef<OpFoldResult> sizes,
+                         ArrayRef<OpFoldResult>) const {
+    SmallVector<int64_t> oldSizes(op.getStaticSizes()), newSizes;
+    SmallVector<Value> unused;
+    dispatchIndexOpFoldResults(sizes, unused, newSizes);
+    NDArrayType oldType = op.getType();
+    std::optional<llvm::SmallDenseSet<unsigned>> dropped =
+        computeRankReductionMask(oldSizes, oldType.getShape());
+    if (!dropped)
+      return {};
+    SmallVector<int64_t> shape;
+    for (auto [dim, size] : llvm::enumerate(newSizes))
+      if (!dropped->contains(dim))
+        shape.push_back(size);
+    return oldType.cloneWith(shape, oldType.getElementType());
+  }
+};
+
+/// Replaces a slice op by its canonical (more static) version.
+struct SliceCanonicalizer {
+  template <typename OpTy>
+  void operator()(PatternRewriter &rewriter, OpTy op, OpTy newOp) const {
+    if (newOp.getType() == op.getType())
+      rewriter.replaceOp(op, newOp);
+    else
+      rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), newOp);
+  }
+};
+} // namespace
+
+// SubviewOp
+
+void SubviewOp::build(OpBuilder &builder, OperationState &state,
+                      Type resultType, Value source,
+                      ArrayRef<OpFoldResult> offsets,
+                      ArrayRef<OpFoldResult> sizes,
+                      ArrayRef<OpFoldResult> strides) {
+  buildSliceOp<SubviewOp>(builder, state, resultType, offsets, sizes, strides,
+                          source);
+}
+
+unsigned SubviewOp::getOffsetSizeAndStrideStartOperandIndex() { return 1; }
+NDArrayType SubviewOp::getSlicedType() { return getSource().getType(); }
+Value SubviewOp::getViewSource() { return getSource(); }
+
+LogicalResult SubviewOp::verify() {
+  if (failed(verifySliceBounds(*this, getSlicedType())))
+    return failure();
+  return verifySliceResult(*this, getSlicedType(), getStaticSizes(),
+                           getType());
+}
+
+void SubviewOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                            MLIRContext *context) {
+  results.add<OpWithOffsetSizesAndStridesConstantArgumentFolder<
+      SubviewOp, SliceResultType, SliceCanonicalizer>>(context);
+}
+
+// ExtractSliceOp
+
+void ExtractSliceOp::build(OpBuilder &builder, OperationState &state,
+                           Type resultType, Value source,
+                           ArrayRef<OpFoldResult> offsets,
+                           ArrayRef<OpFoldResult> sizes,
+                           ArrayRef<OpFoldResult> strides) {
+  buildSliceOp<ExtractSliceOp>(builder, state, resultType, offsets, sizes,
+                               strides, source);
+}
+
+unsigned ExtractSliceOp::getOffsetSizeAndStrideStartOperandIndex() {
+  return 1;
+}
+NDArrayType ExtractSliceOp::getSlicedType() { return getSource().getType(); }
+
+LogicalResult ExtractSliceOp::verify() {
+  if (failed(verifySliceBounds(*this, getSlicedType())))
+    return failure();
+  return verifySliceResult(*this, getSlicedType(), getStaticSizes(),
+                           getType());
+}
+
+void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                 MLIRContext *context) {
+  results.add<OpWithOffsetSizesAndStridesConstantArgumentFolder<
+      ExtractSliceOp, SliceResultType, SliceCanonicalizer>>(context);
+}
+
+// InsertSliceOp
+
+unsigned InsertSliceOp::getOffsetSizeAndStrideStartOperandIndex() {
+  return 2;
+}
+NDArrayType InsertSliceOp::getSlicedType() {
+  return getDestination().getType();
+}
+
+LogicalResult InsertSliceOp::verify() {
+  if (failed(verifySliceBounds(*this, getSlicedType())))
+    return failure();
+  return verifyInsertSource(*this, getSource().getType(), getStaticSizes());
+}
+
+void InsertSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                MLIRContext *context) {
+  results.add<FoldConstantInsertArguments<InsertSliceOp>>(context);
+}
+
+// ImmutableInsertSliceOp
+
+unsigned ImmutableInsertSliceOp::getOffsetSizeAndStrideStartOperandIndex() {
+  return 2;
+}
+NDArrayType ImmutableInsertSliceOp::getSlicedType() {
+  return getDestination().getType();
+}
+
+LogicalResult ImmutableInsertSliceOp::verify() {
+  if (failed(verifySliceBounds(*this, getSlicedType())))
+    return failure();
+  return verifyInsertSource(*this, getSource().getType(), getStaticSizes());
+}
+
+void ImmutableInsertSliceOp::getCanonicalizationPatterns(
+    RewritePatternSet &results, MLIRContext *context) {
+  results.add<FoldConstantInsertArguments<ImmutableInsertSliceOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  NDArrayType type = getArray().getType();
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expects ")
+           << type.getRank() << " indices, one per dimension, but got "
+           << getIndices().size();
+  for (auto [dim, index] : llvm::enumerate(getIndices())) {
+    std::optional<int64_t> constant = getConstantIndex(index);
+    if (!constant)
+      continue;
+    int64_t size = type.getDimSize(dim);
+    if (*constant < 0 || (!ShapedType::isDynamic(size) && *constant >= size))
+      return emitOpError("index ")
+             << *constant << " is out of bounds for dimension " << dim
+             << " of size " << size;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// EWBinOp, EWUnyOp, WhereOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+EWBinOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  NDArrayType lhs = getArrayType(adaptor.getLhs());
+  NDArrayType rhs = getArrayType(adaptor.getRhs());
+  std::string reason;
+  SmallVector<int64_t> shape;
+  if (failed(broadcastShapes(lhs.getShape(), rhs.getShape(), shape, reason)))
+    return emitOptionalError(loc, reason);
+  FailureOr<Type> element = inferEWBinElementType(
+      adaptor.getKind(), lhs.getElementType(), rhs.getElementType(), reason);
+  if (failed(element))
+    return emitOptionalError(loc, reason);
+  inferred.push_back(makeInferredType(shape, *element, adaptor.getOperands()));
+  return success();
+}
+
+bool EWBinOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+LogicalResult
+EWUnyOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  std::string reason;
+  FailureOr<Type> element =
+      inferEWUnyElementType(adaptor.getKind(), source.getElementType(), reason);
+  if (failed(element))
+    return emitOptionalError(loc, reason);
+  inferred.push_back(
+      makeInferredType(source.getShape(), *element, adaptor.getOperands()));
+  return success();
+}
+
+bool EWUnyOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+LogicalResult
+WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                          Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  NDArrayType cond = getArrayType(adaptor.getCondition());
+  NDArrayType x = getArrayType(adaptor.getX());
+  NDArrayType y = getArrayType(adaptor.getY());
+  if (!isBoolType(cond.getElementType()))
+    return emitOptionalError(loc, "condition must have element type i1, got ",
+                             cond.getElementType());
+  std::string reason;
+  SmallVector<int64_t> xy, shape;
+  if (failed(broadcastShapes(x.getShape(), y.getShape(), xy, reason)) ||
+      failed(broadcastShapes(cond.getShape(), xy, shape, reason)))
+    return emitOptionalError(loc, reason);
+  Type element = promoteTypes(x.getElementType(), y.getElementType());
+  inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
+  return success();
+}
+
+bool WhereOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+//===----------------------------------------------------------------------===//
+// ReductionOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> ReductionOp::getReducedAxes() {
+  if (std::optional<ArrayRef<int64_t>> axes = getAxes())
+    return SmallVector<int64_t>(*axes);
+  return llvm::to_vector(llvm::seq<int64_t>(0, getSource().getType().getRank()));
+}
+
+LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  ReductionKind kind = adaptor.getKind();
+  std::optional<ArrayRef<int64_t>> axes = adaptor.getAxes();
+  if (axes &&
+      failed(verifyAxes(loc, *axes, source.getRank(), "reduction")))
+    return failure();
+  if (FloatAttr correction = adaptor.getCorrectionAttr()) {
+    if (kind != ReductionKind::var && kind != ReductionKind::std)
+      return emitOptionalError(loc, "correction is only valid for var and "
+                                    "std, not ",
+                               stringifyReductionKind(kind));
+    if (correction.getValueAsDouble() < 0)
+      return emitOptionalError(loc, "correction must be non-negative, got ",
+                               correction.getValueAsDouble());
+  }
+  SmallVector<int64_t> shape;
+  for (auto [dim, size] : llvm::enumerate(source.getShape())) {
+    bool reduced = !axes || llvm::is_contained(*axes, dim);
+    if (!reduced)
+      shape.push_back(size);
+    else if (adaptor.getKeepdims())
+      shape.push_back(1);
+  }
+  Type element = inferReductionElementType(kind, source.getElementType());
+  inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
+  return success();
+}
+
+bool ReductionOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+//===----------------------------------------------------------------------===//
+// MatMulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  NDArrayType lhs = getArrayType(adaptor.getLhs());
+  NDArrayType rhs = getArrayType(adaptor.getRhs());
+  if (lhs.getRank() == 0 || rhs.getRank() == 0)
+    return emitOptionalError(loc, "matmul operands must have rank >= 1");
+  // numpy: a 1-d lhs is a row vector, a 1-d rhs a column vector.
+  SmallVector<int64_t> a(lhs.getShape()), b(rhs.getShape());
+  if (lhs.getRank() == 1)
+    a.insert(a.begin(), 1);
+  if (rhs.getRank() == 1)
+    b.push_back(1);
+  int64_t ka = a.back(), kb = b[b.size() - 2];
+  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+    return emitOptionalError(loc, "matmul contraction sizes differ: ", ka,
+                             " vs ", kb);
+  std::string reason;
+  SmallVector<int64_t> shape;
+  if (failed(broadcastShapes(ArrayRef(a).drop_back(2),
+                             ArrayRef(b).drop_back(2), shape, reason)))
+    return emitOptionalError(loc, "matmul batch dimensions: ", reason);
+  if (lhs.getRank() > 1)
+    shape.push_back(a[a.size() - 2]);
+  if (rhs.getRank() > 1)
+    shape.push_back(b.back());
+  Type element = promoteTypes(lhs.getElementType(), rhs.getElementType());
+  inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
+  return success();
+}
+
+bool MatMulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                           Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitOptionalError(loc, "concat needs at least one input");
+  NDArrayType first = getArrayType(inputs.front());
+  int64_t rank = first.getRank(), axis = adaptor.getAxis();
+  if (rank == 0)
+    return emitOptionalError(loc, "cannot concatenate 0-d arrays");
+  if (axis >= rank)
+    return emitOptionalError(loc, "concat axis ", axis,
+                             " is out of range for arrays of rank ", rank);
+  SmallVector<int64_t> shape(first.getShape());
+  Type element = first.getElementType();
+  for (Value input : inputs.drop_front()) {
+    NDArrayType type = getArrayType(input);
+    if (type.getRank() != rank)
+      return emitOptionalError(loc, "concat inputs must have the same rank, "
+                                    "got ",
+                               rank, " and ", type.getRank());
+    element = promoteTypes(element, type.getElementType());
+    for (int64_t dim = 0; dim < rank; ++dim) {
+      int64_t size = type.getDimSize(dim);
+      int64_t &out = shape[dim];
+      if (dim == axis) {
+        out = ShapedType::isDynamic(out) || ShapedType::isDynamic(size)
+                  ? ShapedType::kDynamic
+                  : out + size;
+      } else if (ShapedType::isDynamic(out)) {
+        out = size;
+      } else if (!ShapedType::isDynamic(size) && size != out) {
+        return emitOptionalError(loc, "concat inputs differ in dimension ",
+                                 dim, ": ", out, " vs ", size);
+      }
+    }
+  }
+  inferred.push_back(makeInferredType(shape, element, inputs));
+  return success();
+}
+
+bool ConcatOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleInferredTypes(l, r);
+}
+
+//===----------------------------------------------------------------------===//
+// TableGen'd op definitions
+//===----------------------------------------------------------------------===//
+
+#define GET_OP_CLASSES
+#include "imex/Dialect/NDArray/IR/NDArrayOps.cpp.inc"
