@@ -276,14 +276,7 @@ void NDArrayDialect::getCanonicalizationPatterns(
 //===----------------------------------------------------------------------===//
 
 LogicalResult CreateOp::verify() {
-  if (failed(verifyDynamicSizes(*this, getType(), getDynamicSizes())))
-    return failure();
-  if (Value value = getValue())
-    if (value.getType() != getType().getElementType())
-      return emitOpError("fill value type ")
-             << value.getType() << " does not match the element type "
-             << getType().getElementType();
-  return success();
+  return verifyDynamicSizes(*this, getType(), getDynamicSizes());
 }
 
 void CreateOp::getCanonicalizationPatterns(RewritePatternSet &results,

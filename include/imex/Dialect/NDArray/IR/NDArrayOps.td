@@ -32,7 +32,7 @@ class NDArray_InferredOp<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def NDArray_CreateOp : NDArray_Op<"create", [AttrSizedOperandSegments,
-    TypesMatchWith<"fill value type matches the element type", "result",
+    OptionalTypesMatchWith<"fill value type matches the element type", "result",
                    "value", "::llvm::cast<::imex::ndarray::NDArrayType>"
                    "($_self).getElementType()">]> {
   let summary = "create an array, uninitialised or filled with a value";
