@@ -200,6 +200,26 @@ struct FoldConstantInsertArguments : public OpRewritePattern<OpTy> {
   }
 };
 
+/// Inserts the more static source of an `ndarray.cast` directly.
+template <typename OpTy>
+struct FoldSourceCastIntoInsert : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto cast = op.getSource().template getDefiningOp<CastOp>();
+    if (!cast ||
+        !isShapeRefinedBy(cast.getType().getShape(),
+                          cast.getSource().getType().getShape()) ||
+        !isBroadcastableTo(cast.getSource().getType().getShape(),
+                           op.getStaticSizes()))
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getSourceMutable().assign(cast.getSource()); });
+    return success();
+  }
+};
+
 /// For ops with inferred result types: adopts static sizes the inference
 /// knows but the declared result type does not, casting back to the old type.
 struct RefineInferredResultType : public RewritePattern {
@@ -817,7 +837,8 @@ LogicalResult InsertSliceOp::verify() {
 
 void InsertSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                 MLIRContext *context) {
-  results.add<FoldConstantInsertArguments<InsertSliceOp>>(context);
+  results.add<FoldConstantInsertArguments<InsertSliceOp>,
+              FoldSourceCastIntoInsert<InsertSliceOp>>(context);
 }
 
 // ImmutableInsertSliceOp
@@ -837,7 +858,8 @@ LogicalResult ImmutableInsertSliceOp::verify() {
 
 void ImmutableInsertSliceOp::getCanonicalizationPatterns(
     RewritePatternSet &results, MLIRContext *context) {
-  results.add<FoldConstantInsertArguments<ImmutableInsertSliceOp>>(context);
+  results.add<FoldConstantInsertArguments<ImmutableInsertSliceOp>,
+              FoldSourceCastIntoInsert<ImmutableInsertSliceOp>>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -213,3 +213,14 @@ func.func @refine_through_chain(%a: !ndarray.ndarray<4xf64>, %b: !ndarray.ndarra
   %3 = ndarray.reduction sum %2 axes [1] : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?xf64>
   return %3 : !ndarray.ndarray<?xf64>
 }
+
+// -----
+
+// CHECK-LABEL: func @insert_static_source
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<8xf64>, %[[V:.*]]: !ndarray.ndarray<4xf64>)
+// CHECK: ndarray.insert_slice %[[V]] into %[[A]][2] [4] [1] : !ndarray.ndarray<4xf64> into !ndarray.ndarray<8xf64>
+func.func @insert_static_source(%a: !ndarray.ndarray<8xf64>, %v: !ndarray.ndarray<4xf64>) {
+  %0 = ndarray.cast %v : !ndarray.ndarray<4xf64> to !ndarray.ndarray<?xf64>
+  ndarray.insert_slice %0 into %a[2] [4] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<8xf64>
+  return
+}

@@ -26,13 +26,18 @@ def NDArray_Dialect : Dialect {
     * `ndarray.insert_slice` always writes in place into its destination; the
       write is visible through every view of the destination.
 
-    Every other op that produces an array produces a fresh array (modelled as
-    an allocation of its result and a read of its array operands), so no pass
-    may merge two of them or move them across a write to an operand.
+    Ops that compute new values (`ewbin`, `ewuny`, `reduction`, `create`,
+    `copy`, `extract_slice`, ...) return fresh arrays: their results are
+    modelled as allocations and their array operands as reads, so no pass
+    merges two of them or moves them across a write to an operand. As in
+    numpy, `reshape`, `broadcast_to`, `permute_dims`, `expand_dims`,
+    `squeeze` and `cast_elemtype` may return an array that shares memory
+    with their source (`reshape` and `cast_elemtype` take `copy` to force a
+    fresh array).
 
     Arrays carry an optional set of *environments*: attributes that say where
     the data lives (for example `#region.gpu_env<device = "cuda:0">`) or how
-    it is distributed (`#dist.dist_env<...>`). Operations follow the data: an
+    it is distributed (`#dist.dist_env<...>`, from the `dist` dialect). Operations follow the data: an
     op whose operands live in incompatible environments is rejected.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

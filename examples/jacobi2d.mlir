@@ -1,0 +1,59 @@
+// 2-D 5-point Jacobi iteration on an N x N grid written in the ndarray
+// dialect, numpy style:
+//
+//   u = zeros((n, n)); u[0, :] = 1.0
+//   for _ in range(iters):
+//       u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+//   return sum(u)
+//
+// The grid size is a runtime value; the four shifted reads are views of u and
+// the update writes into u in place.
+
+func.func @jacobi(%n: index, %iters: index) -> !ndarray.ndarray<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f64
+  %one = arith.constant 1.0 : f64
+  %quarter = arith.constant 0.25 : f64
+
+  %u = ndarray.create(%n, %n) value %zero : !ndarray.ndarray<?x?xf64>
+  %top = ndarray.create value %one : !ndarray.ndarray<f64>
+  ndarray.insert_slice %top into %u[0, 0] [1, %n] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
+  %q = ndarray.create value %quarter : !ndarray.ndarray<f64>
+
+  %m = arith.subi %n, %c2 : index
+  scf.for %it = %c0 to %iters step %c1 {
+    %north = ndarray.subview %u[0, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %south = ndarray.subview %u[2, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %west = ndarray.subview %u[1, 0] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %east = ndarray.subview %u[1, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %ns = ndarray.ewbin add %north, %south : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %we = ndarray.ewbin add %west, %east : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %sum = ndarray.ewbin add %ns, %we : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %new = ndarray.ewbin multiply %sum, %q : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<f64>) -> !ndarray.ndarray<?x?xf64>
+    ndarray.insert_slice %new into %u[1, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  }
+  %total = ndarray.reduction sum %u : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<f64>
+  ndarray.delete %u : !ndarray.ndarray<?x?xf64>
+  return %total : !ndarray.ndarray<f64>
+}
+
+// The same step on a fixed 16 x 16 grid: canonicalization makes every view
+// and intermediate statically shaped.
+func.func @jacobi_step_16(%u: !ndarray.ndarray<16x16xf64>) {
+  %c1 = arith.constant 1 : index
+  %c14 = arith.constant 14 : index
+  %quarter = arith.constant 0.25 : f64
+  %q = ndarray.create value %quarter : !ndarray.ndarray<f64>
+  %north = ndarray.subview %u[0, %c1] [%c14, %c14] [1, 1] : !ndarray.ndarray<16x16xf64> to !ndarray.ndarray<?x?xf64>
+  %south = ndarray.subview %u[2, %c1] [%c14, %c14] [1, 1] : !ndarray.ndarray<16x16xf64> to !ndarray.ndarray<?x?xf64>
+  %west = ndarray.subview %u[1, 0] [%c14, %c14] [1, 1] : !ndarray.ndarray<16x16xf64> to !ndarray.ndarray<?x?xf64>
+  %east = ndarray.subview %u[1, 2] [%c14, %c14] [1, 1] : !ndarray.ndarray<16x16xf64> to !ndarray.ndarray<?x?xf64>
+  %ns = ndarray.ewbin add %north, %south : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %we = ndarray.ewbin add %west, %east : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %sum = ndarray.ewbin add %ns, %we : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %new = ndarray.ewbin multiply %sum, %q : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<f64>) -> !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %new into %u[1, 1] [%c14, %c14] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<16x16xf64>
+  return
+}
