@@ -18,6 +18,6 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   imex::registerAllDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "IMEX optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "IMEX optimizer driver\n", registry));
 }

@@ -131,10 +131,9 @@ bool NDArrayType::isValidElementType(Type type) {
   return getDTypeKind(type).has_value();
 }
 
-LogicalResult
-NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
-                    ArrayRef<int64_t> shape, Type elementType,
-                    ArrayRef<Attribute> environments) {
+LogicalResult NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  ArrayRef<Attribute> environments) {
   for (int64_t size : shape)
     if (size < 0 && !ShapedType::isDynamic(size))
       return emitError() << "ndarray dimension sizes must be non-negative or "
@@ -152,7 +151,8 @@ NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "ndarray has two environments of the same kind: "
                            << earlier << " and " << env;
   }
-  if (environments != ArrayRef<Attribute>(canonicalizeEnvironments(environments)))
+  if (environments !=
+      ArrayRef<Attribute>(canonicalizeEnvironments(environments)))
     return emitError() << "ndarray environments are not in canonical order";
   return success();
 }
@@ -175,8 +175,7 @@ Type NDArrayType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<NDArrayType>(loc, shape, elementType,
-                                        environments);
+  return parser.getChecked<NDArrayType>(loc, shape, elementType, environments);
 }
 
 void NDArrayType::print(AsmPrinter &printer) const {

@@ -234,11 +234,10 @@ struct RefineInferredResultType : public RewritePattern {
       return failure();
     auto oldType = dyn_cast<NDArrayType>(op->getResult(0).getType());
     SmallVector<Type> inferred;
-    if (!oldType ||
-        failed(inferOp.inferReturnTypes(
-            op->getContext(), std::nullopt, op->getOperands(),
-            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
-            op->getRegions(), inferred)))
+    if (!oldType || failed(inferOp.inferReturnTypes(
+                        op->getContext(), std::nullopt, op->getOperands(),
+                        op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+                        op->getRegions(), inferred)))
       return failure();
     SmallVector<int64_t> shape(oldType.getShape());
     bool changed = false;
@@ -418,10 +417,9 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 LogicalResult CastElemTypeOp::verify() {
   NDArrayType source = getSource().getType(), result = getType();
   if (!areCompatibleShapes(source.getShape(), result.getShape()))
-    return emitOpError("result shape ")
-           << formatShape(result.getShape())
-           << " does not match the source shape "
-           << formatShape(source.getShape());
+    return emitOpError("result shape ") << formatShape(result.getShape())
+                                        << " does not match the source shape "
+                                        << formatShape(source.getShape());
   return success();
 }
 
@@ -549,9 +547,10 @@ void BroadcastToOp::getCanonicalizationPatterns(RewritePatternSet &results,
 // PermuteDimsOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PermuteDimsOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
   NDArrayType source = getArrayType(adaptor.getSource());
   ArrayRef<int64_t> perm = adaptor.getPermutation();
   if (static_cast<int64_t>(perm.size()) != source.getRank())
@@ -599,9 +598,10 @@ OpFoldResult PermuteDimsOp::fold(FoldAdaptor) {
 // ExpandDimsOp, SqueezeOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ExpandDimsOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
   NDArrayType source = getArrayType(adaptor.getSource());
   ArrayRef<int64_t> axes = adaptor.getAxes();
   int64_t rank = source.getRank() + axes.size();
@@ -632,9 +632,10 @@ OpFoldResult ExpandDimsOp::fold(FoldAdaptor) {
   return {};
 }
 
-LogicalResult
-SqueezeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                            Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
   NDArrayType source = getArrayType(adaptor.getSource());
   ArrayRef<int64_t> axes = adaptor.getAxes();
   if (failed(verifyAxes(loc, axes, source.getRank(), "squeeze")))
@@ -670,11 +671,10 @@ OpFoldResult SqueezeOp::fold(FoldAdaptor) {
 
 /// Shared builder from mixed static/dynamic offsets, sizes and strides.
 template <typename OpTy, typename... LeadingOperands>
-static void buildSliceOp(OpBuilder &builder, OperationState &state,
-                         TypeRange resultTypes, ArrayRef<OpFoldResult> offsets,
-                         ArrayRef<OpFoldResult> sizes,
-                         ArrayRef<OpFoldResult> strides,
-                         LeadingOperands... leading) {
+static void
+buildSliceOp(OpBuilder &builder, OperationState &state, TypeRange resultTypes,
+             ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+             ArrayRef<OpFoldResult> strides, LeadingOperands... leading) {
   SmallVector<Value> dynOffsets, dynSizes, dynStrides;
   SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
   dispatchIndexOpFoldResults(offsets, dynOffsets, staticOffsets);
@@ -781,8 +781,7 @@ Value SubviewOp::getViewSource() { return getSource(); }
 LogicalResult SubviewOp::verify() {
   if (failed(verifySliceBounds(*this, getSlicedType())))
     return failure();
-  return verifySliceResult(*this, getSlicedType(), getStaticSizes(),
-                           getType());
+  return verifySliceResult(*this, getSlicedType(), getStaticSizes(), getType());
 }
 
 void SubviewOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -802,16 +801,13 @@ void ExtractSliceOp::build(OpBuilder &builder, OperationState &state,
                                strides, source);
 }
 
-unsigned ExtractSliceOp::getOffsetSizeAndStrideStartOperandIndex() {
-  return 1;
-}
+unsigned ExtractSliceOp::getOffsetSizeAndStrideStartOperandIndex() { return 1; }
 NDArrayType ExtractSliceOp::getSlicedType() { return getSource().getType(); }
 
 LogicalResult ExtractSliceOp::verify() {
   if (failed(verifySliceBounds(*this, getSlicedType())))
     return failure();
-  return verifySliceResult(*this, getSlicedType(), getStaticSizes(),
-                           getType());
+  return verifySliceResult(*this, getSlicedType(), getStaticSizes(), getType());
 }
 
 void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
@@ -822,9 +818,7 @@ void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 // InsertSliceOp
 
-unsigned InsertSliceOp::getOffsetSizeAndStrideStartOperandIndex() {
-  return 2;
-}
+unsigned InsertSliceOp::getOffsetSizeAndStrideStartOperandIndex() { return 2; }
 NDArrayType InsertSliceOp::getSlicedType() {
   return getDestination().getType();
 }
@@ -889,9 +883,10 @@ LogicalResult LoadOp::verify() {
 // EWBinOp, EWUnyOp, WhereOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-EWBinOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                          Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+LogicalResult EWBinOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
   NDArrayType lhs = getArrayType(adaptor.getLhs());
   NDArrayType rhs = getArrayType(adaptor.getRhs());
   std::string reason;
@@ -910,9 +905,10 @@ bool EWBinOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return areCompatibleInferredTypes(l, r);
 }
 
-LogicalResult
-EWUnyOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                          Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+LogicalResult EWUnyOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
   NDArrayType source = getArrayType(adaptor.getSource());
   std::string reason;
   FailureOr<Type> element =
@@ -928,9 +924,10 @@ bool EWUnyOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
   return areCompatibleInferredTypes(l, r);
 }
 
-LogicalResult
-WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                          Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
   NDArrayType cond = getArrayType(adaptor.getCondition());
   NDArrayType x = getArrayType(adaptor.getX());
   NDArrayType y = getArrayType(adaptor.getY());
@@ -958,7 +955,8 @@ bool WhereOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 SmallVector<int64_t> ReductionOp::getReducedAxes() {
   if (std::optional<ArrayRef<int64_t>> axes = getAxes())
     return SmallVector<int64_t>(*axes);
-  return llvm::to_vector(llvm::seq<int64_t>(0, getSource().getType().getRank()));
+  return llvm::to_vector(
+      llvm::seq<int64_t>(0, getSource().getType().getRank()));
 }
 
 LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
@@ -968,13 +966,13 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
   NDArrayType source = getArrayType(adaptor.getSource());
   ReductionKind kind = adaptor.getKind();
   std::optional<ArrayRef<int64_t>> axes = adaptor.getAxes();
-  if (axes &&
-      failed(verifyAxes(loc, *axes, source.getRank(), "reduction")))
+  if (axes && failed(verifyAxes(loc, *axes, source.getRank(), "reduction")))
     return failure();
   if (FloatAttr correction = adaptor.getCorrectionAttr()) {
     if (kind != ReductionKind::var && kind != ReductionKind::std)
-      return emitOptionalError(loc, "correction is only valid for var and "
-                                    "std, not ",
+      return emitOptionalError(loc,
+                               "correction is only valid for var and "
+                               "std, not ",
                                stringifyReductionKind(kind));
     if (correction.getValueAsDouble() < 0)
       return emitOptionalError(loc, "correction must be non-negative, got ",
@@ -1001,9 +999,10 @@ bool ReductionOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 // MatMulOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                           Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
   NDArrayType lhs = getArrayType(adaptor.getLhs());
   NDArrayType rhs = getArrayType(adaptor.getRhs());
   if (lhs.getRank() == 0 || rhs.getRank() == 0)
@@ -1020,8 +1019,8 @@ MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                              " vs ", kb);
   std::string reason;
   SmallVector<int64_t> shape;
-  if (failed(broadcastShapes(ArrayRef(a).drop_back(2),
-                             ArrayRef(b).drop_back(2), shape, reason)))
+  if (failed(broadcastShapes(ArrayRef(a).drop_back(2), ArrayRef(b).drop_back(2),
+                             shape, reason)))
     return emitOptionalError(loc, "matmul batch dimensions: ", reason);
   if (lhs.getRank() > 1)
     shape.push_back(a[a.size() - 2]);
@@ -1040,9 +1039,10 @@ bool MatMulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 // ConcatOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                           Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
     return emitOptionalError(loc, "concat needs at least one input");
@@ -1058,8 +1058,9 @@ ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   for (Value input : inputs.drop_front()) {
     NDArrayType type = getArrayType(input);
     if (type.getRank() != rank)
-      return emitOptionalError(loc, "concat inputs must have the same rank, "
-                                    "got ",
+      return emitOptionalError(loc,
+                               "concat inputs must have the same rank, "
+                               "got ",
                                rank, " and ", type.getRank());
     element = promoteTypes(element, type.getElementType());
     for (int64_t dim = 0; dim < rank; ++dim) {
@@ -1072,8 +1073,8 @@ ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
       } else if (ShapedType::isDynamic(out)) {
         out = size;
       } else if (!ShapedType::isDynamic(size) && size != out) {
-        return emitOptionalError(loc, "concat inputs differ in dimension ",
-                                 dim, ": ", out, " vs ", size);
+        return emitOptionalError(loc, "concat inputs differ in dimension ", dim,
+                                 ": ", out, " vs ", size);
       }
     }
   }

@@ -17,8 +17,7 @@ std::optional<DTypeKind> imex::ndarray::getDTypeKind(Type type) {
     return std::nullopt;
   unsigned width = intType.getWidth();
   if (width == 1)
-    return intType.isSignless() ? std::optional(DTypeKind::Bool)
-                                : std::nullopt;
+    return intType.isSignless() ? std::optional(DTypeKind::Bool) : std::nullopt;
   if (width != 8 && width != 16 && width != 32 && width != 64)
     return std::nullopt;
   if (intType.isSignless())
@@ -93,8 +92,8 @@ Type imex::ndarray::promoteTypes(Type a, Type b) {
   return IntegerType::get(ctx, 2 * unsignedWidth);
 }
 
-FailureOr<Type> imex::ndarray::inferEWBinElementType(EWBinOpKind kind,
-                                                     Type lhs, Type rhs,
+FailureOr<Type> imex::ndarray::inferEWBinElementType(EWBinOpKind kind, Type lhs,
+                                                     Type rhs,
                                                      std::string &reason) {
   Type common = promoteTypes(lhs, rhs);
   if (!common) {
@@ -212,8 +211,7 @@ FailureOr<Type> imex::ndarray::inferEWUnyElementType(EWUnyOpKind kind,
   llvm_unreachable("unknown EWUnyOpKind");
 }
 
-Type imex::ndarray::inferReductionElementType(ReductionKind kind,
-                                              Type source) {
+Type imex::ndarray::inferReductionElementType(ReductionKind kind, Type source) {
   MLIRContext *ctx = source.getContext();
   DTypeKind dtype = *getDTypeKind(source);
   switch (kind) {

@@ -69,8 +69,8 @@ LogicalResult EnvRegionOp::verify() {
   return success();
 }
 
-void EnvRegionOp::getSuccessorRegions(RegionBranchPoint point,
-                                      SmallVectorImpl<RegionSuccessor> &regions) {
+void EnvRegionOp::getSuccessorRegions(
+    RegionBranchPoint point, SmallVectorImpl<RegionSuccessor> &regions) {
   if (point.isParent())
     regions.push_back(RegionSuccessor(&getRegion()));
   else
@@ -117,9 +117,8 @@ struct MergeAdjacentRegions : public OpRewritePattern<EnvRegionOp> {
     llvm::append_range(yielded, second.getYield().getResults());
 
     rewriter.setInsertionPoint(second);
-    auto merged = EnvRegionOp::create(rewriter, second.getLoc(),
-                                      first.getEnvironment(), args,
-                                      resultTypes);
+    auto merged = EnvRegionOp::create(
+        rewriter, second.getLoc(), first.getEnvironment(), args, resultTypes);
     Block &body = merged.getRegion().front();
     if (!body.empty())
       rewriter.eraseOp(&body.back());
@@ -167,9 +166,9 @@ struct CleanupRegionResults : public OpRewritePattern<EnvRegionOp> {
       return failure();
 
     rewriter.setInsertionPoint(op);
-    auto newOp = EnvRegionOp::create(rewriter, op.getLoc(),
-                                     op.getEnvironment(), op.getArgs(),
-                                     ValueRange(keptYields).getTypes());
+    auto newOp =
+        EnvRegionOp::create(rewriter, op.getLoc(), op.getEnvironment(),
+                            op.getArgs(), ValueRange(keptYields).getTypes());
     Block &body = newOp.getRegion().front();
     if (!body.empty())
       rewriter.eraseOp(&body.back());

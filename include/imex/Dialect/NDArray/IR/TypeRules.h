@@ -44,9 +44,8 @@ mlir::FailureOr<mlir::Type> inferEWBinElementType(EWBinOpKind kind,
                                                   mlir::Type rhs,
                                                   std::string &reason);
 /// Same for `ewuny kind`.
-mlir::FailureOr<mlir::Type> inferEWUnyElementType(EWUnyOpKind kind,
-                                                  mlir::Type source,
-                                                  std::string &reason);
+mlir::FailureOr<mlir::Type>
+inferEWUnyElementType(EWUnyOpKind kind, mlir::Type source, std::string &reason);
 /// Same for `reduction kind`.
 mlir::Type inferReductionElementType(ReductionKind kind, mlir::Type source);
 
@@ -62,7 +61,8 @@ mlir::LogicalResult broadcastShapes(llvm::ArrayRef<int64_t> a,
 /// Whether `from` may be broadcast to `to` with numpy's rules: `from` has at
 /// most the rank of `to`, and each of its (end-aligned) sizes is 1 or equal
 /// to the target size (dynamic sizes are assumed to be compatible).
-bool isBroadcastableTo(llvm::ArrayRef<int64_t> from, llvm::ArrayRef<int64_t> to);
+bool isBroadcastableTo(llvm::ArrayRef<int64_t> from,
+                       llvm::ArrayRef<int64_t> to);
 
 /// Whether `actual` is `inferred` with some static sizes made dynamic.
 bool isShapeRefinedBy(llvm::ArrayRef<int64_t> actual,
