@@ -82,9 +82,8 @@ static bool areCompatibleShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
           }));
 }
 
-/// Result compatibility for ops with inferred result types: same element
-/// type, shapes that agree where both are static, compatible environments.
-static bool areCompatibleInferredTypes(TypeRange inferred, TypeRange actual) {
+bool imex::ndarray::areCompatibleInferredTypes(TypeRange inferred,
+                                               TypeRange actual) {
   if (inferred.size() != actual.size())
     return false;
   for (auto [i, a] : llvm::zip_equal(inferred, actual)) {
@@ -571,10 +570,6 @@ LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-bool PermuteDimsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
-}
-
 OpFoldResult PermuteDimsOp::fold(FoldAdaptor) {
   ArrayRef<int64_t> perm = getPermutation();
   bool identity = llvm::all_of(llvm::enumerate(perm), [](auto it) {
@@ -622,10 +617,6 @@ LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-bool ExpandDimsOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
-}
-
 OpFoldResult ExpandDimsOp::fold(FoldAdaptor) {
   if (getAxes().empty() && getSource().getType() == getType())
     return getSource();
@@ -653,10 +644,6 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
   inferred.push_back(
       makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
   return success();
-}
-
-bool SqueezeOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
 }
 
 OpFoldResult SqueezeOp::fold(FoldAdaptor) {
@@ -901,10 +888,6 @@ LogicalResult EWBinOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-bool EWBinOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
-}
-
 LogicalResult EWUnyOp::inferReturnTypes(MLIRContext *,
                                         std::optional<Location> loc,
                                         Adaptor adaptor,
@@ -918,10 +901,6 @@ LogicalResult EWUnyOp::inferReturnTypes(MLIRContext *,
   inferred.push_back(
       makeInferredType(source.getShape(), *element, adaptor.getOperands()));
   return success();
-}
-
-bool EWUnyOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
 }
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
@@ -942,10 +921,6 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
   Type element = promoteTypes(x.getElementType(), y.getElementType());
   inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
   return success();
-}
-
-bool WhereOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
 }
 
 //===----------------------------------------------------------------------===//
@@ -991,10 +966,6 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-bool ReductionOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
-}
-
 //===----------------------------------------------------------------------===//
 // MatMulOp
 //===----------------------------------------------------------------------===//
@@ -1029,10 +1000,6 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
   Type element = promoteTypes(lhs.getElementType(), rhs.getElementType());
   inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
   return success();
-}
-
-bool MatMulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1080,10 +1047,6 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   }
   inferred.push_back(makeInferredType(shape, element, inputs));
   return success();
-}
-
-bool ConcatOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
-  return areCompatibleInferredTypes(l, r);
 }
 
 //===----------------------------------------------------------------------===//

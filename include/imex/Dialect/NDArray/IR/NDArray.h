@@ -33,6 +33,11 @@ bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
 /// and results are pairwise compatible.
 mlir::LogicalResult verifyCompatibleEnvironments(mlir::Operation *op);
 
+/// Result compatibility for ops with inferred result types: same element
+/// type, shapes that agree where both are static, compatible environments.
+bool areCompatibleInferredTypes(mlir::TypeRange inferred,
+                                mlir::TypeRange actual);
+
 /// The environments of a result of type `resultType` computed from `operands`:
 /// one per kind found on the array operands, as given by
 /// `EnvironmentAttrInterface::getResultEnvironment`.

@@ -25,7 +25,13 @@ def NDArray_Scalar : AnyTypeOf<[AnySignlessIntegerOrIndex, AnyUnsignedInteger,
 // compatible environments (see `isCompatibleReturnTypes`).
 class NDArray_InferredOp<string mnemonic, list<Trait> traits = []>
     : NDArray_Op<mnemonic, traits # [
-        InferTypeOpAdaptorWithIsCompatible]>;
+        InferTypeOpAdaptorBase<[{
+          static bool isCompatibleReturnTypes(::mlir::TypeRange inferred,
+                                              ::mlir::TypeRange actual) {
+            return ::imex::ndarray::areCompatibleInferredTypes(inferred,
+                                                               actual);
+          }
+        }]>]>;
 
 //===----------------------------------------------------------------------===//
 // Creation
