@@ -1,0 +1,342 @@
+/*
+ * idtr.h - C ABI of the IDTR distributed-array runtime (libidtr).
+ *
+ * Lowered MLIR code calls these functions for everything that needs
+ * communication. See docs/runtime.md for the full contract. Summary:
+ *
+ *  - Every array argument is an *unranked memref* and therefore occupies TWO
+ *    C arguments: (int64_t rank, void *descriptor). `descriptor` points to the
+ *    ranked MLIR descriptor
+ *        { T *allocated; T *aligned; int64_t offset;
+ *          int64_t sizes[rank]; int64_t strides[rank]; }
+ *    Element (i0,i1,..) lives at aligned[offset + i0*strides[0] + ...]
+ *    (strides in elements, any value incl. 0 for inputs; sizes may be 0).
+ *    Index vectors (global shape, offsets, bounding boxes, tables) are
+ *    memref<?xindex>: rank-1 descriptors of int64_t.
+ *  - Scalars (team, key, op, root, handles) are int64_t.
+ *  - Teams: 0 = not distributed (single process, no MPI), 1 = MPI_COMM_WORLD,
+ *    >= 2 = registered with _idtr_register_team. Unknown ids are an error.
+ *  - Distributed arrays are split along dimension 0 into contiguous blocks in
+ *    rank order (any sizes, possibly empty). The default partition of n rows on
+ *    p ranks gives rank r  n/p + (r >= p - n%p)  rows at offset
+ *    r*(n/p) + max(0, r - (p - n%p))  (extra rows go to the LAST ranks).
+ *  - Asynchronous operations return a handle; 0 means "already complete".
+ *    Every non-zero handle must be passed to _idtr_wait exactly once. Inputs
+ *    must stay alive and unmodified and outputs must not be read until then.
+ *  - Every entry point taking a team is collective over that team (all ranks
+ *    call it, in the same order relative to other collective idtr calls).
+ *  - Invalid arguments abort the whole job (MPI_Abort) with a message naming
+ *    the entry point and the rank.
+ *
+ * Element-type suffixes: f64 f32 i64 i32 i16 i8 i1 ui64 ui32 ui16 ui8 index.
+ * i1 is stored as one byte per element; index is int64_t.
+ */
+#ifndef IDTR_IDTR_H
+#define IDTR_IDTR_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IDTR_API __attribute__((visibility("default")))
+#else
+#define IDTR_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----- teams ------------------------------------------------------------ */
+#define IDTR_TEAM_NONE 0  /* not distributed: nprocs 1, prank 0, local copies */
+#define IDTR_TEAM_WORLD 1 /* MPI_COMM_WORLD */
+
+/* ----- reduction operations (_idtr_reduce_all_<T>) ----------------------- */
+#define IDTR_OP_SUM 0
+#define IDTR_OP_PROD 1
+#define IDTR_OP_MIN 2
+#define IDTR_OP_MAX 3
+#define IDTR_OP_LAND 4 /* logical and ("all"); result is 0/1 */
+#define IDTR_OP_LOR 5  /* logical or ("any"); result is 0/1 */
+
+/* ----- statistics (_idtr_stats) ------------------------------------------ */
+/* kinds */
+#define IDTR_STAT_HALO 0
+#define IDTR_STAT_RESHAPE 1
+#define IDTR_STAT_PERMUTE 2
+#define IDTR_STAT_REPARTITION 3
+#define IDTR_STAT_GATHER 4
+#define IDTR_STAT_ALLTOALL 5
+#define IDTR_STAT_REDUCE 6
+#define IDTR_STAT_METADATA 7 /* plan metadata exchange (allgather/alltoall) */
+#define IDTR_STAT_ALL 8      /* sum over kinds 0..7 (read only) */
+#define IDTR_STAT_NKINDS 8
+/* counters */
+#define IDTR_CNT_CALLS 0         /* entry point calls */
+#define IDTR_CNT_MSGS_SENT 1     /* point-to-point messages sent */
+#define IDTR_CNT_BYTES_SENT 2    /* payload bytes sent point-to-point */
+#define IDTR_CNT_MSGS_RECV 3     /* point-to-point messages received */
+#define IDTR_CNT_BYTES_RECV 4    /* payload bytes received point-to-point */
+#define IDTR_CNT_COLLECTIVES 5   /* MPI collective calls issued */
+#define IDTR_CNT_COLL_BYTES 6    /* bytes this rank contributed to collectives */
+#define IDTR_CNT_LOCAL_BYTES 7   /* bytes copied locally (self part) */
+#define IDTR_CNT_CACHE_HITS 8    /* plan cache hits */
+#define IDTR_CNT_CACHE_MISSES 9  /* plan cache misses (key >= 0, plan built) */
+#define IDTR_NCOUNTERS 10
+
+/* ----- non-typed entry points --------------------------------------------- */
+
+/* Number of processes / rank of this process in `team`. */
+IDTR_API int64_t _idtr_nprocs(int64_t team);
+IDTR_API int64_t _idtr_prank(int64_t team);
+
+/* Register an application communicator given by its Fortran handle
+ * (MPI_Comm_c2f(comm), or comm.py2f() in mpi4py). Collective over that
+ * communicator. The runtime duplicates it; returns a new team id (>= 2). */
+IDTR_API int64_t _idtr_register_team(int64_t fortran_comm_handle);
+/* Release a registered team (collective over it); drops its cached plans.
+ * Async operations on the team must have been waited for. */
+IDTR_API void _idtr_unregister_team(int64_t team);
+
+/* Default block partition of n rows over nprocs ranks (see above). */
+IDTR_API void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
+                             int64_t *off, int64_t *size);
+
+/* Complete an asynchronous operation. 0 is a no-op. Waiting twice or on a
+ * value that is not a live handle is an error. */
+IDTR_API void _idtr_wait(int64_t handle);
+
+/* Statistics of this process (since start or the last reset); see the
+ * IDTR_STAT_* and IDTR_CNT_* constants. Invalid kind/counter -> error. */
+IDTR_API int64_t _idtr_stats(int64_t kind, int64_t counter);
+IDTR_API void _idtr_reset_stats(void);
+/* Drop all cached plans (local, not collective). */
+IDTR_API void _idtr_clear_cache(void);
+
+/* ----- typed entry points -----------------------------------------------
+ * For each suffix S / element type T the following functions exist
+ * (shown for f64 / double). "(r,d)" is one memref argument.
+ *
+ * void    _idtr_reduce_all_f64(int64_t team, (r,d) data, int64_t op);
+ *     In-place element-wise allreduce; `data` has the same shape on all ranks.
+ *
+ * int64_t _idtr_update_halo_f64(int64_t team, (r,d) data, (r,d) gshape,
+ *             (r,d) loffs, (r,d) bb_offs, (r,d) bb_sizes, (r,d) lhalo,
+ *             (r,d) rhalo, int64_t key);
+ *     data: owned block; bounding box [bb_offs, bb_offs+bb_sizes) is the global
+ *     region needed. lhalo/rhalo receive the rows of the bounding box before /
+ *     after the owned rows (shape: rows x bb_sizes[1:]).  Async.
+ *
+ * int64_t _idtr_copy_reshape_f64(int64_t team, (r,d) in, (r,d) gshape_in,
+ *             (r,d) loffs_in, (r,d) gshape_out, (r,d) loffs_out, (r,d) out,
+ *             int64_t key);                                           Async.
+ *
+ * int64_t _idtr_copy_permute_f64(int64_t team, (r,d) in, (r,d) gshape_in,
+ *             (r,d) loffs_in, (r,d) perm, (r,d) out, int64_t key);     Async.
+ *     out = transpose(in, perm) (numpy axes semantics), split on dim 0.
+ *
+ * int64_t _idtr_repartition_f64(int64_t team, (r,d) in, (r,d) gshape,
+ *             (r,d) loffs_in, (r,d) target_offs, (r,d) target_sizes,
+ *             (r,d) out, int64_t key);                                Async.
+ *     out receives the global box [target_offs, target_offs+target_sizes).
+ *
+ * void    _idtr_gather_f64(int64_t team, (r,d) in, (r,d) gshape, (r,d) loffs,
+ *             (r,d) out, int64_t root);        root -1: all ranks.  Sync.
+ *
+ * void    _idtr_ragged_alltoall_f64(int64_t team, (r,d) send,
+ *             (r,d) send_offsets, (r,d) send_sizes, (r,d) recv,
+ *             (r,d) output_offsets, (r,d) recv_sizes);              Sync.
+ *     Semantics of jax.lax.ragged_all_to_all: rows send[send_offsets[i] :
+ *     +send_sizes[i]] go to rank i, which stores them at rows
+ *     [output_offsets[i], +send_sizes[i]) of its recv buffer; recv_sizes[i]
+ *     is the number of rows this rank receives from rank i.
+ *
+ * key >= 0 caches the communication plan under (kind, team, key); key < 0
+ * means "do not cache".
+ */
+#define IDTR_MEMREF(name) int64_t name##_rank, void *name##_desc
+
+#define IDTR_DECLARE_TYPED(S, T)                                               \
+  IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),         \
+                                      int64_t op);                             \
+  IDTR_API int64_t _idtr_update_halo_##S(int64_t team, IDTR_MEMREF(data),               \
+                                IDTR_MEMREF(gshape), IDTR_MEMREF(loffs),       \
+                                IDTR_MEMREF(bb_offs), IDTR_MEMREF(bb_sizes),   \
+                                IDTR_MEMREF(lhalo), IDTR_MEMREF(rhalo),        \
+                                int64_t key);                                  \
+  IDTR_API int64_t _idtr_copy_reshape_##S(int64_t team, IDTR_MEMREF(in),                \
+                                 IDTR_MEMREF(gshape_in), IDTR_MEMREF(loffs_in), \
+                                 IDTR_MEMREF(gshape_out),                      \
+                                 IDTR_MEMREF(loffs_out), IDTR_MEMREF(out),     \
+                                 int64_t key);                                 \
+  IDTR_API int64_t _idtr_copy_permute_##S(int64_t team, IDTR_MEMREF(in),                \
+                                 IDTR_MEMREF(gshape_in), IDTR_MEMREF(loffs_in), \
+                                 IDTR_MEMREF(perm), IDTR_MEMREF(out),          \
+                                 int64_t key);                                 \
+  IDTR_API int64_t _idtr_repartition_##S(int64_t team, IDTR_MEMREF(in),                 \
+                                IDTR_MEMREF(gshape), IDTR_MEMREF(loffs_in),    \
+                                IDTR_MEMREF(target_offs),                      \
+                                IDTR_MEMREF(target_sizes), IDTR_MEMREF(out),   \
+                                int64_t key);                                  \
+  IDTR_API void _idtr_gather_##S(int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape),    \
+                        IDTR_MEMREF(loffs), IDTR_MEMREF(out), int64_t root);   \
+  IDTR_API void _idtr_ragged_alltoall_##S(                                              \
+      int64_t team, IDTR_MEMREF(send), IDTR_MEMREF(send_offsets),              \
+      IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv),                              \
+      IDTR_MEMREF(output_offsets), IDTR_MEMREF(recv_sizes));
+
+/* X-macro over all supported element types: X(suffix, C type). */
+#define IDTR_FOR_EACH_TYPE(X)                                                  \
+  X(f64, double)                                                               \
+  X(f32, float)                                                                \
+  X(i64, int64_t)                                                              \
+  X(i32, int32_t)                                                              \
+  X(i16, int16_t)                                                              \
+  X(i8, int8_t)                                                                \
+  X(i1, uint8_t)                                                               \
+  X(ui64, uint64_t)                                                            \
+  X(ui32, uint32_t)                                                            \
+  X(ui16, uint16_t)                                                            \
+  X(ui8, uint8_t)                                                              \
+  X(index, int64_t)
+
+IDTR_FOR_EACH_TYPE(IDTR_DECLARE_TYPED)
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* ----- C++ helpers for MLIR memref descriptors ----------------------------- */
+#include <cstddef>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+namespace idtr {
+
+/* Read-only accessor for a ranked MLIR memref descriptor given as the
+ * (rank, descriptor) pair of an unranked memref. Does not own anything. */
+template <typename T> class MemRef {
+public:
+  MemRef(int64_t rank, const void *desc) : rank_(rank), desc_(desc) {}
+  int64_t rank() const { return rank_; }
+  const void *descriptor() const { return desc_; }
+  T *allocated() const { return ptr(0); }
+  T *aligned() const { return ptr(1); }
+  int64_t offset() const { return word(2); }
+  int64_t size(int64_t i) const { return word(3 + i); }
+  int64_t stride(int64_t i) const { return word(3 + rank_ + i); }
+  /* Pointer to element (0,...,0): aligned() + offset(). */
+  T *data() const { return aligned() + offset(); }
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t i = 0; i < rank_; ++i)
+      n *= size(i);
+    return n;
+  }
+  /* Element at a multi-index of length rank(). */
+  T &at(const int64_t *idx) const {
+    int64_t o = offset();
+    for (int64_t i = 0; i < rank_; ++i)
+      o += idx[i] * stride(i);
+    return aligned()[o];
+  }
+  T &operator()(std::initializer_list<int64_t> idx) const {
+    return at(idx.begin());
+  }
+  /* Dense row-major layout (size-1 dimensions ignored)? */
+  bool is_contiguous() const {
+    int64_t expect = 1;
+    for (int64_t i = rank_ - 1; i >= 0; --i) {
+      if (size(i) == 0)
+        return true;
+      if (size(i) == 1)
+        continue;
+      if (stride(i) != expect)
+        return false;
+      expect *= size(i);
+    }
+    return true;
+  }
+
+private:
+  int64_t word(int64_t i) const {
+    int64_t v;
+    std::memcpy(&v, static_cast<const char *>(desc_) + 8 * i, 8);
+    return v;
+  }
+  T *ptr(int64_t i) const {
+    T *p;
+    std::memcpy(&p, static_cast<const char *>(desc_) + 8 * i, sizeof(p));
+    return p;
+  }
+  int64_t rank_;
+  const void *desc_;
+};
+
+/* Owns a ranked descriptor {allocated, aligned, offset, sizes, strides} that
+ * refers to caller-owned memory, for C++ callers (tests, benchmarks, embedding
+ * applications) that call the C ABI like lowered MLIR code does:
+ *   idtr::Descriptor<double> d(ptr, {n, m});          // row-major
+ *   _idtr_reduce_all_f64(1, d.rank(), d.get(), IDTR_OP_SUM); */
+template <typename T> class Descriptor {
+public:
+  Descriptor() : Descriptor(nullptr, {}) {}
+  /* Row-major contiguous view of `data` with the given sizes. */
+  Descriptor(T *data, std::vector<int64_t> sizes)
+      : Descriptor(data, data, 0, sizes, row_major(sizes)) {}
+  Descriptor(T *allocated, T *aligned, int64_t offset,
+             const std::vector<int64_t> &sizes,
+             const std::vector<int64_t> &strides)
+      : words_(3 + 2 * sizes.size()) {
+    static_assert(sizeof(T *) == 8, "64-bit pointers expected");
+    std::memcpy(&words_[0], &allocated, 8);
+    std::memcpy(&words_[1], &aligned, 8);
+    words_[2] = offset;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      words_[3 + i] = sizes[i];
+      words_[3 + sizes.size() + i] = strides[i];
+    }
+  }
+  int64_t rank() const { return static_cast<int64_t>((words_.size() - 3) / 2); }
+  void *get() { return words_.data(); }
+  MemRef<T> view() const { return MemRef<T>(rank(), words_.data()); }
+  static std::vector<int64_t> row_major(const std::vector<int64_t> &sizes) {
+    std::vector<int64_t> st(sizes.size());
+    int64_t s = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+      st[i] = s;
+      s *= sizes[i];
+    }
+    return st;
+  }
+
+private:
+  std::vector<int64_t> words_;
+};
+
+/* An owning memref<?xindex> (rank-1 int64 vector) for passing index vectors. */
+class IndexVec {
+public:
+  IndexVec(std::vector<int64_t> v = {})
+      : v_(std::move(v)),
+        d_(v_.data(), {static_cast<int64_t>(v_.size())}) {}
+  IndexVec(std::initializer_list<int64_t> v)
+      : IndexVec(std::vector<int64_t>(v)) {}
+  IndexVec(const IndexVec &o) : IndexVec(o.v_) {}
+  IndexVec &operator=(const IndexVec &o) {
+    v_ = o.v_;
+    d_ = Descriptor<int64_t>(v_.data(), {static_cast<int64_t>(v_.size())});
+    return *this;
+  }
+  int64_t rank() const { return 1; }
+  void *get() { return d_.get(); }
+  const std::vector<int64_t> &values() const { return v_; }
+
+private:
+  std::vector<int64_t> v_;
+  Descriptor<int64_t> d_;
+};
+
+} // namespace idtr
+#endif /* __cplusplus */
+
+#endif /* IDTR_IDTR_H */

@@ -1,0 +1,170 @@
+// Internal interfaces of libidtr (not installed).
+#pragma once
+
+#include "idtr/idtr.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#define IDTR_EXPORT extern "C" IDTR_API
+
+namespace idtr::detail {
+
+/// Largest supported array rank (fixed-size records in metadata exchange).
+constexpr int kMaxRank = 16;
+
+// ---------------------------------------------------------------- errors ---
+
+/// Sets the name of the entry point used in diagnostics for this thread.
+class EntryScope {
+public:
+  explicit EntryScope(const char *name);
+  ~EntryScope();
+  EntryScope(const EntryScope &) = delete;
+  EntryScope &operator=(const EntryScope &) = delete;
+
+private:
+  const char *prev_;
+};
+const char *current_entry();
+
+/// Report an invalid-argument error of the current entry point and abort the
+/// whole job (MPI_Abort if MPI is up, otherwise exit(1)). Never returns.
+[[noreturn]] void fail(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+/// Like fail() for errors every rank of a team detects identically (after a
+/// metadata exchange): only team rank 0 prints; the others abort quietly.
+[[noreturn]] void fail_collective(int team_rank, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/// Check the return code of an MPI call (in case errors are returned).
+void check_mpi(int rc, const char *call);
+#define IDTR_MPI(call) ::idtr::detail::check_mpi((call), #call)
+
+std::string fmt_vec(const int64_t *v, int64_t n);
+inline std::string fmt_vec(const std::vector<int64_t> &v) {
+  return fmt_vec(v.data(), static_cast<int64_t>(v.size()));
+}
+
+// ----------------------------------------------------------------- teams ---
+
+struct Team {
+  int64_t id = 0;
+  MPI_Comm parent = MPI_COMM_NULL; // not owned
+  MPI_Comm comm = MPI_COMM_NULL;   // owned duplicate; lazily made for world
+  int size = 1;
+  int rank = 0;
+  std::atomic<uint32_t> seq{0}; // operation counter -> message tags
+  bool is_local() const { return id == 0; }
+};
+
+/// Look up a team (error if unknown). Initialises MPI for id >= 1. If
+/// `collective` the caller is a collective entry point and the team's private
+/// communicator is created if needed.
+std::shared_ptr<Team> get_team(int64_t id, bool collective = true);
+
+/// Next operation sequence number of the team, used to build message tags so
+/// that concurrently outstanding operations never match each other's messages.
+inline uint32_t next_seq(Team &t) { return t.seq.fetch_add(1); }
+inline int make_tag(uint32_t seq, int sub) {
+  return static_cast<int>(((seq & 0x7ffu) << 3) | static_cast<uint32_t>(sub));
+}
+
+/// MPI allgather of fixed-length int64 records (local copy for size 1).
+void allgather_i64(Team &t, const int64_t *mine, int n, std::vector<int64_t> &all);
+
+/// Hook for tests: makes an invalid MPI call on the team's communicator so the
+/// runtime's MPI error handler fires.
+IDTR_EXPORT void _idtr_test_trigger_mpi_error(int64_t team);
+
+// ----------------------------------------------------------------- stats ---
+
+void stat_add(int kind, int counter, int64_t v);
+
+// ------------------------------------------------------------ async ops ---
+
+struct AsyncOp {
+  std::shared_ptr<Team> team; // keeps the communicator alive
+  const char *entry = "";
+  std::vector<MPI_Request> reqs;
+  std::vector<std::unique_ptr<std::byte[]>> buffers;
+  std::vector<std::function<void()>> finish; // run after all requests complete
+};
+
+/// Store an op and return its handle (never 0).
+int64_t register_op(std::unique_ptr<AsyncOp> op);
+/// Complete the op (MPI_Waitall + finishers) and destroy it.
+void complete_op(AsyncOp &op);
+
+// ---------------------------------------------------------------- plans ---
+
+/// A region of a local array: either a box (start/extent per dimension,
+/// traversed in the dimension order `order`, outermost first) or a flat range
+/// [fstart, fstart+count) of the array's row-major element order.
+struct Region {
+  int8_t rank = 0;
+  bool flat = false;
+  int8_t order[kMaxRank] = {};
+  int64_t start[kMaxRank] = {};
+  int64_t extent[kMaxRank] = {};
+  int64_t fstart = 0;
+  int64_t count = 0;
+};
+
+/// One transfer. For sends `src` is a region of the input, for receives `dst`
+/// is a region of output `out`; local transfers use both.
+struct Xfer {
+  int peer = 0;
+  int sub = 0; // tag sub-channel
+  int out = 0; // index of the destination output
+  Region src, dst;
+};
+
+struct Plan {
+  std::vector<int64_t> meta; // this rank's metadata record (cache validation)
+  std::vector<Xfer> sends, recvs, locals;
+};
+
+enum PlanKind { kPlanHalo = 0, kPlanReshape = 1, kPlanPermute = 2, kPlanRepart = 3 };
+
+std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key);
+void cache_insert(int kind, int64_t team, int64_t key, std::shared_ptr<const Plan> p);
+void cache_drop_team(int64_t team);
+
+/// Build or fetch (key >= 0) a plan. `meta` is this rank's record; `build`
+/// performs the metadata exchange and computes the plan.
+std::shared_ptr<const Plan>
+get_plan(int kind, Team &t, int64_t key, int stat_kind, std::vector<int64_t> meta,
+         const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)> &build);
+
+// Plan builders (element-type independent). Records are built by the
+// corresponding make_*_meta function.
+std::vector<int64_t> make_box_meta(int d, const int64_t *gshape, int64_t own_off,
+                                   int64_t own_rows, const int64_t *box_off,
+                                   const int64_t *box_size);
+std::shared_ptr<Plan> build_halo_plan(Team &t, int split, std::vector<int64_t> &&meta);
+std::shared_ptr<Plan> build_repart_plan(Team &t, int split, std::vector<int64_t> &&meta);
+
+std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
+                                       const int64_t *gout, int64_t in_off,
+                                       int64_t in_rows, int64_t out_off,
+                                       int64_t out_rows);
+std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta);
+
+std::vector<int64_t> make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
+                                       int64_t in_off, int64_t in_rows,
+                                       int64_t out_rows);
+std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta);
+
+/// Validate that the (offset, rows) pairs of all ranks tile [0, n) in rank
+/// order (empty blocks may have any offset). Returns an error text or "".
+std::string check_tiling(const std::vector<int64_t> &offs,
+                         const std::vector<int64_t> &rows, int64_t n);
+
+} // namespace idtr::detail

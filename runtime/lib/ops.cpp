@@ -1,0 +1,928 @@
+// Typed operations of libidtr: descriptor validation, strided copy kernels,
+// plan execution and the extern "C" entry points for every element type.
+#include "internal.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+namespace idtr::detail {
+namespace {
+
+// ------------------------------------------------------------ type traits ---
+
+#define IDTR_TRAIT(NAME, CT, MPIT, ISBOOL)                            \
+  struct NAME {                                                                \
+    using T = CT;                                                              \
+    static MPI_Datatype mpi() { return MPIT; }                                 \
+    static constexpr bool is_bool = ISBOOL;                                    \
+  };
+IDTR_TRAIT(TF64, double, MPI_DOUBLE, false)
+IDTR_TRAIT(TF32, float, MPI_FLOAT, false)
+IDTR_TRAIT(TI64, int64_t, MPI_INT64_T, false)
+IDTR_TRAIT(TI32, int32_t, MPI_INT32_T, false)
+IDTR_TRAIT(TI16, int16_t, MPI_INT16_T, false)
+IDTR_TRAIT(TI8, int8_t, MPI_INT8_T, false)
+IDTR_TRAIT(TI1, uint8_t, MPI_UINT8_T, true)
+IDTR_TRAIT(TU64, uint64_t, MPI_UINT64_T, false)
+IDTR_TRAIT(TU32, uint32_t, MPI_UINT32_T, false)
+IDTR_TRAIT(TU16, uint16_t, MPI_UINT16_T, false)
+IDTR_TRAIT(TU8, uint8_t, MPI_UINT8_T, false)
+#undef IDTR_TRAIT
+
+constexpr int64_t kChunk = int64_t(1) << 30; // elements per MPI message chunk
+
+// ------------------------------------------------------------------ views ---
+
+template <class T> struct View {
+  T *base = nullptr; // element (0,...,0)
+  int rank = 0;
+  int64_t sizes[kMaxRank] = {};
+  int64_t strides[kMaxRank] = {};
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int k = 0; k < rank; ++k)
+      n *= sizes[k];
+    return n;
+  }
+};
+
+template <class T> View<T> dense_view(T *p, const int64_t *sizes, int rank) {
+  View<T> v;
+  v.base = p;
+  v.rank = rank;
+  int64_t s = 1;
+  for (int k = rank - 1; k >= 0; --k) {
+    v.sizes[k] = sizes[k];
+    v.strides[k] = s;
+    s *= sizes[k];
+  }
+  return v;
+}
+
+/// Row-major dense (element i of the row-major order at base + i)?
+template <class T> bool is_dense(const View<T> &v) {
+  int64_t expect = 1;
+  for (int k = v.rank - 1; k >= 0; --k) {
+    if (v.sizes[k] == 0)
+      return true;
+    if (v.sizes[k] == 1)
+      continue;
+    if (v.strides[k] != expect)
+      return false;
+    expect *= v.sizes[k];
+  }
+  return true;
+}
+
+enum class Use { In, Out };
+
+/// Validate and wrap an unranked memref argument.
+template <class T>
+View<T> make_view(const char *name, int64_t rank, void *desc, Use use) {
+  if (!desc)
+    fail("argument '%s': null memref descriptor", name);
+  if (rank < 0 || rank > kMaxRank)
+    fail("argument '%s': memref rank %" PRId64 " not supported (0..%d)", name,
+         rank, kMaxRank);
+  MemRef<T> m(rank, desc);
+  View<T> v;
+  v.rank = static_cast<int>(rank);
+  int64_t n = 1;
+  for (int k = 0; k < v.rank; ++k) {
+    v.sizes[k] = m.size(k);
+    v.strides[k] = m.stride(k);
+    if (v.sizes[k] < 0)
+      fail("argument '%s': negative size %" PRId64 " in dimension %d", name,
+           v.sizes[k], k);
+    if (__builtin_mul_overflow(n, v.sizes[k], &n))
+      fail("argument '%s': element count overflows", name);
+  }
+  if (n > 0 && !m.aligned())
+    fail("argument '%s': null data pointer for %" PRId64 " elements", name, n);
+  if (use == Use::Out && n > 1)
+    for (int k = 0; k < v.rank; ++k)
+      if (v.sizes[k] > 1 && v.strides[k] == 0)
+        fail("argument '%s': output has stride 0 in dimension %d of size %" PRId64
+             " (broadcast views cannot be written)",
+             name, k, v.sizes[k]);
+  v.base = n > 0 ? m.aligned() + m.offset() : m.aligned();
+  return v;
+}
+
+/// Read a memref<?xindex> argument; `len` < 0 accepts any length.
+std::vector<int64_t> read_index(const char *name, int64_t rank, void *desc,
+                                int64_t len) {
+  if (!desc)
+    fail("argument '%s': null memref descriptor", name);
+  if (rank != 1)
+    fail("argument '%s' must be a rank-1 memref<?xindex>, got rank %" PRId64,
+         name, rank);
+  MemRef<int64_t> m(1, desc);
+  if (len >= 0 && m.size(0) != len)
+    fail("argument '%s' has %" PRId64 " entries, expected %" PRId64, name,
+         m.size(0), len);
+  if (m.size(0) < 0 || m.size(0) > (int64_t(1) << 32))
+    fail("argument '%s' has invalid length %" PRId64, name, m.size(0));
+  std::vector<int64_t> v(m.size(0));
+  if (!v.empty() && !m.aligned())
+    fail("argument '%s': null data pointer", name);
+  for (int64_t i = 0; i < m.size(0); ++i)
+    v[i] = m.data()[i * m.stride(0)];
+  return v;
+}
+
+/// Check a distributed block: global shape non-negative, block [loffs,
+/// loffs+sizes) along `split`, full extent elsewhere.
+template <class T>
+void check_block(const char *name, const View<T> &v, const std::vector<int64_t> &g,
+                 const std::vector<int64_t> &loffs, int split) {
+  if (v.rank < 1)
+    fail("argument '%s': distributed arrays must have rank >= 1", name);
+  for (int k = 0; k < v.rank; ++k) {
+    if (g[k] < 0)
+      fail("global shape %s has a negative size", fmt_vec(g).c_str());
+    if (k == split) {
+      if (loffs[k] < 0 || loffs[k] > g[k] || v.sizes[k] > g[k] - loffs[k])
+        fail("argument '%s': local block rows [%" PRId64 ", %" PRId64
+             ") lie outside the global shape %s",
+             name, loffs[k], loffs[k] + v.sizes[k], fmt_vec(g).c_str());
+    } else if (loffs[k] != 0 || v.sizes[k] != g[k]) {
+      fail("argument '%s': local block (offsets %s, sizes %s) must span the "
+           "full global extent %s in non-split dimension %d",
+           name, fmt_vec(loffs).c_str(), fmt_vec(v.sizes, v.rank).c_str(),
+           fmt_vec(g).c_str(), k);
+    }
+  }
+}
+
+void check_box(const char *what, const std::vector<int64_t> &off,
+               const std::vector<int64_t> &size, const std::vector<int64_t> &g) {
+  for (size_t k = 0; k < g.size(); ++k)
+    if (off[k] < 0 || size[k] < 0 || off[k] > g[k] || size[k] > g[k] - off[k])
+      fail("%s [offsets %s, sizes %s] lies outside the array of shape %s", what,
+           fmt_vec(off).c_str(), fmt_vec(size).c_str(), fmt_vec(g).c_str());
+}
+
+// ---------------------------------------------------------------- kernels ---
+
+/// dst <- src for views of identical sizes (any strides).
+template <class T> void copy_view(const View<T> &dst, const View<T> &src) {
+  int n = 0;
+  int64_t sz[kMaxRank], ds[kMaxRank], ss[kMaxRank];
+  for (int k = 0; k < src.rank; ++k) {
+    int64_t s = src.sizes[k];
+    if (s == 0)
+      return;
+    if (s == 1)
+      continue;
+    if (n > 0 && ds[n - 1] == dst.strides[k] * s && ss[n - 1] == src.strides[k] * s) {
+      sz[n - 1] *= s; // merge with the enclosing dimension
+      ds[n - 1] = dst.strides[k];
+      ss[n - 1] = src.strides[k];
+    } else {
+      sz[n] = s;
+      ds[n] = dst.strides[k];
+      ss[n] = src.strides[k];
+      ++n;
+    }
+  }
+  if (n == 0) {
+    *dst.base = *src.base;
+    return;
+  }
+  const int64_t len = sz[n - 1], di = ds[n - 1], si = ss[n - 1];
+  auto inner = [&](T *d, const T *s) {
+    if (di == 1 && si == 1)
+      std::memcpy(d, s, sizeof(T) * len);
+    else
+      for (int64_t i = 0; i < len; ++i)
+        d[i * di] = s[i * si];
+  };
+  if (n == 1) {
+    inner(dst.base, src.base);
+    return;
+  }
+  int64_t idx[kMaxRank] = {};
+  T *d = dst.base;
+  const T *s = src.base;
+  for (;;) {
+    inner(d, s);
+    int k = n - 2;
+    for (; k >= 0; --k) {
+      d += ds[k];
+      s += ss[k];
+      if (++idx[k] < sz[k])
+        break;
+      d -= ds[k] * sz[k];
+      s -= ss[k] * sz[k];
+      idx[k] = 0;
+    }
+    if (k < 0)
+      return;
+  }
+}
+
+/// Copy elements [fstart, fstart+count) of v's row-major order to/from buf.
+template <class T>
+void copy_flat(const View<T> &v, int64_t fstart, int64_t count, T *buf, bool to_buf) {
+  if (count <= 0)
+    return;
+  if (is_dense(v)) {
+    if (to_buf)
+      std::memcpy(buf, v.base + fstart, sizeof(T) * count);
+    else
+      std::memcpy(v.base + fstart, buf, sizeof(T) * count);
+    return;
+  }
+  const int r = v.rank; // >= 1 here (rank 0 views are dense)
+  int64_t idx[kMaxRank];
+  int64_t rem = fstart;
+  for (int k = r - 1; k >= 0; --k) {
+    idx[k] = rem % v.sizes[k];
+    rem /= v.sizes[k];
+  }
+  const int64_t last = v.sizes[r - 1], ls = v.strides[r - 1];
+  while (count > 0) {
+    T *p = v.base;
+    for (int k = 0; k < r; ++k)
+      p += idx[k] * v.strides[k];
+    int64_t run = std::min(count, last - idx[r - 1]);
+    if (to_buf)
+      for (int64_t i = 0; i < run; ++i)
+        buf[i] = p[i * ls];
+    else
+      for (int64_t i = 0; i < run; ++i)
+        p[i * ls] = buf[i];
+    buf += run;
+    count -= run;
+    idx[r - 1] += run;
+    for (int k = r - 1; k > 0 && idx[k] == v.sizes[k]; --k) {
+      idx[k] = 0;
+      ++idx[k - 1];
+    }
+  }
+}
+
+/// Sub-view of a box region, dimensions in traversal order.
+template <class T> View<T> subview(const View<T> &v, const Region &r) {
+  View<T> s;
+  s.rank = r.rank;
+  s.base = v.base;
+  for (int k = 0; k < r.rank; ++k)
+    s.base += r.start[k] * v.strides[k];
+  for (int k = 0; k < r.rank; ++k) {
+    s.sizes[k] = r.extent[r.order[k]];
+    s.strides[k] = v.strides[r.order[k]];
+  }
+  return s;
+}
+
+template <class T> T *alloc_buffer(AsyncOp &op, int64_t count) {
+  op.buffers.emplace_back(new std::byte[sizeof(T) * static_cast<size_t>(count)]);
+  return reinterpret_cast<T *>(op.buffers.back().get());
+}
+
+// --------------------------------------------------------------- execute ---
+
+template <class TR>
+void post(AsyncOp &op, bool send, typename TR::T *p, int64_t count, int peer,
+          int tag, MPI_Comm comm) {
+  while (count > 0) {
+    int c = static_cast<int>(std::min(count, kChunk));
+    MPI_Request rq;
+    if (send)
+      IDTR_MPI(MPI_Isend(p, c, TR::mpi(), peer, tag, comm, &rq));
+    else
+      IDTR_MPI(MPI_Irecv(p, c, TR::mpi(), peer, tag, comm, &rq));
+    op.reqs.push_back(rq);
+    p += c;
+    count -= c;
+  }
+}
+
+template <class T>
+void local_copy(const View<T> &src, const Region &sr, const View<T> &dst,
+                const Region &dr) {
+  if (!sr.flat) {
+    copy_view(subview(dst, dr), subview(src, sr));
+    return;
+  }
+  if (is_dense(dst)) {
+    copy_flat(src, sr.fstart, sr.count, dst.base + dr.fstart, true);
+  } else if (is_dense(src)) {
+    copy_flat(dst, dr.fstart, dr.count, src.base + sr.fstart, false);
+  } else {
+    std::unique_ptr<T[]> tmp(new T[sr.count]);
+    copy_flat(src, sr.fstart, sr.count, tmp.get(), true);
+    copy_flat(dst, dr.fstart, dr.count, tmp.get(), false);
+  }
+}
+
+/// Run a plan: post receives, pack and post sends, do local copies. Returns
+/// a handle (0 if nothing is outstanding).
+template <class TR>
+int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan, uint32_t seq,
+                const View<typename TR::T> &src, const View<typename TR::T> *outs,
+                int kind, const char *entry) {
+  using T = typename TR::T;
+  constexpr int64_t es = sizeof(T);
+  for (const Xfer &x : plan.locals) {
+    local_copy(src, x.src, outs[x.out], x.dst);
+    stat_add(kind, IDTR_CNT_LOCAL_BYTES, es * x.src.count);
+  }
+  if (plan.sends.empty() && plan.recvs.empty())
+    return 0;
+  auto op = std::make_unique<AsyncOp>();
+  op->team = team;
+  op->entry = entry;
+  op->reqs.reserve(plan.sends.size() + plan.recvs.size());
+  for (const Xfer &x : plan.recvs) {
+    const View<T> &o = outs[x.out];
+    T *p;
+    if (x.dst.flat) {
+      if (is_dense(o)) {
+        p = o.base + x.dst.fstart;
+      } else {
+        p = alloc_buffer<T>(*op, x.dst.count);
+        op->finish.push_back([o, r = x.dst, p] { copy_flat(o, r.fstart, r.count, p, false); });
+      }
+    } else {
+      View<T> dv = subview(o, x.dst);
+      if (is_dense(dv)) {
+        p = dv.base;
+      } else {
+        p = alloc_buffer<T>(*op, x.dst.count);
+        op->finish.push_back([dv, p] { copy_view(dv, dense_view(p, dv.sizes, dv.rank)); });
+      }
+    }
+    post<TR>(*op, false, p, x.dst.count, x.peer, make_tag(seq, x.sub), team->comm);
+    stat_add(kind, IDTR_CNT_MSGS_RECV, 1);
+    stat_add(kind, IDTR_CNT_BYTES_RECV, es * x.dst.count);
+  }
+  for (const Xfer &x : plan.sends) {
+    T *p;
+    if (x.src.flat) {
+      if (is_dense(src)) {
+        p = src.base + x.src.fstart;
+      } else {
+        p = alloc_buffer<T>(*op, x.src.count);
+        copy_flat(src, x.src.fstart, x.src.count, p, true);
+      }
+    } else {
+      View<T> sv = subview(src, x.src);
+      if (is_dense(sv)) {
+        p = sv.base;
+      } else {
+        p = alloc_buffer<T>(*op, x.src.count);
+        copy_view(dense_view(p, sv.sizes, sv.rank), sv);
+      }
+    }
+    post<TR>(*op, true, p, x.src.count, x.peer, make_tag(seq, x.sub), team->comm);
+    stat_add(kind, IDTR_CNT_MSGS_SENT, 1);
+    stat_add(kind, IDTR_CNT_BYTES_SENT, es * x.src.count);
+  }
+  return register_op(std::move(op));
+}
+
+// ------------------------------------------------------------ operations ---
+
+template <class TR>
+int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
+                    int64_t gr, void *gd, int64_t lr, void *ld, int64_t bor,
+                    void *bod, int64_t bsr, void *bsd, int64_t lhr, void *lhd,
+                    int64_t rhr, void *rhd, int64_t key) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_HALO, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  const int split = 0;
+  View<T> data = make_view<T>("data", dr, dd, Use::In);
+  const int d = data.rank;
+  if (d < 1)
+    fail("argument 'data': distributed arrays must have rank >= 1");
+  auto g = read_index("gshape", gr, gd, d);
+  auto lo = read_index("loffs", lr, ld, d);
+  auto bbo = read_index("bb_offs", bor, bod, d);
+  auto bbs = read_index("bb_sizes", bsr, bsd, d);
+  check_block("data", data, g, lo, split);
+  check_box("bounding box", bbo, bbs, g);
+  View<T> halos[2] = {make_view<T>("lhalo", lhr, lhd, Use::Out),
+                      make_view<T>("rhalo", rhr, rhd, Use::Out)};
+  const int64_t own_lo = lo[split], own_hi = lo[split] + data.sizes[split];
+  const int64_t bb_lo = bbo[split], bb_hi = bbo[split] + bbs[split];
+  const int64_t rows[2] = {std::max<int64_t>(0, std::min(own_lo, bb_hi) - bb_lo),
+                           std::max<int64_t>(0, bb_hi - std::max(own_hi, bb_lo))};
+  const char *names[2] = {"lhalo", "rhalo"};
+  for (int h = 0; h < 2; ++h) {
+    bool ok = halos[h].rank == d;
+    for (int k = 0; ok && k < d; ++k)
+      ok = halos[h].sizes[k] == (k == split ? rows[h] : bbs[k]);
+    if (!ok) {
+      std::vector<int64_t> want(bbs);
+      want[split] = rows[h];
+      fail("argument '%s' has shape %s but the bounding box (offsets %s, sizes "
+           "%s) and the owned rows [%" PRId64 ", %" PRId64 ") require %s",
+           names[h], fmt_vec(halos[h].sizes, halos[h].rank).c_str(),
+           fmt_vec(bbo).c_str(), fmt_vec(bbs).c_str(), own_lo, own_hi,
+           fmt_vec(want).c_str());
+    }
+  }
+  uint32_t seq = next_seq(*t);
+  auto meta = make_box_meta(d, g.data(), own_lo, data.sizes[split], bbo.data(), bbs.data());
+  auto plan = get_plan(kPlanHalo, *t, key, IDTR_STAT_HALO, std::move(meta),
+                       [&](std::vector<int64_t> &&m) {
+                         return build_halo_plan(*t, split, std::move(m));
+                       });
+  return execute<TR>(t, *plan, seq, data, halos, IDTR_STAT_HALO, entry);
+}
+
+template <class TR>
+int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
+                    int64_t gr, void *gd, int64_t lr, void *ld, int64_t tor,
+                    void *tod, int64_t tsr, void *tsd, int64_t orr, void *od,
+                    int64_t key) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_REPARTITION, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  const int split = 0;
+  View<T> in = make_view<T>("in", ir, id, Use::In);
+  const int d = in.rank;
+  if (d < 1)
+    fail("argument 'in': distributed arrays must have rank >= 1");
+  auto g = read_index("gshape", gr, gd, d);
+  auto lo = read_index("loffs_in", lr, ld, d);
+  auto to = read_index("target_offs", tor, tod, d);
+  auto ts = read_index("target_sizes", tsr, tsd, d);
+  check_block("in", in, g, lo, split);
+  check_box("target block", to, ts, g);
+  View<T> out = make_view<T>("out", orr, od, Use::Out);
+  if (out.rank != d || !std::equal(ts.begin(), ts.end(), out.sizes))
+    fail("argument 'out' has shape %s but target_sizes is %s",
+         fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(ts).c_str());
+  uint32_t seq = next_seq(*t);
+  auto meta = make_box_meta(d, g.data(), lo[split], in.sizes[split], to.data(), ts.data());
+  auto plan = get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION, std::move(meta),
+                       [&](std::vector<int64_t> &&m) {
+                         return build_repart_plan(*t, split, std::move(m));
+                       });
+  return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_REPARTITION, entry);
+}
+
+template <class TR>
+int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
+                     int64_t gir, void *gid, int64_t lir, void *lid, int64_t gor,
+                     void *god, int64_t lor, void *lod, int64_t orr, void *od,
+                     int64_t key) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_RESHAPE, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> in = make_view<T>("in", ir, id, Use::In);
+  View<T> out = make_view<T>("out", orr, od, Use::Out);
+  if (in.rank < 1 || out.rank < 1)
+    fail("distributed arrays must have rank >= 1 (in: %d, out: %d)", in.rank, out.rank);
+  auto gi = read_index("gshape_in", gir, gid, in.rank);
+  auto li = read_index("loffs_in", lir, lid, in.rank);
+  auto go = read_index("gshape_out", gor, god, out.rank);
+  auto lo = read_index("loffs_out", lor, lod, out.rank);
+  check_block("in", in, gi, li, 0);
+  check_block("out", out, go, lo, 0);
+  int64_t ni = 1, no = 1;
+  for (int64_t v : gi)
+    if (__builtin_mul_overflow(ni, v, &ni))
+      fail("gshape_in element count overflows");
+  for (int64_t v : go)
+    if (__builtin_mul_overflow(no, v, &no))
+      fail("gshape_out element count overflows");
+  if (ni != no)
+    fail("cannot reshape an array of shape %s (%" PRId64
+         " elements) into shape %s (%" PRId64 " elements)",
+         fmt_vec(gi).c_str(), ni, fmt_vec(go).c_str(), no);
+  uint32_t seq = next_seq(*t);
+  auto meta = make_reshape_meta(in.rank, gi.data(), out.rank, go.data(), li[0],
+                                in.sizes[0], lo[0], out.sizes[0]);
+  auto plan = get_plan(kPlanReshape, *t, key, IDTR_STAT_RESHAPE, std::move(meta),
+                       [&](std::vector<int64_t> &&m) {
+                         return build_reshape_plan(*t, std::move(m));
+                       });
+  return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_RESHAPE, entry);
+}
+
+template <class TR>
+int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
+                     int64_t gir, void *gid, int64_t lir, void *lid, int64_t pr,
+                     void *pd, int64_t orr, void *od, int64_t key) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_PERMUTE, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> in = make_view<T>("in", ir, id, Use::In);
+  const int d = in.rank;
+  if (d < 1)
+    fail("argument 'in': distributed arrays must have rank >= 1");
+  auto gi = read_index("gshape_in", gir, gid, d);
+  auto li = read_index("loffs_in", lir, lid, d);
+  auto perm = read_index("perm", pr, pd, d);
+  check_block("in", in, gi, li, 0);
+  {
+    std::vector<bool> seen(d, false);
+    for (int64_t v : perm) {
+      if (v < 0 || v >= d || seen[v])
+        fail("perm %s is not a permutation of 0..%d", fmt_vec(perm).c_str(), d - 1);
+      seen[v] = true;
+    }
+  }
+  View<T> out = make_view<T>("out", orr, od, Use::Out);
+  bool ok = out.rank == d && out.sizes[0] <= gi[perm[0]];
+  for (int k = 1; ok && k < d; ++k)
+    ok = out.sizes[k] == gi[perm[k]];
+  if (!ok) {
+    std::vector<int64_t> go(d);
+    for (int k = 0; k < d; ++k)
+      go[k] = gi[perm[k]];
+    fail("argument 'out' has shape %s, which is not a block of dimension 0 of "
+         "the permuted global shape %s",
+         fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(go).c_str());
+  }
+  uint32_t seq = next_seq(*t);
+  auto meta = make_permute_meta(d, gi.data(), perm.data(), li[0], in.sizes[0], out.sizes[0]);
+  auto plan = get_plan(kPlanPermute, *t, key, IDTR_STAT_PERMUTE, std::move(meta),
+                       [&](std::vector<int64_t> &&m) {
+                         return build_permute_plan(*t, std::move(m));
+                       });
+  return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_PERMUTE, entry);
+}
+
+template <class TR>
+void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
+            void *gd, int64_t lr, void *ld, int64_t orr, void *od, int64_t root) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_GATHER, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> in = make_view<T>("in", ir, id, Use::In);
+  const int d = in.rank;
+  if (d < 1)
+    fail("argument 'in': distributed arrays must have rank >= 1");
+  auto g = read_index("gshape", gr, gd, d);
+  auto lo = read_index("loffs", lr, ld, d);
+  check_block("in", in, g, lo, 0);
+  if (root < -1 || root >= t->size)
+    fail("invalid root %" PRId64 " (team has %d ranks; -1 = all)", root, t->size);
+  const bool receiving = root == -1 || root == t->rank;
+  View<T> out;
+  if (receiving) {
+    out = make_view<T>("out", orr, od, Use::Out);
+    if (out.rank != d || !std::equal(g.begin(), g.end(), out.sizes))
+      fail("argument 'out' has shape %s but the global shape is %s",
+           fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(g).c_str());
+  }
+  // Metadata: [d, gshape[16], off, rows, root]
+  constexpr int L = 3 + kMaxRank + 1;
+  int64_t rec[L] = {};
+  rec[0] = d;
+  std::copy(g.begin(), g.end(), rec + 1);
+  rec[1 + kMaxRank] = lo[0];
+  rec[2 + kMaxRank] = in.sizes[0];
+  rec[3 + kMaxRank] = root;
+  std::vector<int64_t> all;
+  allgather_i64(*t, rec, L, all);
+  const int p = t->size;
+  std::vector<int64_t> offs(p), rows(p);
+  for (int r = 0; r < p; ++r) {
+    const int64_t *rr = all.data() + static_cast<size_t>(r) * L;
+    if (!std::equal(rec, rec + 1 + kMaxRank, rr) || rr[3 + kMaxRank] != root)
+      fail_collective(t->rank,
+                      "global shape or root differs between ranks: rank 0 passed "
+                      "shape %s root %" PRId64 ", rank %d passed shape %s root %" PRId64,
+                      fmt_vec(all.data() + 1, all[0]).c_str(), all[3 + kMaxRank], r,
+                      fmt_vec(rr + 1, std::min<int64_t>(rr[0], kMaxRank)).c_str(),
+                      rr[3 + kMaxRank]);
+    offs[r] = rr[1 + kMaxRank];
+    rows[r] = rr[2 + kMaxRank];
+  }
+  std::string err = check_tiling(offs, rows, g[0]);
+  if (!err.empty())
+    fail_collective(t->rank, "invalid partition: %s", err.c_str());
+  int64_t R = 1;
+  for (int k = 1; k < d; ++k)
+    R *= g[k];
+  if (R == 0 || g[0] == 0)
+    return;
+  if (p == 1) {
+    copy_view(out, in);
+    stat_add(IDTR_STAT_GATHER, IDTR_CNT_LOCAL_BYTES, sizeof(T) * in.numel());
+    return;
+  }
+  if (R > INT_MAX || g[0] > INT_MAX)
+    fail("array too large for gather (%" PRId64 " rows of %" PRId64 " elements)", g[0], R);
+  MPI_Datatype row;
+  IDTR_MPI(MPI_Type_contiguous(static_cast<int>(R), TR::mpi(), &row));
+  IDTR_MPI(MPI_Type_commit(&row));
+  std::unique_ptr<T[]> sbuf, rbuf;
+  T *sp = in.base;
+  if (!is_dense(in)) {
+    sbuf.reset(new T[in.numel()]);
+    copy_view(dense_view(sbuf.get(), in.sizes, d), in);
+    sp = sbuf.get();
+  }
+  T *rp = nullptr;
+  std::vector<int> counts, displs;
+  if (receiving) {
+    rp = out.base;
+    if (!is_dense(out)) {
+      rbuf.reset(new T[out.numel()]);
+      rp = rbuf.get();
+    }
+    counts.resize(p);
+    displs.resize(p);
+    for (int r = 0; r < p; ++r) {
+      counts[r] = static_cast<int>(rows[r]);
+      displs[r] = rows[r] > 0 ? static_cast<int>(offs[r]) : 0;
+    }
+  }
+  const int mine = static_cast<int>(in.sizes[0]);
+  if (root == -1)
+    IDTR_MPI(MPI_Allgatherv(sp, mine, row, rp, counts.data(), displs.data(), row, t->comm));
+  else
+    IDTR_MPI(MPI_Gatherv(sp, mine, row, rp, counts.data(), displs.data(), row,
+                         static_cast<int>(root), t->comm));
+  IDTR_MPI(MPI_Type_free(&row));
+  if (rbuf)
+    copy_view(out, dense_view(rbuf.get(), out.sizes, d));
+  stat_add(IDTR_STAT_GATHER, IDTR_CNT_COLLECTIVES, 1);
+  stat_add(IDTR_STAT_GATHER, IDTR_CNT_COLL_BYTES, sizeof(T) * in.numel());
+}
+
+template <class TR>
+void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_REDUCE, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> data = make_view<T>("data", dr, dd, Use::Out);
+  if (op < IDTR_OP_SUM || op > IDTR_OP_LOR)
+    fail("invalid reduction op %" PRId64
+         " (0 sum, 1 prod, 2 min, 3 max, 4 logical and, 5 logical or)",
+         op);
+  const int64_t n = data.numel();
+  // i1: sum/max/or are "any", prod/min/and are "all" (numpy bool semantics).
+  bool logical = op == IDTR_OP_LAND || op == IDTR_OP_LOR || TR::is_bool;
+  bool is_and = op == IDTR_OP_LAND || op == IDTR_OP_PROD || op == IDTR_OP_MIN;
+  if (t->size > 1) {
+    static const bool checks = [] {
+      const char *e = std::getenv("IDTR_NO_CHECKS");
+      return !(e && *e && *e != '0');
+    }();
+    if (checks) { // same element count and op on every rank?
+      int64_t c[4] = {n, -n, op, -op};
+      IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, c, 4, MPI_INT64_T, MPI_MAX, t->comm));
+      stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+      if (c[0] != -c[1] || c[2] != -c[3])
+        fail_collective(t->rank,
+                        "ranks disagree on the reduced data (element counts "
+                        "%" PRId64 "..%" PRId64 ") or op (%" PRId64 "..%" PRId64 ")",
+                        -c[1], c[0], -c[3], c[2]);
+    }
+  }
+  if (n == 0)
+    return;
+  View<T> dv = dense_view<T>(nullptr, data.sizes, data.rank);
+  if (logical) {
+    std::unique_ptr<uint8_t[]> b(new uint8_t[n]);
+    std::unique_ptr<T[]> tmp;
+    const T *src = data.base;
+    if (!is_dense(data)) {
+      tmp.reset(new T[n]);
+      dv.base = tmp.get();
+      copy_view(dv, data);
+      src = tmp.get();
+    }
+    for (int64_t i = 0; i < n; ++i)
+      b[i] = src[i] != T(0);
+    if (t->size > 1) {
+      for (int64_t o = 0; o < n; o += kChunk)
+        IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, b.get() + o,
+                               static_cast<int>(std::min(kChunk, n - o)), MPI_UINT8_T,
+                               is_and ? MPI_LAND : MPI_LOR, t->comm));
+      stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+      stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, n);
+    }
+    T *dst = tmp ? tmp.get() : data.base;
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = static_cast<T>(b[i]);
+    if (tmp)
+      copy_view(data, dv);
+    return;
+  }
+  if (t->size == 1)
+    return;
+  MPI_Op mop = op == IDTR_OP_SUM    ? MPI_SUM
+               : op == IDTR_OP_PROD ? MPI_PROD
+               : op == IDTR_OP_MIN  ? MPI_MIN
+                                    : MPI_MAX;
+  std::unique_ptr<T[]> tmp;
+  T *p = data.base;
+  if (!is_dense(data)) {
+    tmp.reset(new T[n]);
+    dv.base = tmp.get();
+    copy_view(dv, data);
+    p = tmp.get();
+  }
+  for (int64_t o = 0; o < n; o += kChunk)
+    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, p + o, static_cast<int>(std::min(kChunk, n - o)),
+                           TR::mpi(), mop, t->comm));
+  stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+  stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, sizeof(T) * n);
+  if (tmp)
+    copy_view(data, dv);
+}
+
+template <class TR>
+void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
+                     int64_t sor, void *sod, int64_t ssr, void *ssd, int64_t rr,
+                     void *rd, int64_t oor, void *ood, int64_t rsr, void *rsd) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  const int p = t->size, me = t->rank;
+  View<T> send = make_view<T>("send", sr, sd, Use::In);
+  View<T> recv = make_view<T>("recv", rr, rd, Use::Out);
+  if (send.rank < 1 || recv.rank != send.rank ||
+      !std::equal(send.sizes + 1, send.sizes + send.rank, recv.sizes + 1))
+    fail("'send' (shape %s) and 'recv' (shape %s) must have rank >= 1 and equal "
+         "sizes in all dimensions but the first",
+         fmt_vec(send.sizes, send.rank).c_str(), fmt_vec(recv.sizes, recv.rank).c_str());
+  auto so = read_index("send_offsets", sor, sod, p);
+  auto ss = read_index("send_sizes", ssr, ssd, p);
+  auto oo = read_index("output_offsets", oor, ood, p);
+  auto rs = read_index("recv_sizes", rsr, rsd, p);
+  int64_t R = 1;
+  for (int k = 1; k < send.rank; ++k)
+    R *= send.sizes[k];
+  for (int i = 0; i < p; ++i) {
+    if (so[i] < 0 || ss[i] < 0 || so[i] > send.sizes[0] || ss[i] > send.sizes[0] - so[i])
+      fail("send slice for rank %d (offset %" PRId64 ", size %" PRId64
+           ") lies outside the send buffer of %" PRId64 " rows",
+           i, so[i], ss[i], send.sizes[0]);
+    if (oo[i] < 0)
+      fail("output_offsets[%d] = %" PRId64 " is negative", i, oo[i]);
+    if (rs[i] < 0)
+      fail("recv_sizes[%d] = %" PRId64 " is negative", i, rs[i]);
+  }
+  // Exchange (output offset, size, row length) with every peer.
+  std::vector<int64_t> smeta(3 * static_cast<size_t>(p)), rmeta(3 * static_cast<size_t>(p));
+  for (int i = 0; i < p; ++i) {
+    smeta[3 * i] = oo[i];
+    smeta[3 * i + 1] = ss[i];
+    smeta[3 * i + 2] = R;
+  }
+  if (p == 1) {
+    rmeta = smeta;
+  } else {
+    IDTR_MPI(MPI_Alltoall(smeta.data(), 3, MPI_INT64_T, rmeta.data(), 3, MPI_INT64_T,
+                          t->comm));
+    stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES, 1);
+    stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLL_BYTES, 8 * 3 * p);
+  }
+  std::vector<std::pair<int64_t, int>> ranges;
+  for (int j = 0; j < p; ++j) {
+    int64_t off = rmeta[3 * j], cnt = rmeta[3 * j + 1], rj = rmeta[3 * j + 2];
+    if (cnt != rs[j])
+      fail("rank %d sends %" PRId64 " rows to this rank but recv_sizes[%d] = %" PRId64,
+           j, cnt, j, rs[j]);
+    if (cnt > 0 && rj != R)
+      fail("rank %d sends rows of %" PRId64 " elements but this rank's rows have %" PRId64,
+           j, rj, R);
+    if (off > recv.sizes[0] || cnt > recv.sizes[0] - off)
+      fail("rank %d writes rows [%" PRId64 ", %" PRId64
+           ") which lie outside the recv buffer of %" PRId64 " rows",
+           j, off, off + cnt, recv.sizes[0]);
+    if (cnt > 0)
+      ranges.push_back({off, j});
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    int a = ranges[i - 1].second, b = ranges[i].second;
+    if (ranges[i - 1].first + rmeta[3 * a + 1] > ranges[i].first)
+      fail("the receive ranges from rank %d [%" PRId64 ", %" PRId64
+           ") and rank %d [%" PRId64 ", %" PRId64 ") overlap",
+           a, rmeta[3 * a], rmeta[3 * a] + rmeta[3 * a + 1], b, rmeta[3 * b],
+           rmeta[3 * b] + rmeta[3 * b + 1]);
+  }
+  auto rows_view = [](const View<T> &v, int64_t off, int64_t cnt) {
+    Region r;
+    r.rank = static_cast<int8_t>(v.rank);
+    for (int k = 0; k < v.rank; ++k) {
+      r.order[k] = static_cast<int8_t>(k);
+      r.start[k] = k == 0 ? off : 0;
+      r.extent[k] = k == 0 ? cnt : v.sizes[k];
+    }
+    return subview(v, r);
+  };
+  if (R == 0)
+    return;
+  uint32_t seq = next_seq(*t);
+  AsyncOp op;
+  op.team = t;
+  for (int j = 0; j < p; ++j) {
+    int64_t cnt = rmeta[3 * j + 1];
+    if (j == me || cnt == 0)
+      continue;
+    View<T> dv = rows_view(recv, rmeta[3 * j], cnt);
+    T *ptr = dv.base;
+    if (!is_dense(dv)) {
+      ptr = alloc_buffer<T>(op, cnt * R);
+      op.finish.push_back([dv, ptr] { copy_view(dv, dense_view(ptr, dv.sizes, dv.rank)); });
+    }
+    post<TR>(op, false, ptr, cnt * R, j, make_tag(seq, 0), t->comm);
+    stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_MSGS_RECV, 1);
+    stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_BYTES_RECV, sizeof(T) * cnt * R);
+  }
+  for (int i = 0; i < p; ++i) {
+    if (ss[i] == 0)
+      continue;
+    View<T> sv = rows_view(send, so[i], ss[i]);
+    if (i == me) {
+      copy_view(rows_view(recv, oo[i], ss[i]), sv);
+      stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_LOCAL_BYTES, sizeof(T) * ss[i] * R);
+      continue;
+    }
+    T *ptr = sv.base;
+    if (!is_dense(sv)) {
+      ptr = alloc_buffer<T>(op, ss[i] * R);
+      copy_view(dense_view(ptr, sv.sizes, sv.rank), sv);
+    }
+    post<TR>(op, true, ptr, ss[i] * R, i, make_tag(seq, 0), t->comm);
+    stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_MSGS_SENT, 1);
+    stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_BYTES_SENT, sizeof(T) * ss[i] * R);
+  }
+  complete_op(op);
+}
+
+} // namespace
+} // namespace idtr::detail
+
+// ------------------------------------------------------ C entry points ---
+
+using namespace idtr::detail;
+
+#define M(n) int64_t n##_r, void *n##_d
+#define A(n) n##_r, n##_d
+
+#define IDTR_DEFINE(S, TR)                                                     \
+  IDTR_EXPORT void _idtr_reduce_all_##S(int64_t team, M(data), int64_t op) {   \
+    reduce_all<TR>("_idtr_reduce_all_" #S, team, A(data), op);                 \
+  }                                                                            \
+  IDTR_EXPORT int64_t _idtr_update_halo_##S(int64_t team, M(data), M(gshape),  \
+                                            M(loffs), M(bbo), M(bbs), M(lh),   \
+                                            M(rh), int64_t key) {              \
+    return update_halo<TR>("_idtr_update_halo_" #S, team, A(data), A(gshape),  \
+                           A(loffs), A(bbo), A(bbs), A(lh), A(rh), key);       \
+  }                                                                            \
+  IDTR_EXPORT int64_t _idtr_copy_reshape_##S(int64_t team, M(in), M(gi),       \
+                                             M(li), M(go), M(lo), M(out),      \
+                                             int64_t key) {                    \
+    return copy_reshape<TR>("_idtr_copy_reshape_" #S, team, A(in), A(gi),      \
+                            A(li), A(go), A(lo), A(out), key);                 \
+  }                                                                            \
+  IDTR_EXPORT int64_t _idtr_copy_permute_##S(int64_t team, M(in), M(gi),       \
+                                             M(li), M(perm), M(out),           \
+                                             int64_t key) {                    \
+    return copy_permute<TR>("_idtr_copy_permute_" #S, team, A(in), A(gi),      \
+                            A(li), A(perm), A(out), key);                      \
+  }                                                                            \
+  IDTR_EXPORT int64_t _idtr_repartition_##S(int64_t team, M(in), M(g), M(li),  \
+                                            M(to), M(ts), M(out),              \
+                                            int64_t key) {                     \
+    return repartition<TR>("_idtr_repartition_" #S, team, A(in), A(g), A(li),  \
+                           A(to), A(ts), A(out), key);                         \
+  }                                                                            \
+  IDTR_EXPORT void _idtr_gather_##S(int64_t team, M(in), M(g), M(l), M(out),   \
+                                    int64_t root) {                            \
+    gather<TR>("_idtr_gather_" #S, team, A(in), A(g), A(l), A(out), root);     \
+  }                                                                            \
+  IDTR_EXPORT void _idtr_ragged_alltoall_##S(int64_t team, M(s), M(so),        \
+                                             M(ss), M(r), M(oo), M(rs)) {      \
+    ragged_alltoall<TR>("_idtr_ragged_alltoall_" #S, team, A(s), A(so), A(ss), \
+                        A(r), A(oo), A(rs));                                   \
+  }
+
+IDTR_DEFINE(f64, TF64)
+IDTR_DEFINE(f32, TF32)
+IDTR_DEFINE(i64, TI64)
+IDTR_DEFINE(i32, TI32)
+IDTR_DEFINE(i16, TI16)
+IDTR_DEFINE(i8, TI8)
+IDTR_DEFINE(i1, TI1)
+IDTR_DEFINE(ui64, TU64)
+IDTR_DEFINE(ui32, TU32)
+IDTR_DEFINE(ui16, TU16)
+IDTR_DEFINE(ui8, TU8)
+IDTR_DEFINE(index, TI64)

@@ -1,0 +1,467 @@
+// Communication plans (element-type independent): who sends which region of
+// its local block to whom. Built from one allgather of fixed-size per-rank
+// metadata records; cached by the caller under a key.
+#include "internal.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+
+namespace idtr::detail {
+namespace {
+
+// Box record layout (halo and repartition):
+//   [0] d, [1..16] gshape, [17] own_off, [18] own_rows,
+//   [19..34] box_off, [35..50] box_size
+constexpr int kBoxD = 0, kBoxG = 1, kBoxOwnOff = 17, kBoxOwnRows = 18,
+              kBoxOff = 19, kBoxSize = 35, kBoxLen = 51;
+// Reshape record:
+//   [0] din, [1..16] gin, [17] dout, [18..33] gout, [34] in_off, [35] in_rows,
+//   [36] out_off, [37] out_rows
+constexpr int kRsDin = 0, kRsGin = 1, kRsDout = 17, kRsGout = 18, kRsInOff = 34,
+              kRsInRows = 35, kRsOutOff = 36, kRsOutRows = 37, kRsLen = 38;
+// Permute record:
+//   [0] d, [1..16] gin, [17..32] perm, [33] in_off, [34] in_rows, [35] out_rows
+constexpr int kPmD = 0, kPmGin = 1, kPmPerm = 17, kPmInOff = 33, kPmInRows = 34,
+              kPmOutRows = 35, kPmLen = 36;
+
+struct Box {
+  int64_t lo[kMaxRank];
+  int64_t hi[kMaxRank];
+};
+
+bool box_empty(const Box &b, int d) {
+  for (int k = 0; k < d; ++k)
+    if (b.hi[k] <= b.lo[k])
+      return true;
+  return false;
+}
+
+int64_t prod(const int64_t *v, int n) {
+  int64_t p = 1;
+  for (int i = 0; i < n; ++i)
+    p *= v[i];
+  return p;
+}
+
+Region box_region(int d, const int64_t *start, const int64_t *extent,
+                  const int8_t *order = nullptr) {
+  Region r;
+  r.rank = static_cast<int8_t>(d);
+  r.count = 1;
+  for (int k = 0; k < d; ++k) {
+    r.start[k] = start[k];
+    r.extent[k] = extent[k];
+    r.order[k] = order ? order[k] : static_cast<int8_t>(k);
+    r.count *= extent[k];
+  }
+  return r;
+}
+
+Region flat_region(int64_t fstart, int64_t count) {
+  Region r;
+  r.flat = true;
+  r.fstart = fstart;
+  r.count = count;
+  return r;
+}
+
+// Compare the global-shape part [from, to) of every rank's record with
+// rank 0's; `show` formats that part of a record for the message.
+using ShowFn = std::string (*)(const int64_t *rec);
+void check_same(Team &t, const std::vector<int64_t> &all, int len, int from,
+                int to, const char *what, ShowFn show) {
+  const int64_t *r0 = all.data();
+  for (int r = 1; r < t.size; ++r) {
+    const int64_t *rr = all.data() + static_cast<size_t>(r) * len;
+    if (!std::equal(r0 + from, r0 + to, rr + from))
+      fail_collective(t.rank,
+                      "%s differs between ranks: rank 0 passed %s but rank %d "
+                      "passed %s",
+                      what, show(r0).c_str(), r, show(rr).c_str());
+  }
+}
+
+int64_t clamp_rank(int64_t d) { return std::min<int64_t>(std::max<int64_t>(d, 0), kMaxRank); }
+
+using BoxFn = bool (*)(const int64_t *rec, int split, int b, Box &out);
+
+// Halo: box 0 = bounding-box rows before the owned rows, box 1 = after.
+bool halo_box(const int64_t *rec, int split, int b, Box &out) {
+  int d = static_cast<int>(rec[kBoxD]);
+  for (int k = 0; k < d; ++k) {
+    out.lo[k] = rec[kBoxOff + k];
+    out.hi[k] = rec[kBoxOff + k] + rec[kBoxSize + k];
+  }
+  int64_t o = rec[kBoxOwnOff], n = rec[kBoxOwnRows];
+  if (b == 0)
+    out.hi[split] = std::min(out.hi[split], o);
+  else
+    out.lo[split] = std::max(out.lo[split], o + n);
+  return !box_empty(out, d);
+}
+
+// Repartition: the single target box.
+bool target_box(const int64_t *rec, int, int, Box &out) {
+  int d = static_cast<int>(rec[kBoxD]);
+  for (int k = 0; k < d; ++k) {
+    out.lo[k] = rec[kBoxOff + k];
+    out.hi[k] = rec[kBoxOff + k] + rec[kBoxSize + k];
+  }
+  return !box_empty(out, d);
+}
+
+// Owned block of `rec` on the split dimension is [o, o+n); all other
+// dimensions are full. Box b of requester q intersected with the owned block
+// of r -> (region in r's local block, region in q's output b).
+bool intersect_owned(const int64_t *rec_owner, const Box &B, int d, int split,
+                     Region &src, Region &dst) {
+  int64_t o = rec_owner[kBoxOwnOff], n = rec_owner[kBoxOwnRows];
+  int64_t lo = std::max(B.lo[split], o), hi = std::min(B.hi[split], o + n);
+  if (lo >= hi)
+    return false;
+  int64_t s_start[kMaxRank], d_start[kMaxRank], ext[kMaxRank];
+  for (int k = 0; k < d; ++k) {
+    if (k == split) {
+      s_start[k] = lo - o;
+      d_start[k] = lo - B.lo[k];
+      ext[k] = hi - lo;
+    } else {
+      s_start[k] = B.lo[k];
+      d_start[k] = 0;
+      ext[k] = B.hi[k] - B.lo[k];
+    }
+  }
+  src = box_region(d, s_start, ext);
+  dst = box_region(d, d_start, ext);
+  return true;
+}
+
+std::shared_ptr<Plan> build_box_plan(Team &t, int split, std::vector<int64_t> &&meta,
+                                     int nboxes, BoxFn boxfn) {
+  std::vector<int64_t> all;
+  allgather_i64(t, meta.data(), kBoxLen, all);
+  check_same(t, all, kBoxLen, kBoxD, kBoxG + kMaxRank, "global shape",
+             [](const int64_t *r) { return fmt_vec(r + kBoxG, clamp_rank(r[kBoxD])); });
+  const int p = t.size, me = t.rank;
+  auto rec = [&](int r) { return all.data() + static_cast<size_t>(r) * kBoxLen; };
+  const int d = static_cast<int>(meta[kBoxD]);
+  const int64_t *gshape = meta.data() + kBoxG;
+
+  std::vector<int64_t> offs(p), rows(p);
+  for (int r = 0; r < p; ++r) {
+    offs[r] = rec(r)[kBoxOwnOff];
+    rows[r] = rec(r)[kBoxOwnRows];
+  }
+  std::string err = check_tiling(offs, rows, gshape[split]);
+  if (!err.empty())
+    fail_collective(t.rank, "invalid partition of the input: %s", err.c_str());
+
+  // Non-empty owners in rank order are sorted by offset (tiling).
+  std::vector<int> owners;
+  for (int r = 0; r < p; ++r)
+    if (rows[r] > 0)
+      owners.push_back(r);
+
+  auto plan = std::make_shared<Plan>();
+  plan->meta = std::move(meta);
+  Box B;
+  Region src, dst;
+  // What I send (and copy locally).
+  if (rows[me] > 0) {
+    for (int q = 0; q < p; ++q) {
+      for (int b = 0; b < nboxes; ++b) {
+        if (!boxfn(rec(q), split, b, B))
+          continue;
+        if (!intersect_owned(rec(me), B, d, split, src, dst))
+          continue;
+        Xfer x;
+        x.peer = q;
+        x.sub = b;
+        x.out = b;
+        x.src = src;
+        x.dst = dst;
+        (q == me ? plan->locals : plan->sends).push_back(x);
+      }
+    }
+  }
+  // What I receive: owners overlapping my boxes (binary search).
+  for (int b = 0; b < nboxes; ++b) {
+    if (!boxfn(rec(me), split, b, B))
+      continue;
+    auto it = std::lower_bound(owners.begin(), owners.end(), B.lo[split],
+                               [&](int r, int64_t v) { return offs[r] + rows[r] <= v; });
+    for (; it != owners.end() && offs[*it] < B.hi[split]; ++it) {
+      int r = *it;
+      if (r == me)
+        continue;
+      if (!intersect_owned(rec(r), B, d, split, src, dst))
+        continue;
+      Xfer x;
+      x.peer = r;
+      x.sub = b;
+      x.out = b;
+      x.dst = dst;
+      plan->recvs.push_back(x);
+    }
+  }
+  return plan;
+}
+
+} // namespace
+
+std::string check_tiling(const std::vector<int64_t> &offs,
+                         const std::vector<int64_t> &rows, int64_t n) {
+  int64_t pos = 0;
+  char buf[512];
+  for (size_t r = 0; r < offs.size(); ++r) {
+    if (rows[r] < 0) {
+      std::snprintf(buf, sizeof buf, "rank %zu has a negative block size %" PRId64,
+                    r, rows[r]);
+      return buf;
+    }
+    if (rows[r] == 0)
+      continue;
+    if (offs[r] != pos) {
+      std::snprintf(buf, sizeof buf,
+                    "rank %zu owns rows [%" PRId64 ", %" PRId64
+                    ") but the blocks of the ranks before it end at row %" PRId64
+                    " (blocks must tile the split dimension in rank order)",
+                    r, offs[r], offs[r] + rows[r], pos);
+      return buf;
+    }
+    pos += rows[r];
+  }
+  if (pos != n) {
+    std::snprintf(buf, sizeof buf,
+                  "the blocks of all ranks cover %" PRId64
+                  " rows but the split dimension has %" PRId64,
+                  pos, n);
+    return buf;
+  }
+  return {};
+}
+
+std::vector<int64_t> make_box_meta(int d, const int64_t *gshape, int64_t own_off,
+                                   int64_t own_rows, const int64_t *box_off,
+                                   const int64_t *box_size) {
+  std::vector<int64_t> m(kBoxLen, 0);
+  m[kBoxD] = d;
+  for (int k = 0; k < d; ++k) {
+    m[kBoxG + k] = gshape[k];
+    m[kBoxOff + k] = box_off[k];
+    m[kBoxSize + k] = box_size[k];
+  }
+  m[kBoxOwnOff] = own_off;
+  m[kBoxOwnRows] = own_rows;
+  return m;
+}
+
+std::shared_ptr<Plan> build_halo_plan(Team &t, int split, std::vector<int64_t> &&meta) {
+  return build_box_plan(t, split, std::move(meta), 2, halo_box);
+}
+
+std::shared_ptr<Plan> build_repart_plan(Team &t, int split, std::vector<int64_t> &&meta) {
+  return build_box_plan(t, split, std::move(meta), 1, target_box);
+}
+
+// ---------------------------------------------------------------- reshape ---
+
+std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
+                                       const int64_t *gout, int64_t in_off,
+                                       int64_t in_rows, int64_t out_off,
+                                       int64_t out_rows) {
+  std::vector<int64_t> m(kRsLen, 0);
+  m[kRsDin] = din;
+  m[kRsDout] = dout;
+  std::copy(gin, gin + din, m.begin() + kRsGin);
+  std::copy(gout, gout + dout, m.begin() + kRsGout);
+  m[kRsInOff] = in_off;
+  m[kRsInRows] = in_rows;
+  m[kRsOutOff] = out_off;
+  m[kRsOutRows] = out_rows;
+  return m;
+}
+
+std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta) {
+  std::vector<int64_t> all;
+  allgather_i64(t, meta.data(), kRsLen, all);
+  check_same(t, all, kRsLen, kRsDin, kRsInOff, "input/output global shape",
+             [](const int64_t *r) {
+               return fmt_vec(r + kRsGin, clamp_rank(r[kRsDin])) + " -> " +
+                      fmt_vec(r + kRsGout, clamp_rank(r[kRsDout]));
+             });
+  const int p = t.size, me = t.rank;
+  auto rec = [&](int r) { return all.data() + static_cast<size_t>(r) * kRsLen; };
+  const int din = static_cast<int>(meta[kRsDin]), dout = static_cast<int>(meta[kRsDout]);
+  const int64_t *gin = meta.data() + kRsGin, *gout = meta.data() + kRsGout;
+  std::vector<int64_t> io(p), ir(p), oo(p), orr(p);
+  for (int r = 0; r < p; ++r) {
+    io[r] = rec(r)[kRsInOff];
+    ir[r] = rec(r)[kRsInRows];
+    oo[r] = rec(r)[kRsOutOff];
+    orr[r] = rec(r)[kRsOutRows];
+  }
+  std::string err = check_tiling(io, ir, gin[0]);
+  if (!err.empty())
+    fail_collective(t.rank, "invalid partition of the input: %s", err.c_str());
+  err = check_tiling(oo, orr, gout[0]);
+  if (!err.empty())
+    fail_collective(t.rank, "invalid partition of the output: %s", err.c_str());
+
+  auto plan = std::make_shared<Plan>();
+  plan->meta = std::move(meta);
+  const int64_t RI = prod(gin + 1, din - 1), RO = prod(gout + 1, dout - 1);
+  if (RI == 0 || RO == 0)
+    return plan; // no elements
+  // Flat (row-major) element range of rank r's input / output block.
+  auto in_rng = [&](int r, int64_t &a, int64_t &b) {
+    a = io[r] * RI;
+    b = a + ir[r] * RI;
+  };
+  auto out_rng = [&](int r, int64_t &a, int64_t &b) {
+    a = oo[r] * RO;
+    b = a + orr[r] * RO;
+  };
+  int64_t a, b, c, e;
+  in_rng(me, a, b);
+  if (a < b) {
+    for (int q = 0; q < p; ++q) {
+      out_rng(q, c, e);
+      int64_t lo = std::max(a, c), hi = std::min(b, e);
+      if (lo >= hi)
+        continue;
+      Xfer x;
+      x.peer = q;
+      x.src = flat_region(lo - a, hi - lo);
+      x.dst = flat_region(lo - c, hi - lo);
+      (q == me ? plan->locals : plan->sends).push_back(x);
+    }
+  }
+  out_rng(me, c, e);
+  if (c < e) {
+    for (int r = 0; r < p; ++r) {
+      if (r == me)
+        continue;
+      in_rng(r, a, b);
+      int64_t lo = std::max(a, c), hi = std::min(b, e);
+      if (lo >= hi)
+        continue;
+      Xfer x;
+      x.peer = r;
+      x.dst = flat_region(lo - c, hi - lo);
+      plan->recvs.push_back(x);
+    }
+  }
+  return plan;
+}
+
+// ---------------------------------------------------------------- permute ---
+
+std::vector<int64_t> make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
+                                       int64_t in_off, int64_t in_rows,
+                                       int64_t out_rows) {
+  std::vector<int64_t> m(kPmLen, 0);
+  m[kPmD] = d;
+  std::copy(gin, gin + d, m.begin() + kPmGin);
+  std::copy(perm, perm + d, m.begin() + kPmPerm);
+  m[kPmInOff] = in_off;
+  m[kPmInRows] = in_rows;
+  m[kPmOutRows] = out_rows;
+  return m;
+}
+
+std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta) {
+  std::vector<int64_t> all;
+  allgather_i64(t, meta.data(), kPmLen, all);
+  check_same(t, all, kPmLen, kPmD, kPmInOff, "global shape or permutation",
+             [](const int64_t *r) {
+               return "shape " + fmt_vec(r + kPmGin, clamp_rank(r[kPmD])) + " perm " +
+                      fmt_vec(r + kPmPerm, clamp_rank(r[kPmD]));
+             });
+  const int p = t.size, me = t.rank;
+  auto rec = [&](int r) { return all.data() + static_cast<size_t>(r) * kPmLen; };
+  const int d = static_cast<int>(meta[kPmD]);
+  const int64_t *gin = meta.data() + kPmGin;
+  int8_t perm[kMaxRank];
+  for (int k = 0; k < d; ++k)
+    perm[k] = static_cast<int8_t>(meta[kPmPerm + k]);
+  const int p0 = perm[0]; // input dimension that becomes output dimension 0
+
+  std::vector<int64_t> io(p), ir(p), oo(p), orr(p);
+  int64_t pos = 0;
+  for (int r = 0; r < p; ++r) {
+    io[r] = rec(r)[kPmInOff];
+    ir[r] = rec(r)[kPmInRows];
+    orr[r] = rec(r)[kPmOutRows];
+    oo[r] = pos; // output blocks tile dim 0 in rank order
+    pos += orr[r];
+  }
+  std::string err = check_tiling(io, ir, gin[0]);
+  if (!err.empty())
+    fail_collective(t.rank, "invalid partition of the input: %s", err.c_str());
+  err = check_tiling(oo, orr, gin[p0]);
+  if (!err.empty())
+    fail_collective(t.rank, "invalid partition of the output: %s", err.c_str());
+
+  auto plan = std::make_shared<Plan>();
+  plan->meta = std::move(meta);
+  // Intersection of input block of r with output block of q, as a box in
+  // global input coordinates.
+  auto inter = [&](int r, int q, Box &B) {
+    for (int k = 0; k < d; ++k) {
+      B.lo[k] = 0;
+      B.hi[k] = gin[k];
+    }
+    B.lo[0] = io[r];
+    B.hi[0] = io[r] + ir[r];
+    B.lo[p0] = std::max(B.lo[p0], oo[q]);
+    B.hi[p0] = std::min(B.hi[p0], oo[q] + orr[q]);
+    return !box_empty(B, d);
+  };
+  auto src_region = [&](int r, const Box &B) {
+    int64_t s[kMaxRank], x[kMaxRank];
+    for (int k = 0; k < d; ++k) {
+      s[k] = B.lo[k] - (k == 0 ? io[r] : 0);
+      x[k] = B.hi[k] - B.lo[k];
+    }
+    return box_region(d, s, x, perm); // traverse in output dimension order
+  };
+  auto dst_region = [&](int q, const Box &B) {
+    int64_t s[kMaxRank], x[kMaxRank];
+    for (int k = 0; k < d; ++k) {
+      s[k] = B.lo[perm[k]] - (k == 0 ? oo[q] : 0);
+      x[k] = B.hi[perm[k]] - B.lo[perm[k]];
+    }
+    return box_region(d, s, x);
+  };
+  Box B;
+  if (ir[me] > 0) {
+    for (int q = 0; q < p; ++q) {
+      if (!inter(me, q, B))
+        continue;
+      Xfer x;
+      x.peer = q;
+      x.src = src_region(me, B);
+      if (q == me) {
+        x.dst = dst_region(q, B);
+        plan->locals.push_back(x);
+      } else {
+        plan->sends.push_back(x);
+      }
+    }
+  }
+  if (orr[me] > 0) {
+    for (int r = 0; r < p; ++r) {
+      if (r == me || !inter(r, me, B))
+        continue;
+      Xfer x;
+      x.peer = r;
+      x.dst = dst_region(me, B);
+      plan->recvs.push_back(x);
+    }
+  }
+  return plan;
+}
+
+} // namespace idtr::detail

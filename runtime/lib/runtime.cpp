@@ -1,0 +1,496 @@
+// libidtr core: MPI lifetime, teams, diagnostics, async handles, statistics
+// and the plan cache.
+#include "internal.hpp"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+
+namespace idtr::detail {
+namespace {
+
+struct State {
+  std::mutex mu; // MPI lifetime + teams
+  std::vector<std::shared_ptr<Team>> teams;
+  bool we_initialized = false;
+  bool atexit_registered = false;
+  MPI_Errhandler errhandler = MPI_ERRHANDLER_NULL;
+  int self_keyval = MPI_KEYVAL_INVALID;
+
+  std::mutex hmu; // handles
+  std::unordered_map<int64_t, std::unique_ptr<AsyncOp>> ops;
+  uint64_t next_handle = 1;
+
+  std::mutex cmu; // plan cache
+  std::map<std::tuple<int, int64_t, int64_t>, std::shared_ptr<const Plan>> cache;
+};
+
+State &st() {
+  static State s;
+  return s;
+}
+
+std::atomic<bool> g_mpi_ready{false};
+std::atomic<int64_t> g_stats[IDTR_STAT_NKINDS][IDTR_NCOUNTERS];
+thread_local const char *t_entry = nullptr;
+
+constexpr uint64_t kHandleMagic = 0x1d70ull << 48;
+constexpr uint64_t kHandleMagicMask = 0xffffull << 48;
+
+std::shared_ptr<Team> &local_team() {
+  static std::shared_ptr<Team> t = [] {
+    auto p = std::make_shared<Team>();
+    p->id = 0;
+    p->size = 1;
+    p->rank = 0;
+    return p;
+  }();
+  return t;
+}
+
+bool mpi_usable() {
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  return init && !fin;
+}
+
+[[noreturn]] void abort_job() {
+  std::fflush(stderr);
+  if (mpi_usable())
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+// Rank from the launcher's environment, for messages when MPI is not usable.
+const char *launcher_rank() {
+  for (const char *v : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char *e = std::getenv(v))
+      return e;
+  return "0";
+}
+
+void report(const char *kind, const char *msg) {
+  int wr = 0, ws = 1;
+  bool up = mpi_usable();
+  if (up) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+    MPI_Comm_size(MPI_COMM_WORLD, &ws);
+  }
+  char line[4096];
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (up)
+    std::snprintf(line, sizeof line, "idtr %s in %s on rank %d (of %d): %s\n",
+                  kind, current_entry(), wr, ws, msg);
+  else
+    std::snprintf(line, sizeof line, "idtr %s in %s on rank %s (%s): %s\n", kind,
+                  current_entry(), launcher_rank(),
+                  fin ? "MPI finalized" : "MPI not initialized", msg);
+  std::fputs(line, stderr);
+  std::fflush(stderr);
+}
+
+void errhandler_fn(MPI_Comm *, int *code, ...) {
+  char s[MPI_MAX_ERROR_STRING + 1] = {};
+  int len = 0;
+  MPI_Error_string(*code, s, &len);
+  char msg[MPI_MAX_ERROR_STRING + 64];
+  std::snprintf(msg, sizeof msg, "MPI error %d: %s", *code, s);
+  report("MPI error", msg);
+  abort_job();
+}
+
+void cleanup_mpi();
+
+int self_delete_fn(MPI_Comm, int, void *, void *) {
+  cleanup_mpi();
+  return MPI_SUCCESS;
+}
+
+void at_exit_fn() {
+  // Finalise MPI only if we initialised it. If the application initialised
+  // it, cleanup runs from the MPI_COMM_SELF attribute callback when the
+  // application calls MPI_Finalize.
+  if (st().we_initialized && mpi_usable())
+    MPI_Finalize();
+  std::lock_guard<std::mutex> lk(st().cmu);
+  st().cache.clear();
+}
+
+void ensure_mpi() {
+  if (g_mpi_ready.load(std::memory_order_acquire))
+    return;
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.mu);
+  if (g_mpi_ready.load(std::memory_order_relaxed))
+    return;
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (fin)
+    fail("MPI has already been finalized; distributed teams are unavailable");
+  if (!init) {
+    int provided = 0;
+    IDTR_MPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided));
+    s.we_initialized = true;
+  }
+  IDTR_MPI(MPI_Comm_create_errhandler(errhandler_fn, &s.errhandler));
+  IDTR_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn,
+                                  &s.self_keyval, nullptr));
+  IDTR_MPI(MPI_Comm_set_attr(MPI_COMM_SELF, s.self_keyval, nullptr));
+  if (s.teams.size() < 2)
+    s.teams.resize(2);
+  auto w = std::make_shared<Team>();
+  w->id = 1;
+  w->parent = MPI_COMM_WORLD;
+  IDTR_MPI(MPI_Comm_size(MPI_COMM_WORLD, &w->size));
+  IDTR_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &w->rank));
+  s.teams[1] = w;
+  if (!s.atexit_registered) {
+    s.atexit_registered = true;
+    std::atexit(at_exit_fn);
+  }
+  g_mpi_ready.store(true, std::memory_order_release);
+}
+
+void cleanup_mpi() {
+  State &s = st();
+  std::unordered_map<int64_t, std::unique_ptr<AsyncOp>> pending;
+  {
+    std::lock_guard<std::mutex> lk(s.hmu);
+    pending.swap(s.ops);
+  }
+  if (!pending.empty()) {
+    std::fprintf(stderr,
+                 "idtr warning: %zu asynchronous operation(s) were never passed "
+                 "to _idtr_wait; completing them at MPI_Finalize\n",
+                 pending.size());
+    for (auto &kv : pending) {
+      auto &op = *kv.second;
+      if (!op.reqs.empty())
+        MPI_Waitall(static_cast<int>(op.reqs.size()), op.reqs.data(),
+                    MPI_STATUSES_IGNORE);
+    }
+    pending.clear();
+  }
+  {
+    std::lock_guard<std::mutex> lk(s.cmu);
+    s.cache.clear();
+  }
+  std::lock_guard<std::mutex> lk(s.mu);
+  for (size_t i = 1; i < s.teams.size(); ++i) {
+    if (s.teams[i] && s.teams[i]->comm != MPI_COMM_NULL)
+      MPI_Comm_free(&s.teams[i]->comm);
+  }
+  s.teams.clear();
+  if (s.errhandler != MPI_ERRHANDLER_NULL)
+    MPI_Errhandler_free(&s.errhandler);
+  if (s.self_keyval != MPI_KEYVAL_INVALID)
+    MPI_Comm_free_keyval(&s.self_keyval);
+  g_mpi_ready.store(false, std::memory_order_release);
+}
+
+void make_private_comm(State &s, Team &t) {
+  IDTR_MPI(MPI_Comm_dup(t.parent, &t.comm));
+  IDTR_MPI(MPI_Comm_set_errhandler(t.comm, s.errhandler));
+  IDTR_MPI(MPI_Comm_size(t.comm, &t.size));
+  IDTR_MPI(MPI_Comm_rank(t.comm, &t.rank));
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- errors ---
+
+EntryScope::EntryScope(const char *name) : prev_(t_entry) { t_entry = name; }
+EntryScope::~EntryScope() { t_entry = prev_; }
+const char *current_entry() { return t_entry ? t_entry : "libidtr"; }
+
+void fail(const char *fmt, ...) {
+  char msg[3072];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  report("error", msg);
+  abort_job();
+}
+
+void fail_collective(int team_rank, const char *fmt, ...) {
+  if (team_rank == 0) {
+    char msg[3072];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report("error", msg);
+    abort_job();
+  }
+  // Every rank detected the same problem; let team rank 0 report it. Abort
+  // ourselves shortly afterwards in case its abort does not reach us.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  abort_job();
+}
+
+void check_mpi(int rc, const char *call) {
+  if (rc == MPI_SUCCESS)
+    return;
+  char s[MPI_MAX_ERROR_STRING + 1] = {};
+  int len = 0;
+  MPI_Error_string(rc, s, &len);
+  fail("MPI call %s failed: %s", call, s);
+}
+
+std::string fmt_vec(const int64_t *v, int64_t n) {
+  std::string r = "(";
+  for (int64_t i = 0; i < n; ++i) {
+    if (i)
+      r += ", ";
+    r += std::to_string(v[i]);
+  }
+  return r + ")";
+}
+
+// ----------------------------------------------------------------- teams ---
+
+std::shared_ptr<Team> get_team(int64_t id, bool collective) {
+  if (id == 0)
+    return local_team();
+  if (id < 0)
+    fail("invalid team id %" PRId64
+         " (0 = not distributed, 1 = MPI_COMM_WORLD, >= 2 = registered)",
+         id);
+  ensure_mpi();
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.mu);
+  if (static_cast<uint64_t>(id) >= s.teams.size() || !s.teams[id])
+    fail("unknown team id %" PRId64
+         " (0 = not distributed, 1 = MPI_COMM_WORLD, >= 2 = registered with "
+         "_idtr_register_team)",
+         id);
+  auto t = s.teams[id];
+  if (collective && t->comm == MPI_COMM_NULL)
+    make_private_comm(s, *t);
+  return t;
+}
+
+void allgather_i64(Team &t, const int64_t *mine, int n, std::vector<int64_t> &all) {
+  all.resize(static_cast<size_t>(n) * t.size);
+  if (t.size == 1) {
+    std::memcpy(all.data(), mine, sizeof(int64_t) * n);
+    return;
+  }
+  IDTR_MPI(MPI_Allgather(mine, n, MPI_INT64_T, all.data(), n, MPI_INT64_T, t.comm));
+  stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES, 1);
+  stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLL_BYTES, 8 * n);
+}
+
+// ----------------------------------------------------------------- stats ---
+
+void stat_add(int kind, int counter, int64_t v) {
+  g_stats[kind][counter].fetch_add(v, std::memory_order_relaxed);
+}
+
+// ------------------------------------------------------------ async ops ---
+
+int64_t register_op(std::unique_ptr<AsyncOp> op) {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.hmu);
+  uint64_t n = s.next_handle++;
+  if (n >= (1ull << 47))
+    fail("handle space exhausted");
+  int64_t h = static_cast<int64_t>(kHandleMagic | n);
+  s.ops.emplace(h, std::move(op));
+  return h;
+}
+
+void complete_op(AsyncOp &op) {
+  if (!op.reqs.empty())
+    IDTR_MPI(MPI_Waitall(static_cast<int>(op.reqs.size()), op.reqs.data(),
+                         MPI_STATUSES_IGNORE));
+  for (auto &f : op.finish)
+    f();
+}
+
+// ------------------------------------------------------------ plan cache ---
+
+std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key) {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.cmu);
+  auto it = s.cache.find({kind, team, key});
+  return it == s.cache.end() ? nullptr : it->second;
+}
+
+void cache_insert(int kind, int64_t team, int64_t key, std::shared_ptr<const Plan> p) {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.cmu);
+  s.cache[{kind, team, key}] = std::move(p);
+}
+
+void cache_drop_team(int64_t team) {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.cmu);
+  for (auto it = s.cache.begin(); it != s.cache.end();) {
+    if (std::get<1>(it->first) == team)
+      it = s.cache.erase(it);
+    else
+      ++it;
+  }
+}
+
+std::shared_ptr<const Plan>
+get_plan(int kind, Team &t, int64_t key, int stat_kind, std::vector<int64_t> meta,
+         const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)> &build) {
+  if (key >= 0) {
+    if (auto p = cache_lookup(kind, t.id, key)) {
+      if (p->meta != meta)
+        fail("plan cache key %" PRId64
+             " was reused with different arguments on this rank (cached "
+             "metadata %s, now %s); keys must identify one call site with "
+             "fixed shapes and partitions",
+             key, fmt_vec(p->meta).c_str(), fmt_vec(meta).c_str());
+      stat_add(stat_kind, IDTR_CNT_CACHE_HITS, 1);
+      return p;
+    }
+    stat_add(stat_kind, IDTR_CNT_CACHE_MISSES, 1);
+  }
+  std::shared_ptr<Plan> p = build(std::move(meta));
+  if (key >= 0)
+    cache_insert(kind, t.id, key, p);
+  return p;
+}
+
+// Test hook: an MPI call with an invalid destination rank.
+void _idtr_test_trigger_mpi_error(int64_t team) {
+  EntryScope es("_idtr_test_trigger_mpi_error");
+  auto t = get_team(team);
+  if (t->is_local())
+    fail("team 0 has no communicator");
+  int dummy = 0;
+  MPI_Send(&dummy, 1, MPI_INT, t->size + 5, 0, t->comm);
+}
+
+} // namespace idtr::detail
+
+using namespace idtr::detail;
+
+// ------------------------------------------------------------- C entries ---
+
+IDTR_EXPORT int64_t _idtr_nprocs(int64_t team) {
+  EntryScope es("_idtr_nprocs");
+  return get_team(team, /*collective=*/false)->size;
+}
+
+IDTR_EXPORT int64_t _idtr_prank(int64_t team) {
+  EntryScope es("_idtr_prank");
+  return get_team(team, /*collective=*/false)->rank;
+}
+
+IDTR_EXPORT int64_t _idtr_register_team(int64_t fcomm) {
+  EntryScope es("_idtr_register_team");
+  ensure_mpi();
+  if (fcomm < INT32_MIN || fcomm > INT32_MAX)
+    fail("invalid Fortran communicator handle %" PRId64, fcomm);
+  MPI_Comm c = MPI_Comm_f2c(static_cast<MPI_Fint>(fcomm));
+  // Open MPI returns a null pointer for unknown handles, hence MPI_Comm{}.
+  if (c == MPI_COMM_NULL || c == MPI_Comm{})
+    fail("Fortran communicator handle %" PRId64
+         " does not denote a valid communicator (MPI_COMM_NULL)",
+         fcomm);
+  int inter = 0;
+  IDTR_MPI(MPI_Comm_test_inter(c, &inter));
+  if (inter)
+    fail("intercommunicators are not supported as teams");
+  State &s = st();
+  auto t = std::make_shared<Team>();
+  t->parent = c;
+  std::lock_guard<std::mutex> lk(s.mu);
+  make_private_comm(s, *t);
+  t->id = static_cast<int64_t>(s.teams.size());
+  s.teams.push_back(t);
+  return t->id;
+}
+
+IDTR_EXPORT void _idtr_unregister_team(int64_t team) {
+  EntryScope es("_idtr_unregister_team");
+  if (team < 2)
+    fail("team %" PRId64 " cannot be unregistered (only teams >= 2 from "
+         "_idtr_register_team)",
+         team);
+  auto t = get_team(team, /*collective=*/false);
+  cache_drop_team(team);
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.mu);
+  if (t->comm != MPI_COMM_NULL)
+    IDTR_MPI(MPI_Comm_free(&t->comm));
+  s.teams[team].reset();
+}
+
+IDTR_EXPORT void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
+                                         int64_t *off, int64_t *size) {
+  EntryScope es("_idtr_default_partition");
+  if (n < 0 || nprocs <= 0 || rank < 0 || rank >= nprocs || !off || !size)
+    fail("invalid arguments n=%" PRId64 " nprocs=%" PRId64 " rank=%" PRId64, n,
+         nprocs, rank);
+  int64_t q = n / nprocs, first_big = nprocs - n % nprocs;
+  *size = q + (rank >= first_big ? 1 : 0);
+  *off = rank * q + (rank > first_big ? rank - first_big : 0);
+}
+
+IDTR_EXPORT void _idtr_wait(int64_t handle) {
+  EntryScope es("_idtr_wait");
+  if (handle == 0)
+    return;
+  State &s = st();
+  std::unique_ptr<AsyncOp> op;
+  {
+    std::lock_guard<std::mutex> lk(s.hmu);
+    auto it = s.ops.find(handle);
+    if (it == s.ops.end()) {
+      uint64_t u = static_cast<uint64_t>(handle);
+      if ((u & kHandleMagicMask) == kHandleMagic &&
+          (u & ~kHandleMagicMask) < s.next_handle)
+        fail("bad handle 0x%" PRIx64
+             ": this handle was already waited for (each handle must be "
+             "waited exactly once)",
+             u);
+      fail("bad handle 0x%" PRIx64 ": not a handle returned by an idtr operation",
+           u);
+    }
+    op = std::move(it->second);
+    s.ops.erase(it);
+  }
+  complete_op(*op);
+}
+
+IDTR_EXPORT int64_t _idtr_stats(int64_t kind, int64_t counter) {
+  EntryScope es("_idtr_stats");
+  if (kind < 0 || kind > IDTR_STAT_ALL || counter < 0 || counter >= IDTR_NCOUNTERS)
+    fail("invalid statistics kind %" PRId64 " / counter %" PRId64, kind, counter);
+  if (kind == IDTR_STAT_ALL) {
+    int64_t s = 0;
+    for (int k = 0; k < IDTR_STAT_NKINDS; ++k)
+      s += g_stats[k][counter].load(std::memory_order_relaxed);
+    return s;
+  }
+  return g_stats[kind][counter].load(std::memory_order_relaxed);
+}
+
+IDTR_EXPORT void _idtr_reset_stats(void) {
+  for (auto &row : g_stats)
+    for (auto &c : row)
+      c.store(0, std::memory_order_relaxed);
+}
+
+IDTR_EXPORT void _idtr_clear_cache(void) {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.cmu);
+  s.cache.clear();
+}

@@ -1,0 +1,98 @@
+// _idtr_reduce_all_<T>: every op, every dtype, 0-d to 2-d, strided data.
+#include "test_util.hpp"
+
+#include <type_traits>
+
+using namespace idtest;
+
+template <class D> class Reduce : public ::testing::Test {};
+TYPED_TEST_SUITE(Reduce, AllTypes, TypeNames);
+
+template <class D> typename D::T reduce_input(int64_t op, int r, int64_t i) {
+  using T = typename D::T;
+  constexpr bool sgn = std::is_signed_v<T>;
+  if constexpr (D::is_bool)
+    return static_cast<T>((r * 5 + i * 3 + r * i) % 3 != 0);
+  switch (op) {
+  case IDTR_OP_SUM: {
+    int64_t k = (r * 7 + i * 3) % 7;
+    if constexpr (D::is_float)
+      return static_cast<T>((k - 3) * 0.5);
+    return static_cast<T>(sgn ? k - 3 : k % 4);
+  }
+  case IDTR_OP_PROD: {
+    int64_t k = (r + i) % 3;
+    return static_cast<T>(k == 0 ? (sgn ? -1 : 1) : k);
+  }
+  case IDTR_OP_MIN:
+  case IDTR_OP_MAX:
+    return static_cast<T>((r * 13 + i * 5) % 11 - (sgn ? 5 : 0));
+  default: // logical: zero for some (rank, element) pairs; never for i == 0
+    return static_cast<T>((r * i) % 4 == 3 ? 0 : (D::is_float ? 2.5 : 2));
+  }
+}
+
+template <class D> typename D::T reduce_expect(int64_t op, int p, int64_t i) {
+  using T = typename D::T;
+  bool land = true, lor = false;
+  for (int r = 0; r < p; ++r) {
+    bool b = reduce_input<D>(op, r, i) != T(0);
+    land = land && b;
+    lor = lor || b;
+  }
+  if (D::is_bool) {
+    bool any = op == IDTR_OP_SUM || op == IDTR_OP_MAX || op == IDTR_OP_LOR;
+    return static_cast<T>(any ? lor : land);
+  }
+  if (op == IDTR_OP_LAND)
+    return static_cast<T>(land);
+  if (op == IDTR_OP_LOR)
+    return static_cast<T>(lor);
+  T acc = reduce_input<D>(op, 0, i);
+  for (int r = 1; r < p; ++r) {
+    T v = reduce_input<D>(op, r, i);
+    if (op == IDTR_OP_SUM)
+      acc = static_cast<T>(acc + v);
+    else if (op == IDTR_OP_PROD)
+      acc = static_cast<T>(acc * v);
+    else if (op == IDTR_OP_MIN)
+      acc = std::min(acc, v);
+    else
+      acc = std::max(acc, v);
+  }
+  return acc;
+}
+
+TYPED_TEST(Reduce, AllOpsShapesLayouts) {
+  using D = TypeParam;
+  using T = typename D::T;
+  const int p = nprocs(), me = rank();
+  for (int64_t op = IDTR_OP_SUM; op <= IDTR_OP_LOR; ++op) {
+    for (const Vec &shape : {Vec{}, Vec{5}, Vec{2, 3}, Vec{0, 4}}) {
+      for (Layout l : {Layout::Dense, Layout::Strided, Layout::Reversed}) {
+        Arr<T> a(shape, l, T(99));
+        for_each_index(shape, [&](const Vec &i) {
+          a.at(i) = reduce_input<D>(op, me, lin(shape, i));
+        });
+        D::reduce(IDTR_TEAM_WORLD, a.rank(), a.d(), op);
+        for_each_index(shape, [&](const Vec &i) {
+          EXPECT_EQ(a.at(i), reduce_expect<D>(op, p, lin(shape, i)))
+              << "op " << op << " shape " << str(shape) << " " << layout_name(l)
+              << " index " << str(i);
+        });
+        EXPECT_TRUE(a.gaps_intact()) << "wrote outside the view";
+      }
+    }
+  }
+}
+
+TYPED_TEST(Reduce, TeamNoneKeepsLocalValues) {
+  using D = TypeParam;
+  using T = typename D::T;
+  Arr<T> a({4});
+  for (int64_t i = 0; i < 4; ++i)
+    a.at({i}) = reduce_input<D>(IDTR_OP_MAX, rank(), i);
+  D::reduce(IDTR_TEAM_NONE, 1, a.d(), IDTR_OP_MAX);
+  for (int64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(a.at({i}), reduce_input<D>(IDTR_OP_MAX, rank(), i));
+}
