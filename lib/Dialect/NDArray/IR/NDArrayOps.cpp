@@ -805,6 +805,15 @@ void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 // InsertSliceOp
 
+void InsertSliceOp::build(OpBuilder &builder, OperationState &state,
+                          Value source, Value destination,
+                          ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes,
+                          ArrayRef<OpFoldResult> strides) {
+  buildSliceOp<InsertSliceOp>(builder, state, TypeRange(), offsets, sizes,
+                              strides, source, destination);
+}
+
 unsigned InsertSliceOp::getOffsetSizeAndStrideStartOperandIndex() { return 2; }
 NDArrayType InsertSliceOp::getSlicedType() {
   return getDestination().getType();
@@ -823,6 +832,16 @@ void InsertSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 // ImmutableInsertSliceOp
+
+void ImmutableInsertSliceOp::build(OpBuilder &builder, OperationState &state,
+                                   Value source, Value destination,
+                                   ArrayRef<OpFoldResult> offsets,
+                                   ArrayRef<OpFoldResult> sizes,
+                                   ArrayRef<OpFoldResult> strides) {
+  buildSliceOp<ImmutableInsertSliceOp>(builder, state, destination.getType(),
+                                       offsets, sizes, strides, source,
+                                       destination);
+}
 
 unsigned ImmutableInsertSliceOp::getOffsetSizeAndStrideStartOperandIndex() {
   return 2;

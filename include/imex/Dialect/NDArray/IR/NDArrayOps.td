@@ -448,6 +448,12 @@ def NDArray_InsertSliceOp : NDArray_SliceOpBase<"insert_slice"> {
     custom<DynamicIndexList>($strides, $static_strides)
     attr-dict `:` qualified(type($source)) `into` qualified(type($destination))
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::Value":$destination,
+      "::llvm::ArrayRef<::mlir::OpFoldResult>":$offsets,
+      "::llvm::ArrayRef<::mlir::OpFoldResult>":$sizes,
+      "::llvm::ArrayRef<::mlir::OpFoldResult>":$strides)>
+  ];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = sliceClassDeclaration;
@@ -480,6 +486,12 @@ def NDArray_ImmutableInsertSliceOp : NDArray_SliceOpBase<
     custom<DynamicIndexList>($strides, $static_strides)
     attr-dict `:` qualified(type($source)) `into` qualified(type($destination))
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$source, "::mlir::Value":$destination,
+      "::llvm::ArrayRef<::mlir::OpFoldResult>":$offsets,
+      "::llvm::ArrayRef<::mlir::OpFoldResult>":$sizes,
+      "::llvm::ArrayRef<::mlir::OpFoldResult>":$strides)>
+  ];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = sliceClassDeclaration;
