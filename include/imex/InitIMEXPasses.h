@@ -3,11 +3,17 @@
 #ifndef IMEX_INITIMEXPASSES_H
 #define IMEX_INITIMEXPASSES_H
 
+#include "imex/Conversion/Passes.h"
 #include "imex/Dialect/NDArray/Transforms/Passes.h"
+#include "imex/Pipelines/Pipelines.h"
 
 namespace imex {
 /// Registers all IMEX passes and pipelines with the global registry.
-inline void registerAllPasses() { ndarray::registerNDArrayPasses(); }
+inline void registerAllPasses() {
+  ndarray::registerNDArrayPasses();
+  registerIMEXConversionPasses();
+  registerIMEXPipelines();
+}
 } // namespace imex
 
 #endif // IMEX_INITIMEXPASSES_H

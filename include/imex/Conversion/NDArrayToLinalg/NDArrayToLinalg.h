@@ -1,0 +1,35 @@
+//===- NDArrayToLinalg.h - ndarray to linalg conversion ---------*- C++ -*-===//
+
+#ifndef IMEX_CONVERSION_NDARRAYTOLINALG_NDARRAYTOLINALG_H
+#define IMEX_CONVERSION_NDARRAYTOLINALG_NDARRAYTOLINALG_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace imex {
+
+#define GEN_PASS_DECL_CONVERTNDARRAYTOLINALG
+#include "imex/Conversion/Passes.h.inc"
+
+/// Converts `!ndarray.ndarray` to tensors of the storage element type.
+class NDArrayToTensorTypeConverter : public mlir::TypeConverter {
+public:
+  NDArrayToTensorTypeConverter();
+};
+
+/// Adds the patterns lowering ndarray ops (in value semantics, see
+/// `ndarray-value-semantics`) to linalg/tensor/arith/math/scf.
+void populateNDArrayToLinalgConversionPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+} // namespace imex
+
+#endif // IMEX_CONVERSION_NDARRAYTOLINALG_NDARRAYTOLINALG_H

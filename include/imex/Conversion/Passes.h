@@ -1,0 +1,13 @@
+//===- Passes.h - IMEX conversion passes ------------------------*- C++ -*-===//
+
+#ifndef IMEX_CONVERSION_PASSES_H
+#define IMEX_CONVERSION_PASSES_H
+
+#include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
+
+namespace imex {
+#define GEN_PASS_REGISTRATION
+#include "imex/Conversion/Passes.h.inc"
+} // namespace imex
+
+#endif // IMEX_CONVERSION_PASSES_H

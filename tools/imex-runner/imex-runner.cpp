@@ -1,0 +1,108 @@
+//===- imex-runner.cpp - lower and JIT-run ndarray programs ---------------===//
+//
+// Parses a .mlir file, lowers it with a pass pipeline (imex-cpu-pipeline by
+// default) and runs an entry function with MLIR's ExecutionEngine. Options
+// of mlir-runner (-e, --entry-point-result, --shared-libs, -O0..3) apply;
+// the MLIR runner-utils libraries are linked by default.
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/InitIMEXDialects.h"
+#include "imex/InitIMEXPasses.h"
+
+#include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/TargetSelect.h"
+
+#ifndef IMEX_MLIR_LIB_DIR
+#error "IMEX_MLIR_LIB_DIR must point to MLIR's runner-utils libraries"
+#endif
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string> pipeline(
+    "pipeline",
+    llvm::cl::desc("Pass pipeline lowering the input to the LLVM dialect"),
+    llvm::cl::init("imex-cpu-pipeline"));
+
+static llvm::cl::opt<bool>
+    printLowered("print-lowered-ir",
+                 llvm::cl::desc("Print the IR after lowering (to stderr)"),
+                 llvm::cl::init(false));
+
+static LogicalResult lower(Operation *op, JitRunnerOptions &options) {
+  PassManager pm(op->getContext(), op->getName().getStringRef());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    llvm::errs() << "imex-runner: invalid --pipeline '" << pipeline
+                 << "': " << errors << "\n";
+    return failure();
+  }
+  if (failed(pm.run(op))) {
+    llvm::errs() << "imex-runner: lowering with '" << pipeline << "' failed\n";
+    return failure();
+  }
+  if (printLowered)
+    op->print(llvm::errs());
+  auto module = dyn_cast<ModuleOp>(op);
+  if (module && !module.lookupSymbol(options.mainFuncName)) {
+    llvm::errs() << "imex-runner: entry function '" << options.mainFuncName
+                 << "' not found\n";
+    return failure();
+  }
+  return success();
+}
+
+/// Adds `flag` unless an option starting with `prefix` was given.
+static void addDefault(std::vector<std::string> &args, StringRef prefix,
+                       std::string flag) {
+  for (const std::string &arg : args)
+    if (StringRef(arg).starts_with(prefix))
+      return;
+  args.push_back(std::move(flag));
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+
+  registerAllPasses();
+  imex::registerAllPasses();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  imex::registerAllDialects(registry);
+
+  std::vector<std::string> args(argv, argv + argc);
+  addDefault(args, "--entry-point-result", "--entry-point-result=void");
+  addDefault(args, "-entry-point-result", "--entry-point-result=void");
+  bool hasOptLevel = llvm::any_of(args, [](StringRef arg) {
+    return arg == "-O0" || arg == "-O1" || arg == "-O2" || arg == "-O3";
+  });
+  if (!hasOptLevel)
+    args.push_back("-O3");
+  args.push_back("--shared-libs=" IMEX_MLIR_LIB_DIR "/libmlir_runner_utils.so");
+  args.push_back("--shared-libs=" IMEX_MLIR_LIB_DIR
+                 "/libmlir_c_runner_utils.so");
+  std::vector<char *> cargs;
+  for (std::string &arg : args)
+    cargs.push_back(arg.data());
+
+  JitRunnerConfig config;
+  config.mlirTransformer = lower;
+  return JitRunnerMain(cargs.size(), cargs.data(), registry, config);
+}
