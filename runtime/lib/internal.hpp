@@ -77,7 +77,8 @@ inline int make_tag(uint32_t seq, int sub) {
 }
 
 /// MPI allgather of fixed-length int64 records (local copy for size 1).
-void allgather_i64(Team &t, const int64_t *mine, int n, std::vector<int64_t> &all);
+void allgather_i64(Team &t, const int64_t *mine, int n,
+                   std::vector<int64_t> &all);
 
 /// Hook for tests: makes an invalid MPI call on the team's communicator so the
 /// runtime's MPI error handler fires.
@@ -131,25 +132,34 @@ struct Plan {
   std::vector<Xfer> sends, recvs, locals;
 };
 
-enum PlanKind { kPlanHalo = 0, kPlanReshape = 1, kPlanPermute = 2, kPlanRepart = 3 };
+enum PlanKind {
+  kPlanHalo = 0,
+  kPlanReshape = 1,
+  kPlanPermute = 2,
+  kPlanRepart = 3
+};
 
 std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key);
-void cache_insert(int kind, int64_t team, int64_t key, std::shared_ptr<const Plan> p);
+void cache_insert(int kind, int64_t team, int64_t key,
+                  std::shared_ptr<const Plan> p);
 void cache_drop_team(int64_t team);
 
 /// Build or fetch (key >= 0) a plan. `meta` is this rank's record; `build`
 /// performs the metadata exchange and computes the plan.
-std::shared_ptr<const Plan>
-get_plan(int kind, Team &t, int64_t key, int stat_kind, std::vector<int64_t> meta,
-         const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)> &build);
+std::shared_ptr<const Plan> get_plan(
+    int kind, Team &t, int64_t key, int stat_kind, std::vector<int64_t> meta,
+    const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)> &build);
 
 // Plan builders (element-type independent). Records are built by the
 // corresponding make_*_meta function.
-std::vector<int64_t> make_box_meta(int d, const int64_t *gshape, int64_t own_off,
-                                   int64_t own_rows, const int64_t *box_off,
+std::vector<int64_t> make_box_meta(int d, const int64_t *gshape,
+                                   int64_t own_off, int64_t own_rows,
+                                   const int64_t *box_off,
                                    const int64_t *box_size);
-std::shared_ptr<Plan> build_halo_plan(Team &t, int split, std::vector<int64_t> &&meta);
-std::shared_ptr<Plan> build_repart_plan(Team &t, int split, std::vector<int64_t> &&meta);
+std::shared_ptr<Plan> build_halo_plan(Team &t, int split,
+                                      std::vector<int64_t> &&meta);
+std::shared_ptr<Plan> build_repart_plan(Team &t, int split,
+                                        std::vector<int64_t> &&meta);
 
 std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
                                        const int64_t *gout, int64_t in_off,
@@ -157,9 +167,9 @@ std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
                                        int64_t out_rows);
 std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta);
 
-std::vector<int64_t> make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
-                                       int64_t in_off, int64_t in_rows,
-                                       int64_t out_rows);
+std::vector<int64_t> make_permute_meta(int d, const int64_t *gin,
+                                       const int64_t *perm, int64_t in_off,
+                                       int64_t in_rows, int64_t out_rows);
 std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta);
 
 /// Validate that the (offset, rows) pairs of all ranks tile [0, n) in rank

@@ -14,7 +14,7 @@ namespace {
 
 // ------------------------------------------------------------ type traits ---
 
-#define IDTR_TRAIT(NAME, CT, MPIT, ISBOOL)                            \
+#define IDTR_TRAIT(NAME, CT, MPIT, ISBOOL)                                     \
   struct NAME {                                                                \
     using T = CT;                                                              \
     static MPI_Datatype mpi() { return MPIT; }                                 \
@@ -106,8 +106,8 @@ View<T> make_view(const char *name, int64_t rank, void *desc, Use use) {
   if (use == Use::Out && n > 1)
     for (int k = 0; k < v.rank; ++k)
       if (v.sizes[k] > 1 && v.strides[k] == 0)
-        fail("argument '%s': output has stride 0 in dimension %d of size %" PRId64
-             " (broadcast views cannot be written)",
+        fail("argument '%s': output has stride 0 in dimension %d of size "
+             "%" PRId64 " (broadcast views cannot be written)",
              name, k, v.sizes[k]);
   v.base = n > 0 ? m.aligned() + m.offset() : m.aligned();
   return v;
@@ -138,7 +138,8 @@ std::vector<int64_t> read_index(const char *name, int64_t rank, void *desc,
 /// Check a distributed block: global shape non-negative, block [loffs,
 /// loffs+sizes) along `split`, full extent elsewhere.
 template <class T>
-void check_block(const char *name, const View<T> &v, const std::vector<int64_t> &g,
+void check_block(const char *name, const View<T> &v,
+                 const std::vector<int64_t> &g,
                  const std::vector<int64_t> &loffs, int split) {
   if (v.rank < 1)
     fail("argument '%s': distributed arrays must have rank >= 1", name);
@@ -160,7 +161,8 @@ void check_block(const char *name, const View<T> &v, const std::vector<int64_t> 
 }
 
 void check_box(const char *what, const std::vector<int64_t> &off,
-               const std::vector<int64_t> &size, const std::vector<int64_t> &g) {
+               const std::vector<int64_t> &size,
+               const std::vector<int64_t> &g) {
   for (size_t k = 0; k < g.size(); ++k)
     if (off[k] < 0 || size[k] < 0 || off[k] > g[k] || size[k] > g[k] - off[k])
       fail("%s [offsets %s, sizes %s] lies outside the array of shape %s", what,
@@ -179,7 +181,8 @@ template <class T> void copy_view(const View<T> &dst, const View<T> &src) {
       return;
     if (s == 1)
       continue;
-    if (n > 0 && ds[n - 1] == dst.strides[k] * s && ss[n - 1] == src.strides[k] * s) {
+    if (n > 0 && ds[n - 1] == dst.strides[k] * s &&
+        ss[n - 1] == src.strides[k] * s) {
       sz[n - 1] *= s; // merge with the enclosing dimension
       ds[n - 1] = dst.strides[k];
       ss[n - 1] = src.strides[k];
@@ -228,7 +231,8 @@ template <class T> void copy_view(const View<T> &dst, const View<T> &src) {
 
 /// Copy elements [fstart, fstart+count) of v's row-major order to/from buf.
 template <class T>
-void copy_flat(const View<T> &v, int64_t fstart, int64_t count, T *buf, bool to_buf) {
+void copy_flat(const View<T> &v, int64_t fstart, int64_t count, T *buf,
+               bool to_buf) {
   if (count <= 0)
     return;
   if (is_dense(v)) {
@@ -282,7 +286,8 @@ template <class T> View<T> subview(const View<T> &v, const Region &r) {
 }
 
 template <class T> T *alloc_buffer(AsyncOp &op, int64_t count) {
-  op.buffers.emplace_back(new std::byte[sizeof(T) * static_cast<size_t>(count)]);
+  op.buffers.emplace_back(
+      new std::byte[sizeof(T) * static_cast<size_t>(count)]);
   return reinterpret_cast<T *>(op.buffers.back().get());
 }
 
@@ -325,9 +330,9 @@ void local_copy(const View<T> &src, const Region &sr, const View<T> &dst,
 /// Run a plan: post receives, pack and post sends, do local copies. Returns
 /// a handle (0 if nothing is outstanding).
 template <class TR>
-int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan, uint32_t seq,
-                const View<typename TR::T> &src, const View<typename TR::T> *outs,
-                int kind, const char *entry) {
+int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
+                uint32_t seq, const View<typename TR::T> &src,
+                const View<typename TR::T> *outs, int kind, const char *entry) {
   using T = typename TR::T;
   constexpr int64_t es = sizeof(T);
   for (const Xfer &x : plan.locals) {
@@ -348,7 +353,8 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan, uint32_t se
         p = o.base + x.dst.fstart;
       } else {
         p = alloc_buffer<T>(*op, x.dst.count);
-        op->finish.push_back([o, r = x.dst, p] { copy_flat(o, r.fstart, r.count, p, false); });
+        op->finish.push_back(
+            [o, r = x.dst, p] { copy_flat(o, r.fstart, r.count, p, false); });
       }
     } else {
       View<T> dv = subview(o, x.dst);
@@ -356,10 +362,12 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan, uint32_t se
         p = dv.base;
       } else {
         p = alloc_buffer<T>(*op, x.dst.count);
-        op->finish.push_back([dv, p] { copy_view(dv, dense_view(p, dv.sizes, dv.rank)); });
+        op->finish.push_back(
+            [dv, p] { copy_view(dv, dense_view(p, dv.sizes, dv.rank)); });
       }
     }
-    post<TR>(*op, false, p, x.dst.count, x.peer, make_tag(seq, x.sub), team->comm);
+    post<TR>(*op, false, p, x.dst.count, x.peer, make_tag(seq, x.sub),
+             team->comm);
     stat_add(kind, IDTR_CNT_MSGS_RECV, 1);
     stat_add(kind, IDTR_CNT_BYTES_RECV, es * x.dst.count);
   }
@@ -381,7 +389,8 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan, uint32_t se
         copy_view(dense_view(p, sv.sizes, sv.rank), sv);
       }
     }
-    post<TR>(*op, true, p, x.src.count, x.peer, make_tag(seq, x.sub), team->comm);
+    post<TR>(*op, true, p, x.src.count, x.peer, make_tag(seq, x.sub),
+             team->comm);
     stat_add(kind, IDTR_CNT_MSGS_SENT, 1);
     stat_add(kind, IDTR_CNT_BYTES_SENT, es * x.src.count);
   }
@@ -414,8 +423,9 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
                       make_view<T>("rhalo", rhr, rhd, Use::Out)};
   const int64_t own_lo = lo[split], own_hi = lo[split] + data.sizes[split];
   const int64_t bb_lo = bbo[split], bb_hi = bbo[split] + bbs[split];
-  const int64_t rows[2] = {std::max<int64_t>(0, std::min(own_lo, bb_hi) - bb_lo),
-                           std::max<int64_t>(0, bb_hi - std::max(own_hi, bb_lo))};
+  const int64_t rows[2] = {
+      std::max<int64_t>(0, std::min(own_lo, bb_hi) - bb_lo),
+      std::max<int64_t>(0, bb_hi - std::max(own_hi, bb_lo))};
   const char *names[2] = {"lhalo", "rhalo"};
   for (int h = 0; h < 2; ++h) {
     bool ok = halos[h].rank == d;
@@ -432,7 +442,8 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
     }
   }
   uint32_t seq = next_seq(*t);
-  auto meta = make_box_meta(d, g.data(), own_lo, data.sizes[split], bbo.data(), bbs.data());
+  auto meta = make_box_meta(d, g.data(), own_lo, data.sizes[split], bbo.data(),
+                            bbs.data());
   auto plan = get_plan(kPlanHalo, *t, key, IDTR_STAT_HALO, std::move(meta),
                        [&](std::vector<int64_t> &&m) {
                          return build_halo_plan(*t, split, std::move(m));
@@ -465,9 +476,10 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
     fail("argument 'out' has shape %s but target_sizes is %s",
          fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(ts).c_str());
   uint32_t seq = next_seq(*t);
-  auto meta = make_box_meta(d, g.data(), lo[split], in.sizes[split], to.data(), ts.data());
-  auto plan = get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION, std::move(meta),
-                       [&](std::vector<int64_t> &&m) {
+  auto meta = make_box_meta(d, g.data(), lo[split], in.sizes[split], to.data(),
+                            ts.data());
+  auto plan = get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION,
+                       std::move(meta), [&](std::vector<int64_t> &&m) {
                          return build_repart_plan(*t, split, std::move(m));
                        });
   return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_REPARTITION, entry);
@@ -475,9 +487,9 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
 
 template <class TR>
 int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
-                     int64_t gir, void *gid, int64_t lir, void *lid, int64_t gor,
-                     void *god, int64_t lor, void *lod, int64_t orr, void *od,
-                     int64_t key) {
+                     int64_t gir, void *gid, int64_t lir, void *lid,
+                     int64_t gor, void *god, int64_t lor, void *lod,
+                     int64_t orr, void *od, int64_t key) {
   using T = typename TR::T;
   EntryScope es(entry);
   stat_add(IDTR_STAT_RESHAPE, IDTR_CNT_CALLS, 1);
@@ -485,7 +497,8 @@ int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
   View<T> in = make_view<T>("in", ir, id, Use::In);
   View<T> out = make_view<T>("out", orr, od, Use::Out);
   if (in.rank < 1 || out.rank < 1)
-    fail("distributed arrays must have rank >= 1 (in: %d, out: %d)", in.rank, out.rank);
+    fail("distributed arrays must have rank >= 1 (in: %d, out: %d)", in.rank,
+         out.rank);
   auto gi = read_index("gshape_in", gir, gid, in.rank);
   auto li = read_index("loffs_in", lir, lid, in.rank);
   auto go = read_index("gshape_out", gor, god, out.rank);
@@ -506,8 +519,8 @@ int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
   uint32_t seq = next_seq(*t);
   auto meta = make_reshape_meta(in.rank, gi.data(), out.rank, go.data(), li[0],
                                 in.sizes[0], lo[0], out.sizes[0]);
-  auto plan = get_plan(kPlanReshape, *t, key, IDTR_STAT_RESHAPE, std::move(meta),
-                       [&](std::vector<int64_t> &&m) {
+  auto plan = get_plan(kPlanReshape, *t, key, IDTR_STAT_RESHAPE,
+                       std::move(meta), [&](std::vector<int64_t> &&m) {
                          return build_reshape_plan(*t, std::move(m));
                        });
   return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_RESHAPE, entry);
@@ -533,7 +546,8 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
     std::vector<bool> seen(d, false);
     for (int64_t v : perm) {
       if (v < 0 || v >= d || seen[v])
-        fail("perm %s is not a permutation of 0..%d", fmt_vec(perm).c_str(), d - 1);
+        fail("perm %s is not a permutation of 0..%d", fmt_vec(perm).c_str(),
+             d - 1);
       seen[v] = true;
     }
   }
@@ -550,9 +564,10 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
          fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(go).c_str());
   }
   uint32_t seq = next_seq(*t);
-  auto meta = make_permute_meta(d, gi.data(), perm.data(), li[0], in.sizes[0], out.sizes[0]);
-  auto plan = get_plan(kPlanPermute, *t, key, IDTR_STAT_PERMUTE, std::move(meta),
-                       [&](std::vector<int64_t> &&m) {
+  auto meta = make_permute_meta(d, gi.data(), perm.data(), li[0], in.sizes[0],
+                                out.sizes[0]);
+  auto plan = get_plan(kPlanPermute, *t, key, IDTR_STAT_PERMUTE,
+                       std::move(meta), [&](std::vector<int64_t> &&m) {
                          return build_permute_plan(*t, std::move(m));
                        });
   return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_PERMUTE, entry);
@@ -560,7 +575,8 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
 
 template <class TR>
 void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
-            void *gd, int64_t lr, void *ld, int64_t orr, void *od, int64_t root) {
+            void *gd, int64_t lr, void *ld, int64_t orr, void *od,
+            int64_t root) {
   using T = typename TR::T;
   EntryScope es(entry);
   stat_add(IDTR_STAT_GATHER, IDTR_CNT_CALLS, 1);
@@ -573,7 +589,8 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
   auto lo = read_index("loffs", lr, ld, d);
   check_block("in", in, g, lo, 0);
   if (root < -1 || root >= t->size)
-    fail("invalid root %" PRId64 " (team has %d ranks; -1 = all)", root, t->size);
+    fail("invalid root %" PRId64 " (team has %d ranks; -1 = all)", root,
+         t->size);
   const bool receiving = root == -1 || root == t->rank;
   View<T> out;
   if (receiving) {
@@ -597,12 +614,13 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
   for (int r = 0; r < p; ++r) {
     const int64_t *rr = all.data() + static_cast<size_t>(r) * L;
     if (!std::equal(rec, rec + 1 + kMaxRank, rr) || rr[3 + kMaxRank] != root)
-      fail_collective(t->rank,
-                      "global shape or root differs between ranks: rank 0 passed "
-                      "shape %s root %" PRId64 ", rank %d passed shape %s root %" PRId64,
-                      fmt_vec(all.data() + 1, all[0]).c_str(), all[3 + kMaxRank], r,
-                      fmt_vec(rr + 1, std::min<int64_t>(rr[0], kMaxRank)).c_str(),
-                      rr[3 + kMaxRank]);
+      fail_collective(
+          t->rank,
+          "global shape or root differs between ranks: rank 0 passed "
+          "shape %s root %" PRId64 ", rank %d passed shape %s root %" PRId64,
+          fmt_vec(all.data() + 1, all[0]).c_str(), all[3 + kMaxRank], r,
+          fmt_vec(rr + 1, std::min<int64_t>(rr[0], kMaxRank)).c_str(),
+          rr[3 + kMaxRank]);
     offs[r] = rr[1 + kMaxRank];
     rows[r] = rr[2 + kMaxRank];
   }
@@ -620,7 +638,9 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
     return;
   }
   if (R > INT_MAX || g[0] > INT_MAX)
-    fail("array too large for gather (%" PRId64 " rows of %" PRId64 " elements)", g[0], R);
+    fail("array too large for gather (%" PRId64 " rows of %" PRId64
+         " elements)",
+         g[0], R);
   MPI_Datatype row;
   IDTR_MPI(MPI_Type_contiguous(static_cast<int>(R), TR::mpi(), &row));
   IDTR_MPI(MPI_Type_commit(&row));
@@ -648,7 +668,8 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
   }
   const int mine = static_cast<int>(in.sizes[0]);
   if (root == -1)
-    IDTR_MPI(MPI_Allgatherv(sp, mine, row, rp, counts.data(), displs.data(), row, t->comm));
+    IDTR_MPI(MPI_Allgatherv(sp, mine, row, rp, counts.data(), displs.data(),
+                            row, t->comm));
   else
     IDTR_MPI(MPI_Gatherv(sp, mine, row, rp, counts.data(), displs.data(), row,
                          static_cast<int>(root), t->comm));
@@ -660,7 +681,8 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
 }
 
 template <class TR>
-void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
+void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
+                int64_t op) {
   using T = typename TR::T;
   EntryScope es(entry);
   stat_add(IDTR_STAT_REDUCE, IDTR_CNT_CALLS, 1);
@@ -681,12 +703,14 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd, int64_t o
     }();
     if (checks) { // same element count and op on every rank?
       int64_t c[4] = {n, -n, op, -op};
-      IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, c, 4, MPI_INT64_T, MPI_MAX, t->comm));
+      IDTR_MPI(
+          MPI_Allreduce(MPI_IN_PLACE, c, 4, MPI_INT64_T, MPI_MAX, t->comm));
       stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
       if (c[0] != -c[1] || c[2] != -c[3])
         fail_collective(t->rank,
                         "ranks disagree on the reduced data (element counts "
-                        "%" PRId64 "..%" PRId64 ") or op (%" PRId64 "..%" PRId64 ")",
+                        "%" PRId64 "..%" PRId64 ") or op (%" PRId64 "..%" PRId64
+                        ")",
                         -c[1], c[0], -c[3], c[2]);
     }
   }
@@ -708,8 +732,9 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd, int64_t o
     if (t->size > 1) {
       for (int64_t o = 0; o < n; o += kChunk)
         IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, b.get() + o,
-                               static_cast<int>(std::min(kChunk, n - o)), MPI_UINT8_T,
-                               is_and ? MPI_LAND : MPI_LOR, t->comm));
+                               static_cast<int>(std::min(kChunk, n - o)),
+                               MPI_UINT8_T, is_and ? MPI_LAND : MPI_LOR,
+                               t->comm));
       stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
       stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, n);
     }
@@ -735,8 +760,9 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd, int64_t o
     p = tmp.get();
   }
   for (int64_t o = 0; o < n; o += kChunk)
-    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, p + o, static_cast<int>(std::min(kChunk, n - o)),
-                           TR::mpi(), mop, t->comm));
+    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, p + o,
+                           static_cast<int>(std::min(kChunk, n - o)), TR::mpi(),
+                           mop, t->comm));
   stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
   stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, sizeof(T) * n);
   if (tmp)
@@ -756,9 +782,11 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
   View<T> recv = make_view<T>("recv", rr, rd, Use::Out);
   if (send.rank < 1 || recv.rank != send.rank ||
       !std::equal(send.sizes + 1, send.sizes + send.rank, recv.sizes + 1))
-    fail("'send' (shape %s) and 'recv' (shape %s) must have rank >= 1 and equal "
-         "sizes in all dimensions but the first",
-         fmt_vec(send.sizes, send.rank).c_str(), fmt_vec(recv.sizes, recv.rank).c_str());
+    fail(
+        "'send' (shape %s) and 'recv' (shape %s) must have rank >= 1 and equal "
+        "sizes in all dimensions but the first",
+        fmt_vec(send.sizes, send.rank).c_str(),
+        fmt_vec(recv.sizes, recv.rank).c_str());
   auto so = read_index("send_offsets", sor, sod, p);
   auto ss = read_index("send_sizes", ssr, ssd, p);
   auto oo = read_index("output_offsets", oor, ood, p);
@@ -767,7 +795,8 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
   for (int k = 1; k < send.rank; ++k)
     R *= send.sizes[k];
   for (int i = 0; i < p; ++i) {
-    if (so[i] < 0 || ss[i] < 0 || so[i] > send.sizes[0] || ss[i] > send.sizes[0] - so[i])
+    if (so[i] < 0 || ss[i] < 0 || so[i] > send.sizes[0] ||
+        ss[i] > send.sizes[0] - so[i])
       fail("send slice for rank %d (offset %" PRId64 ", size %" PRId64
            ") lies outside the send buffer of %" PRId64 " rows",
            i, so[i], ss[i], send.sizes[0]);
@@ -777,7 +806,8 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
       fail("recv_sizes[%d] = %" PRId64 " is negative", i, rs[i]);
   }
   // Exchange (output offset, size, row length) with every peer.
-  std::vector<int64_t> smeta(3 * static_cast<size_t>(p)), rmeta(3 * static_cast<size_t>(p));
+  std::vector<int64_t> smeta(3 * static_cast<size_t>(p)),
+      rmeta(3 * static_cast<size_t>(p));
   for (int i = 0; i < p; ++i) {
     smeta[3 * i] = oo[i];
     smeta[3 * i + 1] = ss[i];
@@ -786,8 +816,8 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
   if (p == 1) {
     rmeta = smeta;
   } else {
-    IDTR_MPI(MPI_Alltoall(smeta.data(), 3, MPI_INT64_T, rmeta.data(), 3, MPI_INT64_T,
-                          t->comm));
+    IDTR_MPI(MPI_Alltoall(smeta.data(), 3, MPI_INT64_T, rmeta.data(), 3,
+                          MPI_INT64_T, t->comm));
     stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES, 1);
     stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLL_BYTES, 8 * 3 * p);
   }
@@ -795,10 +825,12 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
   for (int j = 0; j < p; ++j) {
     int64_t off = rmeta[3 * j], cnt = rmeta[3 * j + 1], rj = rmeta[3 * j + 2];
     if (cnt != rs[j])
-      fail("rank %d sends %" PRId64 " rows to this rank but recv_sizes[%d] = %" PRId64,
+      fail("rank %d sends %" PRId64
+           " rows to this rank but recv_sizes[%d] = %" PRId64,
            j, cnt, j, rs[j]);
     if (cnt > 0 && rj != R)
-      fail("rank %d sends rows of %" PRId64 " elements but this rank's rows have %" PRId64,
+      fail("rank %d sends rows of %" PRId64
+           " elements but this rank's rows have %" PRId64,
            j, rj, R);
     if (off > recv.sizes[0] || cnt > recv.sizes[0] - off)
       fail("rank %d writes rows [%" PRId64 ", %" PRId64
@@ -839,7 +871,8 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
     T *ptr = dv.base;
     if (!is_dense(dv)) {
       ptr = alloc_buffer<T>(op, cnt * R);
-      op.finish.push_back([dv, ptr] { copy_view(dv, dense_view(ptr, dv.sizes, dv.rank)); });
+      op.finish.push_back(
+          [dv, ptr] { copy_view(dv, dense_view(ptr, dv.sizes, dv.rank)); });
     }
     post<TR>(op, false, ptr, cnt * R, j, make_tag(seq, 0), t->comm);
     stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_MSGS_RECV, 1);
@@ -886,21 +919,18 @@ using namespace idtr::detail;
     return update_halo<TR>("_idtr_update_halo_" #S, team, A(data), A(gshape),  \
                            A(loffs), A(bbo), A(bbs), A(lh), A(rh), key);       \
   }                                                                            \
-  IDTR_EXPORT int64_t _idtr_copy_reshape_##S(int64_t team, M(in), M(gi),       \
-                                             M(li), M(go), M(lo), M(out),      \
-                                             int64_t key) {                    \
+  IDTR_EXPORT int64_t _idtr_copy_reshape_##S(                                  \
+      int64_t team, M(in), M(gi), M(li), M(go), M(lo), M(out), int64_t key) {  \
     return copy_reshape<TR>("_idtr_copy_reshape_" #S, team, A(in), A(gi),      \
                             A(li), A(go), A(lo), A(out), key);                 \
   }                                                                            \
-  IDTR_EXPORT int64_t _idtr_copy_permute_##S(int64_t team, M(in), M(gi),       \
-                                             M(li), M(perm), M(out),           \
-                                             int64_t key) {                    \
+  IDTR_EXPORT int64_t _idtr_copy_permute_##S(                                  \
+      int64_t team, M(in), M(gi), M(li), M(perm), M(out), int64_t key) {       \
     return copy_permute<TR>("_idtr_copy_permute_" #S, team, A(in), A(gi),      \
                             A(li), A(perm), A(out), key);                      \
   }                                                                            \
-  IDTR_EXPORT int64_t _idtr_repartition_##S(int64_t team, M(in), M(g), M(li),  \
-                                            M(to), M(ts), M(out),              \
-                                            int64_t key) {                     \
+  IDTR_EXPORT int64_t _idtr_repartition_##S(                                   \
+      int64_t team, M(in), M(g), M(li), M(to), M(ts), M(out), int64_t key) {   \
     return repartition<TR>("_idtr_repartition_" #S, team, A(in), A(g), A(li),  \
                            A(to), A(ts), A(out), key);                         \
   }                                                                            \
@@ -908,8 +938,8 @@ using namespace idtr::detail;
                                     int64_t root) {                            \
     gather<TR>("_idtr_gather_" #S, team, A(in), A(g), A(l), A(out), root);     \
   }                                                                            \
-  IDTR_EXPORT void _idtr_ragged_alltoall_##S(int64_t team, M(s), M(so),        \
-                                             M(ss), M(r), M(oo), M(rs)) {      \
+  IDTR_EXPORT void _idtr_ragged_alltoall_##S(int64_t team, M(s), M(so), M(ss), \
+                                             M(r), M(oo), M(rs)) {             \
     ragged_alltoall<TR>("_idtr_ragged_alltoall_" #S, team, A(s), A(so), A(ss), \
                         A(r), A(oo), A(rs));                                   \
   }

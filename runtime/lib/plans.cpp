@@ -82,7 +82,9 @@ void check_same(Team &t, const std::vector<int64_t> &all, int len, int from,
   }
 }
 
-int64_t clamp_rank(int64_t d) { return std::min<int64_t>(std::max<int64_t>(d, 0), kMaxRank); }
+int64_t clamp_rank(int64_t d) {
+  return std::min<int64_t>(std::max<int64_t>(d, 0), kMaxRank);
+}
 
 using BoxFn = bool (*)(const int64_t *rec, int split, int b, Box &out);
 
@@ -137,14 +139,19 @@ bool intersect_owned(const int64_t *rec_owner, const Box &B, int d, int split,
   return true;
 }
 
-std::shared_ptr<Plan> build_box_plan(Team &t, int split, std::vector<int64_t> &&meta,
-                                     int nboxes, BoxFn boxfn) {
+std::shared_ptr<Plan> build_box_plan(Team &t, int split,
+                                     std::vector<int64_t> &&meta, int nboxes,
+                                     BoxFn boxfn) {
   std::vector<int64_t> all;
   allgather_i64(t, meta.data(), kBoxLen, all);
   check_same(t, all, kBoxLen, kBoxD, kBoxG + kMaxRank, "global shape",
-             [](const int64_t *r) { return fmt_vec(r + kBoxG, clamp_rank(r[kBoxD])); });
+             [](const int64_t *r) {
+               return fmt_vec(r + kBoxG, clamp_rank(r[kBoxD]));
+             });
   const int p = t.size, me = t.rank;
-  auto rec = [&](int r) { return all.data() + static_cast<size_t>(r) * kBoxLen; };
+  auto rec = [&](int r) {
+    return all.data() + static_cast<size_t>(r) * kBoxLen;
+  };
   const int d = static_cast<int>(meta[kBoxD]);
   const int64_t *gshape = meta.data() + kBoxG;
 
@@ -189,8 +196,9 @@ std::shared_ptr<Plan> build_box_plan(Team &t, int split, std::vector<int64_t> &&
   for (int b = 0; b < nboxes; ++b) {
     if (!boxfn(rec(me), split, b, B))
       continue;
-    auto it = std::lower_bound(owners.begin(), owners.end(), B.lo[split],
-                               [&](int r, int64_t v) { return offs[r] + rows[r] <= v; });
+    auto it = std::lower_bound(
+        owners.begin(), owners.end(), B.lo[split],
+        [&](int r, int64_t v) { return offs[r] + rows[r] <= v; });
     for (; it != owners.end() && offs[*it] < B.hi[split]; ++it) {
       int r = *it;
       if (r == me)
@@ -216,18 +224,19 @@ std::string check_tiling(const std::vector<int64_t> &offs,
   char buf[512];
   for (size_t r = 0; r < offs.size(); ++r) {
     if (rows[r] < 0) {
-      std::snprintf(buf, sizeof buf, "rank %zu has a negative block size %" PRId64,
-                    r, rows[r]);
+      std::snprintf(buf, sizeof buf,
+                    "rank %zu has a negative block size %" PRId64, r, rows[r]);
       return buf;
     }
     if (rows[r] == 0)
       continue;
     if (offs[r] != pos) {
-      std::snprintf(buf, sizeof buf,
-                    "rank %zu owns rows [%" PRId64 ", %" PRId64
-                    ") but the blocks of the ranks before it end at row %" PRId64
-                    " (blocks must tile the split dimension in rank order)",
-                    r, offs[r], offs[r] + rows[r], pos);
+      std::snprintf(
+          buf, sizeof buf,
+          "rank %zu owns rows [%" PRId64 ", %" PRId64
+          ") but the blocks of the ranks before it end at row %" PRId64
+          " (blocks must tile the split dimension in rank order)",
+          r, offs[r], offs[r] + rows[r], pos);
       return buf;
     }
     pos += rows[r];
@@ -242,8 +251,9 @@ std::string check_tiling(const std::vector<int64_t> &offs,
   return {};
 }
 
-std::vector<int64_t> make_box_meta(int d, const int64_t *gshape, int64_t own_off,
-                                   int64_t own_rows, const int64_t *box_off,
+std::vector<int64_t> make_box_meta(int d, const int64_t *gshape,
+                                   int64_t own_off, int64_t own_rows,
+                                   const int64_t *box_off,
                                    const int64_t *box_size) {
   std::vector<int64_t> m(kBoxLen, 0);
   m[kBoxD] = d;
@@ -257,11 +267,13 @@ std::vector<int64_t> make_box_meta(int d, const int64_t *gshape, int64_t own_off
   return m;
 }
 
-std::shared_ptr<Plan> build_halo_plan(Team &t, int split, std::vector<int64_t> &&meta) {
+std::shared_ptr<Plan> build_halo_plan(Team &t, int split,
+                                      std::vector<int64_t> &&meta) {
   return build_box_plan(t, split, std::move(meta), 2, halo_box);
 }
 
-std::shared_ptr<Plan> build_repart_plan(Team &t, int split, std::vector<int64_t> &&meta) {
+std::shared_ptr<Plan> build_repart_plan(Team &t, int split,
+                                        std::vector<int64_t> &&meta) {
   return build_box_plan(t, split, std::move(meta), 1, target_box);
 }
 
@@ -292,8 +304,11 @@ std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta) {
                       fmt_vec(r + kRsGout, clamp_rank(r[kRsDout]));
              });
   const int p = t.size, me = t.rank;
-  auto rec = [&](int r) { return all.data() + static_cast<size_t>(r) * kRsLen; };
-  const int din = static_cast<int>(meta[kRsDin]), dout = static_cast<int>(meta[kRsDout]);
+  auto rec = [&](int r) {
+    return all.data() + static_cast<size_t>(r) * kRsLen;
+  };
+  const int din = static_cast<int>(meta[kRsDin]),
+            dout = static_cast<int>(meta[kRsDout]);
   const int64_t *gin = meta.data() + kRsGin, *gout = meta.data() + kRsGout;
   std::vector<int64_t> io(p), ir(p), oo(p), orr(p);
   for (int r = 0; r < p; ++r) {
@@ -358,9 +373,9 @@ std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta) {
 
 // ---------------------------------------------------------------- permute ---
 
-std::vector<int64_t> make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
-                                       int64_t in_off, int64_t in_rows,
-                                       int64_t out_rows) {
+std::vector<int64_t> make_permute_meta(int d, const int64_t *gin,
+                                       const int64_t *perm, int64_t in_off,
+                                       int64_t in_rows, int64_t out_rows) {
   std::vector<int64_t> m(kPmLen, 0);
   m[kPmD] = d;
   std::copy(gin, gin + d, m.begin() + kPmGin);
@@ -376,11 +391,13 @@ std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta) {
   allgather_i64(t, meta.data(), kPmLen, all);
   check_same(t, all, kPmLen, kPmD, kPmInOff, "global shape or permutation",
              [](const int64_t *r) {
-               return "shape " + fmt_vec(r + kPmGin, clamp_rank(r[kPmD])) + " perm " +
-                      fmt_vec(r + kPmPerm, clamp_rank(r[kPmD]));
+               return "shape " + fmt_vec(r + kPmGin, clamp_rank(r[kPmD])) +
+                      " perm " + fmt_vec(r + kPmPerm, clamp_rank(r[kPmD]));
              });
   const int p = t.size, me = t.rank;
-  auto rec = [&](int r) { return all.data() + static_cast<size_t>(r) * kPmLen; };
+  auto rec = [&](int r) {
+    return all.data() + static_cast<size_t>(r) * kPmLen;
+  };
   const int d = static_cast<int>(meta[kPmD]);
   const int64_t *gin = meta.data() + kPmGin;
   int8_t perm[kMaxRank];

@@ -29,7 +29,8 @@ struct State {
   uint64_t next_handle = 1;
 
   std::mutex cmu; // plan cache
-  std::map<std::tuple<int, int64_t, int64_t>, std::shared_ptr<const Plan>> cache;
+  std::map<std::tuple<int, int64_t, int64_t>, std::shared_ptr<const Plan>>
+      cache;
 };
 
 State &st() {
@@ -91,8 +92,8 @@ void report(const char *kind, const char *msg) {
     std::snprintf(line, sizeof line, "idtr %s in %s on rank %d (of %d): %s\n",
                   kind, current_entry(), wr, ws, msg);
   else
-    std::snprintf(line, sizeof line, "idtr %s in %s on rank %s (%s): %s\n", kind,
-                  current_entry(), launcher_rank(),
+    std::snprintf(line, sizeof line, "idtr %s in %s on rank %s (%s): %s\n",
+                  kind, current_entry(), launcher_rank(),
                   fin ? "MPI finalized" : "MPI not initialized", msg);
   std::fputs(line, stderr);
   std::fflush(stderr);
@@ -169,10 +170,11 @@ void cleanup_mpi() {
     pending.swap(s.ops);
   }
   if (!pending.empty()) {
-    std::fprintf(stderr,
-                 "idtr warning: %zu asynchronous operation(s) were never passed "
-                 "to _idtr_wait; completing them at MPI_Finalize\n",
-                 pending.size());
+    std::fprintf(
+        stderr,
+        "idtr warning: %zu asynchronous operation(s) were never passed "
+        "to _idtr_wait; completing them at MPI_Finalize\n",
+        pending.size());
     for (auto &kv : pending) {
       auto &op = *kv.second;
       if (!op.reqs.empty())
@@ -281,13 +283,15 @@ std::shared_ptr<Team> get_team(int64_t id, bool collective) {
   return t;
 }
 
-void allgather_i64(Team &t, const int64_t *mine, int n, std::vector<int64_t> &all) {
+void allgather_i64(Team &t, const int64_t *mine, int n,
+                   std::vector<int64_t> &all) {
   all.resize(static_cast<size_t>(n) * t.size);
   if (t.size == 1) {
     std::memcpy(all.data(), mine, sizeof(int64_t) * n);
     return;
   }
-  IDTR_MPI(MPI_Allgather(mine, n, MPI_INT64_T, all.data(), n, MPI_INT64_T, t.comm));
+  IDTR_MPI(
+      MPI_Allgather(mine, n, MPI_INT64_T, all.data(), n, MPI_INT64_T, t.comm));
   stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES, 1);
   stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLL_BYTES, 8 * n);
 }
@@ -328,7 +332,8 @@ std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key) {
   return it == s.cache.end() ? nullptr : it->second;
 }
 
-void cache_insert(int kind, int64_t team, int64_t key, std::shared_ptr<const Plan> p) {
+void cache_insert(int kind, int64_t team, int64_t key,
+                  std::shared_ptr<const Plan> p) {
   State &s = st();
   std::lock_guard<std::mutex> lk(s.cmu);
   s.cache[{kind, team, key}] = std::move(p);
@@ -346,8 +351,10 @@ void cache_drop_team(int64_t team) {
 }
 
 std::shared_ptr<const Plan>
-get_plan(int kind, Team &t, int64_t key, int stat_kind, std::vector<int64_t> meta,
-         const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)> &build) {
+get_plan(int kind, Team &t, int64_t key, int stat_kind,
+         std::vector<int64_t> meta,
+         const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)>
+             &build) {
   if (key >= 0) {
     if (auto p = cache_lookup(kind, t.id, key)) {
       if (p->meta != meta)
@@ -433,8 +440,9 @@ IDTR_EXPORT void _idtr_unregister_team(int64_t team) {
   s.teams[team].reset();
 }
 
-IDTR_EXPORT void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
-                                         int64_t *off, int64_t *size) {
+IDTR_EXPORT void _idtr_default_partition(int64_t n, int64_t nprocs,
+                                         int64_t rank, int64_t *off,
+                                         int64_t *size) {
   EntryScope es("_idtr_default_partition");
   if (n < 0 || nprocs <= 0 || rank < 0 || rank >= nprocs || !off || !size)
     fail("invalid arguments n=%" PRId64 " nprocs=%" PRId64 " rank=%" PRId64, n,
@@ -461,7 +469,8 @@ IDTR_EXPORT void _idtr_wait(int64_t handle) {
              ": this handle was already waited for (each handle must be "
              "waited exactly once)",
              u);
-      fail("bad handle 0x%" PRIx64 ": not a handle returned by an idtr operation",
+      fail("bad handle 0x%" PRIx64
+           ": not a handle returned by an idtr operation",
            u);
     }
     op = std::move(it->second);
@@ -472,8 +481,10 @@ IDTR_EXPORT void _idtr_wait(int64_t handle) {
 
 IDTR_EXPORT int64_t _idtr_stats(int64_t kind, int64_t counter) {
   EntryScope es("_idtr_stats");
-  if (kind < 0 || kind > IDTR_STAT_ALL || counter < 0 || counter >= IDTR_NCOUNTERS)
-    fail("invalid statistics kind %" PRId64 " / counter %" PRId64, kind, counter);
+  if (kind < 0 || kind > IDTR_STAT_ALL || counter < 0 ||
+      counter >= IDTR_NCOUNTERS)
+    fail("invalid statistics kind %" PRId64 " / counter %" PRId64, kind,
+         counter);
   if (kind == IDTR_STAT_ALL) {
     int64_t s = 0;
     for (int k = 0; k < IDTR_STAT_NKINDS; ++k)

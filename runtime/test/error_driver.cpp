@@ -46,8 +46,9 @@ int64_t halo(const Vec &g, int64_t w, int64_t key) {
   bs[0] = hi - lo;
   Descriptor<double> dd(d.data(), ls), dl(l.data(), lsz), dr(r.data(), rsz);
   IndexVec vg(g), vl(lof), vbo(bo), vbs(bs);
-  return _idtr_update_halo_f64(1, dd.rank(), dd.get(), 1, vg.get(), 1, vl.get(), 1, vbo.get(),
-                               1, vbs.get(), dl.rank(), dl.get(), dr.rank(), dr.get(), key);
+  return _idtr_update_halo_f64(1, dd.rank(), dd.get(), 1, vg.get(), 1, vl.get(),
+                               1, vbo.get(), 1, vbs.get(), dl.rank(), dl.get(),
+                               dr.rank(), dr.get(), key);
 }
 
 } // namespace
@@ -72,8 +73,8 @@ int main(int argc, char **argv) {
     double x = 0;
     Descriptor<double> d(&x, {1});
     IndexVec v{1};
-    _idtr_update_halo_f64(-3, 1, d.get(), 1, v.get(), 1, v.get(), 1, v.get(), 1, v.get(), 1,
-                          d.get(), 1, d.get(), -1);
+    _idtr_update_halo_f64(-3, 1, d.get(), 1, v.get(), 1, v.get(), 1, v.get(), 1,
+                          v.get(), 1, d.get(), 1, d.get(), -1);
   } else if (c == "unregistered_team") {
     _idtr_nprocs(1);
     int64_t t = _idtr_register_team(MPI_Comm_c2f(MPI_COMM_WORLD));
@@ -89,28 +90,30 @@ int main(int argc, char **argv) {
     const int me = rank_();
     std::vector<double> d(20), h(40);
     int64_t o = me == 0 ? 0 : 4, n = me == 0 ? 4 : 5;
-    Descriptor<double> dd(d.data(), {n, 4}), dl(h.data(), {0, 4}), dr(h.data(), {0, 4});
+    Descriptor<double> dd(d.data(), {n, 4}), dl(h.data(), {0, 4}),
+        dr(h.data(), {0, 4});
     IndexVec g{9, 4}, lof{o, 0}, bo{me == 1 ? 3 : 0, 0}, bs{me == 1 ? 8 : 4, 4};
-    _idtr_update_halo_i32(1, 2, dd.get(), 1, g.get(), 1, lof.get(), 1, bo.get(), 1, bs.get(), 2,
-                          dl.get(), 2, dr.get(), -1);
+    _idtr_update_halo_i32(1, 2, dd.get(), 1, g.get(), 1, lof.get(), 1, bo.get(),
+                          1, bs.get(), 2, dl.get(), 2, dr.get(), -1);
   } else if (c == "halo_shape") {
     const int me = rank_();
     std::vector<float> d(20), h(40);
     int64_t o = me == 0 ? 0 : 4, n = me == 0 ? 4 : 5;
     // rows needed: [o-1, o+n+1) clipped; left halo claims 2 rows
-    Descriptor<float> dd(d.data(), {n, 4}), dl(h.data(), {2, 4}), dr(h.data(), {1, 4});
+    Descriptor<float> dd(d.data(), {n, 4}), dl(h.data(), {2, 4}),
+        dr(h.data(), {1, 4});
     IndexVec g{9, 4}, lof{o, 0}, bo{std::max<int64_t>(0, o - 1), 0},
         bs{std::min<int64_t>(9, o + n + 1) - std::max<int64_t>(0, o - 1), 4};
-    _idtr_update_halo_f32(1, 2, dd.get(), 1, g.get(), 1, lof.get(), 1, bo.get(), 1, bs.get(), 2,
-                          dl.get(), 2, dr.get(), -1);
+    _idtr_update_halo_f32(1, 2, dd.get(), 1, g.get(), 1, lof.get(), 1, bo.get(),
+                          1, bs.get(), 2, dl.get(), 2, dr.get(), -1);
   } else if (c == "bad_partition") {
     const int me = rank_();
     std::vector<double> d(3), out(3);
     int64_t off = me == 2 ? 7 : 3 * me; // rows 6 is owned by nobody
     Descriptor<double> dd(d.data(), {3}), dout(out.data(), {3});
     IndexVec g{10}, lof{off}, to{3 * me}, ts{3};
-    _idtr_repartition_f64(1, 1, dd.get(), 1, g.get(), 1, lof.get(), 1, to.get(), 1, ts.get(), 1,
-                          dout.get(), -1);
+    _idtr_repartition_f64(1, 1, dd.get(), 1, g.get(), 1, lof.get(), 1, to.get(),
+                          1, ts.get(), 1, dout.get(), -1);
   } else if (c == "bad_reduce_op") {
     int64_t x = 1;
     Descriptor<int64_t> d(&x, {1});
@@ -124,13 +127,14 @@ int main(int argc, char **argv) {
     Descriptor<double> d(x.data(), {2, 2}), o(y.data(), {2, 2});
     IndexVec g{2, 2}, l{0, 0}, perm{0, 0};
     _idtr_nprocs(1);
-    _idtr_copy_permute_f64(1, 2, d.get(), 1, g.get(), 1, l.get(), 1, perm.get(), 2, o.get(), -1);
+    _idtr_copy_permute_f64(1, 2, d.get(), 1, g.get(), 1, l.get(), 1, perm.get(),
+                           2, o.get(), -1);
   } else if (c == "reshape_count") {
     std::vector<int8_t> x(12), y(12);
     Descriptor<int8_t> d(x.data(), {4, 3}), o(y.data(), {5, 2});
     IndexVec gi{4, 3}, li{0, 0}, go{5, 2}, lo{0, 0};
-    _idtr_copy_reshape_i8(1, 2, d.get(), 1, gi.get(), 1, li.get(), 1, go.get(), 1, lo.get(), 2,
-                          o.get(), -1);
+    _idtr_copy_reshape_i8(1, 2, d.get(), 1, gi.get(), 1, li.get(), 1, go.get(),
+                          1, lo.get(), 2, o.get(), -1);
   } else if (c == "ragged_mismatch") {
     const int me = rank_();
     std::vector<int64_t> s(4), r(4);
@@ -138,8 +142,8 @@ int main(int argc, char **argv) {
     // rank 0 sends 2 rows to rank 1, but rank 1 expects 3
     IndexVec so{0, 0}, ss = me == 0 ? IndexVec{0, 2} : IndexVec{0, 0}, oo{0, 0},
                        rs = me == 1 ? IndexVec{3, 0} : IndexVec{0, 0};
-    _idtr_ragged_alltoall_i64(1, 1, ds.get(), 1, so.get(), 1, ss.get(), 1, dr.get(), 1, oo.get(),
-                              1, rs.get());
+    _idtr_ragged_alltoall_i64(1, 1, ds.get(), 1, so.get(), 1, ss.get(), 1,
+                              dr.get(), 1, oo.get(), 1, rs.get());
   } else if (c == "ragged_overlap") {
     const int me = rank_();
     std::vector<double> s(4), r(4);
@@ -148,8 +152,8 @@ int main(int argc, char **argv) {
     IndexVec so{0, 0}, ss = me == 0 ? IndexVec{2, 0} : IndexVec{2, 0},
                        oo = me == 0 ? IndexVec{0, 0} : IndexVec{1, 0},
                        rs = me == 0 ? IndexVec{2, 2} : IndexVec{0, 0};
-    _idtr_ragged_alltoall_f64(1, 1, ds.get(), 1, so.get(), 1, ss.get(), 1, dr.get(), 1, oo.get(),
-                              1, rs.get());
+    _idtr_ragged_alltoall_f64(1, 1, ds.get(), 1, so.get(), 1, ss.get(), 1,
+                              dr.get(), 1, oo.get(), 1, rs.get());
   } else if (c == "cache_key_reuse") {
     _idtr_wait(halo({6}, 1, 42));
     _idtr_wait(halo({8}, 1, 42));

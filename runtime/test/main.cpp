@@ -17,7 +17,8 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
     if (!r.failed())
       return;
     std::fprintf(stderr, "[rank %d] %s:%d: Failure\n%s\n", g_rank,
-                 r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+                 r.file_name() ? r.file_name() : "?", r.line_number(),
+                 r.summary());
     std::fflush(stderr);
   }
 };
@@ -58,7 +59,8 @@ int main(int argc, char **argv) {
   int mine = (rc != 0 || AgreeOnResult::failed_) ? 1 : 0, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (g_rank == 0) {
-    std::printf("[idtr-tests] %s on %d rank(s)\n", any ? "FAILED" : "PASSED", g_size);
+    std::printf("[idtr-tests] %s on %d rank(s)\n", any ? "FAILED" : "PASSED",
+                g_size);
     std::fflush(stdout);
   }
   MPI_Finalize();

@@ -22,7 +22,8 @@ TYPED_TEST(Alltoall, RaggedPattern) {
   for (int64_t width : {0, 1, 3}) { // 0: 1-D buffers, otherwise rows of `width`
     for (int salt : {0, 1, 2}) {
       for (bool reversed : {false, true}) {
-        Layout ls = static_cast<Layout>(idx % 3), lr = static_cast<Layout>((idx / 3) % 3);
+        Layout ls = static_cast<Layout>(idx % 3),
+               lr = static_cast<Layout>((idx / 3) % 3);
         ++idx;
         // Sender layout: one padding row between segments, optionally in
         // reverse peer order.
@@ -48,7 +49,9 @@ TYPED_TEST(Alltoall, RaggedPattern) {
           from_off[i] = recv_rows;
           recv_rows += rs[i] + 1;
         }
-        auto shape = [&](int64_t rows) { return width ? Vec{rows, width} : Vec{rows}; };
+        auto shape = [&](int64_t rows) {
+          return width ? Vec{rows, width} : Vec{rows};
+        };
         Arr<T> send(shape(send_rows), ls), recv(shape(recv_rows), lr, T(4));
         const int64_t W = std::max<int64_t>(width, 1);
         for (int j = 0; j < p; ++j)
@@ -59,8 +62,9 @@ TYPED_TEST(Alltoall, RaggedPattern) {
             }
         auto vso = iv(so), vss = iv(ss), voo = iv(oo), vrs = iv(rs);
         _idtr_reset_stats();
-        D::alltoall(IDTR_TEAM_WORLD, send.rank(), send.d(), 1, vso.get(), 1, vss.get(),
-                    recv.rank(), recv.d(), 1, voo.get(), 1, vrs.get());
+        D::alltoall(IDTR_TEAM_WORLD, send.rank(), send.d(), 1, vso.get(), 1,
+                    vss.get(), recv.rank(), recv.d(), 1, voo.get(), 1,
+                    vrs.get());
         int bad = 0;
         std::vector<char> written(recv_rows, 0);
         for (int i = 0; i < p; ++i)
@@ -69,14 +73,16 @@ TYPED_TEST(Alltoall, RaggedPattern) {
             for (int64_t c = 0; c < W; ++c) {
               Vec at = width ? Vec{from_off[i] + r, c} : Vec{from_off[i] + r};
               if (!(recv.at(at) == val<D>(enc(i, me, r, c), salt)) && bad++ < 3)
-                ADD_FAILURE() << "width " << width << " salt " << salt << ": row " << r
-                              << " from rank " << i << " wrong";
+                ADD_FAILURE()
+                    << "width " << width << " salt " << salt << ": row " << r
+                    << " from rank " << i << " wrong";
             }
           }
         for (int64_t r = 0; r < recv_rows; ++r)
           for (int64_t c = 0; c < W && !written[r]; ++c) {
             Vec at = width ? Vec{r, c} : Vec{r};
-            EXPECT_EQ(recv.at(at), T(4)) << "padding row " << r << " overwritten";
+            EXPECT_EQ(recv.at(at), T(4))
+                << "padding row " << r << " overwritten";
           }
         EXPECT_TRUE(recv.gaps_intact());
         // One message per peer with a non-empty slice, nothing else.
@@ -106,12 +112,13 @@ TYPED_TEST(Alltoall, JaxDocumentationExample) {
   };
   std::vector<T> operand = me == 0 ? t({1, 2, 2}) : t({3, 4, 0});
   std::vector<T> output = t({0, 0, 0, 0});
-  Vec so = {0, 1}, ss = me == 0 ? Vec{1, 2} : Vec{1, 1}, oo = me == 0 ? Vec{0, 0} : Vec{1, 2},
+  Vec so = {0, 1}, ss = me == 0 ? Vec{1, 2} : Vec{1, 1},
+      oo = me == 0 ? Vec{0, 0} : Vec{1, 2},
       rs = me == 0 ? Vec{1, 1} : Vec{2, 1};
   idtr::Descriptor<T> dop(operand.data(), {3}), dout(output.data(), {4});
   auto vso = iv(so), vss = iv(ss), voo = iv(oo), vrs = iv(rs);
-  D::alltoall(IDTR_TEAM_WORLD, 1, dop.get(), 1, vso.get(), 1, vss.get(), 1, dout.get(), 1,
-              voo.get(), 1, vrs.get());
+  D::alltoall(IDTR_TEAM_WORLD, 1, dop.get(), 1, vso.get(), 1, vss.get(), 1,
+              dout.get(), 1, voo.get(), 1, vrs.get());
   EXPECT_EQ(output, me == 0 ? t({1, 3, 0, 0}) : t({2, 2, 4, 0}));
 }
 
@@ -122,7 +129,8 @@ TYPED_TEST(Alltoall, NothingToSend) {
   Arr<T> send({2, 2}), recv({3, 2}, Layout::Dense, T(1));
   Vec z(p, 0);
   auto a = iv(z), b = iv(z), c = iv(z), e = iv(z);
-  D::alltoall(IDTR_TEAM_WORLD, 2, send.d(), 1, a.get(), 1, b.get(), 2, recv.d(), 1, c.get(), 1,
-              e.get());
-  for_each_index(recv.sizes, [&](const Vec &i) { EXPECT_EQ(recv.at(i), T(1)); });
+  D::alltoall(IDTR_TEAM_WORLD, 2, send.d(), 1, a.get(), 1, b.get(), 2, recv.d(),
+              1, c.get(), 1, e.get());
+  for_each_index(recv.sizes,
+                 [&](const Vec &i) { EXPECT_EQ(recv.at(i), T(1)); });
 }

@@ -17,21 +17,24 @@ struct HaloJob {
   idtr::IndexVec gs, lof, bo, bs;
   HaloJob(Vec g_, int64_t w_, int64_t salt)
       : g(g_), w(w_), o(default_part(g_[0], nprocs()).off[rank()]),
-        rows(default_part(g_[0], nprocs()).size[rank()]), lo(std::max<int64_t>(0, o - w)),
-        hi(std::min(g_[0], o + rows + w)), data({rows, g_[1]}), lh({o - lo, g_[1]}),
-        rh({hi - o - rows, g_[1]}), gs(g_), lof({o, 0}), bo({lo, 0}), bs({hi - lo, g_[1]}) {
+        rows(default_part(g_[0], nprocs()).size[rank()]),
+        lo(std::max<int64_t>(0, o - w)), hi(std::min(g_[0], o + rows + w)),
+        data({rows, g_[1]}), lh({o - lo, g_[1]}), rh({hi - o - rows, g_[1]}),
+        gs(g_), lof({o, 0}), bo({lo, 0}), bs({hi - lo, g_[1]}) {
     fill_block<D_f64>(data, g, o, salt);
   }
   int64_t start(int64_t key) {
-    return _idtr_update_halo_f64(1, 2, data.d(), 1, gs.get(), 1, lof.get(), 1, bo.get(), 1,
-                                 bs.get(), 2, lh.d(), 2, rh.d(), key);
+    return _idtr_update_halo_f64(1, 2, data.d(), 1, gs.get(), 1, lof.get(), 1,
+                                 bo.get(), 1, bs.get(), 2, lh.d(), 2, rh.d(),
+                                 key);
   }
   void check(int64_t salt, const char *what) {
     for_each_index(lh.sizes, [&](const Vec &i) {
       ASSERT_EQ(lh.at(i), val<D_f64>(lin(g, {lo + i[0], i[1]}), salt)) << what;
     });
     for_each_index(rh.sizes, [&](const Vec &i) {
-      ASSERT_EQ(rh.at(i), val<D_f64>(lin(g, {o + rows + i[0], i[1]}), salt)) << what;
+      ASSERT_EQ(rh.at(i), val<D_f64>(lin(g, {o + rows + i[0], i[1]}), salt))
+          << what;
     });
   }
 };
@@ -65,28 +68,32 @@ TEST(Async, ManyOperationsInFlight) {
   Arr<double> tr({c.size[me], gt[1]}, Layout::Reversed);
   // Repartition an i32 array onto "first empty".
   const Vec gi{3 * p + 1};
-  Part pi = make_part(gi[0], p, PartKind::Skewed), qi = make_part(gi[0], p, PartKind::FirstEmpty);
+  Part pi = make_part(gi[0], p, PartKind::Skewed),
+       qi = make_part(gi[0], p, PartKind::FirstEmpty);
   Arr<int32_t> iin({pi.size[me]}), iout({qi.size[me]});
   fill_block<D_i32>(iin, gi, pi.off[me], 31);
   // Replicate the f64 array on every rank.
   Arr<double> rep(g);
 
-  auto vg = iv(g), vlo = iv({a.off[me], 0}), vgr = iv(gr), vlr = iv({b.off[me]}),
-       vperm = iv({1, 0}), vgi = iv(gi), vpi = iv({pi.off[me]}), vqo = iv({qi.off[me]}),
-       vqs = iv({qi.size[me]}), vz = iv({0, 0});
+  auto vg = iv(g), vlo = iv({a.off[me], 0}), vgr = iv(gr),
+       vlr = iv({b.off[me]}), vperm = iv({1, 0}), vgi = iv(gi),
+       vpi = iv({pi.off[me]}), vqo = iv({qi.off[me]}), vqs = iv({qi.size[me]}),
+       vz = iv({0, 0});
   std::vector<int64_t> hs;
   hs.push_back(h1.start(1));
   hs.push_back(h2.start(2));
   hs.push_back(h3.start(1)); // same key as h1, plan shared while both in flight
   hs.push_back(h4.start(-1));
-  hs.push_back(_idtr_copy_reshape_f64(1, 2, src.d(), 1, vg.get(), 1, vlo.get(), 1, vgr.get(),
-                                      1, vlr.get(), 1, rs.d(), 3));
-  hs.push_back(_idtr_copy_permute_f64(1, 2, src.d(), 1, vg.get(), 1, vlo.get(), 1,
-                                      vperm.get(), 2, tr.d(), 4));
-  hs.push_back(_idtr_repartition_i32(1, 1, iin.d(), 1, vgi.get(), 1, vpi.get(), 1, vqo.get(),
-                                     1, vqs.get(), 1, iout.d(), -1));
-  hs.push_back(_idtr_repartition_f64(1, 2, src.d(), 1, vg.get(), 1, vlo.get(), 1, vz.get(), 1,
-                                     vg.get(), 2, rep.d(), 5));
+  hs.push_back(_idtr_copy_reshape_f64(1, 2, src.d(), 1, vg.get(), 1, vlo.get(),
+                                      1, vgr.get(), 1, vlr.get(), 1, rs.d(),
+                                      3));
+  hs.push_back(_idtr_copy_permute_f64(1, 2, src.d(), 1, vg.get(), 1, vlo.get(),
+                                      1, vperm.get(), 2, tr.d(), 4));
+  hs.push_back(_idtr_repartition_i32(1, 1, iin.d(), 1, vgi.get(), 1, vpi.get(),
+                                     1, vqo.get(), 1, vqs.get(), 1, iout.d(),
+                                     -1));
+  hs.push_back(_idtr_repartition_f64(1, 2, src.d(), 1, vg.get(), 1, vlo.get(),
+                                     1, vz.get(), 1, vg.get(), 2, rep.d(), 5));
   // All handles that need communication are distinct and non-zero.
   std::vector<int64_t> nz;
   for (int64_t h : hs)
@@ -109,7 +116,9 @@ TEST(Async, ManyOperationsInFlight) {
   });
   for (int64_t i = 0; i < qi.size[me]; ++i)
     EXPECT_EQ(iout.at({i}), val<D_i32>(qi.off[me] + i, 31));
-  for_each_index(g, [&](const Vec &i) { EXPECT_EQ(rep.at(i), val<D_f64>(lin(g, i), 21)); });
+  for_each_index(g, [&](const Vec &i) {
+    EXPECT_EQ(rep.at(i), val<D_f64>(lin(g, i), 21));
+  });
 }
 
 TEST(Async, RepeatedRoundsRandomWaitOrder) {
@@ -144,8 +153,10 @@ TEST(Cache, HitsSkipTheMetadataExchange) {
       job.check(call, "cache");
       bool hit = key >= 0 && call > 0;
       EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_HITS), hit ? 1 : 0);
-      EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_MISSES), key >= 0 && call == 0 ? 1 : 0);
-      EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), (hit || p == 1) ? 0 : 1);
+      EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_MISSES),
+                key >= 0 && call == 0 ? 1 : 0);
+      EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES),
+                (hit || p == 1) ? 0 : 1);
     }
   }
   // After clearing, the plan is rebuilt.
@@ -176,17 +187,19 @@ TEST(Cache, EveryPlanKindIsCached) {
   auto vto = iv({d.off[me], 0}), vts = iv({d.size[me], 2});
   for (int call = 0; call < 2; ++call) {
     _idtr_reset_stats();
-    _idtr_wait(_idtr_copy_reshape_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1, vgr.get(), 1,
-                                      vlr.get(), 1, rs.d(), 1));
-    _idtr_wait(_idtr_copy_permute_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1, vp.get(), 2,
-                                      tr.d(), 1));
-    _idtr_wait(_idtr_repartition_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1, vto.get(), 1,
-                                     vts.get(), 2, rp.d(), 1));
-    for (int k : {IDTR_STAT_RESHAPE, IDTR_STAT_PERMUTE, IDTR_STAT_REPARTITION}) {
+    _idtr_wait(_idtr_copy_reshape_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                      vgr.get(), 1, vlr.get(), 1, rs.d(), 1));
+    _idtr_wait(_idtr_copy_permute_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                      vp.get(), 2, tr.d(), 1));
+    _idtr_wait(_idtr_repartition_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                     vto.get(), 1, vts.get(), 2, rp.d(), 1));
+    for (int k :
+         {IDTR_STAT_RESHAPE, IDTR_STAT_PERMUTE, IDTR_STAT_REPARTITION}) {
       EXPECT_EQ(stat(k, IDTR_CNT_CACHE_HITS), call);
       EXPECT_EQ(stat(k, IDTR_CNT_CACHE_MISSES), 1 - call);
     }
-    EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), (call == 0 && p > 1) ? 3 : 0);
+    EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES),
+              (call == 0 && p > 1) ? 3 : 0);
     for (int64_t i = 0; i < b.size[me]; ++i)
       EXPECT_EQ(rs.at({i}), val<D_f64>(b.off[me] + i));
     for_each_index(tr.sizes, [&](const Vec &j) {
@@ -216,8 +229,9 @@ TEST(Cache, ThreadSafety) {
       // Keys 0..5: shared by threads with the same geometry, so lookups,
       // inserts and hits race with each other.
       int64_t key = (it % 3) * 2 + tid % 2;
-      int64_t h = _idtr_repartition_i32(0, 2, in.d(), 1, vg.get(), 1, vl.get(), 1, vto.get(),
-                                        1, vts.get(), 2, out.d(), key);
+      int64_t h =
+          _idtr_repartition_i32(0, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                vto.get(), 1, vts.get(), 2, out.d(), key);
       if (h != 0)
         ++errors;
       for_each_index(out.sizes, [&](const Vec &j) {
@@ -251,8 +265,8 @@ TEST(Cache, KeysAreSeparatePerTeamAndKind) {
   Arr<double> in(g), out({1, 2});
   fill_block<D_f64>(in, g, 0);
   auto vg = iv(g), vl = iv({0, 0}), vto = iv({1, 0}), vts = iv({1, 2});
-  _idtr_wait(_idtr_repartition_f64(0, 2, in.d(), 1, vg.get(), 1, vl.get(), 1, vto.get(), 1,
-                                   vts.get(), 2, out.d(), 77));
+  _idtr_wait(_idtr_repartition_f64(0, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                   vto.get(), 1, vts.get(), 2, out.d(), 77));
   EXPECT_EQ(out.at({0, 1}), val<D_f64>(lin(g, {1, 1})));
   (void)me;
 }

@@ -13,8 +13,10 @@ TEST(Basics, DefaultPartitionFormula) {
         _idtr_default_partition(n, p, r, &off, &size);
         // Documented closed form.
         int64_t q = n / p, first_big = p - n % p;
-        EXPECT_EQ(size, q + (r >= first_big ? 1 : 0)) << n << " " << p << " " << r;
-        EXPECT_EQ(off, r * q + std::max<int64_t>(0, r - first_big)) << n << " " << p;
+        EXPECT_EQ(size, q + (r >= first_big ? 1 : 0))
+            << n << " " << p << " " << r;
+        EXPECT_EQ(off, r * q + std::max<int64_t>(0, r - first_big))
+            << n << " " << p;
         EXPECT_EQ(off, expect_off) << "blocks must tile: n=" << n << " p=" << p;
         expect_off += size;
         if (r > 0) { // extra rows go to the last ranks: sizes non-decreasing
@@ -86,15 +88,17 @@ TEST(Basics, StatsCountCallsAndMessages) {
   Arr<double> lh({me > 0 ? 1 : 0}), rh({me < p - 1 ? 1 : 0});
   auto g = iv({n}), lo = iv({me}), bbo = iv({std::max(0, me - 1)}),
        bbs = iv({std::min<int64_t>(n, me + 2) - std::max(0, me - 1)});
-  int64_t h = _idtr_update_halo_f64(1, 1, a.d(), 1, g.get(), 1, lo.get(), 1, bbo.get(),
-                                    1, bbs.get(), 1, lh.d(), 1, rh.d(), -1);
+  int64_t h =
+      _idtr_update_halo_f64(1, 1, a.d(), 1, g.get(), 1, lo.get(), 1, bbo.get(),
+                            1, bbs.get(), 1, lh.d(), 1, rh.d(), -1);
   _idtr_wait(h);
   EXPECT_EQ(_idtr_stats(IDTR_STAT_HALO, IDTR_CNT_CALLS), 1);
   int64_t nmsg = (me > 0) + (me < p - 1);
   EXPECT_EQ(_idtr_stats(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV), nmsg);
   EXPECT_EQ(_idtr_stats(IDTR_STAT_HALO, IDTR_CNT_MSGS_SENT), nmsg);
   EXPECT_EQ(_idtr_stats(IDTR_STAT_HALO, IDTR_CNT_BYTES_RECV), 8 * nmsg);
-  EXPECT_EQ(_idtr_stats(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), p > 1 ? 1 : 0);
+  EXPECT_EQ(_idtr_stats(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES),
+            p > 1 ? 1 : 0);
   EXPECT_EQ(_idtr_stats(IDTR_STAT_ALL, IDTR_CNT_MSGS_SENT), nmsg);
   if (me > 0)
     EXPECT_EQ(lh.at({0}), me - 1);
@@ -126,16 +130,17 @@ TEST(Basics, TeamNoneIsLocal) {
   {
     Arr<int64_t> lh({0, 3}), rh({0, 3});
     auto gs = iv(g), lo = iv({0, 0}), bbo = iv({0, 0}), bbs = iv({4, 3});
-    EXPECT_EQ(_idtr_update_halo_i64(0, 2, a.d(), 1, gs.get(), 1, lo.get(), 1, bbo.get(), 1,
-                                    bbs.get(), 2, lh.d(), 2, rh.d(), 7),
+    EXPECT_EQ(_idtr_update_halo_i64(0, 2, a.d(), 1, gs.get(), 1, lo.get(), 1,
+                                    bbo.get(), 1, bbs.get(), 2, lh.d(), 2,
+                                    rh.d(), 7),
               0);
   }
   // reshape 4x3 -> 2x6
   {
     Arr<int64_t> o({2, 6});
     auto gi = iv(g), li = iv({0, 0}), go = iv({2, 6}), lo = iv({0, 0});
-    EXPECT_EQ(_idtr_copy_reshape_i64(0, 2, a.d(), 1, gi.get(), 1, li.get(), 1, go.get(), 1,
-                                     lo.get(), 2, o.d(), -1),
+    EXPECT_EQ(_idtr_copy_reshape_i64(0, 2, a.d(), 1, gi.get(), 1, li.get(), 1,
+                                     go.get(), 1, lo.get(), 2, o.d(), -1),
               0);
     for_each_index(o.sizes, [&](const Vec &i) {
       EXPECT_EQ(o.at(i), val<D_i64>(lin({2, 6}, i)));
@@ -145,8 +150,8 @@ TEST(Basics, TeamNoneIsLocal) {
   {
     Arr<int64_t> o({3, 4});
     auto gi = iv(g), li = iv({0, 0}), pm = iv({1, 0});
-    EXPECT_EQ(_idtr_copy_permute_i64(0, 2, a.d(), 1, gi.get(), 1, li.get(), 1, pm.get(), 2,
-                                     o.d(), -1),
+    EXPECT_EQ(_idtr_copy_permute_i64(0, 2, a.d(), 1, gi.get(), 1, li.get(), 1,
+                                     pm.get(), 2, o.d(), -1),
               0);
     for_each_index(o.sizes, [&](const Vec &i) {
       EXPECT_EQ(o.at(i), val<D_i64>(lin(g, {i[1], i[0]})));
@@ -156,8 +161,8 @@ TEST(Basics, TeamNoneIsLocal) {
   {
     Arr<int64_t> o({2, 2});
     auto gs = iv(g), li = iv({0, 0}), to = iv({1, 1}), ts = iv({2, 2});
-    EXPECT_EQ(_idtr_repartition_i64(0, 2, a.d(), 1, gs.get(), 1, li.get(), 1, to.get(), 1,
-                                    ts.get(), 2, o.d(), -1),
+    EXPECT_EQ(_idtr_repartition_i64(0, 2, a.d(), 1, gs.get(), 1, li.get(), 1,
+                                    to.get(), 1, ts.get(), 2, o.d(), -1),
               0);
     for_each_index(o.sizes, [&](const Vec &i) {
       EXPECT_EQ(o.at(i), val<D_i64>(lin(g, {i[0] + 1, i[1] + 1})));
@@ -168,16 +173,19 @@ TEST(Basics, TeamNoneIsLocal) {
     Arr<int64_t> o(g, Layout::Reversed);
     auto gs = iv(g), li = iv({0, 0});
     _idtr_gather_i64(0, 2, a.d(), 1, gs.get(), 1, li.get(), 2, o.d(), -1);
-    for_each_index(o.sizes, [&](const Vec &i) { EXPECT_EQ(o.at(i), val<D_i64>(lin(g, i))); });
+    for_each_index(o.sizes, [&](const Vec &i) {
+      EXPECT_EQ(o.at(i), val<D_i64>(lin(g, i)));
+    });
   }
   // ragged all-to-all with one peer (itself): rows 1..2 -> recv rows 2..3
   {
     Arr<int64_t> r({5, 3}, Layout::Dense, -1);
     auto so = iv({1}), ss = iv({2}), oo = iv({2}), rs = iv({2});
-    _idtr_ragged_alltoall_i64(0, 2, a.d(), 1, so.get(), 1, ss.get(), 2, r.d(), 1, oo.get(), 1,
-                              rs.get());
+    _idtr_ragged_alltoall_i64(0, 2, a.d(), 1, so.get(), 1, ss.get(), 2, r.d(),
+                              1, oo.get(), 1, rs.get());
     for_each_index(r.sizes, [&](const Vec &i) {
-      int64_t want = (i[0] >= 2 && i[0] < 4) ? val<D_i64>(lin(g, {i[0] - 1, i[1]})) : -1;
+      int64_t want =
+          (i[0] >= 2 && i[0] < 4) ? val<D_i64>(lin(g, {i[0] - 1, i[1]})) : -1;
       EXPECT_EQ(r.at(i), want);
     });
   }

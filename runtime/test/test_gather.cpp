@@ -18,7 +18,8 @@ TYPED_TEST(Gather, RootsPartitionsLayouts) {
         Part a = make_part(g[0], p, pk);
         Vec ls = g;
         ls[0] = a.size[me];
-        Layout li = static_cast<Layout>(idx % 3), lo = static_cast<Layout>((idx / 3) % 3);
+        Layout li = static_cast<Layout>(idx % 3),
+               lo = static_cast<Layout>((idx / 3) % 3);
         ++idx;
         Arr<T> in(ls, li);
         fill_block<D>(in, g, a.off[me], idx);
@@ -27,16 +28,16 @@ TYPED_TEST(Gather, RootsPartitionsLayouts) {
         Vec lof(g.size(), 0);
         lof[0] = a.off[me];
         auto vg = iv(g), vl = iv(lof);
-        D::gather(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vg.get(), 1, vl.get(), out.rank(),
-                  out.d(), root);
+        D::gather(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vg.get(), 1, vl.get(),
+                  out.rank(), out.d(), root);
         if (!receiving)
           continue;
         int bad = 0;
         for_each_index(g, [&](const Vec &i) {
           if (!(out.at(i) == val<D>(lin(g, i), idx)) && bad++ < 3)
-            ADD_FAILURE() << str(g) << " " << part_name(pk) << " root " << root << " "
-                          << layout_name(li) << "/" << layout_name(lo) << ": element "
-                          << str(i) << " wrong";
+            ADD_FAILURE() << str(g) << " " << part_name(pk) << " root " << root
+                          << " " << layout_name(li) << "/" << layout_name(lo)
+                          << ": element " << str(i) << " wrong";
         });
         EXPECT_TRUE(out.gaps_intact());
       }

@@ -17,9 +17,9 @@ namespace {
 struct HaloCase {
   Vec gshape;
   PartKind part;
-  int64_t lw, rw;  // halo widths requested around the owned rows
-  int64_t shift;   // shift of the bounding box along dim 0
-  bool cols;       // bounding box covers a column subset on dim 1
+  int64_t lw, rw; // halo widths requested around the owned rows
+  int64_t shift;  // shift of the bounding box along dim 0
+  bool cols;      // bounding box covers a column subset on dim 1
 };
 
 struct BB {
@@ -43,7 +43,8 @@ BB bounding_box(const HaloCase &c, const Part &part, int r) {
 }
 
 // Row ranges [lo, hi) of the left/right halo of rank r.
-void halo_rows(const BB &b, int64_t o, int64_t rows, int64_t lr[2], int64_t rr[2]) {
+void halo_rows(const BB &b, int64_t o, int64_t rows, int64_t lr[2],
+               int64_t rr[2]) {
   int64_t lo = b.off[0], hi = b.off[0] + b.size[0];
   lr[0] = lo;
   lr[1] = std::max(lo, std::min(o, hi));
@@ -82,7 +83,8 @@ void run_halo(const HaloCase &c, Layout dl, Layout hl, int64_t key, int iters) {
       continue;
     int64_t ro = part.off[r], rn = part.size[r];
     if (cols > 0) {
-      exp_recv += overlap(lr[0], lr[1], ro, ro + rn) + overlap(rr[0], rr[1], ro, ro + rn);
+      exp_recv += overlap(lr[0], lr[1], ro, ro + rn) +
+                  overlap(rr[0], rr[1], ro, ro + rn);
     }
     BB qb = bounding_box(c, part, r);
     int64_t ql[2], qr[2], qcols = 1;
@@ -90,22 +92,29 @@ void run_halo(const HaloCase &c, Layout dl, Layout hl, int64_t key, int iters) {
     for (size_t k = 1; k < g.size(); ++k)
       qcols *= qb.size[k];
     if (qcols > 0)
-      exp_send += overlap(ql[0], ql[1], o, o + rows) + overlap(qr[0], qr[1], o, o + rows);
+      exp_send += overlap(ql[0], ql[1], o, o + rows) +
+                  overlap(qr[0], qr[1], o, o + rows);
   }
 
   Arr<T> data(local, dl), lh(lsz, hl, T(7)), rh(rsz, hl, T(7));
-  auto gs = iv(g), lo = iv([&] { Vec v(d, 0); v[0] = o; return v; }()), bo = iv(bb.off),
-       bs = iv(bb.size);
-  const std::string what = "shape " + str(g) + " part " + part_name(c.part) + " widths " +
-                           std::to_string(c.lw) + "/" + std::to_string(c.rw) + " shift " +
-                           std::to_string(c.shift) + (c.cols ? " cols" : "") + " data " +
-                           layout_name(dl) + " halo " + layout_name(hl) + " key " +
-                           std::to_string(key);
+  auto gs = iv(g), lo = iv([&] {
+                     Vec v(d, 0);
+                     v[0] = o;
+                     return v;
+                   }()),
+       bo = iv(bb.off), bs = iv(bb.size);
+  const std::string what = "shape " + str(g) + " part " + part_name(c.part) +
+                           " widths " + std::to_string(c.lw) + "/" +
+                           std::to_string(c.rw) + " shift " +
+                           std::to_string(c.shift) + (c.cols ? " cols" : "") +
+                           " data " + layout_name(dl) + " halo " +
+                           layout_name(hl) + " key " + std::to_string(key);
   for (int it = 0; it < iters; ++it) {
     fill_block<D>(data, g, o, it);
     _idtr_reset_stats();
-    int64_t h = D::halo(IDTR_TEAM_WORLD, data.rank(), data.d(), 1, gs.get(), 1, lo.get(), 1,
-                        bo.get(), 1, bs.get(), lh.rank(), lh.d(), rh.rank(), rh.d(), key);
+    int64_t h = D::halo(IDTR_TEAM_WORLD, data.rank(), data.d(), 1, gs.get(), 1,
+                        lo.get(), 1, bo.get(), 1, bs.get(), lh.rank(), lh.d(),
+                        rh.rank(), rh.d(), key);
     _idtr_wait(h);
     int bad = 0;
     for (int side = 0; side < 2; ++side) {
@@ -117,10 +126,12 @@ void run_halo(const HaloCase &c, Layout dl, Layout hl, int64_t key, int iters) {
         for (int k = 1; k < d; ++k)
           gi[k] += bb.off[k];
         if (!(hb.at(i) == val<D>(lin(g, gi), it)) && bad++ < 3)
-          ADD_FAILURE() << what << ": " << (side ? "right" : "left") << " halo element "
-                        << str(i) << " (global " << str(gi) << ") wrong, iteration " << it;
+          ADD_FAILURE() << what << ": " << (side ? "right" : "left")
+                        << " halo element " << str(i) << " (global " << str(gi)
+                        << ") wrong, iteration " << it;
       });
-      EXPECT_TRUE(hb.gaps_intact()) << what << ": halo buffer written outside its view";
+      EXPECT_TRUE(hb.gaps_intact())
+          << what << ": halo buffer written outside its view";
     }
     EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV), exp_recv) << what;
     EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_SENT), exp_send) << what;
@@ -138,7 +149,8 @@ void run_halo(const HaloCase &c, Layout dl, Layout hl, int64_t key, int iters) {
 } // namespace
 
 TYPED_TEST(Halo, AllConfigurations) {
-  const std::vector<Vec> shapes = {{1}, {6}, {11}, {0, 3}, {6, 3}, {11, 4}, {5, 2, 3}};
+  const std::vector<Vec> shapes = {{1},    {6},     {11},     {0, 3},
+                                   {6, 3}, {11, 4}, {5, 2, 3}};
   int idx = 0;
   for (const Vec &g : shapes) {
     const int64_t n = g[0];
@@ -156,7 +168,8 @@ TYPED_TEST(Halo, AllConfigurations) {
             Layout dl = static_cast<Layout>(idx % 3);
             Layout hl = static_cast<Layout>((idx / 3) % 3);
             bool cached = idx % 2 == 1;
-            run_halo<TypeParam>(c, dl, hl, cached ? 1000 + idx : -1, cached ? 2 : 1);
+            run_halo<TypeParam>(c, dl, hl, cached ? 1000 + idx : -1,
+                                cached ? 2 : 1);
             ++idx;
           }
         }
@@ -180,11 +193,13 @@ TYPED_TEST(Halo, MessagesDoNotGrowWithRanks) {
     fill_block<TypeParam>(data, g, o);
     auto gs = iv(g), lof = iv({o, 0}), bo = iv({lo, 0}), bs = iv({hi - lo, 2});
     _idtr_reset_stats();
-    _idtr_wait(TypeParam::halo(1, 2, data.d(), 1, gs.get(), 1, lof.get(), 1, bo.get(), 1,
-                               bs.get(), 2, lh.d(), 2, rh.d(), -1));
+    _idtr_wait(TypeParam::halo(1, 2, data.d(), 1, gs.get(), 1, lof.get(), 1,
+                               bo.get(), 1, bs.get(), 2, lh.d(), 2, rh.d(),
+                               -1));
     EXPECT_LE(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_SENT), 2);
     EXPECT_LE(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV), 2);
-    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV), (me > 0) + (me < p - 1));
+    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV),
+              (me > 0) + (me < p - 1));
     for (int64_t i = 0; i < o - lo; ++i)
       for (int64_t j = 0; j < 2; ++j)
         EXPECT_EQ(lh.at({i, j}), val<TypeParam>(lin(g, {lo + i, j})));

@@ -23,8 +23,8 @@ std::vector<Vec> all_perms(int d) {
 }
 
 template <class D>
-void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout, Layout li,
-                 Layout lo, int64_t key, int iters) {
+void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout,
+                 Layout li, Layout lo, int64_t key, int iters) {
   using T = typename D::T;
   const int p = nprocs(), me = rank();
   const int d = static_cast<int>(gi.size());
@@ -39,13 +39,14 @@ void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout, La
   Vec lofi(d, 0);
   lofi[0] = a.off[me];
   auto vgi = iv(gi), vli = iv(lofi), vp = iv(perm);
-  const std::string what = str(gi) + " perm " + str(perm) + " " + part_name(pin) + " -> " +
-                           part_name(pout) + " " + layout_name(li) + "/" + layout_name(lo);
+  const std::string what = str(gi) + " perm " + str(perm) + " " +
+                           part_name(pin) + " -> " + part_name(pout) + " " +
+                           layout_name(li) + "/" + layout_name(lo);
   for (int it = 0; it < iters; ++it) {
     fill_block<D>(in, gi, a.off[me], it);
     _idtr_reset_stats();
-    int64_t h = D::permute(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vgi.get(), 1, vli.get(), 1,
-                           vp.get(), out.rank(), out.d(), key);
+    int64_t h = D::permute(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vgi.get(), 1,
+                           vli.get(), 1, vp.get(), out.rank(), out.d(), key);
     _idtr_wait(h);
     int bad = 0;
     for_each_index(out.sizes, [&](const Vec &j) {
@@ -55,8 +56,8 @@ void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout, La
       for (int k = 0; k < d; ++k)
         src[perm[k]] = gj[k];
       if (!(out.at(j) == val<D>(lin(gi, src), it)) && bad++ < 3)
-        ADD_FAILURE() << what << ": output element " << str(gj) << " wrong (iteration "
-                      << it << ")";
+        ADD_FAILURE() << what << ": output element " << str(gj)
+                      << " wrong (iteration " << it << ")";
     });
     EXPECT_TRUE(out.gaps_intact()) << what;
     // Work per rank is proportional to local data: what I send + copy locally
@@ -78,9 +79,9 @@ void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout, La
 } // namespace
 
 TYPED_TEST(Permute, ShapesPermsPartitions) {
-  std::vector<std::pair<Vec, Vec>> cases = {{{7}, {0}},     {{5, 3}, {1, 0}}, {{3, 5}, {1, 0}},
-                                            {{6, 1}, {1, 0}}, {{0, 4}, {1, 0}}, {{4, 0}, {1, 0}},
-                                            {{4, 4}, {0, 1}}};
+  std::vector<std::pair<Vec, Vec>> cases = {
+      {{7}, {0}},       {{5, 3}, {1, 0}}, {{3, 5}, {1, 0}}, {{6, 1}, {1, 0}},
+      {{0, 4}, {1, 0}}, {{4, 0}, {1, 0}}, {{4, 4}, {0, 1}}};
   for (const Vec &pm : all_perms(3))
     cases.push_back({{4, 3, 5}, pm});
   cases.push_back({{2, 3, 2, 3}, {3, 1, 0, 2}});
@@ -88,10 +89,11 @@ TYPED_TEST(Permute, ShapesPermsPartitions) {
   for (auto &[gi, perm] : cases) {
     for (PartKind pin : all_parts()) {
       for (PartKind pout : {PartKind::Default, PartKind::LastEmpty}) {
-        Layout li = static_cast<Layout>(idx % 3), lo = static_cast<Layout>((idx / 3) % 3);
+        Layout li = static_cast<Layout>(idx % 3),
+               lo = static_cast<Layout>((idx / 3) % 3);
         bool cached = idx % 2 == 1;
-        run_permute<TypeParam>(gi, perm, pin, pout, li, lo, cached ? 300 + idx : -1,
-                               cached ? 2 : 1);
+        run_permute<TypeParam>(gi, perm, pin, pout, li, lo,
+                               cached ? 300 + idx : -1, cached ? 2 : 1);
         ++idx;
       }
     }

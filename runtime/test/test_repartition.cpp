@@ -16,17 +16,24 @@ namespace {
 enum class Target { Rows, Replicated, Columns, SplitDim1, Shifted, RootOnly };
 const char *target_name(Target t) {
   switch (t) {
-  case Target::Rows: return "rows";
-  case Target::Replicated: return "replicated";
-  case Target::Columns: return "columns";
-  case Target::SplitDim1: return "split-dim1";
-  case Target::Shifted: return "shifted";
-  case Target::RootOnly: return "root-only";
+  case Target::Rows:
+    return "rows";
+  case Target::Replicated:
+    return "replicated";
+  case Target::Columns:
+    return "columns";
+  case Target::SplitDim1:
+    return "split-dim1";
+  case Target::Shifted:
+    return "shifted";
+  case Target::RootOnly:
+    return "root-only";
   }
   return "?";
 }
 
-void target_box(const Vec &g, Target t, PartKind pk, int p, int me, Vec &to, Vec &ts) {
+void target_box(const Vec &g, Target t, PartKind pk, int p, int me, Vec &to,
+                Vec &ts) {
   const int d = static_cast<int>(g.size());
   to.assign(d, 0);
   ts = g;
@@ -58,7 +65,8 @@ void target_box(const Vec &g, Target t, PartKind pk, int p, int me, Vec &to, Vec
   }
   case Target::Shifted: {
     Part q = default_part(g[0], p);
-    int64_t lo = std::min(g[0], q.off[me] + 1), hi = std::min(g[0], q.off[me] + q.size[me] + 1);
+    int64_t lo = std::min(g[0], q.off[me] + 1),
+            hi = std::min(g[0], q.off[me] + q.size[me] + 1);
     to[0] = lo;
     ts[0] = hi - lo;
     break;
@@ -71,8 +79,8 @@ void target_box(const Vec &g, Target t, PartKind pk, int p, int me, Vec &to, Vec
 }
 
 template <class D>
-void run_repart(const Vec &g, PartKind pin, Target tk, PartKind pk, Layout li, Layout lo,
-                int64_t key, int iters) {
+void run_repart(const Vec &g, PartKind pin, Target tk, PartKind pk, Layout li,
+                Layout lo, int64_t key, int iters) {
   using T = typename D::T;
   const int p = nprocs(), me = rank();
   const int d = static_cast<int>(g.size());
@@ -85,13 +93,15 @@ void run_repart(const Vec &g, PartKind pin, Target tk, PartKind pk, Layout li, L
   Vec lofi(d, 0);
   lofi[0] = a.off[me];
   auto vg = iv(g), vli = iv(lofi), vto = iv(to), vts = iv(ts);
-  const std::string what = str(g) + " " + part_name(pin) + " -> " + target_name(tk) + "/" +
-                           part_name(pk) + " " + layout_name(li) + "/" + layout_name(lo);
+  const std::string what = str(g) + " " + part_name(pin) + " -> " +
+                           target_name(tk) + "/" + part_name(pk) + " " +
+                           layout_name(li) + "/" + layout_name(lo);
   for (int it = 0; it < iters; ++it) {
     fill_block<D>(in, g, a.off[me], it);
     _idtr_reset_stats();
-    int64_t h = D::repartition(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vg.get(), 1, vli.get(),
-                               1, vto.get(), 1, vts.get(), out.rank(), out.d(), key);
+    int64_t h = D::repartition(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vg.get(),
+                               1, vli.get(), 1, vto.get(), 1, vts.get(),
+                               out.rank(), out.d(), key);
     _idtr_wait(h);
     int bad = 0;
     for_each_index(out.sizes, [&](const Vec &j) {
@@ -99,13 +109,15 @@ void run_repart(const Vec &g, PartKind pin, Target tk, PartKind pk, Layout li, L
       for (int k = 0; k < d; ++k)
         gj[k] += to[k];
       if (!(out.at(j) == val<D>(lin(g, gj), it)) && bad++ < 3)
-        ADD_FAILURE() << what << ": element " << str(gj) << " wrong (iteration " << it << ")";
+        ADD_FAILURE() << what << ": element " << str(gj) << " wrong (iteration "
+                      << it << ")";
     });
     EXPECT_TRUE(out.gaps_intact()) << what;
     // Only the part of the target not owned locally is received.
     int64_t own_lo = std::max(to[0], a.off[me]),
             own_hi = std::min(to[0] + ts[0], a.off[me] + a.size[me]);
-    int64_t self = std::max<int64_t>(0, own_hi - own_lo) * (numel(ts) / std::max<int64_t>(ts[0], 1));
+    int64_t self = std::max<int64_t>(0, own_hi - own_lo) *
+                   (numel(ts) / std::max<int64_t>(ts[0], 1));
     EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_BYTES_RECV),
               static_cast<int64_t>(sizeof(T)) * (numel(ts) - self))
         << what;
@@ -122,16 +134,17 @@ TYPED_TEST(Repartition, TargetsPartitionsLayouts) {
   int idx = 0;
   for (const Vec &g : shapes) {
     for (PartKind pin : all_parts()) {
-      for (Target tk : {Target::Rows, Target::Replicated, Target::Columns, Target::SplitDim1,
-                        Target::Shifted, Target::RootOnly}) {
+      for (Target tk : {Target::Rows, Target::Replicated, Target::Columns,
+                        Target::SplitDim1, Target::Shifted, Target::RootOnly}) {
         std::vector<PartKind> pks = {PartKind::Default};
         if (tk == Target::Rows)
           pks = all_parts();
         for (PartKind pk : pks) {
-          Layout li = static_cast<Layout>(idx % 3), lo = static_cast<Layout>((idx / 3) % 3);
+          Layout li = static_cast<Layout>(idx % 3),
+                 lo = static_cast<Layout>((idx / 3) % 3);
           bool cached = idx % 2 == 0;
-          run_repart<TypeParam>(g, pin, tk, pk, li, lo, cached ? 2000 + idx : -1,
-                                cached ? 2 : 1);
+          run_repart<TypeParam>(g, pin, tk, pk, li, lo,
+                                cached ? 2000 + idx : -1, cached ? 2 : 1);
           ++idx;
         }
       }
@@ -150,13 +163,15 @@ TYPED_TEST(Repartition, BroadcastInput) {
   std::vector<T> rows(std::max<int64_t>(a.size[me], 1));
   for (int64_t i = 0; i < a.size[me]; ++i)
     rows[i] = val<D>(a.off[me] + i);
-  idtr::Descriptor<T> in(rows.data(), rows.data(), 0, {a.size[me], g[1]}, {1, 0});
+  idtr::Descriptor<T> in(rows.data(), rows.data(), 0, {a.size[me], g[1]},
+                         {1, 0});
   Part c = default_part(g[1], p);
   Arr<T> out({g[0], c.size[me]}, Layout::Strided, T(5));
   auto vg = iv(g), vli = iv({a.off[me], 0}), vto = iv({0, c.off[me]}),
        vts = iv({g[0], c.size[me]});
-  _idtr_wait(D::repartition(1, 2, in.get(), 1, vg.get(), 1, vli.get(), 1, vto.get(), 1,
-                            vts.get(), 2, out.d(), -1));
-  for_each_index(out.sizes, [&](const Vec &j) { EXPECT_EQ(out.at(j), val<D>(j[0])); });
+  _idtr_wait(D::repartition(1, 2, in.get(), 1, vg.get(), 1, vli.get(), 1,
+                            vto.get(), 1, vts.get(), 2, out.d(), -1));
+  for_each_index(out.sizes,
+                 [&](const Vec &j) { EXPECT_EQ(out.at(j), val<D>(j[0])); });
   EXPECT_TRUE(out.gaps_intact());
 }

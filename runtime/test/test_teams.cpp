@@ -15,14 +15,16 @@ struct TeamHalo {
   TeamHalo(int64_t t, int64_t n_, int64_t salt)
       : team(t), p(_idtr_nprocs(t)), me(_idtr_prank(t)), n(n_),
         o(default_part(n_, static_cast<int>(p)).off[me]),
-        rows(default_part(n_, static_cast<int>(p)).size[me]), lo(std::max<int64_t>(0, o - 1)),
-        hi(std::min(n_, o + rows + 1)), data({rows}), lh({o - lo}), rh({hi - o - rows}),
-        gs({n_}), lof({o}), bo({lo}), bs({hi - lo}) {
+        rows(default_part(n_, static_cast<int>(p)).size[me]),
+        lo(std::max<int64_t>(0, o - 1)), hi(std::min(n_, o + rows + 1)),
+        data({rows}), lh({o - lo}), rh({hi - o - rows}), gs({n_}), lof({o}),
+        bo({lo}), bs({hi - lo}) {
     fill_block<D_f64>(data, {n}, o, salt);
   }
   int64_t start() {
-    return _idtr_update_halo_f64(team, 1, data.d(), 1, gs.get(), 1, lof.get(), 1, bo.get(), 1,
-                                 bs.get(), 1, lh.d(), 1, rh.d(), -1);
+    return _idtr_update_halo_f64(team, 1, data.d(), 1, gs.get(), 1, lof.get(),
+                                 1, bo.get(), 1, bs.get(), 1, lh.d(), 1, rh.d(),
+                                 -1);
   }
   void check(int64_t salt) {
     for (int64_t i = 0; i < o - lo; ++i)
@@ -63,7 +65,8 @@ TEST(Teams, RegisterSplitCommunicator) {
   _idtr_wait(h.start());
   h.check(4);
   Arr<double> all({h.n});
-  _idtr_gather_f64(team, 1, h.data.d(), 1, h.gs.get(), 1, h.lof.get(), 1, all.d(), -1);
+  _idtr_gather_f64(team, 1, h.data.d(), 1, h.gs.get(), 1, h.lof.get(), 1,
+                   all.d(), -1);
   for (int64_t i = 0; i < h.n; ++i)
     EXPECT_EQ(all.at({i}), val<D_f64>(i, 4));
 
@@ -91,8 +94,8 @@ TEST(Teams, OperationsOnTwoTeamsInFlight) {
   MPI_Comm sub;
   MPI_Comm_split(MPI_COMM_WORLD, me < 2 ? 0 : 1, me, &sub);
   int64_t team = idtr::register_comm(sub);
-  TeamHalo w1(IDTR_TEAM_WORLD, 4 * nprocs(), 1), s1(team, 5, 2), w2(IDTR_TEAM_WORLD, 7, 3),
-      s2(team, 2 * _idtr_nprocs(team) + 1, 4);
+  TeamHalo w1(IDTR_TEAM_WORLD, 4 * nprocs(), 1), s1(team, 5, 2),
+      w2(IDTR_TEAM_WORLD, 7, 3), s2(team, 2 * _idtr_nprocs(team) + 1, 4);
   int64_t h[4] = {w1.start(), s1.start(), w2.start(), s2.start()};
   for (int i = 3; i >= 0; --i)
     _idtr_wait(h[i]);
@@ -112,7 +115,8 @@ TEST(Teams, TeamNoneInParallelJob) {
     a.at({i}) = me * 10 + i;
   Arr<double> all({3});
   auto g = iv({3}), l = iv({0});
-  _idtr_gather_f64(IDTR_TEAM_NONE, 1, a.d(), 1, g.get(), 1, l.get(), 1, all.d(), -1);
+  _idtr_gather_f64(IDTR_TEAM_NONE, 1, a.d(), 1, g.get(), 1, l.get(), 1, all.d(),
+                   -1);
   for (int64_t i = 0; i < 3; ++i)
     EXPECT_EQ(all.at({i}), me * 10 + i);
   _idtr_reduce_all_f64(IDTR_TEAM_NONE, 1, a.d(), IDTR_OP_SUM);

@@ -76,7 +76,8 @@ inline uint64_t mix(uint64_t x) { // splitmix64 finaliser
 /// Reference value of global linear element `i` (salt varies per iteration).
 template <class D> typename D::T val(int64_t i, int64_t salt = 0) {
   using T = typename D::T;
-  uint64_t h = mix(static_cast<uint64_t>(i) * 1315423911ull + static_cast<uint64_t>(salt));
+  uint64_t h = mix(static_cast<uint64_t>(i) * 1315423911ull +
+                   static_cast<uint64_t>(salt));
   if constexpr (D::is_bool)
     return static_cast<T>(h & 1);
   else if constexpr (D::is_float)
@@ -102,7 +103,8 @@ inline int64_t lin(const Vec &shape, const Vec &idx) {
 }
 
 /// Call f(idx) for every multi-index of `sizes` in row-major order.
-inline void for_each_index(const Vec &sizes, const std::function<void(const Vec &)> &f) {
+inline void for_each_index(const Vec &sizes,
+                           const std::function<void(const Vec &)> &f) {
   if (numel(sizes) == 0)
     return;
   Vec idx(sizes.size(), 0);
@@ -123,7 +125,9 @@ inline void for_each_index(const Vec &sizes, const std::function<void(const Vec 
 
 enum class Layout { Dense, Strided, Reversed };
 inline const char *layout_name(Layout l) {
-  return l == Layout::Dense ? "dense" : l == Layout::Strided ? "strided" : "reversed";
+  return l == Layout::Dense     ? "dense"
+         : l == Layout::Strided ? "strided"
+                                : "reversed";
 }
 
 /// A local array in its own buffer, exposed through an MLIR ranked descriptor
@@ -206,18 +210,23 @@ inline Part default_part(int64_t n, int p) {
 enum class PartKind { Default, Skewed, FirstEmpty, LastEmpty, OneOwner };
 inline const char *part_name(PartKind k) {
   switch (k) {
-  case PartKind::Default: return "default";
-  case PartKind::Skewed: return "skewed";
-  case PartKind::FirstEmpty: return "first-empty";
-  case PartKind::LastEmpty: return "last-empty";
-  case PartKind::OneOwner: return "one-owner";
+  case PartKind::Default:
+    return "default";
+  case PartKind::Skewed:
+    return "skewed";
+  case PartKind::FirstEmpty:
+    return "first-empty";
+  case PartKind::LastEmpty:
+    return "last-empty";
+  case PartKind::OneOwner:
+    return "one-owner";
   }
   return "?";
 }
 inline const std::vector<PartKind> &all_parts() {
-  static const std::vector<PartKind> v = {PartKind::Default, PartKind::Skewed,
-                                          PartKind::FirstEmpty, PartKind::LastEmpty,
-                                          PartKind::OneOwner};
+  static const std::vector<PartKind> v = {
+      PartKind::Default, PartKind::Skewed, PartKind::FirstEmpty,
+      PartKind::LastEmpty, PartKind::OneOwner};
   return v;
 }
 
@@ -231,7 +240,8 @@ inline Part make_part(int64_t n, int p, PartKind kind) {
     Vec w(p);
     for (int i = 0; i < p; ++i)
       w[i] = (p > 2 && i == 1) ? 0 : (i + 1) * (i + 1);
-    int64_t tot = std::accumulate(w.begin(), w.end(), int64_t(0)), acc = 0, prev = 0;
+    int64_t tot = std::accumulate(w.begin(), w.end(), int64_t(0)), acc = 0,
+            prev = 0;
     for (int i = 0; i < p; ++i) {
       acc += w[i];
       int64_t end = n * acc / tot;
@@ -264,7 +274,8 @@ inline Part make_part(int64_t n, int p, PartKind kind) {
 /// Fill a local block (rows [off, off+rows) along dim 0 of `gshape`) from the
 /// reference formula.
 template <class D>
-void fill_block(Arr<typename D::T> &a, const Vec &gshape, int64_t off, int64_t salt = 0) {
+void fill_block(Arr<typename D::T> &a, const Vec &gshape, int64_t off,
+                int64_t salt = 0) {
   for_each_index(a.sizes, [&](const Vec &i) {
     Vec g = i;
     g[0] += off;
@@ -281,7 +292,9 @@ inline std::string str(const Vec &v) {
   return s + ")";
 }
 
-inline int64_t stat(int kind, int counter) { return _idtr_stats(kind, counter); }
+inline int64_t stat(int kind, int counter) {
+  return _idtr_stats(kind, counter);
+}
 
 /// Sum of an int64 over all ranks.
 inline int64_t allsum(int64_t v) {

@@ -47,8 +47,9 @@ extern "C" {
 #endif
 
 /* ----- teams ------------------------------------------------------------ */
-#define IDTR_TEAM_NONE 0  /* not distributed: nprocs 1, prank 0, local copies */
-#define IDTR_TEAM_WORLD 1 /* MPI_COMM_WORLD */
+/* 0: not distributed (nprocs 1, prank 0, local copies); 1: MPI_COMM_WORLD */
+#define IDTR_TEAM_NONE 0
+#define IDTR_TEAM_WORLD 1
 
 /* ----- reduction operations (_idtr_reduce_all_<T>) ----------------------- */
 #define IDTR_OP_SUM 0
@@ -71,16 +72,16 @@ extern "C" {
 #define IDTR_STAT_ALL 8      /* sum over kinds 0..7 (read only) */
 #define IDTR_STAT_NKINDS 8
 /* counters */
-#define IDTR_CNT_CALLS 0         /* entry point calls */
-#define IDTR_CNT_MSGS_SENT 1     /* point-to-point messages sent */
-#define IDTR_CNT_BYTES_SENT 2    /* payload bytes sent point-to-point */
-#define IDTR_CNT_MSGS_RECV 3     /* point-to-point messages received */
-#define IDTR_CNT_BYTES_RECV 4    /* payload bytes received point-to-point */
-#define IDTR_CNT_COLLECTIVES 5   /* MPI collective calls issued */
-#define IDTR_CNT_COLL_BYTES 6    /* bytes this rank contributed to collectives */
-#define IDTR_CNT_LOCAL_BYTES 7   /* bytes copied locally (self part) */
-#define IDTR_CNT_CACHE_HITS 8    /* plan cache hits */
-#define IDTR_CNT_CACHE_MISSES 9  /* plan cache misses (key >= 0, plan built) */
+#define IDTR_CNT_CALLS 0        /* entry point calls */
+#define IDTR_CNT_MSGS_SENT 1    /* point-to-point messages sent */
+#define IDTR_CNT_BYTES_SENT 2   /* payload bytes sent point-to-point */
+#define IDTR_CNT_MSGS_RECV 3    /* point-to-point messages received */
+#define IDTR_CNT_BYTES_RECV 4   /* payload bytes received point-to-point */
+#define IDTR_CNT_COLLECTIVES 5  /* MPI collective calls issued */
+#define IDTR_CNT_COLL_BYTES 6   /* bytes this rank contributed to collectives */
+#define IDTR_CNT_LOCAL_BYTES 7  /* bytes copied locally (self part) */
+#define IDTR_CNT_CACHE_HITS 8   /* plan cache hits */
+#define IDTR_CNT_CACHE_MISSES 9 /* plan cache misses (key >= 0, plan built) */
 #define IDTR_NCOUNTERS 10
 
 /* ----- non-typed entry points --------------------------------------------- */
@@ -99,7 +100,7 @@ IDTR_API void _idtr_unregister_team(int64_t team);
 
 /* Default block partition of n rows over nprocs ranks (see above). */
 IDTR_API void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
-                             int64_t *off, int64_t *size);
+                                      int64_t *off, int64_t *size);
 
 /* Complete an asynchronous operation. 0 is a no-op. Waiting twice or on a
  * value that is not a live handle is an error. */
@@ -156,33 +157,31 @@ IDTR_API void _idtr_clear_cache(void);
 #define IDTR_MEMREF(name) int64_t name##_rank, void *name##_desc
 
 #define IDTR_DECLARE_TYPED(S, T)                                               \
-  IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),         \
-                                      int64_t op);                             \
-  IDTR_API int64_t _idtr_update_halo_##S(int64_t team, IDTR_MEMREF(data),               \
-                                IDTR_MEMREF(gshape), IDTR_MEMREF(loffs),       \
-                                IDTR_MEMREF(bb_offs), IDTR_MEMREF(bb_sizes),   \
-                                IDTR_MEMREF(lhalo), IDTR_MEMREF(rhalo),        \
-                                int64_t key);                                  \
-  IDTR_API int64_t _idtr_copy_reshape_##S(int64_t team, IDTR_MEMREF(in),                \
-                                 IDTR_MEMREF(gshape_in), IDTR_MEMREF(loffs_in), \
-                                 IDTR_MEMREF(gshape_out),                      \
-                                 IDTR_MEMREF(loffs_out), IDTR_MEMREF(out),     \
-                                 int64_t key);                                 \
-  IDTR_API int64_t _idtr_copy_permute_##S(int64_t team, IDTR_MEMREF(in),                \
-                                 IDTR_MEMREF(gshape_in), IDTR_MEMREF(loffs_in), \
-                                 IDTR_MEMREF(perm), IDTR_MEMREF(out),          \
-                                 int64_t key);                                 \
-  IDTR_API int64_t _idtr_repartition_##S(int64_t team, IDTR_MEMREF(in),                 \
-                                IDTR_MEMREF(gshape), IDTR_MEMREF(loffs_in),    \
-                                IDTR_MEMREF(target_offs),                      \
-                                IDTR_MEMREF(target_sizes), IDTR_MEMREF(out),   \
-                                int64_t key);                                  \
-  IDTR_API void _idtr_gather_##S(int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape),    \
-                        IDTR_MEMREF(loffs), IDTR_MEMREF(out), int64_t root);   \
-  IDTR_API void _idtr_ragged_alltoall_##S(                                              \
+  IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),          \
+                                     int64_t op);                              \
+  IDTR_API int64_t _idtr_update_halo_##S(                                      \
+      int64_t team, IDTR_MEMREF(data), IDTR_MEMREF(gshape),                    \
+      IDTR_MEMREF(loffs), IDTR_MEMREF(bb_offs), IDTR_MEMREF(bb_sizes),         \
+      IDTR_MEMREF(lhalo), IDTR_MEMREF(rhalo), int64_t key);                    \
+  IDTR_API int64_t _idtr_copy_reshape_##S(                                     \
+      int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape_in),                   \
+      IDTR_MEMREF(loffs_in), IDTR_MEMREF(gshape_out), IDTR_MEMREF(loffs_out),  \
+      IDTR_MEMREF(out), int64_t key);                                          \
+  IDTR_API int64_t _idtr_copy_permute_##S(                                     \
+      int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape_in),                   \
+      IDTR_MEMREF(loffs_in), IDTR_MEMREF(perm), IDTR_MEMREF(out),              \
+      int64_t key);                                                            \
+  IDTR_API int64_t _idtr_repartition_##S(                                      \
+      int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape),                      \
+      IDTR_MEMREF(loffs_in), IDTR_MEMREF(target_offs),                         \
+      IDTR_MEMREF(target_sizes), IDTR_MEMREF(out), int64_t key);               \
+  IDTR_API void _idtr_gather_##S(int64_t team, IDTR_MEMREF(in),                \
+                                 IDTR_MEMREF(gshape), IDTR_MEMREF(loffs),      \
+                                 IDTR_MEMREF(out), int64_t root);              \
+  IDTR_API void _idtr_ragged_alltoall_##S(                                     \
       int64_t team, IDTR_MEMREF(send), IDTR_MEMREF(send_offsets),              \
-      IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv),                              \
-      IDTR_MEMREF(output_offsets), IDTR_MEMREF(recv_sizes));
+      IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv), IDTR_MEMREF(output_offsets), \
+      IDTR_MEMREF(recv_sizes));
 
 /* X-macro over all supported element types: X(suffix, C type). */
 #define IDTR_FOR_EACH_TYPE(X)                                                  \
@@ -204,7 +203,8 @@ IDTR_FOR_EACH_TYPE(IDTR_DECLARE_TYPED)
 #ifdef __cplusplus
 } /* extern "C" */
 
-/* ----- C++ helpers for MLIR memref descriptors ----------------------------- */
+/* ----- C++ helpers for MLIR memref descriptors -----------------------------
+ */
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
@@ -317,8 +317,7 @@ private:
 class IndexVec {
 public:
   IndexVec(std::vector<int64_t> v = {})
-      : v_(std::move(v)),
-        d_(v_.data(), {static_cast<int64_t>(v_.size())}) {}
+      : v_(std::move(v)), d_(v_.data(), {static_cast<int64_t>(v_.size())}) {}
   IndexVec(std::initializer_list<int64_t> v)
       : IndexVec(std::vector<int64_t>(v)) {}
   IndexVec(const IndexVec &o) : IndexVec(o.v_) {}
