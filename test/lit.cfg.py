@@ -21,3 +21,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.imex_tools_dir, config.llvm_tools_dir]
 tools = ["imex-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Python test sources (pytest) live beside the lit tests.
+config.excludes.append("Execution")

@@ -20,7 +20,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
 #ifndef IMEX_MLIR_LIB_DIR
@@ -98,6 +100,14 @@ int main(int argc, char **argv) {
   args.push_back("--shared-libs=" IMEX_MLIR_LIB_DIR "/libmlir_runner_utils.so");
   args.push_back("--shared-libs=" IMEX_MLIR_LIB_DIR
                  "/libmlir_c_runner_utils.so");
+  // IMEX's own printing helpers, next to this tool (build tree or install).
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&lower));
+  SmallString<256> utils(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(utils, "lib", "libimex_runner_utils.so");
+  if (llvm::sys::fs::exists(utils))
+    args.push_back(("--shared-libs=" + utils).str());
   std::vector<char *> cargs;
   for (std::string &arg : args)
     cargs.push_back(arg.data());

@@ -1,0 +1,207 @@
+"""Builds ndarray programs around numpy inputs, runs them with imex-runner
+and returns the printed arrays, so tests can compare against numpy.
+
+Inputs are embedded exactly (floats as bit patterns) in writable
+memref.globals and wrapped with ndarray.from_memref; results are printed by
+imexPrint<T> from libimex_runner_utils.
+"""
+
+import os
+import re
+import subprocess
+
+import numpy as np
+
+RUNNER = os.environ.get("IMEX_RUNNER", "imex-runner")
+
+NUMPY_OF = {
+    "f64": np.float64, "f32": np.float32, "f16": np.float16,
+    "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8,
+    "ui64": np.uint64, "ui32": np.uint32, "ui16": np.uint16, "ui8": np.uint8,
+    "i1": np.bool_, "index": np.int64,
+}
+MLIR_OF = {np.dtype(v): k for k, v in NUMPY_OF.items() if k != "index"}
+
+# How a printed array comes back: (print function, printed type) per dtype.
+PRINTED_AS = {
+    "f64": ("F64", "f64"), "f32": ("F32", "f32"), "f16": ("F32", "f32"),
+    "i64": ("I64", "i64"), "i32": ("I32", "i32"), "i16": ("I16", "i16"),
+    "i8": ("I8", "i8"), "i1": ("I1", "i1"), "index": ("Index", "index"),
+    "ui64": ("I64", "i64"), "ui32": ("I64", "i64"), "ui16": ("I64", "i64"),
+    "ui8": ("I64", "i64"),
+}
+
+
+def mlir_dtype(dtype):
+    return MLIR_OF[np.dtype(dtype)]
+
+
+def storage_dtype(dtype):
+    """Signless storage of an ndarray element type (ui8 -> i8)."""
+    return dtype[1:] if dtype.startswith("ui") else dtype
+
+
+def array_type(shape, dtype):
+    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    return f"!ndarray.ndarray<{dims}{dtype}>"
+
+
+def tensor_type(shape, dtype):
+    dims = "".join(("?" if d is None else str(d)) + "x" for d in shape)
+    return f"tensor<{dims}{dtype}>"
+
+
+def _element(value, dtype):
+    if dtype == "i1":
+        return "true" if value else "false"
+    if dtype.startswith("f"):
+        bits = {"f64": np.uint64, "f32": np.uint32, "f16": np.uint16}[dtype]
+        width = np.dtype(bits).itemsize * 2
+        return "0x%0*X" % (width, int(np.array(value).view(bits)))
+    return str(int(value))
+
+
+def _dense(array, dtype):
+    if array.ndim == 0:
+        return _element(array[()], dtype)
+    if array.shape[0] == 0:
+        return "[]"
+    return "[" + ", ".join(_dense(a, dtype) for a in array) + "]"
+
+
+class Program:
+    """An ndarray program under construction: `main` in MLIR text."""
+
+    def __init__(self):
+        self.globals = []
+        self.body = []
+        self.outputs = []
+        self.count = 0
+
+    def fresh(self, prefix="v"):
+        self.count += 1
+        return f"%{prefix}{self.count}"
+
+    def line(self, text):
+        self.body.append("  " + text)
+
+    def input(self, array, dtype=None, dynamic=False):
+        """An ndarray holding `array`; returns (ssa name, ndarray type)."""
+        array = np.asarray(array)
+        dtype = dtype or mlir_dtype(array.dtype)
+        storage = storage_dtype(dtype)
+        data = array.astype(NUMPY_OF[storage]) if storage != dtype else array
+        name = f"@input{len(self.globals)}"
+        shape = list(array.shape)
+        memref = f"memref<{''.join(str(d) + 'x' for d in shape)}{storage}>"
+        self.globals.append(
+            f'memref.global "private" {name} : {memref} = '
+            f"dense<{_dense(data, storage)}>")
+        m = self.fresh("m")
+        self.line(f"{m} = memref.get_global {name} : {memref}")
+        value = self.fresh()
+        self.line(f"{value} = ndarray.from_memref {m} : {memref} -> "
+                  f"{array_type(shape, storage)}")
+        if storage != dtype:
+            value = self.op(f"ndarray.cast_elemtype {value} : "
+                            f"{array_type(shape, storage)} to "
+                            f"{array_type(shape, dtype)}")
+        if dynamic:
+            dyn = [None] * len(shape)
+            value = self.op(f"ndarray.cast {value} : "
+                            f"{array_type(shape, dtype)} to "
+                            f"{array_type(dyn, dtype)}")
+            shape = dyn
+        return value, array_type(shape, dtype)
+
+    def op(self, text):
+        """Adds `%new = text`; returns %new."""
+        result = self.fresh()
+        self.line(f"{result} = {text}")
+        return result
+
+    def constant(self, value, dtype):
+        if dtype == "index":
+            return self.op(f"arith.constant {int(value)} : index")
+        return self.op(f"arith.constant {_element(value, dtype)} : {dtype}")
+
+    def output(self, value, shape, dtype):
+        """Prints ndarray `value` of the given static/dynamic shape."""
+        function, printed = PRINTED_AS[dtype]
+        if printed != dtype:
+            value = self.op(f"ndarray.cast_elemtype {value} : "
+                            f"{array_type(shape, dtype)} to "
+                            f"{array_type(shape, printed)}")
+        tensor = self.op(f"ndarray.to_tensor {value} : "
+                         f"{array_type(shape, printed)} -> "
+                         f"{tensor_type(shape, printed)}")
+        unranked = self.op(f"tensor.cast {tensor} : "
+                           f"{tensor_type(shape, printed)} to "
+                           f"tensor<*x{printed}>")
+        self.line(f"func.call @imexPrint{function}({unranked}) : "
+                  f"(tensor<*x{printed}>) -> ()")
+        self.outputs.append(dtype)
+
+    def text(self):
+        printers = sorted({PRINTED_AS[d] for d in self.outputs})
+        decls = [f"func.func private @imexPrint{f}(tensor<*x{t}> "
+                 f'{{bufferization.access = "read"}})' for f, t in printers]
+        return "\n".join(self.globals + decls + ["func.func @main() {"] +
+                         self.body + ["  return", "}", ""])
+
+    def run(self, extra_args=()):
+        """Runs the program; returns the printed arrays as numpy arrays."""
+        source = self.text()
+        proc = subprocess.run([RUNNER, "-", *extra_args], input=source,
+                              capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            raise AssertionError(
+                f"imex-runner failed ({proc.returncode}):\n{proc.stderr}\n"
+                f"--- program ---\n{source}")
+        arrays = parse_output(proc.stdout)
+        if len(arrays) != len(self.outputs):
+            raise AssertionError(f"expected {len(self.outputs)} arrays, got "
+                                 f"{proc.stdout}\n--- program ---\n{source}")
+        return [restore(a, d) for a, d in zip(arrays, self.outputs)]
+
+
+LINE = re.compile(r"^IMEX_ARRAY (\w+) \[([\d,]*)\](.*)$")
+
+
+def parse_output(stdout):
+    arrays = []
+    for line in stdout.splitlines():
+        match = LINE.match(line)
+        if not match:
+            continue
+        printed, dims, values = match.groups()
+        shape = [int(d) for d in dims.split(",") if d]
+        dtype = NUMPY_OF[printed]
+        if dtype == np.bool_:
+            data = np.array([int(v) for v in values.split()], dtype=np.bool_)
+        elif np.issubdtype(dtype, np.floating):
+            data = np.array([float(v) for v in values.split()], dtype=dtype)
+        else:
+            data = np.array([int(v) for v in values.split()], dtype=dtype)
+        arrays.append(data.reshape(shape))
+    return arrays
+
+
+def restore(array, dtype):
+    """The printed array as the numpy array of ndarray type `dtype`."""
+    if dtype.startswith("ui"):
+        return array.astype(np.int64).view(np.uint64).astype(NUMPY_OF[dtype])
+    return array.astype(NUMPY_OF[dtype])
+
+
+def assert_matches(result, expected, dtype):
+    """Integers and booleans exactly; floats to a few ulps, NaNs equal."""
+    expected = np.asarray(expected)
+    assert result.shape == expected.shape, (result.shape, expected.shape)
+    if dtype.startswith("f"):
+        rtol = {"f64": 1e-13, "f32": 2e-6, "f16": 2e-3}[dtype]
+        np.testing.assert_allclose(result.astype(np.float64),
+                                   expected.astype(np.float64), rtol=rtol,
+                                   atol=rtol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(result, expected.astype(result.dtype))
