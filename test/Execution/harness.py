@@ -89,6 +89,11 @@ class Program:
         """An ndarray holding `array`; returns (ssa name, ndarray type)."""
         array = np.asarray(array)
         dtype = dtype or mlir_dtype(array.dtype)
+        if array.size == 0:  # no data: an uninitialised array of the shape
+            value = self.op(f"ndarray.create : "
+                            f"{array_type(list(array.shape), dtype)}")
+            return self._maybe_dynamic(value, list(array.shape), dtype,
+                                       dynamic)
         storage = storage_dtype(dtype)
         data = array.astype(NUMPY_OF[storage]) if storage != dtype else array
         name = f"@input{len(self.globals)}"
@@ -106,6 +111,9 @@ class Program:
             value = self.op(f"ndarray.cast_elemtype {value} : "
                             f"{array_type(shape, storage)} to "
                             f"{array_type(shape, dtype)}")
+        return self._maybe_dynamic(value, shape, dtype, dynamic)
+
+    def _maybe_dynamic(self, value, shape, dtype, dynamic):
         if dynamic:
             dyn = [None] * len(shape)
             value = self.op(f"ndarray.cast {value} : "
@@ -156,7 +164,8 @@ class Program:
                               capture_output=True, text=True, timeout=120)
         if proc.returncode != 0:
             raise AssertionError(
-                f"imex-runner failed ({proc.returncode}):\n{proc.stderr}\n"
+                f"imex-runner failed ({proc.returncode}):\n{proc.stdout}\n"
+                f"{proc.stderr}\n"
                 f"--- program ---\n{source}")
         arrays = parse_output(proc.stdout)
         if len(arrays) != len(self.outputs):

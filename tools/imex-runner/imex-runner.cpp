@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "imex/InitIMEXDialects.h"
+
 #include "imex/InitIMEXPasses.h"
+#include <cstdio>
 
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,7 +23,6 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -75,7 +76,10 @@ static void addDefault(std::vector<std::string> &args, StringRef prefix,
 }
 
 int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
+  // Run-time checks in lowered code print with puts() and abort(): keep
+  // stdout line-buffered so the message is not lost in a pipe. No crash
+  // handler: an abort requested by the program is not a compiler crash.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
