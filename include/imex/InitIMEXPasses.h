@@ -5,12 +5,14 @@
 
 #include "imex/Conversion/Passes.h"
 #include "imex/Dialect/NDArray/Transforms/Passes.h"
+#include "imex/Dialect/Region/Transforms/Passes.h"
 #include "imex/Pipelines/Pipelines.h"
 
 namespace imex {
 /// Registers all IMEX passes and pipelines with the global registry.
 inline void registerAllPasses() {
   ndarray::registerNDArrayPasses();
+  region::registerRegionPasses();
   registerIMEXConversionPasses();
   registerIMEXPipelines();
 }

@@ -12,8 +12,11 @@ void imex::buildCPUPipeline(OpPassManager &pm,
   // Each stage is a textual upstream pipeline; docs/pipeline.md explains
   // why each pass is there.
   std::string pipeline =
+      // Calls of array functions are inlined: in-place updates of arguments
+      // then become visible to the caller's value semantics.
+      "inline,"
       // ndarray -> linalg on tensors, shapes made static where known.
-      "canonicalize,convert-ndarray-to-linalg,canonicalize,cse,"
+      "canonicalize,convert-ndarray-to-linalg,drop-regions,canonicalize,cse,"
       "resolve-shaped-type-result-dims,canonicalize,";
   if (options.fuseElementwise)
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";

@@ -57,7 +57,8 @@ def _element(value, dtype):
     if dtype.startswith("f"):
         bits = {"f64": np.uint64, "f32": np.uint32, "f16": np.uint16}[dtype]
         width = np.dtype(bits).itemsize * 2
-        return "0x%0*X" % (width, int(np.array(value).view(bits)))
+        return "0x%0*X" % (width,
+                           int(np.array(value, NUMPY_OF[dtype]).view(bits)))
     return str(int(value))
 
 
@@ -131,6 +132,8 @@ class Program:
     def constant(self, value, dtype):
         if dtype == "index":
             return self.op(f"arith.constant {int(value)} : index")
+        if dtype == "i1":
+            return self.op(f"arith.constant {_element(value, dtype)}")
         return self.op(f"arith.constant {_element(value, dtype)} : {dtype}")
 
     def output(self, value, shape, dtype):

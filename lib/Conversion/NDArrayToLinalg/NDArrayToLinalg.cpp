@@ -663,11 +663,32 @@ static Type getEWBinOperandType(EWBinOpKind kind, Type lhs, Type rhs,
   }
 }
 
+/// Rejects operands whose shapes, as static as casts reveal, cannot be
+/// broadcast together: canonicalizing the casts away would otherwise produce
+/// invalid linalg ops.
+static LogicalResult checkStaticBroadcast(Operation *op, ValueRange operands) {
+  SmallVector<int64_t> shape;
+  std::string reason;
+  for (Value operand : operands) {
+    while (auto cast = operand.getDefiningOp<CastOp>())
+      operand = cast.getSource();
+    SmallVector<int64_t> next;
+    if (failed(broadcastShapes(shape, getArrayType(operand).getShape(), next,
+                               reason)))
+      return op->emitOpError("operands could not be broadcast together: ")
+             << reason;
+    shape = next;
+  }
+  return success();
+}
+
 struct EWBinLowering : public OpConversionPattern<EWBinOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(EWBinOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticBroadcast(op, op->getOperands())))
+      return failure();
     Type lhsType = getElementType(op.getLhs());
     Type rhsType = getElementType(op.getRhs());
     Type resultType = op.getType().getElementType();
@@ -711,6 +732,8 @@ struct WhereLowering : public OpConversionPattern<WhereOp> {
   LogicalResult
   matchAndRewrite(WhereOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticBroadcast(op, op->getOperands())))
+      return failure();
     Type xType = getElementType(op.getX()), yType = getElementType(op.getY());
     Type resultType = op.getType().getElementType();
     Value result = buildElementwise(
@@ -1135,6 +1158,17 @@ struct ConvertNDArrayToLinalgPass
           ConvertNDArrayToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    WalkResult calls = module.walk([](func::CallOp call) {
+      if (!hasArrayTypes(call.getOperandTypes()))
+        return WalkResult::advance();
+      call.emitOpError("passes arrays to '")
+          << call.getCallee()
+          << "', which must be inlined first (e.g. with -inline) so that its "
+             "in-place updates are seen by the caller";
+      return WalkResult::interrupt();
+    });
+    if (calls.wasInterrupted())
+      return signalPassFailure();
     for (auto func : module.getOps<FunctionOpInterface>())
       if (!func.isExternal() && failed(convertToValueSemantics(func)))
         return signalPassFailure();

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -21,7 +22,21 @@ using namespace imex::ndarray;
 #define GET_TYPEDEF_CLASSES
 #include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.cpp.inc"
 
+namespace {
+/// All ndarray ops may be inlined: none depends on its enclosing function.
+struct NDArrayInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void NDArrayDialect::initialize() {
+  addInterfaces<NDArrayInlinerInterface>();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.cpp.inc"

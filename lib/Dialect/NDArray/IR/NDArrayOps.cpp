@@ -267,19 +267,31 @@ struct FoldCastIntoInferredOp : public RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<InferTypeOpInterface>(op) ||
-        !isa<NDArrayDialect>(op->getDialect()))
+    auto inferOp = dyn_cast<InferTypeOpInterface>(op);
+    if (!inferOp || !isa<NDArrayDialect>(op->getDialect()))
       return failure();
+    SmallVector<Value> operands(op->getOperands());
     bool changed = false;
-    for (OpOperand &operand : op->getOpOperands()) {
-      auto cast = operand.get().getDefiningOp<CastOp>();
-      if (!cast || !isShapeRefinedBy(cast.getType().getShape(),
-                                     cast.getSource().getType().getShape()))
-        continue;
-      rewriter.modifyOpInPlace(op, [&] { operand.set(cast.getSource()); });
-      changed = true;
+    for (Value &operand : operands) {
+      auto cast = operand.getDefiningOp<CastOp>();
+      if (cast && isShapeRefinedBy(cast.getType().getShape(),
+                                   cast.getSource().getType().getShape())) {
+        operand = cast.getSource();
+        changed = true;
+      }
     }
-    return success(changed);
+    // The more static operands must still give a valid op (a size mismatch
+    // that was a run-time error must not become invalid IR).
+    SmallVector<Type> inferred;
+    if (!changed ||
+        failed(inferOp.inferReturnTypes(op->getContext(), std::nullopt,
+                                        operands, op->getRawDictionaryAttrs(),
+                                        op->getPropertiesStorage(),
+                                        op->getRegions(), inferred)) ||
+        !inferOp.isCompatibleReturnTypes(inferred, op->getResultTypes()))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op->setOperands(operands); });
+    return success();
   }
 };
 } // namespace
