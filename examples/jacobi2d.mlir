@@ -7,7 +7,24 @@
 //   return sum(u)
 //
 // The grid size is a runtime value; the four shifted reads are views of u and
-// the update writes into u in place.
+// the update writes into u in place. Run it with
+//
+//   build/bin/imex-runner examples/jacobi2d.mlir
+//
+// which prints the checksum sum(u) after 200 iterations on a 64 x 64 grid
+// (numpy gives 472.53775709353835: python3 examples/jacobi2d.py).
+
+func.func private @imexPrintF64(tensor<*xf64> {bufferization.access = "read"})
+
+func.func @main() {
+  %n = arith.constant 64 : index
+  %iters = arith.constant 200 : index
+  %total = func.call @jacobi(%n, %iters) : (index, index) -> !ndarray.ndarray<f64>
+  %t = ndarray.to_tensor %total : !ndarray.ndarray<f64> -> tensor<f64>
+  %u = tensor.cast %t : tensor<f64> to tensor<*xf64>
+  func.call @imexPrintF64(%u) : (tensor<*xf64>) -> ()
+  return
+}
 
 func.func @jacobi(%n: index, %iters: index) -> !ndarray.ndarray<f64> {
   %c0 = arith.constant 0 : index

@@ -517,14 +517,16 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
   LogicalResult
   matchAndRewrite(InsertSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto toTensor =
-        adaptor.getDestination().getDefiningOp<bufferization::ToTensorOp>();
+    Value destination = adaptor.getDestination();
+    while (auto cast = destination.getDefiningOp<UnrealizedConversionCastOp>())
+      destination = cast.getInputs().front();
+    auto toTensor = destination.getDefiningOp<bufferization::ToTensorOp>();
     if (!toTensor)
       return rewriter.notifyMatchFailure(
           op, "in-place update of an array not backed by a memref");
     Value source = prepareInsertSource(rewriter, op, adaptor.getSource());
     Value updated = tensor::InsertSliceOp::create(
-        rewriter, op.getLoc(), source, adaptor.getDestination(),
+        rewriter, op.getLoc(), source, toTensor.getResult(),
         op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
     auto materialize = bufferization::MaterializeInDestinationOp::create(
         rewriter, op.getLoc(), updated, toTensor.getBuffer());
@@ -1199,7 +1201,16 @@ struct ConvertNDArrayToLinalgPass
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Casts back to arrays introduced at function entries are dead now.
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module.walk([&](UnrealizedConversionCastOp cast) {
+      if (hasArrayTypes(cast->getResultTypes()))
+        casts.push_back(cast);
+    });
+    for (UnrealizedConversionCastOp cast : llvm::reverse(casts))
+      if (cast->use_empty())
+        cast->erase();
   }
 };
 

@@ -1,0 +1,134 @@
+// RUN: imex-opt %s -split-input-file -convert-ndarray-to-linalg -verify-diagnostics | FileCheck %s
+
+// Array arguments are memrefs read through to_tensor restrict; results are
+// tensors.
+// CHECK-LABEL: func @boundary
+// CHECK-SAME: (%[[A:.*]]: memref<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[A]] restrict : memref<?x4xf32> to tensor<?x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<?x4xf32>)
+// CHECK: math.sqrt
+func.func @boundary(%a: !ndarray.ndarray<?x4xf32>) -> !ndarray.ndarray<?x4xf32> {
+  %0 = ndarray.ewuny sqrt %a : !ndarray.ndarray<?x4xf32> -> !ndarray.ndarray<?x4xf32>
+  return %0 : !ndarray.ndarray<?x4xf32>
+}
+
+// -----
+
+// An argument updated in place is writable and its final version is
+// written back.
+// CHECK-LABEL: func @update_argument
+// CHECK-SAME: (%[[A:.*]]: memref<8xf64>, %[[S:.*]]: f64)
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[A]] restrict writable
+// CHECK: linalg.fill ins(%[[S]] : f64)
+// CHECK: %[[B:.*]] = linalg.generic
+// CHECK: %[[V:.*]] = tensor.insert_slice %[[B]] into %[[T]][2] [3] [1]
+// CHECK: %[[W:.*]] = tensor.insert_slice %[[V]] into %[[T]][0] [8] [1]
+// CHECK: bufferization.materialize_in_destination %[[W]] in writable %[[A]]
+func.func @update_argument(%a: !ndarray.ndarray<8xf64>, %s: f64) {
+  %v = ndarray.create value %s : !ndarray.ndarray<f64>
+  ndarray.insert_slice %v into %a[2] [3] [1] : !ndarray.ndarray<f64> into !ndarray.ndarray<8xf64>
+  return
+}
+
+// -----
+
+// Broadcasting aligns trailing dimensions: static unit dimensions broadcast
+// through constant indexing-map results.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func @broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK:   arith.extf
+// CHECK:   arith.addf
+func.func @broadcast(%a: !ndarray.ndarray<3x1xf64>, %b: !ndarray.ndarray<4xf32>) -> !ndarray.ndarray<3x4xf64> {
+  %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<3x1xf64>, !ndarray.ndarray<4xf32>) -> !ndarray.ndarray<3x4xf64>
+  return %0 : !ndarray.ndarray<3x4xf64>
+}
+
+// -----
+
+// Dynamic sizes that could be 1 are repeated at run time, and incompatible
+// sizes abort.
+// CHECK-LABEL: func @dynamic_broadcast
+// CHECK: cf.assert {{.*}} "operands could not be broadcast together"
+// CHECK: scf.if
+// CHECK: linalg.generic
+func.func @dynamic_broadcast(%a: !ndarray.ndarray<?xf64>, %b: !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64> {
+  %0 = ndarray.ewbin multiply %a, %b : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  return %0 : !ndarray.ndarray<?xf64>
+}
+
+// -----
+
+// Reductions start from the identity of their operation, not from 0.
+// CHECK-LABEL: func @reduce_max
+// CHECK: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK: linalg.fill ins(%[[MIN]] : i32)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   arith.maxsi
+func.func @reduce_max(%a: !ndarray.ndarray<3x4xi32>) -> !ndarray.ndarray<3xi32> {
+  %0 = ndarray.reduction max %a axes [1] : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<3xi32>
+  return %0 : !ndarray.ndarray<3xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @reduce_prod_keepdims
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: linalg.fill ins(%[[ONE]] : i64)
+// CHECK:   arith.extsi {{.*}} : i8 to i64
+// CHECK:   arith.muli
+// CHECK: tensor.expand_shape {{.*}} {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xi64> into tensor<1x4xi64>
+func.func @reduce_prod_keepdims(%a: !ndarray.ndarray<3x4xi8>) -> !ndarray.ndarray<1x4xi64> {
+  %0 = ndarray.reduction prod %a axes [0] keepdims : !ndarray.ndarray<3x4xi8> -> !ndarray.ndarray<1x4xi64>
+  return %0 : !ndarray.ndarray<1x4xi64>
+}
+
+// -----
+
+// Unsigned arrays are stored as signless tensors and use unsigned ops.
+// CHECK-LABEL: func @unsigned
+// CHECK-SAME: (%{{.*}}: memref<4xi32>, %{{.*}}: memref<4xi32>) -> tensor<4xi32>
+// CHECK: arith.divui
+func.func @unsigned(%a: !ndarray.ndarray<4xui32>, %b: !ndarray.ndarray<4xui32>) -> !ndarray.ndarray<4xui32> {
+  %0 = ndarray.ewbin floor_divide %a, %b : (!ndarray.ndarray<4xui32>, !ndarray.ndarray<4xui32>) -> !ndarray.ndarray<4xui32>
+  return %0 : !ndarray.ndarray<4xui32>
+}
+
+// -----
+
+// CHECK-LABEL: func @views_and_shapes
+// CHECK: tensor.extract_slice %{{.*}}[1, 0] [2, 4] [2, 1]
+// CHECK: linalg.transpose {{.*}} permutation = [1, 0]
+// CHECK: tensor.reshape
+// CHECK: tensor.collapse_shape
+func.func @views_and_shapes(%a: !ndarray.ndarray<6x4xf32>) -> (!ndarray.ndarray<4x2xf32>, !ndarray.ndarray<24xf32>, !ndarray.ndarray<4xf32>) {
+  %0 = ndarray.subview %a[1, 0] [2, 4] [2, 1] : !ndarray.ndarray<6x4xf32> to !ndarray.ndarray<2x4xf32>
+  %1 = ndarray.permute_dims %0 [1, 0] : !ndarray.ndarray<2x4xf32> -> !ndarray.ndarray<4x2xf32>
+  %2 = ndarray.reshape %a : !ndarray.ndarray<6x4xf32> -> !ndarray.ndarray<24xf32>
+  %3 = ndarray.subview %a[0, 0] [1, 4] [1, 1] : !ndarray.ndarray<6x4xf32> to !ndarray.ndarray<1x4xf32>
+  %4 = ndarray.squeeze %3 [0] : !ndarray.ndarray<1x4xf32> -> !ndarray.ndarray<4xf32>
+  return %1, %2, %4 : !ndarray.ndarray<4x2xf32>, !ndarray.ndarray<24xf32>, !ndarray.ndarray<4xf32>
+}
+
+// -----
+
+func.func private @callee(!ndarray.ndarray<4xf64>)
+
+func.func @call_needs_inlining(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+1 {{passes arrays to 'callee', which must be inlined first}}
+  func.call @callee(%a) : (!ndarray.ndarray<4xf64>) -> ()
+  return
+}
+
+// -----
+
+func.func @static_mismatch(%a: !ndarray.ndarray<3xf64>, %b: !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<?xf64> {
+  %0 = ndarray.cast %a : !ndarray.ndarray<3xf64> to !ndarray.ndarray<?xf64>
+  %1 = ndarray.cast %b : !ndarray.ndarray<4xf64> to !ndarray.ndarray<?xf64>
+  // expected-error @+2 {{operands could not be broadcast together: shapes are not broadcast-compatible: size 3 vs 4}}
+  // expected-error @+1 {{failed to legalize operation 'ndarray.ewbin'}}
+  %2 = ndarray.ewbin add %0, %1 : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  return %2 : !ndarray.ndarray<?xf64>
+}
