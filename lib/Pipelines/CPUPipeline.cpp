@@ -30,9 +30,13 @@ void imex::buildCPUPipeline(OpPassManager &pm,
       "lower-affine,convert-scf-to-cf,arith-expand,"
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,convert-math-to-llvm,"
-      "convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,"
-      "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
-      "reconcile-unrealized-casts";
+      "convert-math-to-libm,";
+  pipeline += options.countAllocations
+                  ? "finalize-memref-to-llvm{use-generic-functions=1},"
+                  : "finalize-memref-to-llvm,";
+  pipeline += "convert-arith-to-llvm,"
+              "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+              "reconcile-unrealized-casts";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     llvm::report_fatal_error("imex-cpu-pipeline: invalid pipeline");
 }

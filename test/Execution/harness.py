@@ -161,15 +161,23 @@ class Program:
                          self.body + ["  return", "}", ""])
 
     def run(self, extra_args=()):
-        """Runs the program; returns the printed arrays as numpy arrays."""
+        """Runs the program; returns the printed arrays as numpy arrays.
+        Every buffer the program allocates must be freed exactly once."""
         source = self.text()
-        proc = subprocess.run([RUNNER, "-", *extra_args], input=source,
-                              capture_output=True, text=True, timeout=120)
+        env = dict(os.environ, IMEX_ALLOCATION_STATS="1")
+        proc = subprocess.run(
+            [RUNNER, "-", "--pipeline=imex-cpu-pipeline{count-allocations=1}",
+             *extra_args], input=source, capture_output=True, text=True,
+            timeout=120, env=env)
         if proc.returncode != 0:
             raise AssertionError(
                 f"imex-runner failed ({proc.returncode}):\n{proc.stdout}\n"
                 f"{proc.stderr}\n"
                 f"--- program ---\n{source}")
+        stats = ALLOCATIONS.search(proc.stderr)
+        if not stats or stats.group(1) != stats.group(2):
+            raise AssertionError(f"leak or double free: {proc.stderr}\n"
+                                 f"--- program ---\n{source}")
         arrays = parse_output(proc.stdout)
         if len(arrays) != len(self.outputs):
             raise AssertionError(f"expected {len(self.outputs)} arrays, got "
@@ -177,6 +185,7 @@ class Program:
         return [restore(a, d) for a, d in zip(arrays, self.outputs)]
 
 
+ALLOCATIONS = re.compile(r"IMEX_ALLOCATIONS allocated=(\d+) freed=(\d+)")
 LINE = re.compile(r"^IMEX_ARRAY (\w+) \[([\d,]*)\](.*)$")
 
 

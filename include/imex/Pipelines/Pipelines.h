@@ -15,6 +15,12 @@ struct CPUPipelineOptions
       llvm::cl::desc("Fuse elementwise linalg ops (off only to measure the "
                      "effect of fusion)"),
       llvm::cl::init(true)};
+  Option<bool> countAllocations{
+      *this, "count-allocations",
+      llvm::cl::desc("Allocate through the counting functions of "
+                     "libimex_runner_utils (set IMEX_ALLOCATION_STATS=1 to "
+                     "print allocations and frees at exit): leak tests"),
+      llvm::cl::init(false)};
 };
 
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
