@@ -41,4 +41,17 @@ def ConvertNDArrayToLinalg
   ];
 }
 
+def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
+  let summary = "Mark the pointers of array arguments noalias in llvm.func";
+  let description = [{
+    Runs after `convert-func-to-llvm`. Array arguments of functions lowered
+    by `convert-ndarray-to-linalg` must not alias each other; that pass
+    records in `imex.noalias_llvm_args` where their allocated and aligned
+    pointers land in the expanded LLVM signature, and this pass marks those
+    arguments `llvm.noalias` (upstream drops `llvm.noalias` of memref
+    arguments unless the bare-pointer calling convention is used).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // IMEX_CONVERSION_PASSES_TD

@@ -496,6 +496,47 @@ static Value prepareInsertSource(OpBuilder &b, OpTy op, Value source) {
                              getElementType(op.getDestination()), shape, sizes);
 }
 
+/// Whether the slice of `op` covers its whole destination (`a[...] = x`).
+template <typename OpTy> static bool isFullOverwrite(OpTy op) {
+  // Casts may hide static sizes of the destination.
+  Value root = op.getDestination();
+  while (auto cast = root.getDefiningOp<CastOp>())
+    root = cast.getSource();
+  NDArrayType type = getArrayType(root);
+  for (auto [dim, offset, size, stride] : llvm::enumerate(
+           op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides())) {
+    if (!isConstantIntValue(offset, 0) || !isConstantIntValue(stride, 1))
+      return false;
+    if (std::optional<int64_t> constant = getConstantIntValue(size)) {
+      if (*constant != type.getDimSize(dim))
+        return false;
+      continue;
+    }
+    auto dimOp = dyn_cast<Value>(size).template getDefiningOp<DimOp>();
+    if (!dimOp ||
+        (dimOp.getSource() != op.getDestination() &&
+         dimOp.getSource() != root) ||
+        getConstantIntValue(dimOp.getIndex()) != static_cast<int64_t>(dim))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `op` is the only reader of its destination's version (looking
+/// through casts and copies, which lower to the same tensor), so that the
+/// new version may overwrite it in place.
+static bool isLastReaderOfDestination(ImmutableInsertSliceOp op) {
+  Value version = op.getDestination();
+  while (true) {
+    if (!version.hasOneUse())
+      return false;
+    Operation *def = version.getDefiningOp();
+    if (!isa_and_present<CastOp, CopyOp>(def))
+      return true;
+    version = def->getOperand(0);
+  }
+}
+
 struct ImmutableInsertSliceLowering
     : public OpConversionPattern<ImmutableInsertSliceOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -503,9 +544,22 @@ struct ImmutableInsertSliceLowering
   matchAndRewrite(ImmutableInsertSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value source = prepareInsertSource(rewriter, op, adaptor.getSource());
+    Value destination = adaptor.getDestination();
+    if (isFullOverwrite(op) && isLastReaderOfDestination(op)) {
+      // Destination-passing: the new version reuses the buffer of the old
+      // one (canonicalization would fold a full insert_slice to its source
+      // and lose it), and empty-tensor elimination lets the computation of
+      // `source` write straight into it.
+      if (source.getType() != destination.getType())
+        source = tensor::CastOp::create(rewriter, op.getLoc(),
+                                        destination.getType(), source);
+      rewriter.replaceOpWithNewOp<bufferization::MaterializeInDestinationOp>(
+          op, destination.getType(), source, destination);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, source, adaptor.getDestination(), op.getMixedOffsets(),
-        op.getMixedSizes(), op.getMixedStrides());
+        op, source, destination, op.getMixedOffsets(), op.getMixedSizes(),
+        op.getMixedStrides());
     return success();
   }
 };
@@ -524,10 +578,16 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
     if (!toTensor)
       return rewriter.notifyMatchFailure(
           op, "in-place update of an array not backed by a memref");
-    Value source = prepareInsertSource(rewriter, op, adaptor.getSource());
-    Value updated = tensor::InsertSliceOp::create(
-        rewriter, op.getLoc(), source, toTensor.getResult(),
-        op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
+    Value updated = prepareInsertSource(rewriter, op, adaptor.getSource());
+    // Write-backs cover the whole array; anything else updates a copy of
+    // the current contents first.
+    if (!isFullOverwrite(op))
+      updated = tensor::InsertSliceOp::create(
+          rewriter, op.getLoc(), updated, toTensor.getResult(),
+          op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
+    else if (updated.getType() != toTensor.getType())
+      updated = tensor::CastOp::create(rewriter, op.getLoc(),
+                                       toTensor.getType(), updated);
     auto materialize = bufferization::MaterializeInDestinationOp::create(
         rewriter, op.getLoc(), updated, toTensor.getBuffer());
     materialize.setWritable(true);
@@ -1153,6 +1213,28 @@ static void convertFunctionBoundary(func::FuncOp func) {
     }
   }
   func.setType(FunctionType::get(func.getContext(), inputs, results));
+
+  // Array arguments do not alias each other (they are read through
+  // to_tensor restrict). Record where their pointers land in the LLVM
+  // signature (memref descriptors are expanded to allocated and aligned
+  // pointers, offset, sizes, strides) for `imex-llvm-noalias-args`, so that
+  // loops over them vectorize without run-time alias checks.
+  SmallVector<int64_t> noalias;
+  int64_t position = 0;
+  for (auto [input, original] : llvm::zip(inputs, type.getInputs())) {
+    auto shaped = dyn_cast<ShapedType>(input);
+    if (isa<NDArrayType>(original)) {
+      noalias.push_back(position);
+      noalias.push_back(position + 1);
+    }
+    if (shaped && shaped.hasRank())
+      position += 3 + 2 * shaped.getRank();
+    else
+      position += shaped ? 2 : 1;
+  }
+  if (!noalias.empty())
+    func->setAttr(kNoAliasArgsAttrName,
+                  DenseI64ArrayAttr::get(func.getContext(), noalias));
 }
 
 struct ConvertNDArrayToLinalgPass

@@ -22,8 +22,7 @@ func.func @boundary(%a: !ndarray.ndarray<?x4xf32>) -> !ndarray.ndarray<?x4xf32> 
 // CHECK: linalg.fill ins(%[[S]] : f64)
 // CHECK: %[[B:.*]] = linalg.generic
 // CHECK: %[[V:.*]] = tensor.insert_slice %[[B]] into %[[T]][2] [3] [1]
-// CHECK: %[[W:.*]] = tensor.insert_slice %[[V]] into %[[T]][0] [8] [1]
-// CHECK: bufferization.materialize_in_destination %[[W]] in writable %[[A]]
+// CHECK: bufferization.materialize_in_destination %[[V]] in writable %[[A]]
 func.func @update_argument(%a: !ndarray.ndarray<8xf64>, %s: f64) {
   %v = ndarray.create value %s : !ndarray.ndarray<f64>
   ndarray.insert_slice %v into %a[2] [3] [1] : !ndarray.ndarray<f64> into !ndarray.ndarray<8xf64>

@@ -17,7 +17,13 @@
 namespace imex {
 
 #define GEN_PASS_DECL_CONVERTNDARRAYTOLINALG
+#define GEN_PASS_DECL_LLVMNOALIASARGS
 #include "imex/Conversion/Passes.h.inc"
+
+/// Function attribute listing the LLVM argument positions of array pointers
+/// that do not alias (applied by the `imex-llvm-noalias-args` pass).
+inline constexpr llvm::StringLiteral kNoAliasArgsAttrName =
+    "imex.noalias_llvm_args";
 
 /// Converts `!ndarray.ndarray` to tensors of the storage element type.
 class NDArrayToTensorTypeConverter : public mlir::TypeConverter {

@@ -1,0 +1,40 @@
+//===- LLVMNoAliasArgs.cpp - noalias pointers of array arguments ----------===//
+
+#include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace imex {
+#define GEN_PASS_DEF_LLVMNOALIASARGS
+#include "imex/Conversion/Passes.h.inc"
+} // namespace imex
+
+using namespace mlir;
+
+namespace {
+struct LLVMNoAliasArgsPass
+    : public imex::impl::LLVMNoAliasArgsBase<LLVMNoAliasArgsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      auto positions =
+          func->getAttrOfType<DenseI64ArrayAttr>(imex::kNoAliasArgsAttrName);
+      if (!positions)
+        return;
+      func->removeAttr(imex::kNoAliasArgsAttrName);
+      // The C-interface wrapper takes pointers to descriptors instead.
+      if (func.getSymName().starts_with("_mlir_ciface_"))
+        return;
+      for (int64_t position : positions.asArrayRef()) {
+        if (position >= func.getNumArguments() ||
+            !isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[position])) {
+          func.emitError("imex.noalias_llvm_args position ")
+              << position << " is not a pointer argument";
+          return signalPassFailure();
+        }
+        func.setArgAttr(position, LLVM::LLVMDialect::getNoAliasAttrName(),
+                        UnitAttr::get(&getContext()));
+      }
+    });
+  }
+};
+} // namespace
