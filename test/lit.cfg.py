@@ -19,7 +19,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.imex_tools_dir, config.llvm_tools_dir]
-tools = ["imex-opt"]
+tools = ["imex-opt", "imex-runner"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Python test sources (pytest) live beside the lit tests.
