@@ -3,10 +3,10 @@
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 
+#include "imex/Utils/Inlining.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -22,21 +22,8 @@ using namespace imex::ndarray;
 #define GET_TYPEDEF_CLASSES
 #include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.cpp.inc"
 
-namespace {
-/// All ndarray ops may be inlined: none depends on its enclosing function.
-struct NDArrayInlinerInterface : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void NDArrayDialect::initialize() {
-  addInterfaces<NDArrayInlinerInterface>();
+  addInterfaces<imex::AlwaysInlinableInterface>();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "imex/Dialect/NDArray/IR/NDArrayOpsTypes.cpp.inc"

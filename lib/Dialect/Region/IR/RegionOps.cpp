@@ -2,10 +2,10 @@
 
 #include "imex/Dialect/Region/IR/Region.h"
 
+#include "imex/Utils/Inlining.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,21 +16,8 @@ using namespace imex::region;
 #define GET_ATTRDEF_CLASSES
 #include "imex/Dialect/Region/IR/RegionOpsAttrs.cpp.inc"
 
-namespace {
-/// Regions and their terminators may be inlined anywhere.
-struct RegionInlinerInterface : public DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void RegionDialect::initialize() {
-  addInterfaces<RegionInlinerInterface>();
+  addInterfaces<imex::AlwaysInlinableInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "imex/Dialect/Region/IR/RegionOpsAttrs.cpp.inc"
