@@ -22,7 +22,8 @@ void imex::buildCPUPipeline(OpPassManager &pm,
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
   pipeline +=
       // Tensors -> buffers, in place where possible, every buffer freed.
-      "eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries "
+      "eliminate-empty-tensors,one-shot-bufferize{bufferize-function-"
+      "boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,buffer-deallocation-pipeline,canonicalize,"
       // Loops, then the LLVM dialect.
@@ -36,7 +37,7 @@ void imex::buildCPUPipeline(OpPassManager &pm,
                   : "finalize-memref-to-llvm,";
   pipeline += "convert-arith-to-llvm,"
               "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
-      "imex-llvm-noalias-args,"
+              "imex-llvm-noalias-args,"
               "reconcile-unrealized-casts";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     llvm::report_fatal_error("imex-cpu-pipeline: invalid pipeline");
