@@ -20,6 +20,33 @@ namespace idtr::detail {
 /// Largest supported array rank (fixed-size records in metadata exchange).
 constexpr int kMaxRank = 16;
 
+/// Fixed-capacity int64 vector: index vectors and metadata records live on
+/// the stack, so a call with a cached plan does not allocate for them.
+template <int N> struct SmallVec {
+  int64_t v[N] = {};
+  int n = 0;
+  SmallVec() = default;
+  explicit SmallVec(int size) : n(size) {}
+  int64_t &operator[](int i) { return v[i]; }
+  const int64_t &operator[](int i) const { return v[i]; }
+  int size() const { return n; }
+  int64_t *data() { return v; }
+  const int64_t *data() const { return v; }
+  const int64_t *begin() const { return v; }
+  const int64_t *end() const { return v + n; }
+  bool operator==(const SmallVec &o) const {
+    if (n != o.n)
+      return false;
+    for (int i = 0; i < n; ++i)
+      if (v[i] != o.v[i])
+        return false;
+    return true;
+  }
+  bool operator!=(const SmallVec &o) const { return !(*this == o); }
+};
+using Idx = SmallVec<kMaxRank>; // index vector of an array rank
+using Rec = SmallVec<64>;       // per-rank metadata record of a plan
+
 // ---------------------------------------------------------------- errors ---
 
 /// Sets the name of the entry point used in diagnostics for this thread.
@@ -50,6 +77,9 @@ void check_mpi(int rc, const char *call);
 std::string fmt_vec(const int64_t *v, int64_t n);
 inline std::string fmt_vec(const std::vector<int64_t> &v) {
   return fmt_vec(v.data(), static_cast<int64_t>(v.size()));
+}
+template <int N> std::string fmt_vec(const SmallVec<N> &v) {
+  return fmt_vec(v.data(), v.size());
 }
 
 // ----------------------------------------------------------------- teams ---
@@ -128,7 +158,7 @@ struct Xfer {
 };
 
 struct Plan {
-  std::vector<int64_t> meta; // this rank's metadata record (cache validation)
+  Rec meta; // this rank's metadata record (cache validation)
   std::vector<Xfer> sends, recvs, locals;
 };
 
@@ -146,31 +176,26 @@ void cache_drop_team(int64_t team);
 
 /// Build or fetch (key >= 0) a plan. `meta` is this rank's record; `build`
 /// performs the metadata exchange and computes the plan.
-std::shared_ptr<const Plan> get_plan(
-    int kind, Team &t, int64_t key, int stat_kind, std::vector<int64_t> meta,
-    const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)> &build);
+std::shared_ptr<const Plan>
+get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
+         const std::function<std::shared_ptr<Plan>(const Rec &)> &build);
 
 // Plan builders (element-type independent). Records are built by the
 // corresponding make_*_meta function.
-std::vector<int64_t> make_box_meta(int d, const int64_t *gshape,
-                                   int64_t own_off, int64_t own_rows,
-                                   const int64_t *box_off,
-                                   const int64_t *box_size);
-std::shared_ptr<Plan> build_halo_plan(Team &t, int split,
-                                      std::vector<int64_t> &&meta);
-std::shared_ptr<Plan> build_repart_plan(Team &t, int split,
-                                        std::vector<int64_t> &&meta);
+Rec make_box_meta(int d, const int64_t *gshape, int64_t own_off,
+                  int64_t own_rows, const int64_t *box_off,
+                  const int64_t *box_size);
+std::shared_ptr<Plan> build_halo_plan(Team &t, int split, const Rec &meta);
+std::shared_ptr<Plan> build_repart_plan(Team &t, int split, const Rec &meta);
 
-std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
-                                       const int64_t *gout, int64_t in_off,
-                                       int64_t in_rows, int64_t out_off,
-                                       int64_t out_rows);
-std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta);
+Rec make_reshape_meta(int din, const int64_t *gin, int dout,
+                      const int64_t *gout, int64_t in_off, int64_t in_rows,
+                      int64_t out_off, int64_t out_rows);
+std::shared_ptr<Plan> build_reshape_plan(Team &t, const Rec &meta);
 
-std::vector<int64_t> make_permute_meta(int d, const int64_t *gin,
-                                       const int64_t *perm, int64_t in_off,
-                                       int64_t in_rows, int64_t out_rows);
-std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta);
+Rec make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
+                      int64_t in_off, int64_t in_rows, int64_t out_rows);
+std::shared_ptr<Plan> build_permute_plan(Team &t, const Rec &meta);
 
 /// Validate that the (offset, rows) pairs of all ranks tile [0, n) in rank
 /// order (empty blocks may have any offset). Returns an error text or "".

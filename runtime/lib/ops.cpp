@@ -113,24 +113,41 @@ View<T> make_view(const char *name, int64_t rank, void *desc, Use use) {
   return v;
 }
 
-/// Read a memref<?xindex> argument; `len` < 0 accepts any length.
-std::vector<int64_t> read_index(const char *name, int64_t rank, void *desc,
-                                int64_t len) {
+/// Read a memref<?xindex> argument of any length (tables indexed by rank).
+std::vector<int64_t> read_index_table(const char *name, int64_t rank,
+                                      void *desc, int64_t len) {
   if (!desc)
     fail("argument '%s': null memref descriptor", name);
   if (rank != 1)
     fail("argument '%s' must be a rank-1 memref<?xindex>, got rank %" PRId64,
          name, rank);
   MemRef<int64_t> m(1, desc);
-  if (len >= 0 && m.size(0) != len)
+  if (m.size(0) != len)
     fail("argument '%s' has %" PRId64 " entries, expected %" PRId64, name,
          m.size(0), len);
-  if (m.size(0) < 0 || m.size(0) > (int64_t(1) << 32))
-    fail("argument '%s' has invalid length %" PRId64, name, m.size(0));
-  std::vector<int64_t> v(m.size(0));
-  if (!v.empty() && !m.aligned())
+  std::vector<int64_t> v(static_cast<size_t>(len));
+  if (len > 0 && !m.aligned())
     fail("argument '%s': null data pointer", name);
-  for (int64_t i = 0; i < m.size(0); ++i)
+  for (int64_t i = 0; i < len; ++i)
+    v[i] = m.data()[i * m.stride(0)];
+  return v;
+}
+
+/// Read a memref<?xindex> argument with one entry per array dimension.
+Idx read_index(const char *name, int64_t rank, void *desc, int len) {
+  if (!desc)
+    fail("argument '%s': null memref descriptor", name);
+  if (rank != 1)
+    fail("argument '%s' must be a rank-1 memref<?xindex>, got rank %" PRId64,
+         name, rank);
+  MemRef<int64_t> m(1, desc);
+  if (m.size(0) != len)
+    fail("argument '%s' has %" PRId64 " entries, expected %d", name, m.size(0),
+         len);
+  Idx v(len);
+  if (len > 0 && !m.aligned())
+    fail("argument '%s': null data pointer", name);
+  for (int i = 0; i < len; ++i)
     v[i] = m.data()[i * m.stride(0)];
   return v;
 }
@@ -138,9 +155,8 @@ std::vector<int64_t> read_index(const char *name, int64_t rank, void *desc,
 /// Check a distributed block: global shape non-negative, block [loffs,
 /// loffs+sizes) along `split`, full extent elsewhere.
 template <class T>
-void check_block(const char *name, const View<T> &v,
-                 const std::vector<int64_t> &g,
-                 const std::vector<int64_t> &loffs, int split) {
+void check_block(const char *name, const View<T> &v, const Idx &g,
+                 const Idx &loffs, int split) {
   if (v.rank < 1)
     fail("argument '%s': distributed arrays must have rank >= 1", name);
   for (int k = 0; k < v.rank; ++k) {
@@ -160,10 +176,9 @@ void check_block(const char *name, const View<T> &v,
   }
 }
 
-void check_box(const char *what, const std::vector<int64_t> &off,
-               const std::vector<int64_t> &size,
-               const std::vector<int64_t> &g) {
-  for (size_t k = 0; k < g.size(); ++k)
+void check_box(const char *what, const Idx &off, const Idx &size,
+               const Idx &g) {
+  for (int k = 0; k < g.size(); ++k)
     if (off[k] < 0 || size[k] < 0 || off[k] > g[k] || size[k] > g[k] - off[k])
       fail("%s [offsets %s, sizes %s] lies outside the array of shape %s", what,
            fmt_vec(off).c_str(), fmt_vec(size).c_str(), fmt_vec(g).c_str());
@@ -432,7 +447,7 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
     for (int k = 0; ok && k < d; ++k)
       ok = halos[h].sizes[k] == (k == split ? rows[h] : bbs[k]);
     if (!ok) {
-      std::vector<int64_t> want(bbs);
+      Idx want = bbs;
       want[split] = rows[h];
       fail("argument '%s' has shape %s but the bounding box (offsets %s, sizes "
            "%s) and the owned rows [%" PRId64 ", %" PRId64 ") require %s",
@@ -444,10 +459,9 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
   uint32_t seq = next_seq(*t);
   auto meta = make_box_meta(d, g.data(), own_lo, data.sizes[split], bbo.data(),
                             bbs.data());
-  auto plan = get_plan(kPlanHalo, *t, key, IDTR_STAT_HALO, std::move(meta),
-                       [&](std::vector<int64_t> &&m) {
-                         return build_halo_plan(*t, split, std::move(m));
-                       });
+  auto plan =
+      get_plan(kPlanHalo, *t, key, IDTR_STAT_HALO, meta,
+               [&](const Rec &m) { return build_halo_plan(*t, split, m); });
   return execute<TR>(t, *plan, seq, data, halos, IDTR_STAT_HALO, entry);
 }
 
@@ -478,10 +492,9 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
   uint32_t seq = next_seq(*t);
   auto meta = make_box_meta(d, g.data(), lo[split], in.sizes[split], to.data(),
                             ts.data());
-  auto plan = get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION,
-                       std::move(meta), [&](std::vector<int64_t> &&m) {
-                         return build_repart_plan(*t, split, std::move(m));
-                       });
+  auto plan =
+      get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION, meta,
+               [&](const Rec &m) { return build_repart_plan(*t, split, m); });
   return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_REPARTITION, entry);
 }
 
@@ -519,10 +532,8 @@ int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
   uint32_t seq = next_seq(*t);
   auto meta = make_reshape_meta(in.rank, gi.data(), out.rank, go.data(), li[0],
                                 in.sizes[0], lo[0], out.sizes[0]);
-  auto plan = get_plan(kPlanReshape, *t, key, IDTR_STAT_RESHAPE,
-                       std::move(meta), [&](std::vector<int64_t> &&m) {
-                         return build_reshape_plan(*t, std::move(m));
-                       });
+  auto plan = get_plan(kPlanReshape, *t, key, IDTR_STAT_RESHAPE, meta,
+                       [&](const Rec &m) { return build_reshape_plan(*t, m); });
   return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_RESHAPE, entry);
 }
 
@@ -566,10 +577,8 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
   uint32_t seq = next_seq(*t);
   auto meta = make_permute_meta(d, gi.data(), perm.data(), li[0], in.sizes[0],
                                 out.sizes[0]);
-  auto plan = get_plan(kPlanPermute, *t, key, IDTR_STAT_PERMUTE,
-                       std::move(meta), [&](std::vector<int64_t> &&m) {
-                         return build_permute_plan(*t, std::move(m));
-                       });
+  auto plan = get_plan(kPlanPermute, *t, key, IDTR_STAT_PERMUTE, meta,
+                       [&](const Rec &m) { return build_permute_plan(*t, m); });
   return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_PERMUTE, entry);
 }
 
@@ -787,10 +796,10 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
         "sizes in all dimensions but the first",
         fmt_vec(send.sizes, send.rank).c_str(),
         fmt_vec(recv.sizes, recv.rank).c_str());
-  auto so = read_index("send_offsets", sor, sod, p);
-  auto ss = read_index("send_sizes", ssr, ssd, p);
-  auto oo = read_index("output_offsets", oor, ood, p);
-  auto rs = read_index("recv_sizes", rsr, rsd, p);
+  auto so = read_index_table("send_offsets", sor, sod, p);
+  auto ss = read_index_table("send_sizes", ssr, ssd, p);
+  auto oo = read_index_table("output_offsets", oor, ood, p);
+  auto rs = read_index_table("recv_sizes", rsr, rsd, p);
   int64_t R = 1;
   for (int k = 1; k < send.rank; ++k)
     R *= send.sizes[k];

@@ -139,9 +139,8 @@ bool intersect_owned(const int64_t *rec_owner, const Box &B, int d, int split,
   return true;
 }
 
-std::shared_ptr<Plan> build_box_plan(Team &t, int split,
-                                     std::vector<int64_t> &&meta, int nboxes,
-                                     BoxFn boxfn) {
+std::shared_ptr<Plan> build_box_plan(Team &t, int split, const Rec &meta,
+                                     int nboxes, BoxFn boxfn) {
   std::vector<int64_t> all;
   allgather_i64(t, meta.data(), kBoxLen, all);
   check_same(t, all, kBoxLen, kBoxD, kBoxG + kMaxRank, "global shape",
@@ -171,7 +170,7 @@ std::shared_ptr<Plan> build_box_plan(Team &t, int split,
       owners.push_back(r);
 
   auto plan = std::make_shared<Plan>();
-  plan->meta = std::move(meta);
+  plan->meta = meta;
   Box B;
   Region src, dst;
   // What I send (and copy locally).
@@ -251,11 +250,10 @@ std::string check_tiling(const std::vector<int64_t> &offs,
   return {};
 }
 
-std::vector<int64_t> make_box_meta(int d, const int64_t *gshape,
-                                   int64_t own_off, int64_t own_rows,
-                                   const int64_t *box_off,
-                                   const int64_t *box_size) {
-  std::vector<int64_t> m(kBoxLen, 0);
+Rec make_box_meta(int d, const int64_t *gshape, int64_t own_off,
+                  int64_t own_rows, const int64_t *box_off,
+                  const int64_t *box_size) {
+  Rec m(kBoxLen);
   m[kBoxD] = d;
   for (int k = 0; k < d; ++k) {
     m[kBoxG + k] = gshape[k];
@@ -267,27 +265,24 @@ std::vector<int64_t> make_box_meta(int d, const int64_t *gshape,
   return m;
 }
 
-std::shared_ptr<Plan> build_halo_plan(Team &t, int split,
-                                      std::vector<int64_t> &&meta) {
-  return build_box_plan(t, split, std::move(meta), 2, halo_box);
+std::shared_ptr<Plan> build_halo_plan(Team &t, int split, const Rec &meta) {
+  return build_box_plan(t, split, meta, 2, halo_box);
 }
 
-std::shared_ptr<Plan> build_repart_plan(Team &t, int split,
-                                        std::vector<int64_t> &&meta) {
-  return build_box_plan(t, split, std::move(meta), 1, target_box);
+std::shared_ptr<Plan> build_repart_plan(Team &t, int split, const Rec &meta) {
+  return build_box_plan(t, split, meta, 1, target_box);
 }
 
 // ---------------------------------------------------------------- reshape ---
 
-std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
-                                       const int64_t *gout, int64_t in_off,
-                                       int64_t in_rows, int64_t out_off,
-                                       int64_t out_rows) {
-  std::vector<int64_t> m(kRsLen, 0);
+Rec make_reshape_meta(int din, const int64_t *gin, int dout,
+                      const int64_t *gout, int64_t in_off, int64_t in_rows,
+                      int64_t out_off, int64_t out_rows) {
+  Rec m(kRsLen);
   m[kRsDin] = din;
   m[kRsDout] = dout;
-  std::copy(gin, gin + din, m.begin() + kRsGin);
-  std::copy(gout, gout + dout, m.begin() + kRsGout);
+  std::copy(gin, gin + din, m.data() + kRsGin);
+  std::copy(gout, gout + dout, m.data() + kRsGout);
   m[kRsInOff] = in_off;
   m[kRsInRows] = in_rows;
   m[kRsOutOff] = out_off;
@@ -295,7 +290,7 @@ std::vector<int64_t> make_reshape_meta(int din, const int64_t *gin, int dout,
   return m;
 }
 
-std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta) {
+std::shared_ptr<Plan> build_reshape_plan(Team &t, const Rec &meta) {
   std::vector<int64_t> all;
   allgather_i64(t, meta.data(), kRsLen, all);
   check_same(t, all, kRsLen, kRsDin, kRsInOff, "input/output global shape",
@@ -325,7 +320,7 @@ std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta) {
     fail_collective(t.rank, "invalid partition of the output: %s", err.c_str());
 
   auto plan = std::make_shared<Plan>();
-  plan->meta = std::move(meta);
+  plan->meta = meta;
   const int64_t RI = prod(gin + 1, din - 1), RO = prod(gout + 1, dout - 1);
   if (RI == 0 || RO == 0)
     return plan; // no elements
@@ -373,20 +368,19 @@ std::shared_ptr<Plan> build_reshape_plan(Team &t, std::vector<int64_t> &&meta) {
 
 // ---------------------------------------------------------------- permute ---
 
-std::vector<int64_t> make_permute_meta(int d, const int64_t *gin,
-                                       const int64_t *perm, int64_t in_off,
-                                       int64_t in_rows, int64_t out_rows) {
-  std::vector<int64_t> m(kPmLen, 0);
+Rec make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
+                      int64_t in_off, int64_t in_rows, int64_t out_rows) {
+  Rec m(kPmLen);
   m[kPmD] = d;
-  std::copy(gin, gin + d, m.begin() + kPmGin);
-  std::copy(perm, perm + d, m.begin() + kPmPerm);
+  std::copy(gin, gin + d, m.data() + kPmGin);
+  std::copy(perm, perm + d, m.data() + kPmPerm);
   m[kPmInOff] = in_off;
   m[kPmInRows] = in_rows;
   m[kPmOutRows] = out_rows;
   return m;
 }
 
-std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta) {
+std::shared_ptr<Plan> build_permute_plan(Team &t, const Rec &meta) {
   std::vector<int64_t> all;
   allgather_i64(t, meta.data(), kPmLen, all);
   check_same(t, all, kPmLen, kPmD, kPmInOff, "global shape or permutation",
@@ -422,7 +416,7 @@ std::shared_ptr<Plan> build_permute_plan(Team &t, std::vector<int64_t> &&meta) {
     fail_collective(t.rank, "invalid partition of the output: %s", err.c_str());
 
   auto plan = std::make_shared<Plan>();
-  plan->meta = std::move(meta);
+  plan->meta = meta;
   // Intersection of input block of r with output block of q, as a box in
   // global input coordinates.
   auto inter = [&](int r, int q, Box &B) {

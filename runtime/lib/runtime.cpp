@@ -351,10 +351,8 @@ void cache_drop_team(int64_t team) {
 }
 
 std::shared_ptr<const Plan>
-get_plan(int kind, Team &t, int64_t key, int stat_kind,
-         std::vector<int64_t> meta,
-         const std::function<std::shared_ptr<Plan>(std::vector<int64_t> &&)>
-             &build) {
+get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
+         const std::function<std::shared_ptr<Plan>(const Rec &)> &build) {
   if (key >= 0) {
     if (auto p = cache_lookup(kind, t.id, key)) {
       if (p->meta != meta)
@@ -368,7 +366,7 @@ get_plan(int kind, Team &t, int64_t key, int stat_kind,
     }
     stat_add(stat_kind, IDTR_CNT_CACHE_MISSES, 1);
   }
-  std::shared_ptr<Plan> p = build(std::move(meta));
+  std::shared_ptr<Plan> p = build(meta);
   if (key >= 0)
     cache_insert(kind, t.id, key, p);
   return p;

@@ -54,11 +54,17 @@ TYPED_TEST(Alltoall, RaggedPattern) {
         };
         Arr<T> send(shape(send_rows), ls), recv(shape(recv_rows), lr, T(4));
         const int64_t W = std::max<int64_t>(width, 1);
+        Vec at(width ? 2 : 1); // element index, reused (no allocations)
+        auto row = [&](int64_t r, int64_t c) -> const Vec & {
+          at[0] = r;
+          if (width)
+            at[1] = c;
+          return at;
+        };
         for (int j = 0; j < p; ++j)
           for (int64_t r = 0; r < ss[j]; ++r)
             for (int64_t c = 0; c < W; ++c) {
-              Vec at = width ? Vec{so[j] + r, c} : Vec{so[j] + r};
-              send.at(at) = val<D>(enc(me, j, r, c), salt);
+              send.at(row(so[j] + r, c)) = val<D>(enc(me, j, r, c), salt);
             }
         auto vso = iv(so), vss = iv(ss), voo = iv(oo), vrs = iv(rs);
         _idtr_reset_stats();
@@ -71,8 +77,9 @@ TYPED_TEST(Alltoall, RaggedPattern) {
           for (int64_t r = 0; r < rs[i]; ++r) {
             written[from_off[i] + r] = 1;
             for (int64_t c = 0; c < W; ++c) {
-              Vec at = width ? Vec{from_off[i] + r, c} : Vec{from_off[i] + r};
-              if (!(recv.at(at) == val<D>(enc(i, me, r, c), salt)) && bad++ < 3)
+              if (!(recv.at(row(from_off[i] + r, c)) ==
+                    val<D>(enc(i, me, r, c), salt)) &&
+                  bad++ < 3)
                 ADD_FAILURE()
                     << "width " << width << " salt " << salt << ": row " << r
                     << " from rank " << i << " wrong";
@@ -80,8 +87,7 @@ TYPED_TEST(Alltoall, RaggedPattern) {
           }
         for (int64_t r = 0; r < recv_rows; ++r)
           for (int64_t c = 0; c < W && !written[r]; ++c) {
-            Vec at = width ? Vec{r, c} : Vec{r};
-            EXPECT_EQ(recv.at(at), T(4))
+            EXPECT_EQ(recv.at(row(r, c)), T(4))
                 << "padding row " << r << " overwritten";
           }
         EXPECT_TRUE(recv.gaps_intact());

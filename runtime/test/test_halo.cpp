@@ -103,12 +103,13 @@ void run_halo(const HaloCase &c, Layout dl, Layout hl, int64_t key, int iters) {
                      return v;
                    }()),
        bo = iv(bb.off), bs = iv(bb.size);
-  const std::string what = "shape " + str(g) + " part " + part_name(c.part) +
-                           " widths " + std::to_string(c.lw) + "/" +
-                           std::to_string(c.rw) + " shift " +
-                           std::to_string(c.shift) + (c.cols ? " cols" : "") +
-                           " data " + layout_name(dl) + " halo " +
-                           layout_name(hl) + " key " + std::to_string(key);
+  auto what = [&] { // built only when a check fails
+    return std::string() + "shape " + str(g) + " part " + part_name(c.part) +
+           " widths " + std::to_string(c.lw) + "/" + std::to_string(c.rw) +
+           " shift " + std::to_string(c.shift) + (c.cols ? " cols" : "") +
+           " data " + layout_name(dl) + " halo " + layout_name(hl) + " key " +
+           std::to_string(key);
+  };
   for (int it = 0; it < iters; ++it) {
     fill_block<D>(data, g, o, it);
     _idtr_reset_stats();
@@ -117,31 +118,32 @@ void run_halo(const HaloCase &c, Layout dl, Layout hl, int64_t key, int iters) {
                         rh.rank(), rh.d(), key);
     _idtr_wait(h);
     int bad = 0;
+    Vec gi(d);
     for (int side = 0; side < 2; ++side) {
       Arr<T> &hb = side == 0 ? lh : rh;
       int64_t row0 = side == 0 ? lr[0] : rr[0];
       for_each_index(hb.sizes, [&](const Vec &i) {
-        Vec gi = i;
+        gi = i;
         gi[0] += row0;
         for (int k = 1; k < d; ++k)
           gi[k] += bb.off[k];
         if (!(hb.at(i) == val<D>(lin(g, gi), it)) && bad++ < 3)
-          ADD_FAILURE() << what << ": " << (side ? "right" : "left")
+          ADD_FAILURE() << what() << ": " << (side ? "right" : "left")
                         << " halo element " << str(i) << " (global " << str(gi)
                         << ") wrong, iteration " << it;
       });
       EXPECT_TRUE(hb.gaps_intact())
-          << what << ": halo buffer written outside its view";
+          << what() << ": halo buffer written outside its view";
     }
-    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV), exp_recv) << what;
-    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_SENT), exp_send) << what;
+    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_RECV), exp_recv) << what();
+    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_MSGS_SENT), exp_send) << what();
     EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_BYTES_RECV),
               static_cast<int64_t>(sizeof(T)) * (lsz[0] + rsz[0]) * cols)
-        << what << ": bytes received must equal the halo size";
+        << what() << ": bytes received must equal the halo size";
     if (key >= 0 && it > 0) {
-      EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_HITS), 1) << what;
+      EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_HITS), 1) << what();
       EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), 0)
-          << what << ": cached plan must skip the metadata exchange";
+          << what() << ": cached plan must skip the metadata exchange";
     }
   }
 }
@@ -168,8 +170,9 @@ TYPED_TEST(Halo, AllConfigurations) {
             Layout dl = static_cast<Layout>(idx % 3);
             Layout hl = static_cast<Layout>((idx / 3) % 3);
             bool cached = idx % 2 == 1;
-            run_halo<TypeParam>(c, dl, hl, cached ? 1000 + idx : -1,
-                                cached ? 2 : 1);
+            if (sampled<TypeParam>(idx))
+              run_halo<TypeParam>(c, dl, hl, cached ? 1000 + idx : -1,
+                                  cached ? 2 : 1);
             ++idx;
           }
         }

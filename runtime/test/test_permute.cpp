@@ -39,9 +39,11 @@ void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout,
   Vec lofi(d, 0);
   lofi[0] = a.off[me];
   auto vgi = iv(gi), vli = iv(lofi), vp = iv(perm);
-  const std::string what = str(gi) + " perm " + str(perm) + " " +
-                           part_name(pin) + " -> " + part_name(pout) + " " +
-                           layout_name(li) + "/" + layout_name(lo);
+  auto what = [&] { // built only when a check fails
+    return std::string() + str(gi) + " perm " + str(perm) + " " +
+           part_name(pin) + " -> " + part_name(pout) + " " + layout_name(li) +
+           "/" + layout_name(lo);
+  };
   for (int it = 0; it < iters; ++it) {
     fill_block<D>(in, gi, a.off[me], it);
     _idtr_reset_stats();
@@ -49,30 +51,30 @@ void run_permute(const Vec &gi, const Vec &perm, PartKind pin, PartKind pout,
                            vli.get(), 1, vp.get(), out.rank(), out.d(), key);
     _idtr_wait(h);
     int bad = 0;
+    Vec gj(d), src(d);
     for_each_index(out.sizes, [&](const Vec &j) {
-      Vec gj = j;
+      gj = j;
       gj[0] += b.off[me];
-      Vec src(d);
       for (int k = 0; k < d; ++k)
         src[perm[k]] = gj[k];
       if (!(out.at(j) == val<D>(lin(gi, src), it)) && bad++ < 3)
-        ADD_FAILURE() << what << ": output element " << str(gj)
+        ADD_FAILURE() << what() << ": output element " << str(gj)
                       << " wrong (iteration " << it << ")";
     });
-    EXPECT_TRUE(out.gaps_intact()) << what;
+    EXPECT_TRUE(out.gaps_intact()) << what();
     // Work per rank is proportional to local data: what I send + copy locally
     // is exactly my input block, what I receive + copy is my output block.
     const int64_t es = sizeof(T);
     EXPECT_EQ(stat(IDTR_STAT_PERMUTE, IDTR_CNT_BYTES_SENT) +
                   stat(IDTR_STAT_PERMUTE, IDTR_CNT_LOCAL_BYTES),
               es * numel(ls))
-        << what;
+        << what();
     EXPECT_EQ(stat(IDTR_STAT_PERMUTE, IDTR_CNT_BYTES_RECV) +
                   stat(IDTR_STAT_PERMUTE, IDTR_CNT_LOCAL_BYTES),
               es * numel(os))
-        << what;
+        << what();
     if (key >= 0 && it > 0)
-      EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), 0) << what;
+      EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), 0) << what();
   }
 }
 
@@ -92,8 +94,9 @@ TYPED_TEST(Permute, ShapesPermsPartitions) {
         Layout li = static_cast<Layout>(idx % 3),
                lo = static_cast<Layout>((idx / 3) % 3);
         bool cached = idx % 2 == 1;
-        run_permute<TypeParam>(gi, perm, pin, pout, li, lo,
-                               cached ? 300 + idx : -1, cached ? 2 : 1);
+        if (sampled<TypeParam>(idx))
+          run_permute<TypeParam>(gi, perm, pin, pout, li, lo,
+                                 cached ? 300 + idx : -1, cached ? 2 : 1);
         ++idx;
       }
     }

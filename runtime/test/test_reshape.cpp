@@ -26,10 +26,11 @@ void run_reshape(const Vec &gi, const Vec &go, PartKind pin, PartKind pout,
   lofi[0] = a.off[me];
   lofo[0] = b.off[me];
   auto vgi = iv(gi), vli = iv(lofi), vgo = iv(go), vlo = iv(lofo);
-  const std::string what = str(gi) + " -> " + str(go) + " " + part_name(pin) +
-                           " -> " + part_name(pout) + " " + layout_name(li) +
-                           "/" + layout_name(lo) + " key " +
-                           std::to_string(key);
+  auto what = [&] { // built only when a check fails
+    return std::string() + str(gi) + " -> " + str(go) + " " + part_name(pin) +
+           " -> " + part_name(pout) + " " + layout_name(li) + "/" +
+           layout_name(lo) + " key " + std::to_string(key);
+  };
   for (int it = 0; it < iters; ++it) {
     fill_block<D>(in, gi, a.off[me], it);
     _idtr_reset_stats();
@@ -39,16 +40,14 @@ void run_reshape(const Vec &gi, const Vec &go, PartKind pin, PartKind pout,
     _idtr_wait(h);
     int bad = 0;
     for_each_index(out.sizes, [&](const Vec &i) {
-      Vec g = i;
-      g[0] += b.off[me];
       // reshape keeps the row-major linear index
-      if (!(out.at(i) == val<D>(lin(go, g), it)) && bad++ < 3)
-        ADD_FAILURE() << what << ": element " << str(g) << " wrong (iteration "
-                      << it << ")";
+      if (!(out.at(i) == val<D>(lin0(go, i, b.off[me]), it)) && bad++ < 3)
+        ADD_FAILURE() << what() << ": element " << str(i)
+                      << " of the block wrong (iteration " << it << ")";
     });
-    EXPECT_TRUE(out.gaps_intact()) << what;
+    EXPECT_TRUE(out.gaps_intact()) << what();
     if (key >= 0 && it > 0)
-      EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), 0) << what;
+      EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), 0) << what();
     // Bytes received = elements of my output block that I did not own.
     int64_t ri = numel(gi) / std::max<int64_t>(gi[0], 1),
             ro = numel(go) / std::max<int64_t>(go[0], 1);
@@ -58,7 +57,7 @@ void run_reshape(const Vec &gi, const Vec &go, PartKind pin, PartKind pout,
     int64_t self = std::max<int64_t>(0, mine_hi - mine_lo);
     EXPECT_EQ(stat(IDTR_STAT_RESHAPE, IDTR_CNT_BYTES_RECV),
               static_cast<int64_t>(sizeof(T)) * (numel(os) - self))
-        << what;
+        << what();
   }
 }
 
@@ -77,8 +76,9 @@ TYPED_TEST(Reshape, ShapesPartitionsLayouts) {
         Layout li = static_cast<Layout>(idx % 3),
                lo = static_cast<Layout>((idx / 3) % 3);
         bool cached = idx % 2 == 0;
-        run_reshape<TypeParam>(gi, go, pin, pout, li, lo,
-                               cached ? 500 + idx : -1, cached ? 2 : 1);
+        if (sampled<TypeParam>(idx))
+          run_reshape<TypeParam>(gi, go, pin, pout, li, lo,
+                                 cached ? 500 + idx : -1, cached ? 2 : 1);
         ++idx;
       }
     }
