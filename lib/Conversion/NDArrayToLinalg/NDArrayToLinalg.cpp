@@ -14,6 +14,8 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace imex {
 #define GEN_PASS_DEF_CONVERTNDARRAYTOLINALG
@@ -63,6 +65,45 @@ static Value toIndex(OpBuilder &b, Location loc, OpFoldResult ofr) {
 
 static bool isStaticOne(OpFoldResult ofr) { return isConstantIntValue(ofr, 1); }
 
+/// Size `dim` of `tensor`, read through the ops this conversion creates
+/// (slices, elementwise results, empty tensors, casts) so that equal sizes
+/// are the same SSA value right away and broadcasting needs no run-time
+/// branch between them.
+static OpFoldResult getSize(OpBuilder &b, Location loc, Value tensor,
+                            int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  Operation *def = tensor.getDefiningOp();
+  if (auto empty = dyn_cast_if_present<tensor::EmptyOp>(def))
+    return empty.getMixedSizes()[dim];
+  if (auto slice = dyn_cast_if_present<tensor::ExtractSliceOp>(def)) {
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    for (int64_t i = 0, kept = 0, e = sizes.size(); i < e; ++i) {
+      if (dropped.test(i))
+        continue;
+      if (kept++ == dim)
+        return sizes[i];
+    }
+  }
+  if (auto cast = dyn_cast_if_present<tensor::CastOp>(def))
+    return getSize(b, loc, cast.getSource(), dim);
+  if (auto dps = dyn_cast_if_present<DestinationStyleOpInterface>(def))
+    if (auto result = dyn_cast<OpResult>(tensor))
+      return getSize(b, loc, dps.getTiedOpOperand(result)->get(), dim);
+  return tensor::DimOp::create(b, loc, tensor, dim).getResult();
+}
+
+static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
+                                          Value tensor) {
+  SmallVector<OpFoldResult> sizes;
+  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
+  for (int64_t dim = 0; dim < rank; ++dim)
+    sizes.push_back(getSize(b, loc, tensor, dim));
+  return sizes;
+}
+
 /// Aborts at run time with `message` unless `condition` holds.
 static void runtimeCheck(OpBuilder &b, Location loc, Value condition,
                          StringRef message) {
@@ -94,7 +135,7 @@ static SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
       int64_t k = dim - (rank - tensorRank);
       if (k < 0)
         continue;
-      OpFoldResult operandSize = tensor::getMixedSize(b, loc, tensor, k);
+      OpFoldResult operandSize = getSize(b, loc, tensor, k);
       if (isStaticOne(operandSize))
         continue;
       if (!size || isEqualConstantIntOrValue(size, operandSize)) {
@@ -131,7 +172,7 @@ static Value createEmpty(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 static Value repeatDim(OpBuilder &b, Location loc, Value tensor, int64_t dim,
                        Value size) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, tensor);
   sizes[dim] = size;
   Value init =
       createEmpty(b, loc, type.getShape(), sizes, type.getElementType());
@@ -164,7 +205,7 @@ broadcastInput(OpBuilder &b, Location loc, Value tensor,
   SmallVector<AffineExpr> exprs;
   for (int64_t k = 0; k < tensorRank; ++k) {
     int64_t dim = k + rank - tensorRank;
-    OpFoldResult size = tensor::getMixedSize(b, loc, tensor, k);
+    OpFoldResult size = getSize(b, loc, tensor, k);
     OpFoldResult target = targetSizes[dim];
     if (isStaticOne(size)) {
       exprs.push_back(isStaticOne(target) ? b.getAffineDimExpr(dim)
@@ -258,8 +299,8 @@ static Value convertAndBroadcast(OpBuilder &b, Location loc, Value tensor,
   auto type = cast<RankedTensorType>(tensor.getType());
   if (from == to && type.getShape() == shape &&
       llvm::all_of(llvm::enumerate(sizes), [&](auto it) {
-        return isEqualConstantIntOrValue(
-            it.value(), tensor::getMixedSize(b, loc, tensor, it.index()));
+        return isEqualConstantIntOrValue(it.value(),
+                                         getSize(b, loc, tensor, it.index()));
       }))
     return tensor;
   return buildElementwise(
@@ -440,7 +481,7 @@ struct CastElemTypeLowering : public OpConversionPattern<CastElemTypeOp> {
         op, convertAndBroadcast(
                 rewriter, loc, source, getElementType(op.getSource()),
                 op.getType().getElementType(), op.getType().getShape(),
-                tensor::getMixedSizes(rewriter, loc, source)));
+                getSizes(rewriter, loc, source)));
     return success();
   }
 };
@@ -640,8 +681,7 @@ struct PermuteDimsLowering : public OpConversionPattern<PermuteDimsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value source = adaptor.getSource();
-    SmallVector<OpFoldResult> sourceSizes =
-        tensor::getMixedSizes(rewriter, loc, source);
+    SmallVector<OpFoldResult> sourceSizes = getSizes(rewriter, loc, source);
     SmallVector<OpFoldResult> sizes;
     for (int64_t p : op.getPermutation())
       sizes.push_back(sourceSizes[p]);
@@ -663,7 +703,7 @@ struct ExpandDimsLowering : public OpConversionPattern<ExpandDimsOp> {
     Location loc = op.getLoc();
     RankedTensorType type = getTensorType(op.getType());
     SmallVector<OpFoldResult> sourceSizes =
-        tensor::getMixedSizes(rewriter, loc, adaptor.getSource());
+        getSizes(rewriter, loc, adaptor.getSource());
     SmallVector<OpFoldResult> sizes;
     auto next = sourceSizes.begin();
     for (int64_t dim = 0; dim < type.getRank(); ++dim)
@@ -685,7 +725,7 @@ struct SqueezeLowering : public OpConversionPattern<SqueezeOp> {
     Location loc = op.getLoc();
     Value source = adaptor.getSource();
     for (int64_t axis : op.getAxes()) {
-      OpFoldResult size = tensor::getMixedSize(rewriter, loc, source, axis);
+      OpFoldResult size = getSize(rewriter, loc, source, axis);
       if (isStaticOne(size))
         continue;
       runtimeCheck(rewriter, loc,
@@ -839,7 +879,7 @@ buildReduction(OpBuilder &b, Location loc, ReductionKind kind, Value source,
     iterators.push_back(utils::IteratorType::parallel);
     keptExprs.push_back(b.getAffineDimExpr(dim));
     shape.push_back(sourceType.getDimSize(dim));
-    sizes.push_back(tensor::getMixedSize(b, loc, source, dim));
+    sizes.push_back(getSize(b, loc, source, dim));
   }
   Type storage = getStorageType(accType);
   Value init = createEmpty(b, loc, shape, sizes, storage);
@@ -948,8 +988,7 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
     }
     if (op.getKeepdims()) {
       RankedTensorType type = getTensorType(op.getType());
-      SmallVector<OpFoldResult> kept =
-          tensor::getMixedSizes(rewriter, loc, result);
+      SmallVector<OpFoldResult> kept = getSizes(rewriter, loc, result);
       SmallVector<OpFoldResult> sizes;
       auto next = kept.begin();
       for (int64_t dim = 0; dim < type.getRank(); ++dim)
@@ -991,7 +1030,7 @@ struct MatMulLowering : public OpConversionPattern<MatMulOp> {
       for (int64_t d = 0; d < tensorBatch; ++d) {
         int64_t loop = d + batch - tensorBatch;
         exprs.push_back(
-            isStaticOne(tensor::getMixedSize(rewriter, loc, tensor, d)) &&
+            isStaticOne(getSize(rewriter, loc, tensor, d)) &&
                     !isStaticOne(getAsIndexOpFoldResult(
                         rewriter.getContext(), resultType.getDimSize(loop)))
                 ? rewriter.getAffineConstantExpr(0)
@@ -1024,13 +1063,12 @@ struct MatMulLowering : public OpConversionPattern<MatMulOp> {
       // Take it from an operand whose batch dimension is not a unit one.
       Value from = lhsRank - 2 >= batch - d ? lhs : rhs;
       int64_t fromBatch = (from == lhs ? lhsRank : rhsRank) - 2;
-      sizes.push_back(
-          tensor::getMixedSize(rewriter, loc, from, d - (batch - fromBatch)));
+      sizes.push_back(getSize(rewriter, loc, from, d - (batch - fromBatch)));
     }
     if (lhsRank > 1)
-      sizes.push_back(tensor::getMixedSize(rewriter, loc, lhs, lhsRank - 2));
+      sizes.push_back(getSize(rewriter, loc, lhs, lhsRank - 2));
     if (rhsRank > 1)
-      sizes.push_back(tensor::getMixedSize(rewriter, loc, rhs, rhsRank - 1));
+      sizes.push_back(getSize(rewriter, loc, rhs, rhsRank - 1));
 
     Type element = resultType.getElementType();
     Type lhsType = getElementType(op.getLhs());
@@ -1088,8 +1126,7 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
     SmallVector<Value> offsets;
     for (auto [input, converted] :
          llvm::zip_equal(op.getInputs(), adaptor.getInputs())) {
-      SmallVector<OpFoldResult> sizes =
-          tensor::getMixedSizes(rewriter, loc, converted);
+      SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, converted);
       inputs.push_back(convertAndBroadcast(
           rewriter, loc, converted, getElementType(input), element,
           cast<RankedTensorType>(converted.getType()).getShape(), sizes));
@@ -1097,8 +1134,7 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
       total = arith::AddIOp::create(rewriter, loc, total,
                                     toIndex(rewriter, loc, sizes[axis]));
     }
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(rewriter, loc, inputs.front());
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, inputs.front());
     sizes[axis] = total;
     Value result = createEmpty(rewriter, loc, resultType.getShape(), sizes,
                                getStorageType(element));
@@ -1108,7 +1144,7 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
       result = tensor::InsertSliceOp::create(
           rewriter, loc, input, result, insertOffsets,
-          tensor::getMixedSizes(rewriter, loc, input), strides);
+          getSizes(rewriter, loc, input), strides);
     }
     rewriter.replaceOp(op, result);
     return success();
