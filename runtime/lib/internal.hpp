@@ -114,6 +114,9 @@ void allgather_i64(Team &t, const int64_t *mine, int n,
 /// runtime's MPI error handler fires.
 IDTR_EXPORT void _idtr_test_trigger_mpi_error(int64_t team);
 
+/// Release the MPI objects of the fused reduction (called before finalize).
+void free_reduce_objects();
+
 // ----------------------------------------------------------------- stats ---
 
 void stat_add(int kind, int counter, int64_t v);

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 namespace idtr::detail {
@@ -689,6 +690,190 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
   stat_add(IDTR_STAT_GATHER, IDTR_CNT_COLL_BYTES, sizeof(T) * in.numel());
 }
 
+// ------------------------------------------------------------- reductions ---
+//
+// With checks enabled (default), the first MPI_Allreduce of every reduction
+// is "fused": a fixed-size buffer holding a header {count, op, element type,
+// effective op} and the first kFusedElems elements, reduced by a user-defined
+// op that takes the element-wise max of the header (and its negation) and
+// reduces the data only if both sides agree. Every rank therefore learns
+// about a disagreement after that first call and all abort together, without
+// an extra collective for the check. Elements beyond kFusedElems are reduced
+// with the built-in MPI ops.
+
+constexpr int kFusedElems = 32;
+constexpr int kFusedHdr = 8; // cnt, -cnt, op, -op, type, -type, eop, -eop
+struct FusedBuf {
+  int64_t hdr[kFusedHdr];
+  int64_t data[kFusedElems]; // kFusedElems elements of at most 8 bytes
+};
+
+enum TypeCode : int64_t {
+  kF64,
+  kF32,
+  kI64,
+  kI32,
+  kI16,
+  kI8,
+  kU8,
+  kU64,
+  kU32,
+  kU16,
+  kNumCodes
+};
+template <class T> constexpr int64_t type_code() {
+  if constexpr (std::is_same_v<T, double>)
+    return kF64;
+  else if constexpr (std::is_same_v<T, float>)
+    return kF32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return kI64;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return kI32;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return kI16;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return kI8;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return kU8;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return kU64;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return kU32;
+  else
+    return kU16;
+}
+
+/// inout[i] = in[i] (op) inout[i]; integer arithmetic wraps like MPI's.
+template <class T>
+void apply_op(const void *in, void *inout, int64_t n, int64_t op) {
+  T a[kFusedElems], b[kFusedElems];
+  std::memcpy(a, in, sizeof(T) * n);
+  std::memcpy(b, inout, sizeof(T) * n);
+  for (int64_t i = 0; i < n; ++i) {
+    switch (op) {
+    case IDTR_OP_SUM:
+      if constexpr (std::is_integral_v<T>)
+        b[i] = static_cast<T>(static_cast<uint64_t>(a[i]) +
+                              static_cast<uint64_t>(b[i]));
+      else
+        b[i] = a[i] + b[i];
+      break;
+    case IDTR_OP_PROD:
+      if constexpr (std::is_integral_v<T>)
+        b[i] = static_cast<T>(static_cast<uint64_t>(a[i]) *
+                              static_cast<uint64_t>(b[i]));
+      else
+        b[i] = a[i] * b[i];
+      break;
+    case IDTR_OP_MIN:
+      b[i] = std::min(a[i], b[i]);
+      break;
+    case IDTR_OP_MAX:
+      b[i] = std::max(a[i], b[i]);
+      break;
+    case IDTR_OP_LAND:
+      b[i] = static_cast<T>(a[i] != T(0) && b[i] != T(0));
+      break;
+    default:
+      b[i] = static_cast<T>(a[i] != T(0) || b[i] != T(0));
+      break;
+    }
+  }
+  std::memcpy(inout, b, sizeof(T) * n);
+}
+
+using ApplyFn = void (*)(const void *, void *, int64_t, int64_t);
+constexpr ApplyFn kApply[kNumCodes] = {apply_op<double>,   apply_op<float>,
+                                       apply_op<int64_t>,  apply_op<int32_t>,
+                                       apply_op<int16_t>,  apply_op<int8_t>,
+                                       apply_op<uint8_t>,  apply_op<uint64_t>,
+                                       apply_op<uint32_t>, apply_op<uint16_t>};
+
+bool consistent(const int64_t *h) {
+  return h[0] == -h[1] && h[2] == -h[3] && h[4] == -h[5] && h[6] == -h[7];
+}
+
+void fused_fn(void *in, void *inout, int *len, MPI_Datatype *) {
+  for (int e = 0; e < *len; ++e) {
+    FusedBuf a, b; // MPI buffers need not be aligned
+    char *pin = static_cast<char *>(in) + e * sizeof(FusedBuf);
+    char *pio = static_cast<char *>(inout) + e * sizeof(FusedBuf);
+    std::memcpy(&a, pin, sizeof a);
+    std::memcpy(&b, pio, sizeof b);
+    bool same = consistent(a.hdr) &&
+                std::equal(a.hdr, a.hdr + kFusedHdr, b.hdr) && a.hdr[4] >= 0 &&
+                a.hdr[4] < kNumCodes;
+    for (int k = 0; k < kFusedHdr; ++k)
+      b.hdr[k] = std::max(a.hdr[k], b.hdr[k]);
+    if (same)
+      kApply[a.hdr[4]](a.data, b.data, std::min<int64_t>(a.hdr[0], kFusedElems),
+                       a.hdr[6]);
+    std::memcpy(pio, &b, sizeof b);
+  }
+}
+
+std::mutex g_fused_mu;
+bool g_fused_ready = false;
+MPI_Op g_fused_op;
+MPI_Datatype g_fused_type;
+
+void fused_objects(MPI_Op &op, MPI_Datatype &type) {
+  std::lock_guard<std::mutex> lk(g_fused_mu);
+  if (!g_fused_ready) {
+    IDTR_MPI(MPI_Type_contiguous(static_cast<int>(sizeof(FusedBuf)), MPI_BYTE,
+                                 &g_fused_type));
+    IDTR_MPI(MPI_Type_commit(&g_fused_type));
+    IDTR_MPI(MPI_Op_create(fused_fn, /*commute=*/1, &g_fused_op));
+    g_fused_ready = true;
+  }
+  op = g_fused_op;
+  type = g_fused_type;
+}
+
+bool checks_enabled() {
+  static const bool on = [] {
+    const char *e = std::getenv("IDTR_NO_CHECKS");
+    return !(e && *e && *e != '0');
+  }();
+  return on;
+}
+
+/// Allreduce of n contiguous elements at w (element size es, MPI type mt,
+/// effective op eop / mop); `op` and `tc` only enter the consistency check.
+void allreduce_checked(Team &t, void *w, int64_t n, size_t es, MPI_Datatype mt,
+                       MPI_Op mop, int64_t op, int64_t eop, int64_t tc) {
+  char *p = static_cast<char *>(w);
+  int64_t done = 0;
+  if (checks_enabled()) {
+    FusedBuf f;
+    std::memset(&f, 0, sizeof f);
+    int64_t h[kFusedHdr] = {n, -n, op, -op, tc, -tc, eop, -eop};
+    std::memcpy(f.hdr, h, sizeof h);
+    done = std::min<int64_t>(n, kFusedElems);
+    std::memcpy(f.data, p, es * done);
+    MPI_Op fop;
+    MPI_Datatype ft;
+    fused_objects(fop, ft);
+    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, &f, 1, ft, fop, t.comm));
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, sizeof f);
+    if (!consistent(f.hdr))
+      fail_collective(t.rank,
+                      "ranks disagree on the reduced data (element counts "
+                      "%" PRId64 "..%" PRId64 "), op (%" PRId64 "..%" PRId64
+                      ") or element type",
+                      -f.hdr[1], f.hdr[0], -f.hdr[3], f.hdr[2]);
+    std::memcpy(p, f.data, es * done);
+  }
+  for (int64_t o = done; o < n; o += kChunk) {
+    int c = static_cast<int>(std::min(kChunk, n - o));
+    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, p + o * es, c, mt, mop, t.comm));
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, es * c);
+  }
+}
+
 template <class TR>
 void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
                 int64_t op) {
@@ -703,77 +888,40 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
          op);
   const int64_t n = data.numel();
   // i1: sum/max/or are "any", prod/min/and are "all" (numpy bool semantics).
-  bool logical = op == IDTR_OP_LAND || op == IDTR_OP_LOR || TR::is_bool;
-  bool is_and = op == IDTR_OP_LAND || op == IDTR_OP_PROD || op == IDTR_OP_MIN;
-  if (t->size > 1) {
-    static const bool checks = [] {
-      const char *e = std::getenv("IDTR_NO_CHECKS");
-      return !(e && *e && *e != '0');
-    }();
-    if (checks) { // same element count and op on every rank?
-      int64_t c[4] = {n, -n, op, -op};
-      IDTR_MPI(
-          MPI_Allreduce(MPI_IN_PLACE, c, 4, MPI_INT64_T, MPI_MAX, t->comm));
-      stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
-      if (c[0] != -c[1] || c[2] != -c[3])
-        fail_collective(t->rank,
-                        "ranks disagree on the reduced data (element counts "
-                        "%" PRId64 "..%" PRId64 ") or op (%" PRId64 "..%" PRId64
-                        ")",
-                        -c[1], c[0], -c[3], c[2]);
-    }
-  }
-  if (n == 0)
-    return;
-  View<T> dv = dense_view<T>(nullptr, data.sizes, data.rank);
-  if (logical) {
-    std::unique_ptr<uint8_t[]> b(new uint8_t[n]);
-    std::unique_ptr<T[]> tmp;
-    const T *src = data.base;
-    if (!is_dense(data)) {
-      tmp.reset(new T[n]);
-      dv.base = tmp.get();
-      copy_view(dv, data);
-      src = tmp.get();
-    }
-    for (int64_t i = 0; i < n; ++i)
-      b[i] = src[i] != T(0);
-    if (t->size > 1) {
-      for (int64_t o = 0; o < n; o += kChunk)
-        IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, b.get() + o,
-                               static_cast<int>(std::min(kChunk, n - o)),
-                               MPI_UINT8_T, is_and ? MPI_LAND : MPI_LOR,
-                               t->comm));
-      stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
-      stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, n);
-    }
-    T *dst = tmp ? tmp.get() : data.base;
-    for (int64_t i = 0; i < n; ++i)
-      dst[i] = static_cast<T>(b[i]);
-    if (tmp)
-      copy_view(data, dv);
-    return;
-  }
-  if (t->size == 1)
-    return;
-  MPI_Op mop = op == IDTR_OP_SUM    ? MPI_SUM
-               : op == IDTR_OP_PROD ? MPI_PROD
-               : op == IDTR_OP_MIN  ? MPI_MIN
-                                    : MPI_MAX;
+  const bool logical = op == IDTR_OP_LAND || op == IDTR_OP_LOR || TR::is_bool;
+  const bool is_and =
+      op == IDTR_OP_LAND || op == IDTR_OP_PROD || op == IDTR_OP_MIN;
+  const bool dense = is_dense(data);
+  // Contiguous working copy unless the data is dense already.
   std::unique_ptr<T[]> tmp;
+  View<T> dv = dense_view<T>(nullptr, data.sizes, data.rank);
   T *p = data.base;
-  if (!is_dense(data)) {
+  if (!dense && n > 0) {
     tmp.reset(new T[n]);
     dv.base = tmp.get();
     copy_view(dv, data);
     p = tmp.get();
   }
-  for (int64_t o = 0; o < n; o += kChunk)
-    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, p + o,
-                           static_cast<int>(std::min(kChunk, n - o)), TR::mpi(),
-                           mop, t->comm));
-  stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
-  stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, sizeof(T) * n);
+  if (logical) {
+    std::unique_ptr<uint8_t[]> b(new uint8_t[std::max<int64_t>(n, 1)]);
+    for (int64_t i = 0; i < n; ++i)
+      b[i] = p[i] != T(0);
+    if (t->size > 1)
+      allreduce_checked(*t, b.get(), n, 1, MPI_UINT8_T,
+                        is_and ? MPI_LAND : MPI_LOR, op,
+                        is_and ? IDTR_OP_LAND : IDTR_OP_LOR, kU8);
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = static_cast<T>(b[i]);
+  } else {
+    if (t->size == 1)
+      return;
+    MPI_Op mop = op == IDTR_OP_SUM    ? MPI_SUM
+                 : op == IDTR_OP_PROD ? MPI_PROD
+                 : op == IDTR_OP_MIN  ? MPI_MIN
+                                      : MPI_MAX;
+    allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), mop, op, op,
+                      type_code<T>());
+  }
   if (tmp)
     copy_view(data, dv);
 }
@@ -909,6 +1057,16 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
 }
 
 } // namespace
+
+void free_reduce_objects() {
+  std::lock_guard<std::mutex> lk(g_fused_mu);
+  if (g_fused_ready) {
+    MPI_Op_free(&g_fused_op);
+    MPI_Type_free(&g_fused_type);
+    g_fused_ready = false;
+  }
+}
+
 } // namespace idtr::detail
 
 // ------------------------------------------------------ C entry points ---

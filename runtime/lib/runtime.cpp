@@ -187,6 +187,7 @@ void cleanup_mpi() {
     std::lock_guard<std::mutex> lk(s.cmu);
     s.cache.clear();
   }
+  free_reduce_objects();
   std::lock_guard<std::mutex> lk(s.mu);
   for (size_t i = 1; i < s.teams.size(); ++i) {
     if (s.teams[i] && s.teams[i]->comm != MPI_COMM_NULL)

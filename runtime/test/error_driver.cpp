@@ -122,6 +122,11 @@ int main(int argc, char **argv) {
     std::vector<double> x(4, 1.0);
     Descriptor<double> d(x.data(), {rank_() == 0 ? 3 : 4});
     _idtr_reduce_all_f64(1, 1, d.get(), IDTR_OP_SUM);
+  } else if (c == "reduce_op_mismatch") {
+    std::vector<int32_t> x(40, 1);
+    Descriptor<int32_t> d(x.data(), {40});
+    _idtr_reduce_all_i32(1, 1, d.get(),
+                         rank_() == 1 ? IDTR_OP_MAX : IDTR_OP_SUM);
   } else if (c == "bad_perm") {
     std::vector<double> x(4), y(4);
     Descriptor<double> d(x.data(), {2, 2}), o(y.data(), {2, 2});

@@ -1,6 +1,7 @@
 // _idtr_reduce_all_<T>: every op, every dtype, 0-d to 2-d, strided data.
 #include "test_util.hpp"
 
+#include <cstdlib>
 #include <type_traits>
 
 using namespace idtest;
@@ -68,7 +69,10 @@ TYPED_TEST(Reduce, AllOpsShapesLayouts) {
   using T = typename D::T;
   const int p = nprocs(), me = rank();
   for (int64_t op = IDTR_OP_SUM; op <= IDTR_OP_LOR; ++op) {
-    for (const Vec &shape : {Vec{}, Vec{5}, Vec{2, 3}, Vec{0, 4}}) {
+    // 0-d, small, empty, and larger than the 32 elements reduced together
+    // with the cross-rank consistency header.
+    for (const Vec &shape :
+         {Vec{}, Vec{5}, Vec{2, 3}, Vec{0, 4}, Vec{7, 9}, Vec{33}}) {
       for (Layout l : {Layout::Dense, Layout::Strided, Layout::Reversed}) {
         Arr<T> a(shape, l, T(99));
         for_each_index(shape, [&](const Vec &i) {
@@ -95,4 +99,26 @@ TYPED_TEST(Reduce, TeamNoneKeepsLocalValues) {
   D::reduce(IDTR_TEAM_NONE, 1, a.d(), IDTR_OP_MAX);
   for (int64_t i = 0; i < 4; ++i)
     EXPECT_EQ(a.at({i}), reduce_input<D>(IDTR_OP_MAX, rank(), i));
+}
+
+// The cross-rank consistency check travels with the data: a reduction of up
+// to 32 elements is a single MPI collective, larger ones add the rest.
+TYPED_TEST(Reduce, CheckCostsNoExtraCollective) {
+  using D = TypeParam;
+  using T = typename D::T;
+  const int p = nprocs();
+  const char *nc = std::getenv("IDTR_NO_CHECKS");
+  const bool checks = !(nc && *nc && *nc != '0');
+  for (int64_t n : {1, 32, 33, 100}) {
+    Arr<T> a({n});
+    for (int64_t i = 0; i < n; ++i)
+      a.at({i}) = static_cast<T>(1);
+    _idtr_reset_stats();
+    D::reduce(IDTR_TEAM_WORLD, 1, a.d(), IDTR_OP_MAX);
+    EXPECT_EQ(stat(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES),
+              p == 1 ? 0 : (checks && n > 32 ? 2 : 1))
+        << n;
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_EQ(a.at({i}), static_cast<T>(1));
+  }
 }
