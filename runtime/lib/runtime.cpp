@@ -201,11 +201,16 @@ void cleanup_mpi() {
   g_mpi_ready.store(false, std::memory_order_release);
 }
 
-void make_private_comm(State &s, Team &t) {
+// Creates the team's private duplicate communicator. `published`: the team is
+// already visible to other threads (world team), whose size and rank were set
+// at initialisation and are read without the lock, so they are not rewritten.
+void make_private_comm(State &s, Team &t, bool published) {
   IDTR_MPI(MPI_Comm_dup(t.parent, &t.comm));
   IDTR_MPI(MPI_Comm_set_errhandler(t.comm, s.errhandler));
-  IDTR_MPI(MPI_Comm_size(t.comm, &t.size));
-  IDTR_MPI(MPI_Comm_rank(t.comm, &t.rank));
+  if (!published) {
+    IDTR_MPI(MPI_Comm_size(t.comm, &t.size));
+    IDTR_MPI(MPI_Comm_rank(t.comm, &t.rank));
+  }
 }
 
 } // namespace
@@ -280,7 +285,7 @@ std::shared_ptr<Team> get_team(int64_t id, bool collective) {
          id);
   auto t = s.teams[id];
   if (collective && t->comm == MPI_COMM_NULL)
-    make_private_comm(s, *t);
+    make_private_comm(s, *t, /*published=*/true);
   return t;
 }
 
@@ -418,7 +423,7 @@ IDTR_EXPORT int64_t _idtr_register_team(int64_t fcomm) {
   auto t = std::make_shared<Team>();
   t->parent = c;
   std::lock_guard<std::mutex> lk(s.mu);
-  make_private_comm(s, *t);
+  make_private_comm(s, *t, /*published=*/false);
   t->id = static_cast<int64_t>(s.teams.size());
   s.teams.push_back(t);
   return t->id;
