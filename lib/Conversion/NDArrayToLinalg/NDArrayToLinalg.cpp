@@ -564,12 +564,18 @@ template <typename OpTy> static bool isFullOverwrite(OpTy op) {
 }
 
 /// Whether `op` is the only reader of its destination's version (looking
-/// through casts and copies, which lower to the same tensor), so that the
-/// new version may overwrite it in place.
+/// through casts and copies, which lower to the same tensor; `dim` reads the
+/// shape only and a write-back into an argument writes it), so that the new
+/// version may overwrite it in place.
 static bool isLastReaderOfDestination(ImmutableInsertSliceOp op) {
   Value version = op.getDestination();
   while (true) {
-    if (!version.hasOneUse())
+    auto readsData = [&](OpOperand &use) {
+      auto writeBack = dyn_cast<InsertSliceOp>(use.getOwner());
+      return !isa<DimOp>(use.getOwner()) &&
+             !(writeBack && &use == &writeBack.getDestinationMutable());
+    };
+    if (llvm::count_if(version.getUses(), readsData) != 1)
       return false;
     Operation *def = version.getDefiningOp();
     if (!isa_and_present<CastOp, CopyOp>(def))
