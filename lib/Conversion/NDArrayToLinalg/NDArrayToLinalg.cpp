@@ -586,17 +586,34 @@ static bool isLastReaderOfDestination(ImmutableInsertSliceOp op) {
 
 struct ImmutableInsertSliceLowering
     : public OpConversionPattern<ImmutableInsertSliceOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ImmutableInsertSliceLowering(const TypeConverter &converter,
+                               MLIRContext *context,
+                               const DenseSet<Operation *> &overwrites)
+      : OpConversionPattern(converter, context), overwrites(overwrites) {}
+
   LogicalResult
   matchAndRewrite(ImmutableInsertSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value source = prepareInsertSource(rewriter, op, adaptor.getSource());
     Value destination = adaptor.getDestination();
-    if (isFullOverwrite(op) && isLastReaderOfDestination(op)) {
+    if (overwrites.contains(op)) {
       // Destination-passing: the new version reuses the buffer of the old
       // one (canonicalization would fold a full insert_slice to its source
-      // and lose it), and empty-tensor elimination lets the computation of
-      // `source` write straight into it.
+      // and lose it). An elementwise op computing `source` writes straight
+      // into the destination (what empty-tensor elimination would do, also
+      // for arguments written back at return); one-shot bufferization copies
+      // where that would be unsafe.
+      auto generic = source.getDefiningOp<linalg::GenericOp>();
+      if (generic && source.hasOneUse() && generic.getNumDpsInits() == 1 &&
+          generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
+          !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0))) {
+        Value init = destination;
+        if (init.getType() != source.getType())
+          init = tensor::CastOp::create(rewriter, op.getLoc(), source.getType(),
+                                        init);
+        rewriter.modifyOpInPlace(
+            generic, [&] { generic.getDpsInitsMutable()[0].set(init); });
+      }
       if (source.getType() != destination.getType())
         source = tensor::CastOp::create(rewriter, op.getLoc(),
                                         destination.getType(), source);
@@ -609,6 +626,11 @@ struct ImmutableInsertSliceLowering
         op.getMixedStrides());
     return success();
   }
+
+private:
+  /// Full overwrites whose old version nobody else reads (computed before
+  /// the conversion rewrites the users).
+  const DenseSet<Operation *> &overwrites;
 };
 
 /// After value semantics the only in-place updates left write the final
@@ -1194,18 +1216,29 @@ struct EnvRegionYieldLowering
 
 } // namespace
 
+DenseSet<Operation *> imex::findInPlaceOverwrites(Operation *root) {
+  DenseSet<Operation *> overwrites;
+  root->walk([&](ImmutableInsertSliceOp op) {
+    if (isFullOverwrite(op) && isLastReaderOfDestination(op))
+      overwrites.insert(op);
+  });
+  return overwrites;
+}
+
 void imex::populateNDArrayToLinalgConversionPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const DenseSet<Operation *> &inPlaceOverwrites) {
+  patterns.add<ImmutableInsertSliceLowering>(converter, patterns.getContext(),
+                                             inPlaceOverwrites);
   patterns.add<CreateLowering, LinSpaceLowering, CopyLowering, DeleteLowering,
                FromMemRefLowering, ToTensorLowering, CastLowering,
                CastElemTypeLowering, DimLowering, LoadLowering,
                SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
-               ImmutableInsertSliceLowering, InsertSliceLowering,
-               ReshapeLowering, BroadcastToLowering, PermuteDimsLowering,
-               ExpandDimsLowering, SqueezeLowering, EWBinLowering,
-               EWUnyLowering, WhereLowering, ReductionLowering, MatMulLowering,
-               ConcatLowering, EnvRegionLowering, EnvRegionYieldLowering>(
-      converter, patterns.getContext());
+               InsertSliceLowering, ReshapeLowering, BroadcastToLowering,
+               PermuteDimsLowering, ExpandDimsLowering, SqueezeLowering,
+               EWBinLowering, EWUnyLowering, WhereLowering, ReductionLowering,
+               MatMulLowering, ConcatLowering, EnvRegionLowering,
+               EnvRegionYieldLowering>(converter, patterns.getContext());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1298,6 +1331,8 @@ struct ConvertNDArrayToLinalgPass
     for (auto func : module.getOps<FunctionOpInterface>())
       if (!func.isExternal() && failed(convertToValueSemantics(func)))
         return signalPassFailure();
+    // Decided before the function boundaries and the conversion add users.
+    DenseSet<Operation *> overwrites = findInPlaceOverwrites(module);
     for (auto func : module.getOps<func::FuncOp>())
       convertFunctionBoundary(func);
 
@@ -1319,7 +1354,7 @@ struct ConvertNDArrayToLinalgPass
                                  imex::region::EnvRegionYieldOp>(legalTypes);
 
     RewritePatternSet patterns(context);
-    populateNDArrayToLinalgConversionPatterns(converter, patterns);
+    populateNDArrayToLinalgConversionPatterns(converter, patterns, overwrites);
     populateReturnOpTypeConversionPattern(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -31,10 +31,16 @@ public:
   NDArrayToTensorTypeConverter();
 };
 
+/// The `ndarray.immutable_insert_slice` ops under `root` that overwrite the
+/// whole of a version nobody else reads: they may reuse its buffer.
+llvm::DenseSet<mlir::Operation *> findInPlaceOverwrites(mlir::Operation *root);
+
 /// Adds the patterns lowering ndarray ops (in value semantics, see
 /// `ndarray-value-semantics`) to linalg/tensor/arith/math/scf.
+/// `inPlaceOverwrites` comes from `findInPlaceOverwrites` before any rewrite.
 void populateNDArrayToLinalgConversionPatterns(
-    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns);
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const llvm::DenseSet<mlir::Operation *> &inPlaceOverwrites);
 
 } // namespace imex
 
