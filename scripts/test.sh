@@ -16,7 +16,7 @@ if [ -f runtime/CMakeLists.txt ]; then
   echo "== runtime under AddressSanitizer/LeakSanitizer"
   ASAN_DIR="$BUILD_DIR-runtime-asan"
   if [ ! -f "$ASAN_DIR/build.ninja" ]; then
-    cmake -G Ninja -S runtime -B "$ASAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
+    cmake -G Ninja -S runtime -B "$ASAN_DIR" \
       -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
       -DIDTR_ENABLE_SANITIZERS=ON
   fi
