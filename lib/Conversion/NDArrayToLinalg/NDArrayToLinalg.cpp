@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -603,14 +604,21 @@ struct ImmutableInsertSliceLowering
       // into the destination (what empty-tensor elimination would do, also
       // for arguments written back at return); one-shot bufferization copies
       // where that would be unsafe.
+      // Casts of the destination are made at the write; look through them.
+      Value init = destination;
+      while (auto cast = init.getDefiningOp<tensor::CastOp>())
+        init = cast.getSource();
       auto generic = source.getDefiningOp<linalg::GenericOp>();
       if (generic && source.hasOneUse() && generic.getNumDpsInits() == 1 &&
           generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
-          !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0))) {
-        Value init = destination;
-        if (init.getType() != source.getType())
+          !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)) &&
+          DominanceInfo().properlyDominates(init, generic)) {
+        if (init.getType() != source.getType()) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPoint(generic);
           init = tensor::CastOp::create(rewriter, op.getLoc(), source.getType(),
                                         init);
+        }
         rewriter.modifyOpInPlace(
             generic, [&] { generic.getDpsInitsMutable()[0].set(init); });
       }

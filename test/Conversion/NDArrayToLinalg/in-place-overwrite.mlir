@@ -1,0 +1,32 @@
+// RUN: imex-opt %s -split-input-file --pass-pipeline='builtin.module(inline,canonicalize,convert-ndarray-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize)' | FileCheck %s
+
+// a[...] = b + s * c: the fused loop writes straight into a.
+// CHECK-LABEL: func @triad
+// CHECK-SAME: (%[[A:.*]]: memref<64xf64>, %[[B:.*]]: memref<64xf64>, %[[C:.*]]: memref<64xf64>
+// CHECK-NOT: memref.alloc
+// CHECK: linalg.generic {{.*}} ins(%[[B]], %[[C]] : {{.*}}) outs(%[[A]] : memref<64xf64>)
+// CHECK-NOT: memref.copy
+func.func @triad(%a: !ndarray.ndarray<64xf64>, %b: !ndarray.ndarray<64xf64>, %c: !ndarray.ndarray<64xf64>, %s: f64) {
+  %sa = ndarray.create value %s : !ndarray.ndarray<f64>
+  %sc = ndarray.ewbin multiply %sa, %c : (!ndarray.ndarray<f64>, !ndarray.ndarray<64xf64>) -> !ndarray.ndarray<64xf64>
+  %r = ndarray.ewbin add %b, %sc : (!ndarray.ndarray<64xf64>, !ndarray.ndarray<64xf64>) -> !ndarray.ndarray<64xf64>
+  %d = ndarray.cast %a : !ndarray.ndarray<64xf64> to !ndarray.ndarray<?xf64>
+  ndarray.insert_slice %r into %d[0] [64] [1] : !ndarray.ndarray<64xf64> into !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+// Two outputs computed before either is written; the second reads the first
+// output's new contents.
+// CHECK-LABEL: func @two_outputs
+// CHECK-SAME: (%[[X:.*]]: memref<8xf64>, %[[P:.*]]: memref<8xf64>, %[[Q:.*]]: memref<8xf64>)
+// CHECK: linalg.generic {{.*}} outs(%[[P]] : memref<8xf64>)
+// CHECK: linalg.generic {{.*}} outs(%[[Q]] : memref<8xf64>)
+func.func @two_outputs(%x: !ndarray.ndarray<8xf64>, %p: !ndarray.ndarray<8xf64>, %q: !ndarray.ndarray<8xf64>) {
+  %e = ndarray.ewuny exp %x : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xf64>
+  %f = ndarray.ewbin add %e, %x : (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) -> !ndarray.ndarray<8xf64>
+  ndarray.insert_slice %e into %p[0] [8] [1] : !ndarray.ndarray<8xf64> into !ndarray.ndarray<8xf64>
+  ndarray.insert_slice %f into %q[0] [8] [1] : !ndarray.ndarray<8xf64> into !ndarray.ndarray<8xf64>
+  return
+}
