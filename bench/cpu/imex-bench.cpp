@@ -9,8 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "imex/InitIMEXDialects.h"
-#include "imex/InitIMEXPasses.h"
+#include "imex/Tools/Registration.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -81,13 +80,9 @@ int main(int argc, char **argv) {
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  registerAllPasses();
-  imex::registerAllPasses();
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
+  imex::registerEverything(registry);
   registerAllToLLVMIRTranslations(registry);
-  imex::registerAllDialects(registry);
   MLIRContext context(registry);
 
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(argv[1], &context);
@@ -110,8 +105,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "imex-bench: " << targetMachine.takeError() << "\n";
     return 1;
   }
+  // ExecutionEngineOptions holds a function_ref: keep the callable alive.
+  auto transformer = makeOptimizingTransformer(3, 0, targetMachine->get());
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(3, 0, targetMachine->get());
+  options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine =
       ExecutionEngine::create(*module, options, std::move(*targetMachine));

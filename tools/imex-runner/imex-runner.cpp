@@ -7,9 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "imex/InitIMEXDialects.h"
+#include "imex/Tools/Registration.h"
 
-#include "imex/InitIMEXPasses.h"
 #include <cstdio>
 
 #include "mlir/ExecutionEngine/JitRunner.h"
@@ -84,14 +83,9 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::InitializeNativeTargetAsmParser();
 
-  registerAllPasses();
-  imex::registerAllPasses();
-
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
+  imex::registerEverything(registry);
   registerAllToLLVMIRTranslations(registry);
-  imex::registerAllDialects(registry);
 
   std::vector<std::string> args(argv, argv + argc);
   addDefault(args, "--entry-point-result", "--entry-point-result=void");
