@@ -6,13 +6,21 @@ memref.globals and wrapped with ndarray.from_memref; results are printed by
 imexPrint<T> from libimex_runner_utils.
 """
 
+import functools
 import os
 import re
+import signal
 import subprocess
+import tempfile
 
 import numpy as np
 
 RUNNER = os.environ.get("IMEX_RUNNER", "imex-runner")
+# imex-opt next to imex-runner unless given; mpirun for distributed runs.
+OPT = os.environ.get("IMEX_OPT") or (
+    os.path.join(os.path.dirname(RUNNER), "imex-opt")
+    if os.path.dirname(RUNNER) else "imex-opt")
+MPIEXEC = os.environ.get("IMEX_MPIEXEC", "mpirun")
 
 NUMPY_OF = {
     "f64": np.float64, "f32": np.float32, "f16": np.float16,
@@ -184,6 +192,51 @@ class Program:
                                  f"{proc.stdout}\n--- program ---\n{source}")
         return [restore(a, d) for a, d in zip(arrays, self.outputs)]
 
+    def run_mpi(self, nprocs, pipeline="imex-dist-cpu-pipeline",
+                extra_args=(), env=None, all_ranks=True, timeout=300):
+        """Runs the program on `nprocs` MPI ranks (mpirun); returns the
+        printed arrays of every rank (rank 0 only unless `all_ranks`, which
+        sets IMEX_PRINT_ALL_RANKS=1). Every rank must exit with 0, print
+        every output and free every buffer it allocates exactly once."""
+        source = self.text()
+        env = dict(env or {}, IMEX_ALLOCATION_STATS="1")
+        if all_ranks:
+            env["IMEX_PRINT_ALL_RANKS"] = "1"
+        args = [f"--pipeline={pipeline}{{count-allocations=1}}", *extra_args]
+        rc, ranks, launcher = mpi_run(source, nprocs, args, env, timeout)
+        where = f"on {nprocs} rank(s)"
+        if rc != 0:
+            shown, text = set(), ""
+            for r, (o, e) in enumerate(ranks):  # identical outputs once
+                if (o, e) not in shown:
+                    shown.add((o, e))
+                    text += (f"--- rank {r} stdout ---\n{o}\n"
+                             f"--- rank {r} stderr ---\n{e}\n")
+            launcher = "\n".join(
+                line for line in launcher.splitlines()
+                if line.strip("-") and not _MPI_BOILERPLATE.search(line))
+            raise AssertionError(f"mpirun {where} failed ({rc}):\n"
+                                 f"{launcher}\n{text}--- program ---\n"
+                                 f"{source}")
+        results = []
+        for r, (out, err) in enumerate(ranks):
+            stats = ALLOCATIONS.findall(err)
+            if len(stats) != 1 or stats[0][0] != stats[0][1]:
+                raise AssertionError(
+                    f"rank {r} {where}: leak or double free (or no "
+                    f"allocation statistics): {err}\n--- program ---\n"
+                    f"{source}")
+            if r > 0 and not all_ranks:
+                continue
+            arrays = parse_output(out)
+            if len(arrays) != len(self.outputs):
+                raise AssertionError(
+                    f"rank {r} {where}: expected {len(self.outputs)} arrays, "
+                    f"got {len(arrays)}:\n{out}\n--- program ---\n{source}")
+            results.append([restore(a, d)
+                            for a, d in zip(arrays, self.outputs)])
+        return results
+
 
 ALLOCATIONS = re.compile(r"IMEX_ALLOCATIONS allocated=(\d+) freed=(\d+)")
 LINE = re.compile(r"^IMEX_ARRAY (\w+) \[([\d,]*)\](.*)$")
@@ -226,3 +279,82 @@ def assert_matches(result, expected, dtype):
                                    atol=rtol, equal_nan=True)
     else:
         np.testing.assert_array_equal(result, expected.astype(result.dtype))
+
+
+# ---- Running under MPI ---------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def pipeline_registered(name):
+    """Whether imex-opt knows the pass pipeline `name` (e.g.
+    imex-dist-cpu-pipeline, which is registered once it is implemented)."""
+    try:
+        out = subprocess.run([OPT, "--help"], capture_output=True, text=True,
+                             timeout=60).stdout
+    except OSError:
+        return False
+    return re.search(rf"--{re.escape(name)}\b", out) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def _mpiexec_flags():
+    """Open MPI must be allowed to oversubscribe the cores (up to 4 ranks on
+    a 2-core machine); ranks are not bound to cores so the OS can share
+    them."""
+    try:
+        version = subprocess.run([MPIEXEC, "--version"], capture_output=True,
+                                 text=True, timeout=60)
+    except OSError:
+        return ()
+    if re.search("Open MPI|OpenRTE", version.stdout + version.stderr):
+        return ("--oversubscribe", "--bind-to", "none")
+    return ()
+
+
+# Open MPI's explanation that a rank failed (the ranks' output says why).
+_MPI_BOILERPLATE = re.compile(
+    r"Primary job +terminated normally|a non-zero exit code\. Per user|"
+    r"mpirun detected that one or more|the job to be terminated\. The first|"
+    r"^\s*Process name:|^\s*Exit code:")
+
+
+# Each rank writes its own stdout/stderr files, so lines of different ranks
+# never interleave.
+_RANK_WRAPPER = ('r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}; '
+                 'exec "$@" >"$IMEX_RANK_OUTPUT/out.$r" '
+                 '2>"$IMEX_RANK_OUTPUT/err.$r"')
+
+
+def mpi_run(source, nprocs, args=(), env=None, timeout=300):
+    """Runs `imex-runner <source> args` on `nprocs` ranks. Returns
+    (exit status, [(stdout, stderr) per rank], mpirun's own output)."""
+    with tempfile.TemporaryDirectory(prefix="imex-mpi-") as tmp:
+        path = os.path.join(tmp, "program.mlir")
+        with open(path, "w") as f:
+            f.write(source)
+        full_env = dict(os.environ, **(env or {}))
+        full_env.update(IMEX_RANK_OUTPUT=tmp, OMPI_ALLOW_RUN_AS_ROOT="1",
+                        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                        OMPI_MCA_rmaps_base_oversubscribe="1")
+        cmd = [MPIEXEC, "-n", str(nprocs), *_mpiexec_flags(), "sh", "-c",
+               _RANK_WRAPPER, "sh", RUNNER, path, *args]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True,
+                                env=full_env, start_new_session=True)
+        try:
+            launcher, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            launcher, _ = proc.communicate()
+            launcher += f"\n(killed after {timeout} s)"
+            proc.returncode = proc.returncode or -9
+        ranks = []
+        for r in range(nprocs):
+            texts = []
+            for kind in ("out", "err"):
+                try:
+                    with open(os.path.join(tmp, f"{kind}.{r}")) as f:
+                        texts.append(f.read())
+                except OSError:
+                    texts.append("(no output file)")
+            ranks.append(tuple(texts))
+        return proc.returncode, ranks, launcher

@@ -1,0 +1,645 @@
+"""Distributed execution tests: ndarray programs whose arrays are distributed
+over MPI ranks (`dist.team = 1`), compiled with imex-dist-cpu-pipeline and
+run under mpirun on 1, 2, 3 and 4 ranks.
+
+A test is a list of *cases*. A case is a function taking a `Dist` builder;
+it creates its own inputs (distributed with `ndarray.copy {dist.team = 1}`,
+created with a team, or replicated), computes with the builder, which emits
+the ndarray IR and evaluates the same expression with numpy, and `check`s
+results. `run_cases` puts all cases of a test into one program (one mpirun
+launch per rank count keeps the suite fast) and checks
+
+* every printed array against numpy;
+* that every rank count prints the same arrays: bitwise, except values
+  derived from float reductions, whose summation order depends on the
+  partition (those to a few ulps);
+* that every rank holds the whole array `ndarray.to_tensor` gathers (all
+  ranks print, IMEX_PRINT_ALL_RANKS=1, and must agree bitwise);
+* that every rank frees each buffer it allocates exactly once;
+* with more than one rank, that the program communicated through IDTR at
+  all (and exchanged halos, for tests that say so), read from the IDTR
+  counters (`_idtr_stats`) the program prints last.
+
+When a launch fails (compiler error, crash, abort), each case is run alone
+on that rank count (and still checked), so the failure names the cases
+that break, each with its own small program.
+
+Environment: IMEX_RUNNER, IMEX_OPT, IMEX_MPIEXEC (see harness.py);
+IMEX_DIST_RANKS (default "1,2,3,4"); IMEX_DIST_EMULATE=1 runs the same
+programs without team attributes through imex-cpu-pipeline (every rank
+computes everything), which checks the tests themselves before the
+distributed pipeline exists.
+"""
+
+import math
+import os
+
+import numpy as np
+
+from harness import (NUMPY_OF, Program, _element, array_type,
+                     assert_matches, mlir_dtype)
+
+DIST_PIPELINE = "imex-dist-cpu-pipeline"
+EMULATE = os.environ.get("IMEX_DIST_EMULATE") == "1"
+RANKS = tuple(int(n) for n in
+              os.environ.get("IMEX_DIST_RANKS", "1,2,3,4").split(","))
+TEAM = "" if EMULATE else " {dist.team = 1 : i64}"
+
+# IDTR statistics (runtime/include/idtr/idtr.h) the programs print last.
+STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
+              "alltoall", "reduce", "metadata", "all"]
+STAT_HALO, STAT_ALL = 0, 8
+CNT_CALLS, CNT_MSGS_SENT = 0, 1
+
+NUMPY_BINARY = {
+    "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
+    "divide": np.true_divide, "floor_divide": np.floor_divide,
+    "remainder": np.remainder, "pow": np.power, "maximum": np.maximum,
+    "minimum": np.minimum, "atan2": np.arctan2, "hypot": np.hypot,
+    "equal": np.equal, "not_equal": np.not_equal, "less": np.less,
+    "less_equal": np.less_equal, "greater": np.greater,
+    "greater_equal": np.greater_equal, "logical_and": np.logical_and,
+    "logical_or": np.logical_or, "logical_xor": np.logical_xor,
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor,
+}
+NUMPY_UNARY = {
+    "abs": np.abs, "negative": np.negative, "sign": np.sign,
+    "square": np.square, "ceil": np.ceil, "floor": np.floor,
+    "round": np.round, "trunc": np.trunc, "exp": np.exp, "log": np.log,
+    "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
+    "isnan": np.isnan, "isfinite": np.isfinite, "signbit": np.signbit,
+    "logical_not": np.logical_not, "bitwise_invert": np.invert,
+}
+NUMPY_REDUCE = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max,
+                "mean": np.mean, "var": np.var, "std": np.std, "any": np.any,
+                "all": np.all}
+
+
+def reduction_dtype(kind, dtype):
+    if kind in ("any", "all"):
+        return "i1"
+    if kind in ("sum", "prod"):
+        if dtype.startswith("ui"):
+            return "ui64"
+        return dtype if dtype.startswith("f") else "i64"
+    if kind in ("mean", "var", "std"):
+        return dtype if dtype.startswith("f") else "f64"
+    return dtype
+
+
+RNG = np.random.default_rng(20240611)
+
+
+def data(shape, dtype="f64", low=-4, high=4):
+    """Reproducible input data of an ndarray dtype."""
+    if dtype == "i1":
+        return RNG.integers(0, 2, size=shape).astype(np.bool_)
+    if dtype.startswith("f"):
+        return RNG.uniform(low, high, size=shape).astype(NUMPY_OF[dtype])
+    return RNG.integers(low, high + 1, size=shape).astype(NUMPY_OF[dtype])
+
+
+def iota(shape, dtype="f64"):
+    """0, 1, 2, ... in row-major order: positions are easy to read."""
+    return np.arange(math.prod(shape)).reshape(shape).astype(NUMPY_OF[dtype])
+
+
+class Val:
+    """An ndarray SSA value with its declared dims (None = dynamic), its
+    ndarray dtype and its numpy twin (a view where the ndarray is one)."""
+
+    def __init__(self, name, dims, dtype, value, exact=True, base=None):
+        self.name, self.dims, self.dtype = name, list(dims), dtype
+        self.base = base  # the Val this one is a view of
+        self.value = value if isinstance(value, np.ndarray) else \
+            np.asarray(value)
+        self.exact = exact  # bitwise equal at every rank count
+        assert self.value.ndim == len(self.dims), (self.value.shape, dims)
+        for d, n in zip(self.dims, self.value.shape):
+            assert d is None or d == n, (dims, self.value.shape)
+
+    @property
+    def shape(self):
+        return self.value.shape
+
+    @property
+    def ndim(self):
+        return self.value.ndim
+
+    @property
+    def type(self):
+        return array_type(self.dims, self.dtype)
+
+
+class Check:
+    def __init__(self, label, expected, dtype, exact):
+        self.label, self.expected, self.dtype, self.exact = (label, expected,
+                                                             dtype, exact)
+
+
+def _bound(value, n, default_end):
+    """A slice bound as (from_end, k): k, or n - k when from_end."""
+    if value is None:
+        return (True, 0) if default_end else (False, 0)
+    return (True, -value) if value < 0 else (False, value)
+
+
+class Dist:
+    """Builds one program: ndarray IR and its numpy twin side by side."""
+
+    def __init__(self):
+        self.p = Program()
+        self.checks = []
+        self.case = ""
+        self.emit = True
+        self.opaque = 0
+
+    # -- low level -------------------------------------------------------
+    def line(self, text):
+        if self.emit:
+            self.p.line(text)
+
+    def op(self, text):
+        result = self.p.fresh()
+        self.line(f"{result} = {text}")
+        return result
+
+    def index(self, k):
+        return self.op(f"arith.constant {int(k)} : index")
+
+    def opaque_index(self, k):
+        """An index the compiler cannot see through (a load from a
+        writable global): keeps shapes dynamic after canonicalization."""
+        self.opaque += 1
+        name = f"@opaque{self.opaque}"
+        self.p.globals.append(f'memref.global "private" {name} : '
+                              f"memref<index> = dense<{int(k)}>")
+        m = self.op(f"memref.get_global {name} : memref<index>")
+        return self.op(f"memref.load {m}[] : memref<index>")
+
+    def scalar_constant(self, value, dtype):
+        if dtype == "i1":
+            return self.op(f"arith.constant {'true' if value else 'false'}")
+        if dtype.startswith("f"):
+            return self.op(f"arith.constant {_element(value, dtype)} : "
+                           f"{dtype}")
+        assert not dtype.startswith("ui"), "unsigned constants: use inputs"
+        return self.op(f"arith.constant {int(value)} : {dtype}")
+
+    # -- inputs ----------------------------------------------------------
+    def array(self, value, dtype=None, dist=True, dynamic=False, via="copy"):
+        """An input array holding `value`: distributed (`ndarray.copy`
+        with a team of a replicated array, or `via="create"`: created with
+        a team and filled by insert_slice of replicated data), or
+        replicated (`dist=False`). `dynamic` makes every size opaque to the
+        compiler."""
+        value = np.asarray(value)
+        dtype = dtype or mlir_dtype(value.dtype)
+        if not self.emit:
+            return Val("%unused", [None] * value.ndim, dtype, value.copy())
+        x, xt = self.p.input(value, dtype)
+        dims = list(value.shape)
+        if value.ndim and (dynamic or (via == "create" and dist)):
+            sizes = ([self.opaque_index(n) for n in value.shape] if dynamic
+                     else [str(n) for n in value.shape])
+            if dynamic:
+                dims = [None] * value.ndim
+            t = array_type(dims, dtype)
+            fill = self.scalar_constant(0, dtype)
+            with_team = via == "create" and dist
+            size_list = f"({', '.join(sizes)})" if dynamic else ""
+            y = self.op(f"ndarray.create{size_list} value {fill}"
+                        f"{TEAM if with_team else ''} : {t}")
+            self.line(f"ndarray.insert_slice {x} into {y}"
+                      f"[{', '.join('0' for _ in dims)}] [{', '.join(sizes)}]"
+                      f" [{', '.join('1' for _ in dims)}] : {xt} into {t}")
+            if with_team:
+                return Val(y, dims, dtype, value.copy())
+            x, xt = y, t
+        if dist:
+            x = self.op(f"ndarray.copy {x}{TEAM} : {xt} -> {xt}")
+        return Val(x, dims, dtype, value.copy())
+
+    def scalar(self, value, dtype="f64", dist=False):
+        """A 0-d array (`ndarray.create value`), optionally with a team."""
+        c = self.scalar_constant(value, dtype)
+        team = TEAM if dist else ""
+        v = self.op(f"ndarray.create value {c}{team} : "
+                    f"{array_type([], dtype)}")
+        return Val(v, [], dtype, np.asarray(value, NUMPY_OF[dtype]))
+
+    def create(self, shape, fill, dtype="f64", dynamic=False, team=True):
+        c = self.scalar_constant(fill, dtype)
+        dims = [None] * len(shape) if dynamic else list(shape)
+        sizes = ""
+        if dynamic:
+            sizes = "(" + ", ".join(self.opaque_index(n) for n in shape) + ")"
+        v = self.op(f"ndarray.create{sizes} value {c}{TEAM if team else ''}"
+                    f" : {array_type(dims, dtype)}")
+        return Val(v, dims, dtype, np.full(shape, fill, NUMPY_OF[dtype]))
+
+    def linspace(self, start, stop, num, endpoint=True, dtype="f64",
+                 dynamic=False, team=True):
+        s = self.scalar_constant(start, "f64")
+        e = self.scalar_constant(stop, "f64")
+        n = self.opaque_index(num) if dynamic else self.index(num)
+        flag = " endpoint" if endpoint else ""
+        dims = [None] if dynamic else [num]
+        v = self.op(f"ndarray.linspace {s}, {e}, {n}{flag}"
+                    f"{TEAM if team else ''} : f64 -> "
+                    f"{array_type(dims, dtype)}")
+        expected = np.linspace(start, stop, num, endpoint=endpoint)
+        return Val(v, dims, dtype, expected.astype(NUMPY_OF[dtype]))
+
+    # -- computation -----------------------------------------------------
+    def _bcast_dims(self, *vals):
+        rank = max(v.ndim for v in vals)
+        shape = np.broadcast_shapes(*(v.shape for v in vals))
+        dims = []
+        for i in range(rank):
+            dyn = False
+            for v in vals:
+                j = i - (rank - v.ndim)
+                if j >= 0 and v.dims[j] is None:
+                    dyn = True
+            dims.append(None if dyn else shape[i])
+        return dims
+
+    def ewbin(self, kind, a, b, rdtype=None):
+        with np.errstate(all="ignore"):
+            expected = np.asarray(NUMPY_BINARY[kind](a.value, b.value))
+        if kind == "divide" and not expected.dtype.kind == "f":
+            expected = expected.astype(np.float64)
+        rdtype = rdtype or mlir_dtype(expected.dtype)
+        dims = self._bcast_dims(a, b)
+        r = self.op(f"ndarray.ewbin {kind} {a.name}, {b.name} : "
+                    f"({a.type}, {b.type}) -> {array_type(dims, rdtype)}")
+        return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]),
+                   a.exact and b.exact)
+
+    def add(self, a, b):
+        return self.ewbin("add", a, b)
+
+    def sub(self, a, b):
+        return self.ewbin("subtract", a, b)
+
+    def mul(self, a, b):
+        return self.ewbin("multiply", a, b)
+
+    def ewuny(self, kind, a):
+        with np.errstate(all="ignore"):
+            expected = np.asarray(NUMPY_UNARY[kind](a.value))
+        rdtype = mlir_dtype(expected.dtype)
+        if kind in ("floor", "ceil", "round", "trunc"):
+            rdtype = a.dtype  # integers keep their type (array API)
+        r = self.op(f"ndarray.ewuny {kind} {a.name} : {a.type} -> "
+                    f"{array_type(a.dims, rdtype)}")
+        return Val(r, a.dims, rdtype, expected.astype(NUMPY_OF[rdtype]),
+                   a.exact)
+
+    def where(self, c, x, y):
+        expected = np.asarray(np.where(c.value, x.value, y.value))
+        rdtype = mlir_dtype(expected.dtype)
+        dims = self._bcast_dims(c, x, y)
+        r = self.op(f"ndarray.where {c.name}, {x.name}, {y.name} : "
+                    f"({c.type}, {x.type}, {y.type}) -> "
+                    f"{array_type(dims, rdtype)}")
+        return Val(r, dims, rdtype, expected, c.exact and x.exact and y.exact)
+
+    def astype(self, a, dtype, copy=False):
+        flag = " copy" if copy else ""
+        r = self.op(f"ndarray.cast_elemtype {a.name}{flag} : {a.type} to "
+                    f"{array_type(a.dims, dtype)}")
+        return Val(r, a.dims, dtype, a.value.astype(NUMPY_OF[dtype]), a.exact)
+
+    def reduce(self, kind, a, axes=None, keepdims=False, correction=None):
+        rdtype = reduction_dtype(kind, a.dtype)
+        axes_t = tuple(range(a.ndim)) if axes is None else tuple(axes)
+        kwargs = {} if correction is None else {"ddof": correction}
+        with np.errstate(all="ignore"):
+            expected = np.asarray(NUMPY_REDUCE[kind](
+                a.value, axis=axes_t, keepdims=keepdims, **kwargs))
+        dims = []
+        for i, d in enumerate(a.dims):
+            if i not in axes_t:
+                dims.append(d)
+            elif keepdims:
+                dims.append(1)
+        attrs = ""
+        if axes is not None:
+            attrs += f" axes [{', '.join(map(str, axes))}]"
+        if keepdims:
+            attrs += " keepdims"
+        if correction is not None:
+            attrs += f" correction {float(correction)}"
+        r = self.op(f"ndarray.reduction {kind} {a.name}{attrs} : {a.type} -> "
+                    f"{array_type(dims, rdtype)}")
+        exact = a.exact and not (rdtype.startswith("f") and kind not in
+                                 ("min", "max"))
+        return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]), exact)
+
+    def _slice(self, a, index):
+        """Offsets, sizes, strides (strings), the kept dims and the numpy
+        index of a numpy-style index tuple (ints and slices with positive
+        steps) on `a`. Dynamic dims compute bounds from `ndarray.dim`."""
+        if not isinstance(index, tuple):
+            index = (index,)
+        index = index + (slice(None),) * (a.ndim - len(index))
+        offsets, sizes, strides, dims = [], [], [], []
+        for axis, (ix, n, d) in enumerate(zip(index, a.shape, a.dims)):
+            if isinstance(ix, int):
+                k = ix + n if ix < 0 else ix
+                assert 0 <= k < n
+                if d is None and ix < 0:
+                    dim = self.op(f"ndarray.dim {a.name}, "
+                                  f"{self.index(axis)} : {a.type}")
+                    offsets.append(self.op(f"arith.subi {dim}, "
+                                           f"{self.index(-ix)} : index"))
+                else:
+                    offsets.append(str(k))
+                sizes.append("1")
+                strides.append("1")
+                continue
+            start, stop, step = ix.indices(n)
+            step = ix.step or 1
+            assert step > 0
+            count = len(range(start, stop, step))
+            lo = _bound(ix.start, n, False)
+            hi = _bound(ix.stop, n, True)
+            if d is None and (lo[0] or hi[0]):
+                dim = self.op(f"ndarray.dim {a.name}, {self.index(axis)} : "
+                              f"{a.type}")
+
+                def at(bound):
+                    if not bound[0]:
+                        return self.index(bound[1])
+                    return self.op(f"arith.subi {dim}, {self.index(bound[1])}"
+                                   f" : index")
+                lo_v, hi_v = at(lo), at(hi)
+                span = self.op(f"arith.subi {hi_v}, {lo_v} : index")
+                if step > 1:
+                    span = self.op(f"arith.addi {span}, "
+                                   f"{self.index(step - 1)} : index")
+                    span = self.op(f"arith.divui {span}, {self.index(step)} "
+                                   f": index")
+                offsets.append(lo_v if lo[0] else str(lo[1]))
+                sizes.append(span)
+                dims.append(None)
+            else:
+                offsets.append(str(start))
+                sizes.append(str(count))
+                dims.append(count)
+            strides.append(str(step))
+        return offsets, sizes, strides, dims, index
+
+    def view(self, a, index):
+        """`a[index]`: ndarray.subview, a view (numpy twin: a numpy view)."""
+        offsets, sizes, strides, dims, index = self._slice(a, index)
+        expected = a.value[index]
+        r = self.op(f"ndarray.subview {a.name}[{', '.join(offsets)}] "
+                    f"[{', '.join(sizes)}] [{', '.join(strides)}] : {a.type} "
+                    f"to {array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, expected, a.exact, base=a)
+
+    def setitem(self, dst, index, src):
+        """`dst[index] = src`: ndarray.insert_slice (in place). Integer
+        indices drop dimensions as in numpy: a non-0-d source is inserted
+        into the rank-reduced view `dst[index]`."""
+        full = index if isinstance(index, tuple) else (index,)
+        if src.ndim and any(isinstance(i, int) for i in full):
+            view = self.view(dst, index)
+            return self.setitem(view, (slice(None),) * view.ndim, src)
+        offsets, sizes, strides, _, index = self._slice(dst, index)
+        self.line(f"ndarray.insert_slice {src.name} into {dst.name}"
+                  f"[{', '.join(offsets)}] [{', '.join(sizes)}] "
+                  f"[{', '.join(strides)}] : {src.type} into {dst.type}")
+        dst.value[index] = src.value
+        while dst is not None:
+            dst.exact = dst.exact and src.exact
+            dst = dst.base
+
+    def load(self, a, index):
+        """`a[i, j]` as a scalar, returned as a replicated 0-d array."""
+        idx = [self.index(i) for i in index]
+        e = self.op(f"ndarray.load {a.name}[{', '.join(idx)}] : {a.type}")
+        r = self.op(f"ndarray.create value {e} : {array_type([], a.dtype)}")
+        return Val(r, [], a.dtype, np.asarray(a.value[tuple(index)]), a.exact)
+
+    def reshape(self, a, shape, copy=False, dynamic=False):
+        """numpy reshape; with `dynamic` dimension 0 of the result is a
+        size computed at run time from the source's sizes."""
+        flag = " copy" if copy else ""
+        dims, sizes = list(shape), ""
+        if dynamic:
+            total = self.index(1)
+            for axis in range(a.ndim):
+                dim = self.op(f"ndarray.dim {a.name}, {self.index(axis)} : "
+                              f"{a.type}")
+                total = self.op(f"arith.muli {total}, {dim} : index")
+            rest = self.index(math.prod(shape[1:]))
+            sizes = f"({self.op(f'arith.divui {total}, {rest} : index')})"
+            dims[0] = None
+        r = self.op(f"ndarray.reshape {a.name}{sizes}{flag} : {a.type} -> "
+                    f"{array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, a.value.reshape(shape).copy(), a.exact)
+
+    def permute(self, a, perm):
+        dims = [a.dims[p] for p in perm]
+        r = self.op(f"ndarray.permute_dims {a.name} "
+                    f"[{', '.join(map(str, perm))}] : {a.type} -> "
+                    f"{array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, np.transpose(a.value, perm).copy(),
+                   a.exact)
+
+    def concat(self, vals, axis):
+        expected = np.concatenate([v.value for v in vals], axis=axis)
+        rdtype = mlir_dtype(expected.dtype)
+        dims = []
+        for i in range(vals[0].ndim):
+            dyn = any(v.dims[i] is None for v in vals)
+            dims.append(None if dyn else expected.shape[i])
+        names = ", ".join(v.name for v in vals)
+        types = ", ".join(v.type for v in vals)
+        r = self.op(f"ndarray.concat {names} axis {axis} : ({types}) -> "
+                    f"{array_type(dims, rdtype)}")
+        return Val(r, dims, rdtype, expected,
+                   all(v.exact for v in vals))
+
+    def loop(self, count, body, dynamic=False):
+        """`for _ in range(count): body(self)` as one scf.for; body may only
+        update arrays defined outside (setitem). numpy runs it `count`
+        times, the IR is emitted once."""
+        c0, c1 = self.index(0), self.index(1)
+        n = self.opaque_index(count) if dynamic else self.index(count)
+        self.line(f"scf.for %it{self.p.count} = {c0} to {n} step {c1} {{")
+        for i in range(count):
+            body(self)
+            self.emit = False
+        self.emit = True
+        if count == 0:
+            raise ValueError("loop needs count >= 1 to emit its body")
+        self.line("}")
+
+    # -- results ---------------------------------------------------------
+    def check(self, val, label=""):
+        """Prints `val`; its current numpy value is the expected output."""
+        self.p.output(val.name, val.dims, val.dtype)
+        name = f"{self.case}:{label}" if label else self.case
+        taken = {c.label for c in self.checks}
+        if name in taken:
+            name += f" #{sum(c.label.startswith(name) for c in self.checks)}"
+        self.checks.append(Check(name, val.value.astype(NUMPY_OF[val.dtype]),
+                                 val.dtype, val.exact))
+
+    def finish(self):
+        """Prints the IDTR counters (calls per kind, halo messages sent)."""
+        if EMULATE:
+            return
+        self.p.globals.append("func.func private @_idtr_stats(i64, i64) -> "
+                              "i64")
+        values = []
+        for kind in range(len(STAT_KINDS)):
+            k = self.op(f"arith.constant {kind} : i64")
+            c = self.op(f"arith.constant {CNT_CALLS} : i64")
+            values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
+                                  f"(i64, i64) -> i64"))
+        k = self.op(f"arith.constant {STAT_HALO} : i64")
+        c = self.op(f"arith.constant {CNT_MSGS_SENT} : i64")
+        values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
+                              "(i64, i64) -> i64"))
+        n = len(values)
+        t = self.op(f"tensor.from_elements {', '.join(values)} : "
+                    f"tensor<{n}xi64>")
+        u = self.op(f"tensor.cast {t} : tensor<{n}xi64> to tensor<*xi64>")
+        self.line(f"func.call @imexPrintI64({u}) : (tensor<*xi64>) -> ()")
+        self.p.outputs.append("i64")
+
+
+def build(cases):
+    d = Dist()
+    for case in cases:
+        d.case = case_name(case)
+        case(d)
+    d.finish()
+    return d
+
+
+def case_name(case):
+    return getattr(case, "case_name", None) or case.__name__
+
+
+def named(name, fn, *args, **kwargs):
+    """A case calling fn(d, *args, **kwargs), named `name`."""
+    def case(d):
+        fn(d, *args, **kwargs)
+    case.case_name = name
+    return case
+
+
+def _same(x, y, exact):
+    if x.shape != y.shape:
+        return False
+    if exact or x.dtype.kind not in "fc":
+        return np.array_equal(x, y, equal_nan=x.dtype.kind in "fc")
+    return np.allclose(x, y, rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
+class LaunchFailed(Exception):
+    pass
+
+
+def _run(d, nprocs):
+    """Runs d's program on nprocs ranks; returns ({label: rank 0's
+    array}, per-rank IDTR stats or None, errors) after checking that every
+    rank printed the same arrays (the stats, printed last, differ)."""
+    pipeline = "imex-cpu-pipeline" if EMULATE else DIST_PIPELINE
+    try:
+        per_rank = d.p.run_mpi(nprocs, pipeline=pipeline)
+    except AssertionError as e:
+        raise LaunchFailed(str(e)) from None
+    errors = []
+    for r, arrays in enumerate(per_rank[1:], 1):
+        for check, mine, theirs in zip(d.checks, arrays, per_rank[0]):
+            if not _same(mine, theirs, True):
+                errors.append(f"{check.label} on {nprocs} ranks: rank {r} "
+                              f"holds {mine}, rank 0 holds {theirs}")
+    stats = [arrays[-1] for arrays in per_rank] if not EMULATE else None
+    got = {c.label: a for c, a in zip(d.checks, per_rank[0])}
+    return got, stats, errors
+
+
+def _run_and_compare(d, n, expect_halo, errors):
+    got, stats, rank_errors = _run(d, n)
+    errors += rank_errors
+    for check in d.checks:
+        try:
+            assert_matches(got[check.label], check.expected, check.dtype)
+        except AssertionError as e:
+            errors.append(f"{check.label} on {n} ranks differs from "
+                          f"numpy:\n{e}")
+    if stats is not None and n > 1:
+        errors += _check_stats(stats, n, expect_halo)
+    return got
+
+
+def run_cases(cases, ranks=None, expect_halo=False):
+    """Runs all `cases` in one program on each rank count; see the module
+    docstring for what is checked. When the program fails on some rank
+    count, each case runs alone there (still checked) and the failing ones
+    are reported with their own, small program. Raises AssertionError
+    listing every problem found."""
+    __tracebackhide__ = True
+    ranks = ranks or RANKS
+    d = build(cases)
+    errors, results = [], {}
+    for n in ranks:
+        try:
+            results[n] = _run_and_compare(d, n, expect_halo, errors)
+            continue
+        except LaunchFailed as e:
+            batch_error = str(e)
+        results[n], failing = {}, []
+        for case in cases:
+            alone = build([case])
+            try:
+                results[n].update(_run_and_compare(alone, n, expect_halo,
+                                                   errors))
+            except LaunchFailed as e:
+                failing.append((case_name(case), str(e)))
+        if not failing:
+            errors.append(f"=== the program fails on {n} ranks, every case "
+                          f"passes alone:\n{_shorten(batch_error)}")
+        for name, text in failing:
+            errors.append(f"=== case {name} fails on {n} ranks:\n"
+                          f"{_shorten(text)}")
+    base = min(results) if results else None
+    for n, got in results.items():
+        for check in d.checks:
+            a, b = got.get(check.label), results[base].get(check.label)
+            if n != base and a is not None and b is not None and \
+                    not _same(a, b, check.exact):
+                errors.append(f"{check.label}: {n} ranks give {a}, {base} "
+                              f"ranks give {b}")
+    assert not errors, "\n\n".join(errors)
+
+
+def _check_stats(stats, n, expect_halo):
+    errors = []
+    calls = [int(s[STAT_ALL]) for s in stats]
+    if max(calls) == 0:
+        errors.append(f"on {n} ranks no rank called IDTR at all: the arrays "
+                      f"were not distributed (stats {stats})")
+    if expect_halo:
+        halos = [int(s[STAT_HALO]) for s in stats]
+        msgs = [int(s[len(STAT_KINDS)]) for s in stats]
+        if max(halos) == 0 or max(msgs) == 0:
+            errors.append(f"on {n} ranks no halo was exchanged: halo calls "
+                          f"per rank {halos}, halo messages sent {msgs}")
+    return errors
+
+
+def _shorten(text, limit=12000):
+    if len(text) <= limit:
+        return text
+    return text[:limit // 2] + "\n[...]\n" + text[-limit // 2:]

@@ -1,0 +1,97 @@
+"""Arrays created with a team (ndarray.create, ndarray.linspace with
+`dist.team = 1`), static and dynamic sizes, sizes below the rank count;
+scf.for loops updating distributed arrays in place (1-D heat equation,
+2-D Jacobi, a conditional update)."""
+
+import numpy as np
+import pytest
+
+from dist_harness import data, iota, named, run_cases
+
+
+def creates(d, dynamic):
+    d.check(d.create((7, 3), 2.5, dynamic=dynamic), "create 7x3 value 2.5")
+    d.check(d.create((2,), 1, "i64", dynamic=dynamic), "create 2 (i64)")
+    d.check(d.create((5,), True, "i1", dynamic=dynamic), "create 5 (i1)")
+    z = d.create((10,), 0.0, dynamic=dynamic)
+    d.setitem(z, slice(2, 5), d.scalar(1.0))
+    d.setitem(z, slice(7, None), d.array(data((3,)), dist=False))
+    d.check(z, "create then fill slices")
+    e = d.create((0, 3), 1.0, dynamic=dynamic)
+    d.check(e, "create 0x3")
+
+
+def linspaces(d, dynamic):
+    d.check(d.linspace(0.0, 1.0, 11, dynamic=dynamic), "linspace(0, 1, 11)")
+    d.check(d.linspace(-2.0, 3.0, 7, endpoint=False, dynamic=dynamic),
+            "linspace(-2, 3, 7, endpoint=False)")
+    d.check(d.linspace(3.0, 23.0, 5, endpoint=False, dtype="i64",
+                       dynamic=dynamic), "arange(3, 23, 4) via linspace")
+    d.check(d.linspace(1.0, 2.0, 3, dynamic=dynamic), "linspace num 3")
+    d.check(d.linspace(5.0, 5.0, 1, dynamic=dynamic), "linspace num 1")
+    x = d.linspace(0.0, 1.0, 9, dynamic=dynamic)
+    y = d.array(data((9,)))
+    d.check(d.add(d.mul(x, x), y), "x*x + copied y")
+    d.check(d.add(d.view(x, slice(1, None)), d.view(x, slice(None, -1))),
+            "x[1:] + x[:-1]")
+    d.check(d.reduce("sum", x), "sum(linspace)")
+
+
+def heat_1d(d, n, steps, dynamic):
+    # u[1:-1] = u[1:-1] + 0.2 * (u[:-2] - 2 u[1:-1] + u[2:])
+    u = d.array(data((n,), "f64", 0, 1), dynamic=dynamic)
+    k, two = d.scalar(0.2), d.scalar(2.0)
+
+    def step(d):
+        lap = d.add(d.sub(d.view(u, slice(None, -2)),
+                          d.mul(two, d.view(u, slice(1, -1)))),
+                    d.view(u, slice(2, None)))
+        d.setitem(u, slice(1, -1), d.add(d.view(u, slice(1, -1)),
+                                         d.mul(k, lap)))
+    d.loop(steps, step, dynamic=dynamic)
+    d.check(u, f"heat {n} points {steps} steps")
+
+
+def jacobi_2d(d, shape, steps, dynamic):
+    u = d.create(shape, 0.0, dynamic=dynamic)
+    d.setitem(u, (0, slice(None)), d.scalar(1.0))
+    q = d.scalar(0.25)
+
+    def step(d):
+        s = d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
+                        d.view(u, (slice(2, None), slice(1, -1)))),
+                  d.add(d.view(u, (slice(1, -1), slice(None, -2))),
+                        d.view(u, (slice(1, -1), slice(2, None)))))
+        d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
+    d.loop(steps, step, dynamic=dynamic)
+    d.check(u, f"jacobi {shape} {steps} steps")
+    d.check(d.reduce("sum", u), "checksum")
+
+
+def two_arrays_swapped_roles(d, dynamic):
+    # b[1:-1] = a[:-2] + a[2:]; a[...] = b * 0.5  (two distributed arrays)
+    a = d.array(iota((8,)), dynamic=dynamic)
+    b = d.array(np.zeros(8), dynamic=dynamic)
+    half = d.scalar(0.5)
+
+    def step(d):
+        d.setitem(b, slice(1, -1), d.add(d.view(a, slice(None, -2)),
+                                         d.view(a, slice(2, None))))
+        d.setitem(a, slice(None), d.mul(b, half))
+    d.loop(3, step)
+    d.check(a, "a after 3 steps")
+    d.check(b, "b after 3 steps")
+
+
+def cases(dynamic):
+    return [named("creates", creates, dynamic),
+            named("linspaces", linspaces, dynamic),
+            named("heat_1d_13", heat_1d, 13, 5, dynamic),
+            named("heat_1d_4", heat_1d, 4, 3, dynamic),
+            named("jacobi_2d_8x6", jacobi_2d, (8, 6), 4, dynamic),
+            named("two_arrays", two_arrays_swapped_roles, dynamic)]
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_creation_and_loops(dynamic):
+    run_cases(cases(dynamic), expect_halo=True)

@@ -1,0 +1,78 @@
+"""Reductions of distributed arrays: every kind, over all axes (a 0-d
+replicated result), over axis 0 (combined across ranks), over other axes
+(stays distributed), with keepdims, of views, of arrays with fewer rows
+than ranks, and reduction results used in further distributed
+computation."""
+
+import pytest
+
+from dist_harness import data, named, run_cases
+
+KINDS = ["sum", "prod", "min", "max", "mean", "var", "std", "any", "all"]
+
+
+def full(d, shape, dtype, dynamic):
+    low, high = (-3, 3) if dtype != "f64" else (0.5, 1.5)  # prod stays finite
+    a = d.array(data(shape, dtype, low, high), dynamic=dynamic)
+    for kind in KINDS:
+        if dtype == "i1" and kind in ("prod", "mean", "var", "std"):
+            continue
+        d.check(d.reduce(kind, a), f"{kind}(a)")
+
+
+def axes(d, dtype, dynamic):
+    a = d.array(data((7, 3, 2), dtype, -3, 3), dynamic=dynamic)
+    for kind in ("sum", "max", "mean", "std", "any"):
+        d.check(d.reduce(kind, a, axes=[0]), f"{kind} axis 0")
+        d.check(d.reduce(kind, a, axes=[1]), f"{kind} axis 1")
+        d.check(d.reduce(kind, a, axes=[0, 2], keepdims=True),
+                f"{kind} axes (0, 2) keepdims")
+        d.check(d.reduce(kind, a, axes=[2], keepdims=True),
+                f"{kind} axis 2 keepdims")
+    d.check(d.reduce("var", a, axes=[0], correction=1), "var axis 0 ddof 1")
+    d.check(d.reduce("min", a, axes=[1, 2]), "min axes (1, 2)")
+
+
+def of_views(d, dynamic):
+    a = d.array(data((11, 4)), dynamic=dynamic)
+    d.check(d.reduce("sum", d.view(a, (slice(1, None, 2), slice(None)))),
+            "sum(a[1::2])")
+    d.check(d.reduce("max", d.view(a, (slice(None), 2))), "max(a[:, 2])")
+    d.check(d.reduce("sum", d.view(a, slice(3, 3))), "sum(a[3:3]) empty")
+    d.check(d.reduce("prod", d.view(a, (slice(4, 8), slice(1, 3))),
+                     axes=[0]), "prod(a[4:8, 1:3], axis 0)")
+
+
+def small(d, rows):
+    a = d.array(data((rows, 3), "i64", -9, 9))
+    for kind in ("sum", "min", "max", "all"):
+        d.check(d.reduce(kind, a), f"{kind} of {rows} rows")
+        d.check(d.reduce(kind, a, axes=[0]), f"{kind} axis 0 of {rows} rows")
+    d.check(d.reduce("mean", a, axes=[1]), f"mean axis 1 of {rows} rows")
+
+
+def results_reused(d, dynamic):
+    # a - mean(a, axis=0), a / sum(a): replicated results broadcast back
+    a = d.array(data((9, 4), "f64", 0.5, 2), dynamic=dynamic)
+    d.check(d.sub(a, d.reduce("mean", a, axes=[0])), "a - mean(a, 0)")
+    d.check(d.ewbin("divide", a, d.reduce("sum", a)), "a / sum(a)")
+    rows = d.reduce("max", a, axes=[1], keepdims=True)
+    d.check(d.sub(a, rows), "a - max(a, 1, keepdims)")
+    # a full reduction of a distributed expression
+    d.check(d.reduce("sum", d.mul(a, a)), "sum(a * a)")
+
+
+def cases(dynamic):
+    return [named("full_f64_2d", full, (7, 3), "f64", dynamic),
+            named("full_i64_3d", full, (5, 2, 3), "i64", dynamic),
+            named("full_i1", full, (6,), "i1", dynamic),
+            named("axes_f64", axes, "f64", dynamic),
+            named("axes_i32", axes, "i32", dynamic),
+            named("of_views", of_views, dynamic),
+            named("small_1", small, 1), named("small_3", small, 3),
+            named("results_reused", results_reused, dynamic)]
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_reductions(dynamic):
+    run_cases(cases(dynamic))
