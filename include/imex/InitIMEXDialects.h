@@ -3,6 +3,7 @@
 #ifndef IMEX_INITIMEXDIALECTS_H
 #define IMEX_INITIMEXDIALECTS_H
 
+#include "imex/Dialect/Dist/IR/Dist.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 #include "imex/Dialect/Region/IR/Region.h"
 
@@ -12,6 +13,7 @@ namespace imex {
 /// Adds all IMEX dialects to `registry`.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<ndarray::NDArrayDialect, region::RegionDialect>();
+  registry.insert<dist::DistDialect>();
 }
 } // namespace imex
 

@@ -4,6 +4,7 @@
 #define IMEX_INITIMEXPASSES_H
 
 #include "imex/Conversion/Passes.h"
+#include "imex/Dialect/Dist/Transforms/Passes.h"
 #include "imex/Dialect/NDArray/Transforms/Passes.h"
 #include "imex/Dialect/Region/Transforms/Passes.h"
 #include "imex/Pipelines/Pipelines.h"
@@ -13,6 +14,7 @@ namespace imex {
 inline void registerAllPasses() {
   ndarray::registerNDArrayPasses();
   region::registerRegionPasses();
+  dist::registerDistPasses();
   registerIMEXConversionPasses();
   registerIMEXPipelines();
 }

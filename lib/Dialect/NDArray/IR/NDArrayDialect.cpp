@@ -156,6 +156,18 @@ LogicalResult NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (environments !=
       ArrayRef<Attribute>(canonicalizeEnvironments(environments)))
     return emitError() << "ndarray environments are not in canonical order";
+  // The array type is not built yet: environments see a tensor type with the
+  // same shape and element type.
+  ShapedType arrayType;
+  for (Attribute env : environments) {
+    auto iface = dyn_cast<EnvironmentAttrInterface>(env);
+    if (!iface)
+      continue;
+    if (!arrayType)
+      arrayType = RankedTensorType::get(shape, elementType);
+    if (failed(iface.verifyArrayType(emitError, arrayType)))
+      return failure();
+  }
   return success();
 }
 

@@ -16,8 +16,8 @@ def NDArray_EnvironmentAttrInterface
     Implemented by attributes that are used as environments of
     `!ndarray.ndarray` types. Any attribute may be an environment; attributes
     without this interface are compatible only with themselves, must be
-    present on all array operands of an op, and are copied unchanged to
-    inferred result types.
+    present on all array operands of an op, are copied unchanged to
+    inferred result types, and fit arrays of any shape.
   }];
   let methods = [
     InterfaceMethod<[{
@@ -37,6 +37,16 @@ def NDArray_EnvironmentAttrInterface
         whose local partition is not yet known).
       }], "::mlir::Attribute", "getResultEnvironment",
       (ins "::mlir::ShapedType":$resultType), [{}], [{ return $_attr; }]>,
+    InterfaceMethod<[{
+        Verifies that this environment fits an array with the shape and
+        element type of `arrayType` (called by the `!ndarray.ndarray`
+        verifier, which passes a builtin shaped type because the array type
+        itself is still being verified). Errors are reported with
+        `emitError`.
+      }], "::llvm::LogicalResult", "verifyArrayType",
+      (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
+           "::mlir::ShapedType":$arrayType), [{}],
+      [{ return ::mlir::success(); }]>,
   ];
 }
 

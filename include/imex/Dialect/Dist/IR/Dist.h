@@ -1,0 +1,43 @@
+//===- Dist.h - dist dialect ------------------------------------*- C++ -*-===//
+
+#ifndef IMEX_DIALECT_DIST_IR_DIST_H
+#define IMEX_DIALECT_DIST_IR_DIST_H
+
+#include "imex/Dialect/Dist/IR/IndexMath.h"
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "imex/Dialect/Dist/IR/DistOpsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "imex/Dialect/Dist/IR/DistOpsAttrs.h.inc"
+
+namespace imex::dist {
+/// The `#dist.dist_env` of `type` if it is an `!ndarray.ndarray` with one,
+/// else null.
+DistEnvAttr getDistEnv(mlir::Type type);
+/// Whether `type` is a distributed array (an ndarray with a dist env).
+inline bool isDist(mlir::Type type) { return bool(getDistEnv(type)); }
+/// The local array type of part `part` (0: left halo, 1: owned block, 2:
+/// right halo) of the distributed array type `distType`: the part's shape
+/// from the dist env, the element type, and the other environments. For a
+/// 0-d array, part 0 is `distType` without the dist env. Null if `distType`
+/// is not distributed or `part` does not exist.
+ndarray::NDArrayType getPartType(ndarray::NDArrayType distType, unsigned part);
+/// `type` distributed over `team` with a partition not known statically
+/// (`DistEnvAttr::getDynamic`); replaces a dist env `type` may have.
+ndarray::NDArrayType withDistEnv(ndarray::NDArrayType type, int64_t team);
+} // namespace imex::dist
+
+#define GET_OP_CLASSES
+#include "imex/Dialect/Dist/IR/DistOps.h.inc"
+
+#endif // IMEX_DIALECT_DIST_IR_DIST_H
