@@ -37,10 +37,11 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() != getTeamAttrName())
     return success();
   auto team = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!team || !isa<IntegerType>(team.getType()) ||
+  if (!team || !team.getType().isSignlessIntOrIndex() ||
       team.getValue().getSignificantBits() > 64 || team.getInt() < 1)
     return op->emitOpError("attribute '")
-           << getTeamAttrName() << "' must be a positive integer, got "
+           << getTeamAttrName()
+           << "' must be a positive signless integer or index, got "
            << attr.getValue();
   return success();
 }
@@ -223,6 +224,8 @@ LogicalResult
 DistEnvAttr::verifyArrayType(function_ref<InFlightDiagnostic()> emitError,
                              ShapedType arrayType) const {
   int64_t rank = getRank();
+  if (getPartSizes().size() != static_cast<size_t>(3 * rank))
+    return emitError() << "dist_env needs 3 part shapes of rank " << rank;
   if (!arrayType.hasRank() || arrayType.getRank() != rank)
     return emitError() << "dist_env of rank " << rank
                        << " does not fit an array of rank "

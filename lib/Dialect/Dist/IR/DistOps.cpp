@@ -367,7 +367,8 @@ static OwnedRows getOwnedRows(IndexMath &math, Value array) {
 
   PartsOfOp partsOf;
   auto getRows = [&](unsigned part) -> OpFoldResult {
-    int64_t rows = env.getPartShape(part)[0];
+    SmallVector<int64_t> shape = env.getPartShape(part);
+    int64_t rows = shape.empty() ? ShapedType::kDynamic : shape[0];
     Value partValue;
     if (ShapedType::isDynamic(rows) && init) {
       partValue = init.getParts()[part];
@@ -713,6 +714,12 @@ LocalCoreOp::computeResults(IndexMath &math,
   for (size_t dim = 0; dim < rank; ++dim) {
     OpFoldResult begin = targetOffsets[dim];
     OpFoldResult end = math.add(begin, targetSizes[dim]);
+    // Rows [first, last) before clamping into the target; on dimensions 1..
+    // without an incoming core, the whole target.
+    if (dim > 0 && coreOffsets.empty()) {
+      ranges.push_back({begin, targetSizes[dim]});
+      continue;
+    }
     OpFoldResult first, last;
     if (dim == 0) {
       OwnedRows owned = getOwnedRows(math, getArray());
@@ -721,13 +728,10 @@ LocalCoreOp::computeResults(IndexMath &math,
     }
     if (!coreOffsets.empty()) {
       OpFoldResult coreEnd = math.add(coreOffsets[dim], coreSizes[dim]);
-      first = first ? math.max(first, coreOffsets[dim]) : coreOffsets[dim];
-      last = last ? math.min(last, coreEnd) : coreEnd;
+      first = dim == 0 ? math.max(first, coreOffsets[dim]) : coreOffsets[dim];
+      last = dim == 0 ? math.min(last, coreEnd) : coreEnd;
     }
-    if (!first)
-      ranges.push_back({begin, targetSizes[dim]});
-    else
-      ranges.push_back(clampRange(math, first, last, begin, end));
+    ranges.push_back(clampRange(math, first, last, begin, end));
   }
   return appendRanges(ranges, results);
 }

@@ -35,6 +35,8 @@ func.func @env_mixing(%a: !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 lof
 func.func @team_attr(%n: index, %f: f64) {
   // CHECK: ndarray.create(%{{.*}}) value %{{.*}} {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
   %0 = ndarray.create(%n) value %f {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
+  // CHECK: ndarray.create {dist.team = 3 : index} : !ndarray.ndarray<2xf64>
+  %1 = ndarray.create {dist.team = 3 : index} : !ndarray.ndarray<2xf64>
   return
 }
 

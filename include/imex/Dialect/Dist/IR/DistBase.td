@@ -42,8 +42,8 @@ def Dist_Dialect : Dialect {
     ranks (`dist.repartition`).
 
     Ops that create distributed arrays before `ndarray-dist` runs carry the
-    team as the discardable attribute `dist.team` (a positive integer), e.g.
-    `ndarray.create(%n) value %v {dist.team = 1 : i64}`.
+    team as the discardable attribute `dist.team` (a positive signless
+    integer or index), e.g. `ndarray.create(%n) value %v {dist.team = 1 : i64}`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::imex::ndarray::NDArrayDialect"];

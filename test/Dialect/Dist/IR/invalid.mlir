@@ -1,0 +1,573 @@
+// RUN: imex-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// #dist.dist_env and the array type
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{dist_env team must be >= 1, got 0}}
+func.func @team(%a: !ndarray.ndarray<f64, #dist.dist_env<team = 0>>)
+
+// -----
+
+// expected-error @+1 {{dist_env local offsets must be non-negative or dynamic, got -1}}
+func.func @negative_offset(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = -1 lparts = 1,1,1>>)
+
+// -----
+
+// expected-error @+1 {{dist_env local offset of dimension 1 must be 0 or dynamic (arrays are split on dimension 0 only), got 2}}
+func.func @offset_dim1(%a: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = 0,2 lparts = 1x4,1x4,1x4>>)
+
+// -----
+
+// expected-error @+1 {{expected 2 size(s) per part (one per local offset), got 1}}
+func.func @part_rank(%a: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = 0,0 lparts = 1x4,1,1x4>>)
+
+// -----
+
+// expected-error @+1 {{expected 3 parts (left halo, owned block, right halo), got 2}}
+func.func @num_parts(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = 0 lparts = 1,1>>)
+
+// -----
+
+// expected-error @+1 {{dist_env parts must agree on dimension 1 (every rank holds whole rows), got sizes 16 and 8}}
+func.func @parts_disagree(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x8,?x?>>)
+
+// -----
+
+// expected-error @+1 {{dist_env of rank 0 does not fit an array of rank 1}}
+func.func @env_rank(%a: !ndarray.ndarray<4xf64, #dist.dist_env<team = 1>>)
+
+// -----
+
+// expected-error @+1 {{dist_env of rank 1 does not fit an array of rank 0}}
+func.func @env_rank_0d(%a: !ndarray.ndarray<f64, #dist.dist_env<team = 1 loffs = 0 lparts = 0,0,0>>)
+
+// -----
+
+// expected-error @+1 {{dist_env owned block has size 16 on dimension 1 but the array has size 8 (every rank holds whole rows)}}
+func.func @env_columns(%a: !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x16,?x?>>)
+
+// -----
+
+// expected-error @+1 {{dist_env parts hold more rows than the 4 of the array}}
+func.func @env_rows(%a: !ndarray.ndarray<4xf64, #dist.dist_env<team = 1 loffs = ? lparts = 2,3,?>>)
+
+// -----
+
+// expected-error @+1 {{dist_env parts at local offset 2 hold 3 rows, more than the array has from there (it has 4)}}
+func.func @env_offset_rows(%a: !ndarray.ndarray<4xf64, #dist.dist_env<team = 1 loffs = 2 lparts = 1,2,0>>)
+
+// -----
+
+// expected-error @+1 {{'ndarray.create' op attribute 'dist.team' must be a positive signless integer or index, got 0 : i64}}
+%0 = ndarray.create {dist.team = 0 : i64} : !ndarray.ndarray<4xf64>
+
+// -----
+
+// expected-error @+1 {{'ndarray.create' op attribute 'dist.team' must be a positive signless integer or index, got "world"}}
+%0 = ndarray.create {dist.team = "world"} : !ndarray.ndarray<4xf64>
+
+// -----
+
+// expected-error @+1 {{'ndarray.create' op attribute 'dist.team' must be a positive signless integer or index, got 1 : ui64}}
+%0 = ndarray.create {dist.team = 1 : ui64} : !ndarray.ndarray<4xf64>
+
+// -----
+
+// Arrays of different teams do not mix.
+func.func @teams_mix(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %b: !ndarray.ndarray<?xf64, #dist.dist_env<team = 2 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+1 {{'ndarray.ewbin' op requires arrays in compatible environments}}
+  %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 2 loffs = ? lparts = ?,?,?>>) -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.init_dist_array
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @init_num_parts(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op expects 3 part(s) for a 1-d array, got 2}}
+  %0 = dist.init_dist_array parts(%p, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @init_num_parts_0d(%p: !ndarray.ndarray<f64>) {
+  // expected-error @+1 {{'dist.init_dist_array' op expects 1 part(s) for a 0-d array, got 3}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) : !ndarray.ndarray<f64>, !ndarray.ndarray<f64>, !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
+func.func @init_num_offsets(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op expects one local offset per dimension (2), got 1}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i, %i) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+  return
+}
+
+// -----
+
+func.func @init_num_sizes(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op expects one global size per dimension (2), got 3}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i, %i) shape(%i, %i, %i) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+  return
+}
+
+// -----
+
+func.func @init_dist_part(%p: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.init_dist_array' op operand #0 must be variadic of local ndarray (without a #dist.dist_env)}}
+  %0 = dist.init_dist_array parts(%p) : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
+func.func @init_local_result(%p: !ndarray.ndarray<f64>) {
+  // expected-error @+1 {{'dist.init_dist_array' op result #0 must be distributed ndarray (with a #dist.dist_env)}}
+  %0 = dist.init_dist_array parts(%p) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64>
+  return
+}
+
+// -----
+
+func.func @init_part_element_type(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<?xf32>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op part 1 (owned block) has type '!ndarray.ndarray<?xf32>', which does not match the part type '!ndarray.ndarray<?xf64>' given by the dist_env}}
+  %0 = dist.init_dist_array parts(%p, %q, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @init_part_rank(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<?x1xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op part 2 (right halo) has type '!ndarray.ndarray<?x1xf64>', which does not match the part type '!ndarray.ndarray<?xf64>' given by the dist_env}}
+  %0 = dist.init_dist_array parts(%p, %p, %q) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @init_part_size(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<3xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op part 0 (left halo) has type '!ndarray.ndarray<3xf64>', which does not match the part type '!ndarray.ndarray<2xf64>' given by the dist_env}}
+  %0 = dist.init_dist_array parts(%q, %p, %p) offsets(%i) shape(%i) : !ndarray.ndarray<3xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 2,?,?>>
+  return
+}
+
+// -----
+
+func.func @init_part_environment(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op part 0 (left halo) has type '!ndarray.ndarray<?xf64>', which does not match the part type '!ndarray.ndarray<?xf64, #region.gpu_env<device = "g">>' given by the dist_env}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>, #region.gpu_env<device = "g">>
+  return
+}
+
+// -----
+
+func.func @init_part_columns(%p: !ndarray.ndarray<?x8xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op part 0 (left halo) has size 8 on dimension 1 but the array has size 16 (every rank holds whole rows)}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i, %i) shape(%i, %i) : !ndarray.ndarray<?x8xf64>, !ndarray.ndarray<?x8xf64>, !ndarray.ndarray<?x8xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+  return
+}
+
+// -----
+
+func.func @init_global_size(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  %c5 = arith.constant 5 : index
+  // expected-error @+1 {{'dist.init_dist_array' op global size 5 of dimension 0 differs from the static size 4 of the result}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%c5) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<4xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @init_offset_dim1(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'dist.init_dist_array' op local offset of dimension 1 must be 0 (arrays are split on dimension 0), got 1}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i, %c1) shape(%i, %i) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,? lparts = ?x4,?x4,?x4>>
+  return
+}
+
+// -----
+
+func.func @init_static_offset(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'dist.init_dist_array' op local offset 2 of dimension 0 differs from the static local offset 3 of the result's dist_env}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%c2) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = 3 lparts = ?,?,?>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.parts_of, dist.local_offsets_of
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @parts_count(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+1 {{'dist.parts_of' op expects 3 result(s) for a 1-d array, got 2}}
+  %0:2 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @parts_type(%d: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = 1x4,?x4,?x4>>) {
+  // expected-error @+1 {{'dist.parts_of' op result 0 (left halo) has type '!ndarray.ndarray<2x4xf64>', which does not match the part type '!ndarray.ndarray<1x4xf64>' given by the dist_env}}
+  %0:3 = dist.parts_of %d : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = 1x4,?x4,?x4>> -> !ndarray.ndarray<2x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
+func.func @parts_0d(%d: !ndarray.ndarray<i32, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.parts_of' op result 0 (the value) has type '!ndarray.ndarray<i64>', which does not match the part type '!ndarray.ndarray<i32>' given by the dist_env}}
+  %0 = dist.parts_of %d : !ndarray.ndarray<i32, #dist.dist_env<team = 1>> -> !ndarray.ndarray<i64>
+  return
+}
+
+// -----
+
+func.func @parts_local(%a: !ndarray.ndarray<?xf64>) {
+  // expected-error @+1 {{'dist.parts_of' op operand #0 must be distributed ndarray (with a #dist.dist_env), but got '!ndarray.ndarray<?xf64>'}}
+  %0:3 = dist.parts_of %a : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @local_offsets_local(%a: !ndarray.ndarray<?xf64>) {
+  // expected-error @+1 {{'dist.local_offsets_of' op operand #0 must be distributed ndarray (with a #dist.dist_env), but got '!ndarray.ndarray<?xf64>'}}
+  %0 = dist.local_offsets_of %a : !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @local_offsets_count(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+2 {{'dist.local_offsets_of' op inferred type(s) 'index' are incompatible with return type(s) of operation 'index', 'index'}}
+  // expected-error @+1 {{'dist.local_offsets_of' op failed to infer returned types}}
+  %0:2 = "dist.local_offsets_of"(%d) : (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) -> (index, index)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.default_partition
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @partition_rank0(%i: index) {
+  // expected-error @+1 {{'dist.default_partition' op expects a global shape of rank >= 1}}
+  dist.default_partition %i, %i shape()
+  return
+}
+
+// -----
+
+func.func @partition_nprocs(%i: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dist.default_partition' op number of ranks must be positive, got 0}}
+  %0:2 = dist.default_partition %c0, %i shape(%i)
+  return
+}
+
+// -----
+
+func.func @partition_negative_rank(%i: index) {
+  %c-1 = arith.constant -1 : index
+  // expected-error @+1 {{'dist.default_partition' op rank must be non-negative, got -1}}
+  %0:2 = dist.default_partition %i, %c-1 shape(%i)
+  return
+}
+
+// -----
+
+func.func @partition_rank_range(%i: index) {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'dist.default_partition' op rank 4 is out of range for 4 rank(s)}}
+  %0:2 = dist.default_partition %c4, %c4 shape(%i)
+  return
+}
+
+// -----
+
+func.func @partition_size(%i: index) {
+  %c-3 = arith.constant -3 : index
+  // expected-error @+1 {{'dist.default_partition' op global size of dimension 1 must be non-negative, got -3}}
+  %0:4 = dist.default_partition %i, %i shape(%i, %c-3)
+  return
+}
+
+// -----
+
+func.func @partition_results(%i: index) {
+  // expected-error @+2 {{'dist.default_partition' op inferred type(s) 'index', 'index' are incompatible with return type(s) of operation 'index', 'index', 'index'}}
+  // expected-error @+1 {{'dist.default_partition' op failed to infer returned types}}
+  %0:3 = "dist.default_partition"(%i, %i, %i) : (index, index, index) -> (index, index, index)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.local_target_of_slice
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @target_0d(%d: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.local_target_of_slice' op expects a distributed array of rank >= 1}}
+  dist.local_target_of_slice %d[] [] [] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
+func.func @target_stride(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+1 {{'dist.local_target_of_slice' op strides must be positive, got 0}}
+  %0:2 = dist.local_target_of_slice %d[0] [4] [0] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @target_bounds(%d: !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+1 {{'dist.local_target_of_slice' op slice is out of bounds}}
+  %0:2 = dist.local_target_of_slice %d[8] [4] [1] : !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @target_num_offsets(%d: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>) {
+  // expected-error @+1 {{expected mixed offsets rank to match mixed sizes rank (1 vs 2)}}
+  %0:4 = dist.local_target_of_slice %d[0] [1, 4] [1, 1] : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+  return
+}
+
+// -----
+
+func.func @target_num_entries(%d: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>) {
+  // expected-error @+1 {{expected 2 offset values, got 1}}
+  %0:4 = dist.local_target_of_slice %d[0] [1] [1] : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+  return
+}
+
+// -----
+
+func.func @target_local(%a: !ndarray.ndarray<?xf64>) {
+  // expected-error @+1 {{'dist.local_target_of_slice' op operand #0 must be distributed ndarray (with a #dist.dist_env), but got '!ndarray.ndarray<?xf64>'}}
+  %0:2 = dist.local_target_of_slice %a[0] [4] [1] : !ndarray.ndarray<?xf64>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.local_bounding_box
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @bb_rank0() {
+  // expected-error @+1 {{'dist.local_bounding_box' op expects at least one dimension}}
+  dist.local_bounding_box view[] [] [] target[] []
+  return
+}
+
+// -----
+
+func.func @bb_view_sizes(%i: index) {
+  // expected-error @+1 {{'dist.local_bounding_box' op expects one view size per dimension (1), got 2}}
+  %0:2 = dist.local_bounding_box view[%i] [%i, %i] [%i] target[%i] [%i]
+  return
+}
+
+// -----
+
+func.func @bb_view_strides(%i: index) {
+  // expected-error @+1 {{'dist.local_bounding_box' op expects one view stride per dimension (2), got 1}}
+  %0:4 = dist.local_bounding_box view[%i, %i] [%i, %i] [%i] target[%i, %i] [%i, %i]
+  return
+}
+
+// -----
+
+func.func @bb_target_offsets(%i: index) {
+  // expected-error @+1 {{'dist.local_bounding_box' op expects one target offset per dimension (1), got 0}}
+  %0:2 = dist.local_bounding_box view[%i] [%i] [%i] target[] [%i]
+  return
+}
+
+// -----
+
+func.func @bb_target_sizes(%i: index) {
+  // expected-error @+1 {{'dist.local_bounding_box' op expects one target size per dimension (1), got 2}}
+  %0:2 = dist.local_bounding_box view[%i] [%i] [%i] target[%i] [%i, %i]
+  return
+}
+
+// -----
+
+func.func @bb_incoming(%i: index) {
+  // expected-error @+1 {{'dist.local_bounding_box' op expects the incoming bounding box to have one offset and one size per dimension (1), got 1 offset(s) and 2 size(s)}}
+  %0:2 = dist.local_bounding_box view[%i] [%i] [%i] target[%i] [%i] bb[%i] [%i, %i]
+  return
+}
+
+// -----
+
+func.func @bb_stride(%i: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dist.local_bounding_box' op view strides must be positive, got 0}}
+  %0:2 = dist.local_bounding_box view[%i] [%i] [%c0] target[%i] [%i]
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.local_core
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @core_0d(%d: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.local_core' op expects a distributed array of rank >= 1}}
+  dist.local_core %d target[] [] view[] [] [] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
+func.func @core_target_offsets(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_core' op expects one target offset per dimension (1), got 2}}
+  %0:2 = dist.local_core %d target[%i, %i] [%i] view[%i] [%i] [%i] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @core_target_sizes(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_core' op expects one target size per dimension (1), got 0}}
+  %0:2 = dist.local_core %d target[%i] [] view[%i] [%i] [%i] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @core_view_offsets(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_core' op expects one view offset per dimension (1), got 2}}
+  %0:2 = dist.local_core %d target[%i] [%i] view[%i, %i] [%i] [%i] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @core_view_sizes(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_core' op expects one view size per dimension (1), got 0}}
+  %0:2 = dist.local_core %d target[%i] [%i] view[%i] [] [%i] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @core_view_strides(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_core' op expects one view stride per dimension (1), got 2}}
+  %0:2 = dist.local_core %d target[%i] [%i] view[%i] [%i] [%i, %i] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @core_incoming(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_core' op expects the incoming core to have one offset and one size per dimension (1), got 2 offset(s) and 1 size(s)}}
+  %0:2 = dist.local_core %d target[%i] [%i] view[%i] [%i] [%i] core[%i, %i] [%i] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @core_stride(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  %c-2 = arith.constant -2 : index
+  // expected-error @+1 {{'dist.local_core' op view strides must be positive, got -2}}
+  %0:2 = dist.local_core %d target[%i] [%i] view[%i] [%i] [%c-2] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// dist.repartition
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @repartition_team(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op source and result must be distributed over the same team, got teams 1 and 2}}
+  %0 = dist.repartition %d offset %i size %i : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 2 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @repartition_element_type(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op result element type 'f32' differs from the source's 'f64'}}
+  %0 = dist.repartition %d offset %i size %i : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @repartition_0d(%d: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op expects arrays of rank >= 1 (0-d arrays are replicated)}}
+  %0 = dist.repartition %d offset %i size %i : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
+func.func @repartition_shape(%d: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op result shape [?, 5] is incompatible with the source shape [?, 4]}}
+  %0 = dist.repartition %d offset %i size %i : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>> -> !ndarray.ndarray<?x5xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x5,?x5,?x5>>
+  return
+}
+
+// -----
+
+func.func @repartition_environments(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op source and result must have the same environments besides #dist.dist_env}}
+  %0 = dist.repartition %d offset %i size %i : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>, #region.gpu_env<device = "g">>
+  return
+}
+
+// -----
+
+func.func @repartition_local(%a: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op operand #0 must be distributed ndarray (with a #dist.dist_env), but got '!ndarray.ndarray<?xf64>'}}
+  %0 = dist.repartition %a offset %i size %i : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @repartition_offset(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  %c-1 = arith.constant -1 : index
+  // expected-error @+1 {{'dist.repartition' op offset must be non-negative, got -1}}
+  %0 = dist.repartition %d offset %c-1 size %i : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @repartition_size(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  %c-1 = arith.constant -1 : index
+  // expected-error @+1 {{'dist.repartition' op size must be non-negative, got -1}}
+  %0 = dist.repartition %d offset %i size %c-1 : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @repartition_rows(%d: !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  %c4 = arith.constant 4 : index
+  %c7 = arith.constant 7 : index
+  // expected-error @+1 {{'dist.repartition' op rows [7, 7 + 4) exceed the 10 rows of the array}}
+  %0 = dist.repartition %d offset %c7 size %c4 : !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
