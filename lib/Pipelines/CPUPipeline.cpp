@@ -7,8 +7,9 @@
 
 using namespace mlir;
 
-void imex::buildCPUPipeline(OpPassManager &pm,
-                            const CPUPipelineOptions &options) {
+/// The textual CPU pipeline from ndarray IR to the LLVM dialect.
+static std::string getCPUPipeline(bool fuseElementwise,
+                                  bool countAllocations) {
   // Each stage is a textual upstream pipeline; docs/pipeline.md explains
   // why each pass is there.
   std::string pipeline =
@@ -18,7 +19,7 @@ void imex::buildCPUPipeline(OpPassManager &pm,
       // ndarray -> linalg on tensors, shapes made static where known.
       "canonicalize,convert-ndarray-to-linalg,drop-regions,canonicalize,cse,"
       "resolve-shaped-type-result-dims,canonicalize,";
-  if (options.fuseElementwise)
+  if (fuseElementwise)
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
   pipeline +=
       // Tensors -> buffers, in place where possible, every buffer freed.
@@ -32,15 +33,41 @@ void imex::buildCPUPipeline(OpPassManager &pm,
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,convert-math-to-llvm,"
       "convert-math-to-libm,";
-  pipeline += options.countAllocations
+  pipeline += countAllocations
                   ? "finalize-memref-to-llvm{use-generic-functions=1},"
                   : "finalize-memref-to-llvm,";
   pipeline += "convert-arith-to-llvm,"
               "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
               "imex-llvm-noalias-args,"
               "reconcile-unrealized-casts";
+  return pipeline;
+}
+
+static void addPipeline(OpPassManager &pm, StringRef name,
+                        const std::string &pipeline) {
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("imex-cpu-pipeline: invalid pipeline");
+    llvm::report_fatal_error(llvm::Twine(name) + ": invalid pipeline");
+}
+
+void imex::buildCPUPipeline(OpPassManager &pm,
+                            const CPUPipelineOptions &options) {
+  addPipeline(pm, "imex-cpu-pipeline",
+              getCPUPipeline(options.fuseElementwise,
+                             options.countAllocations));
+}
+
+void imex::buildDistCPUPipeline(OpPassManager &pm,
+                                const DistCPUPipelineOptions &options) {
+  // Distribution works on array SSA: value semantics first, then the
+  // distributed ops become local ops plus distruntime communication, which
+  // becomes IDTR calls before the ndarray ops are lowered.
+  std::string pipeline = "inline,canonicalize,ndarray-value-semantics,"
+                         "ndarray-dist,canonicalize,cse,"
+                         "convert-dist-to-standard,canonicalize,cse,"
+                         "lower-distruntime-to-idtr,";
+  addPipeline(pm, "imex-dist-cpu-pipeline",
+              pipeline + getCPUPipeline(options.fuseElementwise,
+                                        options.countAllocations));
 }
 
 void imex::registerIMEXPipelines() {
@@ -48,4 +75,9 @@ void imex::registerIMEXPipelines() {
       "imex-cpu-pipeline",
       "Lower ndarray IR to the LLVM dialect for execution on the CPU",
       buildCPUPipeline);
+  PassPipelineRegistration<DistCPUPipelineOptions>(
+      "imex-dist-cpu-pipeline",
+      "Lower ndarray IR with distributed arrays to the LLVM dialect calling "
+      "the IDTR runtime (run under mpirun)",
+      buildDistCPUPipeline);
 }

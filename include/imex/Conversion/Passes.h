@@ -3,6 +3,7 @@
 #ifndef IMEX_CONVERSION_PASSES_H
 #define IMEX_CONVERSION_PASSES_H
 
+#include "imex/Conversion/DistToStandard/DistToStandard.h"
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
 
 namespace imex {

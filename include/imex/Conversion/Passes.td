@@ -41,6 +41,44 @@ def ConvertNDArrayToLinalg
   ];
 }
 
+def ConvertDistToStandard
+    : Pass<"convert-dist-to-standard", "::mlir::ModuleOp"> {
+  let summary = "Lower distributed arrays to local ndarray code and "
+                "distruntime communication";
+  let description = [{
+    Replaces every distributed array (an `!ndarray.ndarray` with a
+    `#dist.dist_env`) by its local representation: the three local parts
+    (left halo, owned block, right halo), the global offset of the first row
+    of the left halo and the global size of dimension 0. Runs after
+    `ndarray-dist`, whose alignment of operands it relies on:
+
+    * `dist.repartition` becomes `distruntime.get_halo` + `distruntime.wait`
+      and a view of the owned rows inside the requested box;
+    * elementwise ops (`ewbin`, `ewuny`, `where`, `cast_elemtype`, `concat`
+      along dimensions other than 0) compute this rank's rows in three
+      pieces: rows needing left halo data, the core (views of the owned
+      blocks, no copies) and rows needing right halo data;
+    * views and slices take from each part the rows of the slice it holds;
+    * `immutable_insert_slice` writes the slice rows in the owned block;
+    * reductions are local on the owned block, over dimension 0 completed by
+      `distruntime.allreduce` (`mean`/`var`/`std` from global sums; ranks
+      without rows contribute the identity of `min`/`max`);
+    * `reshape` and `permute_dims` moving dimension 0 redistribute with
+      `distruntime.copy_reshape` / `copy_permute`;
+    * the index computations of the `dist` dialect become `arith`.
+
+    Loops and branches carrying distributed arrays carry their local
+    representation. Distributed arrays must not cross function boundaries.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::scf::SCFDialect",
+    "::imex::distruntime::DistRuntimeDialect",
+    "::imex::ndarray::NDArrayDialect",
+  ];
+}
+
 def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
   let summary = "Mark the pointers of array arguments noalias in llvm.func";
   let description = [{

@@ -8,8 +8,11 @@
 
 namespace imex {
 
-struct CPUPipelineOptions
-    : public mlir::PassPipelineOptions<CPUPipelineOptions> {
+/// Options of the CPU code generation, shared by the pipelines.
+template <typename Derived>
+struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
+  template <typename T>
+  using Option = typename mlir::PassPipelineOptions<Derived>::template Option<T>;
   Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse elementwise linalg ops (off only to measure the "
@@ -23,12 +26,23 @@ struct CPUPipelineOptions
       llvm::cl::init(false)};
 };
 
+struct CPUPipelineOptions : public CPUCodegenOptions<CPUPipelineOptions> {};
+
+struct DistCPUPipelineOptions
+    : public CPUCodegenOptions<DistCPUPipelineOptions> {};
+
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
 /// the ExecutionEngine: see docs/pipeline.md.
 void buildCPUPipeline(mlir::OpPassManager &pm,
                       const CPUPipelineOptions &options);
 
-/// Registers `imex-cpu-pipeline`.
+/// ndarray IR with arrays on teams down to the LLVM dialect calling the IDTR
+/// runtime (run under mpirun): see docs/distribution.md. Without teams the
+/// same as the CPU pipeline.
+void buildDistCPUPipeline(mlir::OpPassManager &pm,
+                          const DistCPUPipelineOptions &options);
+
+/// Registers `imex-cpu-pipeline` and `imex-dist-cpu-pipeline`.
 void registerIMEXPipelines();
 
 } // namespace imex

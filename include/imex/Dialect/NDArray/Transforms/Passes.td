@@ -35,4 +35,41 @@ def NDArrayValueSemantics : Pass<"ndarray-value-semantics", "::mlir::ModuleOp"> 
                            "::mlir::scf::SCFDialect"];
 }
 
+def NDArrayDist : Pass<"ndarray-dist", "::mlir::ModuleOp"> {
+  let summary = "Distribute arrays created on a team";
+  let description = [{
+    Arrays created by `ndarray.create`, `ndarray.linspace` or `ndarray.copy`
+    with a `dist.team = <id> : i64` attribute are distributed over that team
+    (block partition of dimension 0, see docs/distribution.md): they get a
+    `#dist.dist_env` type and each rank creates or keeps only its block.
+    Distribution then propagates through every op, loop and branch:
+
+    * results computed from distributed arrays are distributed, except
+      reductions over dimension 0 and views dropping dimension 0, which are
+      replicated;
+    * operands of elementwise ops, `where` and `concat` along other
+      dimensions are aligned with `dist.repartition` to the rows this rank
+      computes: the owned rows of the first distributed operand that is not
+      broadcast along dimension 0 (so it needs no communication), else the
+      default partition; broadcast rows are fetched by every rank;
+      distributed operands of lower rank are gathered;
+    * the source of an insert into a distributed array is aligned with the
+      rows of the slice this rank owns; replicated sources are used as they
+      are (each rank writes its rows);
+    * single elements (`ndarray.load`) and arrays leaving the distributed
+      world (`ndarray.to_tensor`, inserts into replicated arrays) are
+      gathered;
+    * ops without a distributed lowering (`matmul`, `broadcast_to`,
+      `expand_dims`, `squeeze`, `concat` along dimension 0, views dropping
+      dimension 0, reshapes to 0-d) are computed on gathered operands and
+      their result distributed again.
+
+    Runs after `ndarray-value-semantics`; distributed arrays must not cross
+    function boundaries (inline first).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::imex::dist::DistDialect",
+                           "::imex::distruntime::DistRuntimeDialect"];
+}
+
 #endif // IMEX_DIALECT_NDARRAY_TRANSFORMS_PASSES_TD

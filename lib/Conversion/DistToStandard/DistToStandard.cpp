@@ -1,0 +1,1035 @@
+//===- DistToStandard.cpp - lower distributed arrays to local code --------===//
+//
+// Every distributed array becomes its local representation: the three parts
+// (left halo, owned block, right halo), the global offset of the first row
+// of the left halo and the global size of dimension 0 (the sizes of the other
+// dimensions are those of the parts). Operations on distributed arrays become
+// ndarray operations on the parts plus distruntime communication.
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/Conversion/DistToStandard/DistToStandard.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/Transforms/Passes.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace imex {
+#define GEN_PASS_DEF_CONVERTDISTTOSTANDARD
+#include "imex/Conversion/Passes.h.inc"
+} // namespace imex
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Local representation
+//===----------------------------------------------------------------------===//
+
+/// Number of values a distributed array of rank >= 1 becomes.
+constexpr unsigned kNumLocalValues = 5;
+
+/// The local representation of a distributed array of rank >= 1.
+struct LocalArray {
+  std::array<Value, 3> parts; // left halo, owned block, right halo
+  Value offset;               // global row of the first row of parts[0]
+  Value size0;                // global size of dimension 0
+
+  static LocalArray unpack(ValueRange values) {
+    assert(values.size() == kNumLocalValues && "not a distributed array");
+    return {{values[0], values[1], values[2]}, values[3], values[4]};
+  }
+  SmallVector<Value> pack() const {
+    return {parts[0], parts[1], parts[2], offset, size0};
+  }
+};
+
+/// Index arithmetic that folds constants as it builds.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t v) const { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) const {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value sub(Value x, Value y) const {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) const {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
+  Value min(Value x, Value y) const {
+    return b.createOrFold<arith::MinSIOp>(loc, x, y);
+  }
+  Value max(Value x, Value y) const {
+    return b.createOrFold<arith::MaxSIOp>(loc, x, y);
+  }
+  Value clamp(Value x, Value lo, Value hi) const { return min(max(x, lo), hi); }
+  Value eq(Value x, Value y) const {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value ne(Value x, Value y) const {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x, y);
+  }
+  Value gt(Value x, Value y) const {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x,
+                                         y);
+  }
+  Value land(Value x, Value y) const {
+    return b.createOrFold<arith::AndIOp>(loc, x, y);
+  }
+  Value select(Value cond, Value x, Value y) const {
+    return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
+  }
+  Value ceilDiv(Value x, Value y) const {
+    return b.createOrFold<arith::CeilDivSIOp>(loc, x, y);
+  }
+  Value rows(Value array) const { return dist::getDimValue(b, loc, array, 0); }
+};
+
+std::optional<bool> getConstantBool(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c != 0;
+  return std::nullopt;
+}
+
+/// `thenValue()` if `cond` holds, else `elseValue()`, as an scf.if yielding
+/// arrays of type `type` (no branch when `cond` is a constant).
+Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
+              function_ref<Value()> thenValue,
+              function_ref<Value()> elseValue) {
+  auto coerce = [&](Value v) {
+    return v.getType() == type ? v : CastOp::create(b, loc, type, v);
+  };
+  if (std::optional<bool> known = getConstantBool(cond))
+    return coerce(*known ? thenValue() : elseValue());
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc, coerce(thenValue()));
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, coerce(elseValue()));
+  return ifOp.getResult(0);
+}
+
+/// The local type of `count` rows of an array of type `type`.
+NDArrayType getRowsType(NDArrayType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  if (!shape.empty())
+    shape[0] = ShapedType::kDynamic;
+  return dist::withoutDistEnv(type).cloneWith(shape, type.getElementType());
+}
+
+/// Rows [first, first + count) of the local array `array` (a view).
+Value sliceRows(OpBuilder &b, Location loc, Value array, Value first,
+                Value count, Value step = nullptr) {
+  auto type = cast<NDArrayType>(array.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+  offsets[0] = first;
+  sizes.push_back(count);
+  for (int64_t d = 1; d < rank; ++d)
+    sizes.push_back(dist::getDimSize(b, loc, array, d));
+  if (step)
+    strides[0] = step;
+  return SubviewOp::create(b, loc, getRowsType(type), array, offsets, sizes,
+                           strides);
+}
+
+/// The concatenation of the three parts (a copy unless two are empty).
+Value concatParts(OpBuilder &b, Location loc, const LocalArray &array) {
+  NDArrayType type = getRowsType(cast<NDArrayType>(array.parts[1].getType()));
+  return ConcatOp::create(b, loc, type, ValueRange(array.parts), 0);
+}
+
+/// Rows [first, last) of the concatenation of the parts of `array`.
+Value rowsOfParts(OpBuilder &b, Location loc, const LocalArray &array,
+                  Value first, Value last) {
+  IndexMath m{b, loc};
+  SmallVector<Value> pieces;
+  Value start = m.c(0);
+  for (Value part : array.parts) {
+    Value count = m.rows(part);
+    Value lo = m.clamp(m.sub(first, start), m.c(0), count);
+    Value hi = m.clamp(m.sub(last, start), m.c(0), count);
+    pieces.push_back(sliceRows(b, loc, part, lo, m.max(m.sub(hi, lo), m.c(0))));
+    start = m.add(start, count);
+  }
+  NDArrayType type = getRowsType(cast<NDArrayType>(array.parts[1].getType()));
+  return ConcatOp::create(b, loc, type, pieces, 0);
+}
+
+/// Global row of the first owned row.
+Value ownedStart(IndexMath &m, const LocalArray &array) {
+  return m.add(array.offset, m.rows(array.parts[0]));
+}
+
+/// A distributed array whose only non-empty part is `owned`.
+SmallVector<Value> fromOwned(OpBuilder &b, Location loc, NDArrayType distType,
+                             Value owned, Value offset, Value size0) {
+  NDArrayType partType = dist::getPartType(distType, 1);
+  if (owned.getType() != partType)
+    owned = CastOp::create(b, loc, partType, owned);
+  Value empty = dist::createEmptyRows(b, loc, owned);
+  return LocalArray{{empty, owned, empty}, offset, size0}.pack();
+}
+
+int64_t getTeam(Type type) { return dist::getDistEnv(type).getTeam(); }
+
+/// Index vectors for distruntime ops: `first` then dimensions 1.. of `part`.
+SmallVector<Value> withTrailingDims(OpBuilder &b, Location loc, Value first,
+                                    Value part) {
+  SmallVector<Value> values{first};
+  auto type = cast<NDArrayType>(part.getType());
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    values.push_back(dist::getDimValue(b, loc, part, d));
+  return values;
+}
+SmallVector<Value> withTrailingZeros(OpBuilder &b, Location loc, Value first,
+                                     int64_t rank) {
+  SmallVector<Value> values{first};
+  values.append(rank - 1, arith::ConstantIndexOp::create(b, loc, 0));
+  return values;
+}
+
+//===----------------------------------------------------------------------===//
+// dist ops
+//===----------------------------------------------------------------------===//
+
+struct InitDistArrayLowering
+    : public OpConversionPattern<dist::InitDistArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(dist::InitDistArrayOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> parts;
+    for (ValueRange part : adaptor.getParts())
+      parts.append(part.begin(), part.end());
+    if (op.getType().getRank() == 0) {
+      rewriter.replaceOpWithMultiple(op, {parts});
+      return success();
+    }
+    LocalArray local{{parts[0], parts[1], parts[2]},
+                     adaptor.getLocalOffsets()[0].front(),
+                     adaptor.getGlobalShape()[0].front()};
+    rewriter.replaceOpWithMultiple(op, {local.pack()});
+    return success();
+  }
+};
+
+struct PartsOfLowering : public OpConversionPattern<dist::PartsOfOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(dist::PartsOfOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange values = adaptor.getArray();
+    SmallVector<SmallVector<Value>> results;
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      results.push_back({values[i]});
+    rewriter.replaceOpWithMultiple(op, std::move(results));
+    return success();
+  }
+};
+
+struct LocalOffsetsOfLowering
+    : public OpConversionPattern<dist::LocalOffsetsOfOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(dist::LocalOffsetsOfOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LocalArray array = LocalArray::unpack(adaptor.getArray());
+    SmallVector<Value> offsets = withTrailingZeros(
+        rewriter, op.getLoc(), array.offset, op->getNumResults());
+    rewriter.replaceOp(op, offsets);
+    return success();
+  }
+};
+
+/// Halo exchange: the parts of the result cover the requested rows; rows
+/// owned by other ranks arrive through `distruntime.get_halo`.
+struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(dist::RepartitionOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value boxOffset = adaptor.getOffset().front();
+    Value boxSize = adaptor.getSize().front();
+    Value owned = array.parts[1];
+    int64_t rank = op.getType().getRank();
+    Value start = ownedStart(m, array);
+    Value count = m.rows(owned);
+
+    SmallVector<Value> globalShape =
+        withTrailingDims(rewriter, loc, array.size0, owned);
+    SmallVector<Value> localOffsets =
+        withTrailingZeros(rewriter, loc, start, rank);
+    SmallVector<Value> boxOffsets =
+        withTrailingZeros(rewriter, loc, boxOffset, rank);
+    SmallVector<Value> boxSizes =
+        withTrailingDims(rewriter, loc, boxSize, owned);
+    NDArrayType haloType = getRowsType(cast<NDArrayType>(owned.getType()));
+    auto handleType = distruntime::AsyncHandleType::get(getContext());
+    auto halo = distruntime::GetHaloOp::create(
+        rewriter, loc, handleType, haloType, haloType, owned, globalShape, localOffsets,
+        boxOffsets, boxSizes, getTeam(op.getType()));
+    auto wait = distruntime::WaitOp::create(
+        rewriter, loc, halo.getHandle(),
+        ValueRange{owned, halo.getLhalo(), halo.getRhalo()});
+
+    // The owned rows inside the box.
+    Value first = m.max(start, boxOffset);
+    Value last = m.min(m.add(start, count), m.add(boxOffset, boxSize));
+    Value inBox = m.max(m.sub(last, first), m.c(0));
+    Value local = m.clamp(m.sub(first, start), m.c(0), count);
+    Value ownedInBox =
+        sliceRows(rewriter, loc, wait.getResult(0), local, inBox);
+
+    NDArrayType resultType = op.getType();
+    auto part = [&](Value v, unsigned i) -> Value {
+      NDArrayType t = dist::getPartType(resultType, i);
+      return v.getType() == t ? v : CastOp::create(rewriter, loc, t, v);
+    };
+    LocalArray result{{part(wait.getResult(1), 0), part(ownedInBox, 1),
+                       part(wait.getResult(2), 2)},
+                      boxOffset,
+                      array.size0};
+    rewriter.replaceOpWithMultiple(op, {result.pack()});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// ndarray ops on distributed arrays
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+struct DistPattern : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
+};
+
+struct DimLowering : public DistPattern<DimOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(DimOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!dist::getDistEnv(op.getSource().getType()))
+      return failure();
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value index = adaptor.getIndex().front();
+    Value local = DimOp::create(rewriter, loc, array.parts[1], index);
+    rewriter.replaceOp(op, m.select(m.eq(index, m.c(0)), array.size0, local));
+    return success();
+  }
+};
+
+/// Casts and copies part by part; copies keep the owned block only.
+struct CastLowering : public DistPattern<CastOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(CastOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!dist::getDistEnv(op.getType()))
+      return failure();
+    ValueRange source = adaptor.getSource();
+    SmallVector<Value> results(source);
+    unsigned numParts = op.getType().getRank() == 0 ? 1 : 3;
+    for (unsigned i = 0; i < numParts; ++i) {
+      NDArrayType partType = dist::getPartType(op.getType(), i);
+      if (results[i].getType() != partType)
+        results[i] =
+            CastOp::create(rewriter, op.getLoc(), partType, results[i]);
+    }
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
+/// Ops computed on the owned block alone, keeping its rows: copies,
+/// unary elementwise ops and element type conversions.
+template <typename OpTy>
+struct OwnedBlockLowering : public DistPattern<OpTy> {
+  using DistPattern<OpTy>::DistPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename DistPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<NDArrayType>(op.getType());
+    if (!dist::getDistEnv(resultType) ||
+        !dist::getDistEnv(op->getOperand(0).getType()))
+      return failure();
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getOperands()[0]);
+    Operation *local = rewriter.clone(*op);
+    local->setOperand(0, array.parts[1]);
+    local->getResult(0).setType(getRowsType(resultType));
+    rewriter.replaceOpWithMultiple(
+        op, {fromOwned(rewriter, loc, resultType, local->getResult(0),
+                       ownedStart(m, array), array.size0)});
+    return success();
+  }
+};
+
+/// Views and slices: each part contributes the rows of the slice it holds.
+template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
+  using DistPattern<OpTy>::DistPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename DistPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType resultType = op.getType();
+    if (!dist::getDistEnv(resultType))
+      return failure();
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    auto materialize = [&](OpFoldResult ofr) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, ofr);
+    };
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+    SmallVector<OpFoldResult> strides = op.getMixedStrides();
+    Value offset = materialize(offsets[0]), size = materialize(sizes[0]),
+          stride = materialize(strides[0]);
+
+    // Part p holds global rows [begin, end); the slice rows i with
+    // offset + i * stride in that range are [ceil((begin - offset) /
+    // stride), ceil((end - offset) / stride)), clamped to the slice.
+    SmallVector<Value> parts;
+    Value begin = array.offset;
+    Value firstRow;
+    for (unsigned p = 0; p < 3; ++p) {
+      Value part = array.parts[p];
+      Value end = m.add(begin, m.rows(part));
+      Value lo = m.clamp(m.ceilDiv(m.sub(begin, offset), stride), m.c(0), size);
+      Value hi = m.clamp(m.ceilDiv(m.sub(end, offset), stride), m.c(0), size);
+      Value count = m.max(m.sub(hi, lo), m.c(0));
+      if (p == 0)
+        firstRow = lo;
+      // Local row of slice row lo; any in-range row when the slice is empty.
+      Value localRow = m.select(
+          m.gt(count, m.c(0)), m.sub(m.add(offset, m.mul(lo, stride)), begin),
+          m.c(0));
+      SmallVector<OpFoldResult> partOffsets(offsets), partSizes(sizes);
+      partOffsets[0] = localRow;
+      partSizes[0] = count;
+      parts.push_back(OpTy::create(rewriter, loc,
+                                   dist::getPartType(resultType, p), part,
+                                   partOffsets, partSizes, strides));
+      begin = end;
+    }
+    LocalArray result{{parts[0], parts[1], parts[2]}, firstRow, size};
+    rewriter.replaceOpWithMultiple(op, {result.pack()});
+    return success();
+  }
+};
+
+/// Elementwise ops (and concatenation along dimensions other than 0) whose
+/// distributed operands were aligned by ndarray-dist: all cover the same
+/// rows of the result (or are broadcast along dimension 0). The result rows
+/// are computed in three pieces: the rows that need left halo rows of some
+/// operand, the core, which reads owned blocks only (views, no copies), and
+/// the rows that need right halo rows.
+struct ElementwiseLowering : public ConversionPattern {
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, ConcatOp>(op) ||
+        op->getNumResults() != 1)
+      return failure();
+    auto resultType = cast<NDArrayType>(op->getResult(0).getType());
+    auto env = dist::getDistEnv(resultType);
+    if (!env)
+      return failure();
+    Location loc = op->getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    int64_t rank = resultType.getRank();
+
+    struct Operand {
+      enum Kind { Aligned, Replicated, Whole } kind;
+      LocalArray dist;    // Aligned
+      Value local;        // Replicated, Whole
+      Value isRowAligned; // i1: not broadcast along dimension 0
+      NDArrayType type;
+    };
+    SmallVector<Operand> inputs;
+    Value size0;
+    for (auto [original, converted] :
+         llvm::zip(op->getOperands(), operands)) {
+      auto type = cast<NDArrayType>(original.getType());
+      Operand input{Operand::Whole, {}, nullptr, nullptr, type};
+      if (dist::getDistEnv(type)) {
+        if (type.getRank() != rank)
+          return rewriter.notifyMatchFailure(
+              op, "distributed operand of lower rank; run ndarray-dist");
+        input.kind = Operand::Aligned;
+        input.dist = LocalArray::unpack(converted);
+      } else if (type.getRank() == rank) {
+        input.kind = Operand::Replicated;
+        input.local = converted.front();
+      } else {
+        input.local = converted.front();
+      }
+      if (input.kind != Operand::Whole) {
+        Value rows = input.kind == Operand::Aligned ? input.dist.size0
+                                                    : m.rows(input.local);
+        size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows)
+                      : rows;
+      }
+      inputs.push_back(input);
+    }
+    if (!size0)
+      return rewriter.notifyMatchFailure(op, "no operand spans dimension 0");
+    if (!resultType.isDynamicDim(0))
+      size0 = m.c(resultType.getDimSize(0));
+
+    // The rows of the result this rank computes: those the first
+    // row-aligned distributed operand covers, or the default partition.
+    auto [offset, count] =
+        dist::createDefaultPartition(b, loc, env.getTeam(), size0);
+    Value left = m.c(0), right = m.c(0);
+    for (Operand &input : llvm::reverse(inputs)) {
+      if (input.kind == Operand::Whole)
+        continue;
+      Value rows = input.kind == Operand::Aligned ? input.dist.size0
+                                                  : m.rows(input.local);
+      input.isRowAligned = m.eq(rows, size0);
+      if (input.kind != Operand::Aligned)
+        continue;
+      const LocalArray &a = input.dist;
+      Value total = m.add(m.add(m.rows(a.parts[0]), m.rows(a.parts[1])),
+                          m.rows(a.parts[2]));
+      offset = m.select(input.isRowAligned, a.offset, offset);
+      count = m.select(input.isRowAligned, total, count);
+      left = m.max(left, m.select(input.isRowAligned, m.rows(a.parts[0]),
+                                  m.c(0)));
+      right = m.max(right, m.select(input.isRowAligned, m.rows(a.parts[2]),
+                                    m.c(0)));
+    }
+    left = m.min(left, count);
+    right = m.min(right, m.sub(count, left));
+    Value coreEnd = m.sub(count, right);
+
+    // Operand values for result rows [first, last).
+    auto operandRows = [&](Operand &input, Value first, Value last,
+                           bool core) -> Value {
+      NDArrayType rowsType = getRowsType(input.type);
+      switch (input.kind) {
+      case Operand::Whole:
+        return input.local;
+      case Operand::Replicated:
+        return buildIf(
+            b, loc, input.isRowAligned, rowsType,
+            [&] {
+              return sliceRows(b, loc, input.local, m.add(offset, first),
+                               m.sub(last, first));
+            },
+            [&] { return input.local; });
+      case Operand::Aligned:
+        return buildIf(
+            b, loc, input.isRowAligned, rowsType,
+            [&]() -> Value {
+              const LocalArray &a = input.dist;
+              if (!core)
+                return rowsOfParts(b, loc, a, first, last);
+              Value lh = m.rows(a.parts[0]);
+              Value local =
+                  m.min(m.sub(first, lh), m.rows(a.parts[1]));
+              return sliceRows(b, loc, a.parts[1], local,
+                               m.sub(last, first));
+            },
+            [&] { return concatParts(b, loc, input.dist); });
+      }
+      llvm_unreachable("operand kind");
+    };
+    NDArrayType localResultType = getRowsType(resultType);
+    auto piece = [&](Value first, Value last, bool core) -> Value {
+      IRMapping mapping;
+      for (auto [original, input] : llvm::zip(op->getOperands(), inputs))
+        mapping.map(original, operandRows(input, first, last, core));
+      Operation *local = b.clone(*op, mapping);
+      local->getResult(0).setType(localResultType);
+      return local->getResult(0);
+    };
+    SmallVector<Value> pieces{piece(m.c(0), left, false),
+                              piece(left, coreEnd, true),
+                              piece(coreEnd, count, false)};
+    Value owned =
+        ConcatOp::create(b, loc, localResultType, pieces, /*axis=*/0);
+    rewriter.replaceOpWithMultiple(
+        op, {fromOwned(b, loc, resultType, owned, offset, size0)});
+    return success();
+  }
+};
+
+/// Insert into a distributed array: each rank writes the rows of the slice
+/// in its owned block. ndarray-dist aligned a distributed source with those
+/// rows.
+struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(ImmutableInsertSliceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType destType = op.getType();
+    if (!dist::getDistEnv(destType))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray dest = LocalArray::unpack(adaptor.getDestination());
+    Value owned = dest.parts[1];
+    Value start = ownedStart(m, dest);
+
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+    SmallVector<OpFoldResult> strides = op.getMixedStrides();
+    auto materialize = [&](OpFoldResult ofr) {
+      return getValueOrCreateConstantIndexOp(b, loc, ofr);
+    };
+    Value offset = materialize(offsets[0]), sliceRows0 = materialize(sizes[0]),
+          stride = materialize(strides[0]);
+    // Slice rows [first, first + count) land in the owned block.
+    auto [first, count] = dist::createLocalTargetOfSlice(
+        b, loc, op.getDestination(), offsets, sizes, strides);
+
+    // Inserts `source` at slice rows [row, row + rows) of the owned block.
+    auto insertAt = [&](Value into, Value source, Value row,
+                        Value rows) -> Value {
+      Value globalRow = m.add(offset, m.mul(row, stride));
+      Value localRow =
+          m.select(m.gt(rows, m.c(0)), m.sub(globalRow, start), m.c(0));
+      SmallVector<OpFoldResult> localOffsets(offsets), localSizes(sizes);
+      localOffsets[0] = localRow;
+      localSizes[0] = rows;
+      return ImmutableInsertSliceOp::create(b, loc, source, into,
+                                            localOffsets, localSizes, strides)
+          .getResult();
+    };
+
+    auto sourceType = cast<NDArrayType>(op.getSource().getType());
+    ValueRange source = adaptor.getSource();
+    Value result;
+    if (dist::getDistEnv(sourceType)) {
+      LocalArray src = LocalArray::unpack(source);
+      Value rowAligned = m.eq(src.size0, sliceRows0);
+      result = buildIf(
+          b, loc, rowAligned, owned.getType(),
+          [&] {
+            Value into = owned, row = first;
+            for (Value part : src.parts) {
+              Value rows = m.rows(part);
+              into = insertAt(into, part, row, rows);
+              row = m.add(row, rows);
+            }
+            return into;
+          },
+          [&] {
+            return insertAt(owned, concatParts(b, loc, src), first, count);
+          });
+    } else {
+      Value local = source.front();
+      if (sourceType.getRank() == (int64_t)sizes.size()) {
+        Value rowAligned = m.eq(m.rows(local), sliceRows0);
+        local = buildIf(
+            b, loc, rowAligned, getRowsType(sourceType),
+            [&] { return sliceRows(b, loc, local, first, count); },
+            [&] { return local; });
+      }
+      result = insertAt(owned, local, first, count);
+    }
+    rewriter.replaceOpWithMultiple(
+        op, {fromOwned(b, loc, destType, result, start, dest.size0)});
+    return success();
+  }
+};
+
+/// Reductions: local on the owned block; over dimension 0 completed by an
+/// allreduce over the team.
+struct ReductionLowering : public DistPattern<ReductionOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(ReductionOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto sourceType = cast<NDArrayType>(op.getSource().getType());
+    auto env = dist::getDistEnv(sourceType);
+    if (!env)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.parts[1];
+    NDArrayType resultType = op.getType();
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    if (!llvm::is_contained(axes, 0)) {
+      Operation *local = b.clone(*op);
+      local->setOperand(0, owned);
+      local->getResult(0).setType(getRowsType(resultType));
+      rewriter.replaceOpWithMultiple(
+          op, {fromOwned(b, loc, resultType, local->getResult(0),
+                         ownedStart(m, array), array.size0)});
+      return success();
+    }
+    FailureOr<Value> reduced = reduceOverTeam(
+        b, loc, env.getTeam(), op, owned, array.size0);
+    if (failed(reduced))
+      return rewriter.notifyMatchFailure(op, "unsupported reduction");
+    rewriter.replaceOp(op, *reduced);
+    return success();
+  }
+
+  /// The reduction `op` of the rows of all ranks, given this rank's
+  /// `owned` rows; `rows` is the global size of dimension 0.
+  static FailureOr<Value> reduceOverTeam(OpBuilder &b, Location loc,
+                                         int64_t team, ReductionOp op,
+                                         Value owned, Value rows);
+};
+
+/// Reshapes redistribute the row-major element order with
+/// `distruntime.copy_reshape` to the default partition of the result.
+struct ReshapeLowering : public DistPattern<ReshapeOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType resultType = op.getType();
+    auto env = dist::getDistEnv(resultType);
+    if (!env || !dist::getDistEnv(op.getSource().getType()))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.parts[1];
+    int64_t rank = resultType.getRank();
+    SmallVector<Value> shape;
+    unsigned next = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      shape.push_back(resultType.isDynamicDim(d)
+                          ? adaptor.getDynamicSizes()[next++].front()
+                          : m.c(resultType.getDimSize(d)));
+    auto [offset, size] =
+        dist::createDefaultPartition(b, loc, env.getTeam(), shape[0]);
+    SmallVector<Value> localShape(shape);
+    localShape[0] = size;
+    int64_t sourceRank = cast<NDArrayType>(owned.getType()).getRank();
+    auto copy = distruntime::CopyReshapeOp::create(
+        b, loc, distruntime::AsyncHandleType::get(getContext()),
+        getRowsType(resultType), owned,
+        withTrailingDims(b, loc, array.size0, owned),
+        withTrailingZeros(b, loc, ownedStart(m, array), sourceRank), shape,
+        withTrailingZeros(b, loc, offset, rank), localShape, env.getTeam());
+    auto wait = distruntime::WaitOp::create(
+        b, loc, copy.getHandle(), ValueRange{owned, copy.getOutput()});
+    rewriter.replaceOpWithMultiple(
+        op, {fromOwned(b, loc, resultType, wait.getResult(1), offset,
+                       shape[0])});
+    return success();
+  }
+};
+
+/// Permutations keeping dimension 0 in place are local; others move data
+/// with `distruntime.copy_permute` to the default partition of the result.
+struct PermuteDimsLowering : public DistPattern<PermuteDimsOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(PermuteDimsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType resultType = op.getType();
+    auto env = dist::getDistEnv(resultType);
+    if (!env)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.parts[1];
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    if (permutation[0] == 0) {
+      Value local = PermuteDimsOp::create(b, loc, getRowsType(resultType),
+                                          owned, permutation);
+      rewriter.replaceOpWithMultiple(
+          op, {fromOwned(b, loc, resultType, local, ownedStart(m, array),
+                         array.size0)});
+      return success();
+    }
+    int64_t rank = resultType.getRank();
+    SmallVector<Value> sourceShape =
+        withTrailingDims(b, loc, array.size0, owned);
+    SmallVector<Value> shape;
+    for (int64_t d = 0; d < rank; ++d)
+      shape.push_back(sourceShape[permutation[d]]);
+    auto [offset, size] =
+        dist::createDefaultPartition(b, loc, env.getTeam(), shape[0]);
+    SmallVector<Value> localShape(shape);
+    localShape[0] = size;
+    auto copy = distruntime::CopyPermuteOp::create(
+        b, loc, distruntime::AsyncHandleType::get(getContext()),
+        getRowsType(resultType), owned, sourceShape,
+        withTrailingZeros(b, loc, ownedStart(m, array), rank),
+        withTrailingZeros(b, loc, offset, rank), localShape, permutation,
+        env.getTeam());
+    auto wait = distruntime::WaitOp::create(
+        b, loc, copy.getHandle(), ValueRange{owned, copy.getOutput()});
+    rewriter.replaceOpWithMultiple(
+        op, {fromOwned(b, loc, resultType, wait.getResult(1), offset,
+                       shape[0])});
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions over the team
+//===----------------------------------------------------------------------===//
+
+/// A 0-d or keepdims array filled with `value` of the result's shape.
+Value createFilled(OpBuilder &b, Location loc, NDArrayType type,
+                   ArrayRef<Value> shape, TypedAttr value) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(shape[d]);
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return CreateOp::create(b, loc, type, dynamic, scalar);
+}
+
+/// The identity of min/max for `type` (used for ranks owning no rows).
+TypedAttr getMinMaxIdentity(OpBuilder &b, Type type, bool isMin) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(
+        type, APFloat::getInf(floatType.getFloatSemantics(), !isMin));
+  unsigned width = type.getIntOrFloatBitWidth();
+  bool isUnsigned = type.isUnsignedInteger();
+  APInt value = isMin ? (isUnsigned ? APInt::getMaxValue(width)
+                                    : APInt::getSignedMaxValue(width))
+                      : (isUnsigned ? APInt::getMinValue(width)
+                                    : APInt::getSignedMinValue(width));
+  if (width == 1)
+    value = APInt(1, isMin ? 1 : 0);
+  Type storage = isUnsigned ? b.getIntegerType(width) : type;
+  return b.getIntegerAttr(storage, value);
+}
+
+FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
+                                                   int64_t team,
+                                                   ReductionOp op, Value owned,
+                                                   Value rows) {
+  IndexMath m{b, loc};
+  NDArrayType resultType = op.getType();
+  auto ownedType = cast<NDArrayType>(owned.getType());
+  SmallVector<int64_t> axes = op.getReducedAxes();
+  ReductionKind kind = op.getKind();
+  DenseI64ArrayAttr axesAttr = b.getDenseI64ArrayAttr(axes);
+
+  // The shape of the result with kept (size 1) reduced dimensions.
+  SmallVector<int64_t> keptShape;
+  SmallVector<Value> keptSizes;
+  for (int64_t d = 0; d < ownedType.getRank(); ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    keptShape.push_back(reduced ? 1 : ownedType.getDimSize(d));
+    keptSizes.push_back(reduced ? m.c(1) : dist::getDimValue(b, loc, owned, d));
+  }
+  auto keptType = [&](Type element) {
+    return NDArrayType::get(keptShape, element);
+  };
+  // Squeezes the kept dimensions unless the op keeps them.
+  auto finish = [&](Value kept) -> Value {
+    if (op.getKeepdims()) {
+      return kept.getType() == resultType
+                 ? kept
+                 : CastOp::create(b, loc, resultType, kept).getResult();
+    }
+    return SqueezeOp::create(b, loc, resultType, kept, axesAttr);
+  };
+  auto localReduce = [&](ReductionKind k, Value source, Type element) {
+    return ReductionOp::create(b, loc, keptType(element), k, source, axesAttr,
+                               /*keepdims=*/true, /*correction=*/nullptr)
+        .getResult();
+  };
+  auto allreduce = [&](Value local, distruntime::ReductionKind k) {
+    return distruntime::AllReduceOp::create(b, loc, local.getType(), k, local,
+                                            team)
+        .getResult();
+  };
+  Type element = resultType.getElementType();
+
+  switch (kind) {
+  case ReductionKind::sum:
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::sum));
+  case ReductionKind::prod:
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::prod));
+  case ReductionKind::any:
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::lor));
+  case ReductionKind::all:
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::land));
+  case ReductionKind::min:
+  case ReductionKind::max: {
+    bool isMin = kind == ReductionKind::min;
+    // numpy rejects empty min/max; ranks owning no rows contribute the
+    // identity.
+    Value total = rows;
+    for (int64_t d : axes)
+      if (d != 0)
+        total = m.mul(total, keptSizes[d] == nullptr
+                                 ? m.c(1)
+                                 : dist::getDimValue(b, loc, owned, d));
+    cf::AssertOp::create(
+        b, loc, m.gt(total, m.c(0)),
+        "zero-size array to reduction operation min/max, which has no "
+        "identity");
+    Value local = buildIf(
+        b, loc, m.gt(m.rows(owned), m.c(0)), keptType(element),
+        [&] { return localReduce(kind, owned, element); },
+        [&] {
+          return createFilled(b, loc, keptType(element), keptSizes,
+                              getMinMaxIdentity(b, element, isMin));
+        });
+    return finish(allreduce(local, isMin ? distruntime::ReductionKind::min
+                                         : distruntime::ReductionKind::max));
+  }
+  case ReductionKind::mean:
+  case ReductionKind::var:
+  case ReductionKind::std: {
+    // Sums in the result's floating point type, divided by the global
+    // element count; var/std subtract the global mean first (two passes).
+    Value source = owned;
+    NDArrayType floatSource =
+        cast<NDArrayType>(ownedType.cloneWith(std::nullopt, element));
+    if (ownedType.getElementType() != element)
+      source = CastElemTypeOp::create(b, loc, floatSource, owned);
+    Value count = rows;
+    for (int64_t d : axes)
+      if (d != 0)
+        count = m.mul(count, dist::getDimValue(b, loc, owned, d));
+    Value countF = arith::UIToFPOp::create(
+        b, loc, element,
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
+    auto divide = [&](Value array, Value divisor) {
+      auto scalarType = NDArrayType::get({}, element);
+      Value scalar = CreateOp::create(b, loc, scalarType, ValueRange{},
+                                      divisor);
+      return EWBinOp::create(b, loc, array.getType(), EWBinOpKind::divide,
+                             array, scalar)
+          .getResult();
+    };
+    Value sum = allreduce(localReduce(ReductionKind::sum, source, element),
+                          distruntime::ReductionKind::sum);
+    Value mean = divide(sum, countF);
+    if (kind == ReductionKind::mean)
+      return finish(mean);
+    Value deviation = EWBinOp::create(b, loc, floatSource,
+                                      EWBinOpKind::subtract, source, mean);
+    Value squares = EWBinOp::create(b, loc, floatSource,
+                                    EWBinOpKind::multiply, deviation,
+                                    deviation);
+    Value squareSum =
+        allreduce(localReduce(ReductionKind::sum, squares, element),
+                  distruntime::ReductionKind::sum);
+    double correction =
+        op.getCorrection() ? op.getCorrection()->convertToDouble() : 0.0;
+    Value corrected = arith::SubFOp::create(
+        b, loc, countF,
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, correction)));
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+    Value divisor = arith::MaximumFOp::create(b, loc, corrected, zero);
+    Value variance = divide(squareSum, divisor);
+    if (kind == ReductionKind::var)
+      return finish(variance);
+    return finish(EWUnyOp::create(b, loc, variance.getType(),
+                                  EWUnyOpKind::sqrt, variance)
+                      .getResult());
+  }
+  }
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+class DistToLocalTypeConverter : public TypeConverter {
+public:
+  DistToLocalTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](NDArrayType type, SmallVectorImpl<Type> &results)
+                      -> std::optional<LogicalResult> {
+      if (!dist::getDistEnv(type))
+        return std::nullopt;
+      if (type.getRank() == 0) {
+        results.push_back(dist::getPartType(type, 0));
+        return success();
+      }
+      for (unsigned p = 0; p < 3; ++p)
+        results.push_back(dist::getPartType(type, p));
+      IndexType index = IndexType::get(type.getContext());
+      results.append({index, index});
+      return success();
+    });
+  }
+};
+
+bool hasDistTypes(TypeRange types) {
+  return llvm::any_of(types, [](Type t) { return dist::getDistEnv(t); });
+}
+
+struct ConvertDistToStandardPass
+    : public imex::impl::ConvertDistToStandardBase<ConvertDistToStandardPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    DistToLocalTypeConverter converter;
+    ConversionTarget target(*context);
+    target.addIllegalDialect<dist::DistDialect>();
+    target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           distruntime::DistRuntimeDialect,
+                           scf::SCFDialect>();
+    target.addDynamicallyLegalDialect<NDArrayDialect>([](Operation *op) {
+      return !hasDistTypes(op->getOperandTypes()) &&
+             !hasDistTypes(op->getResultTypes());
+    });
+
+    RewritePatternSet patterns(context);
+    patterns.add<InitDistArrayLowering, PartsOfLowering,
+                 LocalOffsetsOfLowering, RepartitionLowering, DimLowering,
+                 CastLowering, OwnedBlockLowering<CopyOp>,
+                 SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
+                 ElementwiseLowering, InsertSliceLowering, ReductionLowering,
+                 ReshapeLowering, PermuteDimsLowering>(converter, context);
+    dist::populateExpandDistIndexOpsPatterns(patterns);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

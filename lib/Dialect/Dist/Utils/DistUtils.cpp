@@ -1,0 +1,201 @@
+//===- DistUtils.cpp - building distributed computations ------------------===//
+
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::dist;
+
+NDArrayType dist::withoutDistEnv(NDArrayType type) {
+  SmallVector<Attribute> envs;
+  for (Attribute env : type.getEnvironments())
+    if (!isa<DistEnvAttr>(env))
+      envs.push_back(env);
+  return type.cloneWithEnvironments(envs);
+}
+
+OpFoldResult dist::getDimSize(OpBuilder &b, Location loc, Value array,
+                              int64_t dim) {
+  auto type = cast<NDArrayType>(array.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  Value index = arith::ConstantIndexOp::create(b, loc, dim);
+  return DimOp::create(b, loc, array, index).getResult();
+}
+
+Value dist::getDimValue(OpBuilder &b, Location loc, Value array, int64_t dim) {
+  return getValueOrCreateConstantIndexOp(b, loc, getDimSize(b, loc, array, dim));
+}
+
+bool dist::dropsSplitDimension(Operation *op) {
+  auto source = cast<NDArrayType>(op->getOperand(0).getType());
+  auto result = cast<NDArrayType>(op->getResult(0).getType());
+  if (source.getRank() == result.getRank())
+    return false;
+  if (result.getRank() == 0)
+    return true;
+  auto sliceOp = cast<OffsetSizeAndStrideOpInterface>(op);
+  std::optional<llvm::SmallDenseSet<unsigned>> dropped =
+      computeRankReductionMask(sliceOp.getStaticSizes(), result.getShape());
+  return !dropped || dropped->contains(0);
+}
+
+Value dist::createTeamSize(OpBuilder &b, Location loc, int64_t team) {
+  return distruntime::TeamSizeOp::create(b, loc, b.getIndexType(), team);
+}
+
+Value dist::createTeamMember(OpBuilder &b, Location loc, int64_t team) {
+  return distruntime::TeamMemberOp::create(b, loc, b.getIndexType(), team);
+}
+
+std::pair<Value, Value> dist::createDefaultPartition(OpBuilder &b,
+                                                     Location loc,
+                                                     int64_t team,
+                                                     Value rows) {
+  Value nprocs = createTeamSize(b, loc, team);
+  Value rank = createTeamMember(b, loc, team);
+  auto partition =
+      DefaultPartitionOp::create(b, loc, nprocs, rank, ValueRange{rows});
+  return {partition.getResultOffsets()[0], partition.getResultSizes()[0]};
+}
+
+std::pair<Value, Value> dist::createLocalTargetOfSlice(
+    OpBuilder &b, Location loc, Value array, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, ArrayRef<OpFoldResult> strides) {
+  auto target =
+      LocalTargetOfSliceOp::create(b, loc, array, offsets, sizes, strides);
+  return {target.getResultOffsets()[0], target.getResultSizes()[0]};
+}
+
+std::pair<Value, Value> dist::createOwnedRange(OpBuilder &b, Location loc,
+                                               Value array) {
+  auto type = cast<NDArrayType>(array.getType());
+  SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(getDimSize(b, loc, array, d));
+  return createLocalTargetOfSlice(b, loc, array, zeros, sizes, ones);
+}
+
+/// The type of a part: dimension 0 dynamic, the others as in `type`.
+static NDArrayType getRowsType(NDArrayType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = ShapedType::kDynamic;
+  return dist::withoutDistEnv(type).cloneWith(shape, type.getElementType());
+}
+
+Value dist::createGather(OpBuilder &b, Location loc, Value array) {
+  auto type = cast<NDArrayType>(array.getType());
+  Value rows = getDimValue(b, loc, array, 0);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value whole = RepartitionOp::create(b, loc, type, array, zero, rows);
+  auto parts = PartsOfOp::create(b, loc, whole);
+  NDArrayType rowsType = getRowsType(type);
+  Value gathered = ConcatOp::create(b, loc, rowsType, parts.getResults(),
+                                    /*axis=*/0);
+  NDArrayType local = withoutDistEnv(type);
+  if (local != rowsType)
+    gathered = CastOp::create(b, loc, local, gathered);
+  return gathered;
+}
+
+Value dist::createGatherElement(OpBuilder &b, Location loc, Value array,
+                                ValueRange indices) {
+  auto type = cast<NDArrayType>(array.getType());
+  SmallVector<int64_t> ones(type.getRank(), 1);
+  SmallVector<OpFoldResult> unit(type.getRank(), b.getIndexAttr(1));
+  NDArrayType elementType =
+      type.cloneWith(ones, type.getElementType())
+          .cloneWithEnvironments(type.getEnvironments());
+  // The distributed 1x..x1 view of the element, then its gathered copy.
+  NDArrayType viewType = withDistEnv(
+      withoutDistEnv(elementType), getDistEnv(type).getTeam());
+  Value view = SubviewOp::create(b, loc, viewType, array,
+                                 getAsOpFoldResult(indices), unit, unit);
+  return createGather(b, loc, view);
+}
+
+Value dist::createEmptyRows(OpBuilder &b, Location loc, Value part) {
+  auto type = cast<NDArrayType>(part.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes{b.getIndexAttr(0)};
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    sizes.push_back(getDimSize(b, loc, part, d));
+  Value empty = SubviewOp::create(b, loc, getRowsType(type).cloneWith(
+                                              [&] {
+                                                SmallVector<int64_t> s(
+                                                    type.getShape());
+                                                s[0] = 0;
+                                                return s;
+                                              }(),
+                                              type.getElementType()),
+                                  part, offsets, sizes, strides);
+  return CastOp::create(b, loc, type, empty);
+}
+
+Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,
+                            Value owned, Value offset,
+                            ArrayRef<Value> globalShape) {
+  auto type = cast<NDArrayType>(distType);
+  NDArrayType partType = getPartType(type, 1);
+  if (owned.getType() != partType)
+    owned = CastOp::create(b, loc, partType, owned);
+  Value empty = createEmptyRows(b, loc, owned);
+  SmallVector<Value> offsets{offset};
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  offsets.append(type.getRank() - 1, zero);
+  return InitDistArrayOp::create(b, loc, type,
+                                 ValueRange{empty, owned, empty}, offsets,
+                                 globalShape);
+}
+
+Value dist::createDistribute(OpBuilder &b, Location loc, Value replicated,
+                             int64_t team, Type distType) {
+  auto type = cast<NDArrayType>(replicated.getType());
+  SmallVector<Value> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    shape.push_back(getDimValue(b, loc, replicated, d));
+  auto [offset, size] = createDefaultPartition(b, loc, team, shape[0]);
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  offsets[0] = offset;
+  SmallVector<OpFoldResult> sizes = getAsOpFoldResult(shape);
+  sizes[0] = size;
+  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+  Value owned = SubviewOp::create(b, loc, getRowsType(type), replicated,
+                                  offsets, sizes, strides);
+  return createFromOwned(b, loc, distType, owned, offset, shape);
+}
+
+Value dist::createDistributedCreate(OpBuilder &b, Location loc,
+                                    CreateOp create, int64_t team) {
+  NDArrayType type = create.getType();
+  SmallVector<Value> shape;
+  auto dynamicSizes = create.getDynamicSizes();
+  unsigned next = 0;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    shape.push_back(type.isDynamicDim(d)
+                        ? dynamicSizes[next++]
+                        : Value(arith::ConstantIndexOp::create(
+                              b, loc, type.getDimSize(d))));
+  auto [offset, size] = createDefaultPartition(b, loc, team, shape[0]);
+  NDArrayType localType = getRowsType(type);
+  SmallVector<Value> localSizes{size};
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      localSizes.push_back(shape[d]);
+  Value owned =
+      CreateOp::create(b, loc, localType, localSizes, create.getValue());
+  return createFromOwned(b, loc, withDistEnv(type, team), owned, offset,
+                         shape);
+}

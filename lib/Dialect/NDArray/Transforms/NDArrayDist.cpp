@@ -1,0 +1,480 @@
+//===- NDArrayDist.cpp - distribute arrays created on a team --------------===//
+//
+// Gives arrays created with a `dist.team` attribute a `#dist.dist_env` type,
+// propagates distribution through the program and inserts the `dist` ops the
+// distributed operations need: repartitions that align the operands of
+// elementwise ops and inserts, gathers for reads of single elements and for
+// operations without a distributed lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/Dialect/NDArray/Transforms/Passes.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace imex::ndarray {
+#define GEN_PASS_DEF_NDARRAYDIST
+#include "imex/Dialect/NDArray/Transforms/Passes.h.inc"
+} // namespace imex::ndarray
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+
+namespace {
+
+constexpr llvm::StringLiteral kTeamAttrName = "dist.team";
+
+//===----------------------------------------------------------------------===//
+// Which results are distributed
+//===----------------------------------------------------------------------===//
+
+/// Whether convert-dist-to-standard computes `op` on the local parts of its
+/// distributed operands. Every other op with distributed operands is
+/// computed on gathered (replicated) operands and its result distributed
+/// again: correct for any op, at the price of communicating whole arrays.
+bool hasDistributedLowering(Operation *op) {
+  if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CastOp, CopyOp,
+          ImmutableInsertSliceOp, InsertSliceOp, DimOp, ReductionOp,
+          PermuteDimsOp, LoadOp, ToTensorOp>(op))
+    return true;
+  if (isa<SubviewOp, ExtractSliceOp>(op))
+    return !dist::dropsSplitDimension(op);
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
+    return reshape.getType().getRank() > 0;
+  if (auto concat = dyn_cast<ConcatOp>(op))
+    return concat.getAxis() != 0;
+  return false;
+}
+
+/// The team of the distributed array operands of `op`, or 0.
+int64_t getOperandTeam(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (auto env = dist::getDistEnv(operand.getType()))
+      return env.getTeam();
+  return 0;
+}
+
+/// Whether result `result` of `op`, whose operands are distributed on a
+/// team, is distributed too (rather than replicated).
+bool isDistributedResult(OpResult result) {
+  Operation *op = result.getOwner();
+  if (!isa<NDArrayType>(result.getType()))
+    return false;
+  if (auto reduction = dyn_cast<ReductionOp>(op))
+    return !llvm::is_contained(reduction.getReducedAxes(), 0);
+  if (isa<SubviewOp, ExtractSliceOp>(op) && dist::dropsSplitDimension(op))
+    return false;
+  return cast<NDArrayType>(result.getType()).getRank() > 0;
+}
+
+/// Calls `fn(sources, inputs)` for every control-flow edge of `op` that
+/// forwards values: from `op` into its regions or results, and from the
+/// terminators of its regions.
+void forEachEdge(RegionBranchOpInterface op,
+                 function_ref<void(ValueRange, ValueRange)> fn) {
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (RegionSuccessor &successor : successors)
+    fn(op.getEntrySuccessorOperands(successor),
+       successor.getSuccessorInputs());
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      if (block.empty())
+        continue;
+      auto terminator =
+          dyn_cast<RegionBranchTerminatorOpInterface>(block.back());
+      if (!terminator)
+        continue;
+      successors.clear();
+      op.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+      for (RegionSuccessor &successor : successors)
+        fn(terminator.getSuccessorOperands(successor),
+           successor.getSuccessorInputs());
+    }
+}
+
+/// Makes `value` distributed on `team`; returns whether it changed.
+bool markDistributed(Value value, int64_t team) {
+  auto type = dyn_cast<NDArrayType>(value.getType());
+  if (!type || type.getRank() == 0 || dist::getDistEnv(type))
+    return false;
+  value.setType(dist::withDistEnv(type, team));
+  return true;
+}
+
+/// Gives every value computed from distributed arrays a distributed type,
+/// until nothing changes (loops carry distribution around their back edge).
+void propagateDistribution(FunctionOpInterface func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    func->walk([&](Operation *op) {
+      if (auto branch = dyn_cast<RegionBranchOpInterface>(op)) {
+        forEachEdge(branch, [&](ValueRange sources, ValueRange inputs) {
+          for (auto [source, input] : llvm::zip(sources, inputs))
+            if (auto env = dist::getDistEnv(source.getType()))
+              changed |= markDistributed(input, env.getTeam());
+        });
+        return;
+      }
+      if (!isa<NDArrayDialect>(op->getDialect()))
+        return;
+      int64_t team = getOperandTeam(op);
+      if (!team)
+        return;
+      for (OpResult result : op->getResults())
+        if (isDistributedResult(result))
+          changed |= markDistributed(result, team);
+    });
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting
+//===----------------------------------------------------------------------===//
+
+/// The size of dimension 0 of the global array `value` as an index value.
+Value dimZero(OpBuilder &b, Location loc, Value value) {
+  return getValueOrCreateConstantIndexOp(b, loc,
+                                         dist::getDimSize(b, loc, value, 0));
+}
+
+Value cmpEq(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+}
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The rows of dimension 0 of an elementwise result that this rank computes:
+/// those of the first distributed operand that is not broadcast along
+/// dimension 0 (so that one operand needs no communication), or the default
+/// partition if every distributed operand is broadcast.
+std::pair<Value, Value> chooseTarget(OpBuilder &b, Location loc, int64_t team,
+                                     ValueRange operands, int64_t rank,
+                                     Value size) {
+  auto [offset, count] = dist::createDefaultPartition(b, loc, team, size);
+  for (Value operand : llvm::reverse(operands)) {
+    auto type = cast<NDArrayType>(operand.getType());
+    if (!dist::getDistEnv(type) || type.getRank() != rank)
+      continue;
+    auto [ownOffset, ownSize] = dist::createOwnedRange(b, loc, operand);
+    Value aligned = cmpEq(b, loc, dimZero(b, loc, operand), size);
+    offset = arith::SelectOp::create(b, loc, aligned, ownOffset, offset);
+    count = arith::SelectOp::create(b, loc, aligned, ownSize, count);
+  }
+  return {offset, count};
+}
+
+/// `operand` prepared to take part in an elementwise computation of rows
+/// [offset, offset + size) of a result with `size0` rows and rank `rank`:
+/// distributed operands of the same rank are repartitioned to these rows
+/// (or to their only row if broadcast), distributed operands of lower rank
+/// are gathered; replicated operands are used as they are.
+Value alignOperand(OpBuilder &b, Location loc, Value operand, int64_t rank,
+                   Value size0, Value offset, Value size) {
+  auto type = cast<NDArrayType>(operand.getType());
+  if (!dist::getDistEnv(type))
+    return operand;
+  if (type.getRank() != rank)
+    return dist::createGather(b, loc, operand);
+  Value rows = dimZero(b, loc, operand);
+  Value one = constIndex(b, loc, 1);
+  Value broadcast = arith::AndIOp::create(
+      b, loc, cmpEq(b, loc, rows, one),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, size0, one));
+  Value boxOffset = arith::SelectOp::create(b, loc, broadcast,
+                                            constIndex(b, loc, 0), offset);
+  Value boxSize = arith::SelectOp::create(b, loc, broadcast, one, size);
+  return dist::RepartitionOp::create(b, loc, type, operand, boxOffset, boxSize);
+}
+
+/// Aligns the operands of an elementwise-like op (one result of rank >= 1
+/// split like the operands).
+void alignElementwiseOperands(Operation *op) {
+  auto resultType = cast<NDArrayType>(op->getResult(0).getType());
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  int64_t rank = resultType.getRank();
+  // The result's dimension 0 is the broadcast of the operands' (equal sizes
+  // or 1), i.e. their maximum.
+  Value size0;
+  if (!resultType.isDynamicDim(0)) {
+    size0 = constIndex(b, loc, resultType.getDimSize(0));
+  } else {
+    for (Value operand : op->getOperands()) {
+      auto type = cast<NDArrayType>(operand.getType());
+      if (type.getRank() != rank)
+        continue;
+      Value rows = dimZero(b, loc, operand);
+      size0 = size0 ? arith::MaxUIOp::create(b, loc, size0, rows) : rows;
+    }
+  }
+  auto [offset, size] =
+      chooseTarget(b, loc, env.getTeam(), op->getOperands(), rank, size0);
+  for (OpOperand &operand : op->getOpOperands())
+    operand.set(
+        alignOperand(b, loc, operand.get(), rank, size0, offset, size));
+}
+
+/// Aligns the source of an insert into a distributed destination with the
+/// rows of the destination slice this rank owns.
+void alignInsertedSource(ImmutableInsertSliceOp op) {
+  Value source = op.getSource();
+  auto sourceType = cast<NDArrayType>(source.getType());
+  if (!dist::getDistEnv(sourceType))
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  if (!dist::getDistEnv(op.getDestination().getType())) {
+    op.getSourceMutable().set(dist::createGather(b, loc, source));
+    return;
+  }
+  // The source is broadcast to the slice shape (dimensions aligned at the
+  // end): only a source of the slice's rank is split like the slice.
+  int64_t sliceRank = op.getMixedSizes().size();
+  auto [offset, size] = dist::createLocalTargetOfSlice(
+      b, loc, op.getDestination(), op.getMixedOffsets(), op.getMixedSizes(),
+      op.getMixedStrides());
+  Value sliceRows = getValueOrCreateConstantIndexOp(b, loc,
+                                                    op.getMixedSizes()[0]);
+  op.getSourceMutable().set(
+      alignOperand(b, loc, source, sliceRank, sliceRows, offset, size));
+}
+
+/// Computes `op` on gathered operands and distributes its result again.
+LogicalResult rewriteWithGather(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  for (OpOperand &operand : op->getOpOperands())
+    if (dist::getDistEnv(operand.get().getType()))
+      operand.set(dist::createGather(b, loc, operand.get()));
+  b.setInsertionPointAfter(op);
+  for (OpResult result : op->getResults()) {
+    auto env = dist::getDistEnv(result.getType());
+    if (!env)
+      continue;
+    Type distType = result.getType();
+    result.setType(dist::withoutDistEnv(cast<NDArrayType>(distType)));
+    SmallVector<OpOperand *> uses =
+        llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
+    Value distributed =
+        dist::createDistribute(b, loc, result, env.getTeam(), distType);
+    for (OpOperand *use : uses)
+      use->set(distributed);
+  }
+  return success();
+}
+
+/// Replaces a creation op carrying `dist.team` by the local block of the
+/// array it creates.
+LogicalResult distributeCreation(Operation *op) {
+  auto teamAttr = dyn_cast<IntegerAttr>(op->getAttr(kTeamAttrName));
+  op->removeAttr(kTeamAttrName);
+  if (!teamAttr || teamAttr.getInt() < 1)
+    return op->emitOpError("'") << kTeamAttrName
+                                << "' must be an integer team id >= 1";
+  if (!isa<CreateOp, LinSpaceOp, CopyOp>(op))
+    return op->emitOpError("'")
+           << kTeamAttrName
+           << "' is supported on ndarray.create, ndarray.linspace and "
+              "ndarray.copy only";
+  Value result = op->getResult(0);
+  auto type = cast<NDArrayType>(result.getType());
+  if (type.getRank() == 0)
+    return success(); // 0-d arrays are replicated.
+  int64_t team = teamAttr.getInt();
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  Location loc = op->getLoc();
+  if (auto create = dyn_cast<CreateOp>(op)) {
+    // Allocate only the local block.
+    Value distributed = dist::createDistributedCreate(b, loc, create, team);
+    result.replaceAllUsesWith(distributed);
+    create.erase();
+    return success();
+  }
+  // linspace and copy: compute the replicated values, keep the local block.
+  SmallVector<OpOperand *> uses =
+      llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
+  Value distributed = dist::createDistribute(b, loc, result, team,
+                                             dist::withDistEnv(type, team));
+  for (OpOperand *use : uses)
+    use->set(distributed);
+  return success();
+}
+
+LogicalResult rewriteOp(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  if (isa<EWBinOp, WhereOp>(op)) {
+    alignElementwiseOperands(op);
+    return success();
+  }
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    if (concat.getAxis() != 0)
+      alignElementwiseOperands(op);
+    return success();
+  }
+  if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op)) {
+    alignInsertedSource(insert);
+    return success();
+  }
+  if (auto insert = dyn_cast<InsertSliceOp>(op)) {
+    if (dist::getDistEnv(insert.getDestination().getType()))
+      return op->emitOpError(
+          "in-place update of a distributed array; run "
+          "-ndarray-value-semantics first");
+    if (dist::getDistEnv(insert.getSource().getType()))
+      insert.getSourceMutable().set(
+          dist::createGather(b, loc, insert.getSource()));
+    return success();
+  }
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    Value array = load.getArray();
+    if (!dist::getDistEnv(array.getType()))
+      return success();
+    // Fetch the one element from its owner to every rank.
+    Value element = dist::createGatherElement(b, loc, array,
+                                              load.getIndices());
+    SmallVector<Value> zeros(load.getIndices().size(), constIndex(b, loc, 0));
+    load.getArrayMutable().set(element);
+    load.getIndicesMutable().assign(zeros);
+    return success();
+  }
+  if (auto toTensor = dyn_cast<ToTensorOp>(op)) {
+    if (dist::getDistEnv(toTensor.getArray().getType()))
+      toTensor.getArrayMutable().set(
+          dist::createGather(b, loc, toTensor.getArray()));
+    return success();
+  }
+  if (!hasDistributedLowering(op) && getOperandTeam(op))
+    return rewriteWithGather(op);
+  return success();
+}
+
+struct NDArrayDistPass
+    : public imex::ndarray::impl::NDArrayDistBase<NDArrayDistPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      if (func.isExternal())
+        continue;
+      if (failed(runOnFunction(func)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult runOnFunction(FunctionOpInterface func) {
+    SmallVector<Operation *> seeds;
+    func->walk([&](Operation *op) {
+      if (op->hasAttr(kTeamAttrName))
+        seeds.push_back(op);
+    });
+    if (seeds.empty())
+      return success();
+    for (Operation *op : seeds)
+      if (failed(distributeCreation(op)))
+        return failure();
+    propagateDistribution(func);
+
+    // Distributed arrays live inside one function: their parts and offsets
+    // are not part of any calling convention.
+    WalkResult boundary = func->walk([&](Operation *op) {
+      if (!isa<CallOpInterface>(op) && !op->hasTrait<OpTrait::ReturnLike>())
+        return WalkResult::advance();
+      if (isa<RegionBranchTerminatorOpInterface>(op) &&
+          !isa<func::ReturnOp>(op))
+        return WalkResult::advance();
+      for (Type type : op->getOperandTypes())
+        if (dist::getDistEnv(type)) {
+          op->emitOpError("passes a distributed array across a function "
+                          "boundary; inline the callee first");
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (boundary.wasInterrupted())
+      return failure();
+
+    // Replicated values flowing into distributed loop-carried values or
+    // results are distributed at the edge.
+    if (failed(distributeEdgeSources(func)))
+      return failure();
+
+    SmallVector<Operation *> ops;
+    func->walk([&](Operation *op) {
+      if (isa<NDArrayDialect>(op->getDialect()) &&
+          (getOperandTeam(op) ||
+           llvm::any_of(op->getResultTypes(),
+                        [](Type t) { return dist::getDistEnv(t); })))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (failed(rewriteOp(op)))
+        return failure();
+    return success();
+  }
+
+  /// Replicated values flowing into distributed region arguments or results
+  /// are distributed just before the op or terminator forwarding them.
+  LogicalResult distributeEdgeSources(FunctionOpInterface func) {
+    SmallVector<RegionBranchOpInterface> branches;
+    func->walk([&](RegionBranchOpInterface op) { branches.push_back(op); });
+    for (RegionBranchOpInterface branch : branches) {
+      auto fix = [&](Operation *forwarder, unsigned firstOperand,
+                     ValueRange sources, ValueRange inputs) {
+        for (auto [i, pair] : llvm::enumerate(llvm::zip(sources, inputs))) {
+          auto [source, input] = pair;
+          auto env = dist::getDistEnv(input.getType());
+          if (!env || dist::getDistEnv(source.getType()))
+            continue;
+          OpBuilder b(forwarder);
+          Value distributed = dist::createDistribute(
+              b, forwarder->getLoc(), source, env.getTeam(), input.getType());
+          forwarder->setOperand(firstOperand + i, distributed);
+        }
+      };
+      SmallVector<RegionSuccessor> successors;
+      branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+      for (RegionSuccessor &successor : successors) {
+        OperandRange sources = branch.getEntrySuccessorOperands(successor);
+        unsigned first = sources.empty() ? 0 : sources.getBeginOperandIndex();
+        fix(branch, first, sources, successor.getSuccessorInputs());
+      }
+      for (Region &region : branch->getRegions())
+        for (Block &block : region) {
+          if (block.empty())
+            continue;
+          auto terminator =
+              dyn_cast<RegionBranchTerminatorOpInterface>(block.back());
+          if (!terminator)
+            continue;
+          successors.clear();
+          branch.getSuccessorRegions(RegionBranchPoint(terminator),
+                                     successors);
+          for (RegionSuccessor &successor : successors) {
+            OperandRange sources = terminator.getSuccessorOperands(successor);
+            unsigned first =
+                sources.empty() ? 0 : sources.getBeginOperandIndex();
+            fix(terminator, first, sources, successor.getSuccessorInputs());
+          }
+        }
+    }
+    return success();
+  }
+};
+
+} // namespace
