@@ -1,0 +1,217 @@
+//===- imex-dist-bench.cpp - time distributed ndarray kernels under MPI ---===//
+//
+//   mpirun -n P imex-dist-bench <file.mlir> <iters> [--warmup=N]
+//                               [--pipeline=...] [--entry=bench_main]
+//                               [--shared-libs=lib.so]...
+//
+// Every rank lowers the file (imex-dist-cpu-pipeline by default),
+// JIT-compiles it once at -O3 for the host CPU, as imex-bench does, and
+// calls `@<entry>(%iters: index) -> f64` (see bench/dist/run.py) twice: with
+// `warmup` steps (untimed: first touch of the pages, IDTR plan caches), then
+// with `iters` steps. The kernel brackets its time-step loop with calls of
+//
+//   @imex_bench_start(): MPI_Barrier, reset the IDTR counters, MPI_Wtime
+//   @imex_bench_stop():  MPI_Barrier, MPI_Wtime, read the IDTR counters
+//
+// which this driver provides to the JIT, so the time excludes compilation,
+// array creation and the final checksum. Rank 0 prints one line:
+//
+//   time=<seconds per step> checksum=<entry's result>
+//   halo_msgs=<halo messages sent per rank per step, max over ranks>
+//   halo_msgs_mean=<mean over ranks> halo_calls=<halo exchanges per step>
+//   halo_bytes=<halo bytes sent per step, all ranks> msgs=<all IDTR
+//   point-to-point messages per rank per step, max> collectives=<IDTR
+//   collective calls per rank per step, max>
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/Tools/Registration.h"
+
+#include "idtr/idtr.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+// What the timed region measured on this rank.
+struct Measurement {
+  double t0 = 0, t1 = 0;
+  int64_t haloMsgs = 0, haloBytes = 0, haloCalls = 0, msgs = 0, colls = 0;
+  int starts = 0, stops = 0;
+} current;
+
+extern "C" void imexBenchStart() {
+  MPI_Barrier(MPI_COMM_WORLD);
+  _idtr_reset_stats();
+  ++current.starts;
+  current.t0 = MPI_Wtime();
+}
+
+extern "C" void imexBenchStop() {
+  MPI_Barrier(MPI_COMM_WORLD);
+  current.t1 = MPI_Wtime();
+  ++current.stops;
+  current.haloMsgs = _idtr_stats(IDTR_STAT_HALO, IDTR_CNT_MSGS_SENT);
+  current.haloBytes = _idtr_stats(IDTR_STAT_HALO, IDTR_CNT_BYTES_SENT);
+  current.haloCalls = _idtr_stats(IDTR_STAT_HALO, IDTR_CNT_CALLS);
+  current.msgs = _idtr_stats(IDTR_STAT_ALL, IDTR_CNT_MSGS_SENT);
+  current.colls = _idtr_stats(IDTR_STAT_ALL, IDTR_CNT_COLLECTIVES);
+}
+
+int fail(int rank, const std::string &message) {
+  std::fprintf(stderr, "imex-dist-bench (rank %d): %s\n", rank,
+               message.c_str());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (argc < 3) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "usage: %s file.mlir iters [--warmup=N] [--pipeline=...] "
+                   "[--entry=bench_main] [--shared-libs=lib.so]...\n",
+                   argv[0]);
+    MPI_Finalize();
+    return 2;
+  }
+  int64_t iters = std::atol(argv[2]);
+  int64_t warmup = 2;
+  std::string pipeline = "imex-dist-cpu-pipeline";
+  std::string entry = "bench_main";
+  std::vector<std::string> sharedLibs;
+  for (int i = 3; i < argc; ++i) {
+    if (!std::strncmp(argv[i], "--pipeline=", 11))
+      pipeline = argv[i] + 11;
+    else if (!std::strncmp(argv[i], "--warmup=", 9))
+      warmup = std::atol(argv[i] + 9);
+    else if (!std::strncmp(argv[i], "--entry=", 8))
+      entry = argv[i] + 8;
+    else if (!std::strncmp(argv[i], "--shared-libs=", 14))
+      sharedLibs.push_back(argv[i] + 14);
+    else
+      return fail(rank, std::string("unknown argument ") + argv[i]);
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  DialectRegistry registry;
+  imex::registerEverything(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(argv[1], &context);
+  if (!module)
+    return fail(rank, std::string("cannot parse ") + argv[1]);
+  PassManager pm(&context);
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    return fail(rank, "invalid pipeline '" + pipeline + "': " + errors);
+  if (failed(pm.run(*module)))
+    return fail(rank, "lowering with '" + pipeline + "' failed");
+
+  // Optimize and generate code for the host CPU, as imex-bench does.
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return fail(rank, llvm::toString(builder.takeError()));
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = builder->createTargetMachine();
+  if (!targetMachine)
+    return fail(rank, llvm::toString(targetMachine.takeError()));
+  // ExecutionEngineOptions holds a function_ref: keep the callable alive.
+  auto transformer = makeOptimizingTransformer(3, 0, targetMachine->get());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  // memrefCopy and friends, as imex-runner links them; libidtr is linked
+  // into this executable, so the JIT resolves _idtr_* from the process.
+  llvm::SmallVector<llvm::StringRef> libs{IMEX_MLIR_LIB_DIR
+                                          "/libmlir_c_runner_utils.so"};
+  for (const std::string &lib : sharedLibs)
+    libs.push_back(lib);
+  options.sharedLibPaths = libs;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  auto engine =
+      ExecutionEngine::create(*module, options, std::move(*targetMachine));
+  if (!engine)
+    return fail(rank, llvm::toString(engine.takeError()));
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("imex_bench_start")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&imexBenchStart),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("imex_bench_stop")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&imexBenchStop),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+  auto function = (*engine)->lookupPacked(entry);
+  if (!function)
+    return fail(rank, llvm::toString(function.takeError()));
+
+  auto run = [&](int64_t steps) {
+    double result = 0;
+    void *args[] = {&steps, &result};
+    current = Measurement();
+    (*function)(args);
+    if (current.starts != 1 || current.stops != 1)
+      fail(rank, "the entry must call @imex_bench_start and "
+                 "@imex_bench_stop once each");
+    return result;
+  };
+  if (warmup > 0)
+    run(warmup);
+  double checksum = run(iters);
+
+  double t = current.t1 - current.t0, tmax = 0;
+  int64_t local[4] = {current.haloMsgs, current.msgs, current.colls,
+                      current.haloCalls};
+  int64_t maxima[4], haloMsgsSum = 0, haloBytesSum = 0;
+  MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(local, maxima, 4, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&current.haloMsgs, &haloMsgsSum, 1, MPI_INT64_T, MPI_SUM, 0,
+             MPI_COMM_WORLD);
+  MPI_Reduce(&current.haloBytes, &haloBytesSum, 1, MPI_INT64_T, MPI_SUM, 0,
+             MPI_COMM_WORLD);
+  if (rank == 0) {
+    double steps = double(std::max<int64_t>(1, iters));
+    std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_msgs_mean=%.3g "
+                "halo_calls=%.3g halo_bytes=%.6g msgs=%.3g collectives=%.3g\n",
+                tmax / steps, checksum, maxima[0] / steps,
+                haloMsgsSum / steps / nprocs, maxima[3] / steps,
+                haloBytesSum / steps, maxima[1] / steps, maxima[2] / steps);
+    std::fflush(stdout);
+  }
+  // The engine (and the JIT-compiled code) goes before MPI: the runtime's
+  // communicators are released inside MPI_Finalize.
+  engine->reset();
+  MPI_Finalize();
+  return 0;
+}

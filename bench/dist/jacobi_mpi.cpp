@@ -1,0 +1,272 @@
+//===- jacobi_mpi.cpp - hand-written C++/MPI stencils (reference) ---------===//
+//
+//   mpirun -n P jacobi_mpi jacobi|wave2d <n> <iters> [warmup]
+//
+// Runs `warmup` steps (untimed), then `iters` timed steps on fresh grids,
+// as imex-dist-bench does with the ndarray kernels.
+//
+// The reference for bench/dist/run.py: the same programs as
+// bench/dist/kernels.mlir, written the way one writes them by hand with MPI
+// (build: mpicxx -O3 -march=native). The n x n grid is split in blocks of
+// rows (dimension 0) with IDTR's default partition (the extra rows go to the
+// last ranks); every rank stores its rows plus `halo` ghost rows on each
+// side and exchanges them with its neighbours every step
+// (MPI_Irecv/MPI_Isend/MPI_Waitall, one message per neighbour and
+// direction), then updates its rows into a second buffer and swaps buffers.
+//
+//   jacobi: u[0, :] = 1, else 0; each step
+//           u[1:-1, 1:-1] = 0.25 * ((N + S) + (W + E))          (halo 1)
+//   wave2d: u = uprev = 1 on a square, else 0; each step (leapfrog,
+//           4th-order Laplacian, two fixed zero rows/columns on each side)
+//           lap = (-u[i-2] + 16 u[i-1] - 30 u + 16 u[i+1] - u[i+2]
+//                  - u[j-2] + 16 u[j-1] - 30 u + 16 u[j+1] - u[j+2]) / 12
+//           unew = 2 u - uprev + 0.25 * lap;  uprev = u; u = unew (halo 2)
+//
+// The arithmetic is evaluated in the order of the ndarray programs, so the
+// grids are bitwise equal; the checksum sum(u) differs only by the order
+// of the final summation. Prints one line:
+//
+//   time=<seconds per step, max over ranks> checksum=<sum(u)>
+//   halo_msgs=<messages sent per rank per step, max over ranks>
+//
+//===----------------------------------------------------------------------===//
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct Block {
+  long off, rows; // global offset and number of owned rows
+};
+
+// IDTR's default partition (runtime/include/idtr/idtr.h).
+Block defaultPartition(long n, int nprocs, int rank) {
+  long base = n / nprocs, extra = n % nprocs;
+  long first = nprocs - extra; // ranks >= first get one more row
+  long rows = base + (rank >= first ? 1 : 0);
+  long off = rank * base + std::max(0L, rank - first);
+  return {off, rows};
+}
+
+// A block of rows with `halo` ghost rows on each side: row r (global
+// off + r, -halo <= r < rows + halo) starts at data[(r + halo) * n].
+struct Grid {
+  long n, halo;
+  Block block;
+  std::vector<double> data;
+  Grid(long n, long halo, Block block)
+      : n(n), halo(halo), block(block),
+        data((block.rows + 2 * halo) * n, 0.0) {}
+  double *row(long r) { return data.data() + (r + halo) * n; }
+};
+
+// Neighbours that own rows (ranks without rows are skipped).
+struct Neighbours {
+  int left = MPI_PROC_NULL, right = MPI_PROC_NULL;
+};
+
+Neighbours neighbours(long n, int nprocs, int rank) {
+  Neighbours nb;
+  if (defaultPartition(n, nprocs, rank).rows == 0)
+    return nb;
+  for (int r = rank - 1; r >= 0; --r)
+    if (defaultPartition(n, nprocs, r).rows > 0) {
+      nb.left = r;
+      break;
+    }
+  for (int r = rank + 1; r < nprocs; ++r)
+    if (defaultPartition(n, nprocs, r).rows > 0) {
+      nb.right = r;
+      break;
+    }
+  return nb;
+}
+
+long haloMessages = 0;
+
+// Sends the first/last `halo` owned rows to the neighbours and receives
+// their rows into the ghost rows. Needs rows >= halo on every owner.
+void exchange(Grid &g, const Neighbours &nb) {
+  MPI_Request req[4];
+  int count = 0;
+  int len = static_cast<int>(g.halo * g.n);
+  if (nb.left != MPI_PROC_NULL) {
+    MPI_Irecv(g.row(-g.halo), len, MPI_DOUBLE, nb.left, 0, MPI_COMM_WORLD,
+              &req[count++]);
+    MPI_Isend(g.row(0), len, MPI_DOUBLE, nb.left, 1, MPI_COMM_WORLD,
+              &req[count++]);
+    ++haloMessages;
+  }
+  if (nb.right != MPI_PROC_NULL) {
+    MPI_Irecv(g.row(g.block.rows), len, MPI_DOUBLE, nb.right, 1,
+              MPI_COMM_WORLD, &req[count++]);
+    MPI_Isend(g.row(g.block.rows - g.halo), len, MPI_DOUBLE, nb.right, 0,
+              MPI_COMM_WORLD, &req[count++]);
+    ++haloMessages;
+  }
+  MPI_Waitall(count, req, MPI_STATUSES_IGNORE);
+}
+
+// Owned local rows [lo, hi) whose global row lies in [first, last).
+std::pair<long, long> interior(const Block &b, long first, long last) {
+  long lo = std::max(b.off, first) - b.off;
+  long hi = std::min(b.off + b.rows, last) - b.off;
+  return {lo, std::max(lo, hi)};
+}
+
+void jacobiStep(Grid &u, Grid &v) {
+  long n = u.n;
+  auto [lo, hi] = interior(u.block, 1, n - 1);
+  for (long r = lo; r < hi; ++r) {
+    const double *__restrict north = u.row(r - 1);
+    const double *__restrict mid = u.row(r);
+    const double *__restrict south = u.row(r + 1);
+    double *__restrict out = v.row(r);
+    for (long j = 1; j < n - 1; ++j)
+      out[j] = ((north[j] + south[j]) + (mid[j - 1] + mid[j + 1])) * 0.25;
+  }
+}
+
+void waveStep(Grid &u, Grid &uprev, Grid &unew) {
+  long n = u.n;
+  auto [lo, hi] = interior(u.block, 2, n - 2);
+  for (long r = lo; r < hi; ++r) {
+    const double *__restrict m2 = u.row(r - 2);
+    const double *__restrict m1 = u.row(r - 1);
+    const double *__restrict c = u.row(r);
+    const double *__restrict p1 = u.row(r + 1);
+    const double *__restrict p2 = u.row(r + 2);
+    const double *__restrict prev = uprev.row(r);
+    double *__restrict out = unew.row(r);
+    for (long j = 2; j < n - 2; ++j) {
+      double a = -m2[j] + 16.0 * m1[j];
+      a = a - 30.0 * c[j];
+      a = a + 16.0 * p1[j];
+      a = a - p2[j];
+      a = a - c[j - 2];
+      a = a + 16.0 * c[j - 1];
+      a = a - 30.0 * c[j];
+      a = a + 16.0 * c[j + 1];
+      a = a - c[j + 2];
+      double lap = a / 12.0;
+      out[j] = (2.0 * c[j] - prev[j]) + 0.25 * lap;
+    }
+  }
+}
+
+double checksum(Grid &u) {
+  double local = 0.0;
+  for (long r = 0; r < u.block.rows; ++r)
+    for (long j = 0; j < u.n; ++j)
+      local += u.row(r)[j];
+  double total = 0.0;
+  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+// The square pulse of wave2d: rows/columns [n/4, n/4 + n/8) x [n/3, n/3 + n/8).
+void squarePulse(Grid &g) {
+  long n = g.n, r0 = n / 4, c0 = n / 3, w = n / 8;
+  for (long r = 0; r < g.block.rows; ++r) {
+    long gr = g.block.off + r;
+    if (gr >= r0 && gr < r0 + w)
+      for (long j = c0; j < c0 + w; ++j)
+        g.row(r)[j] = 1.0;
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int nprocs, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (argc < 4) {
+    if (rank == 0)
+      std::fprintf(stderr, "usage: %s jacobi|wave2d n iters [warmup]\n",
+                   argv[0]);
+    MPI_Finalize();
+    return 2;
+  }
+  std::string kernel = argv[1];
+  long n = std::atol(argv[2]);
+  long iters = std::atol(argv[3]);
+  long warmup = argc > 4 ? std::atol(argv[4]) : 0;
+  long halo = kernel == "wave2d" ? 2 : 1;
+  Block block = defaultPartition(n, nprocs, rank);
+  for (int r = 0; r < nprocs; ++r) {
+    Block b = defaultPartition(n, nprocs, r);
+    if (b.rows > 0 && b.rows < halo) {
+      if (rank == 0)
+        std::fprintf(stderr, "jacobi_mpi: blocks must have >= %ld rows\n",
+                     halo);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  Neighbours nb = neighbours(n, nprocs, rank);
+
+  if (kernel != "jacobi" && kernel != "wave2d") {
+    if (rank == 0)
+      std::fprintf(stderr, "jacobi_mpi: unknown kernel %s\n", kernel.c_str());
+    MPI_Finalize();
+    return 2;
+  }
+  // One run on fresh grids, timing the `steps` time steps (as the ndarray
+  // kernels time their loop): returns (seconds on this rank, checksum).
+  auto run = [&](long steps) -> std::pair<double, double> {
+    haloMessages = 0;
+    if (kernel == "jacobi") {
+      Grid u(n, halo, block), v(n, halo, block);
+      if (block.off == 0 && block.rows > 0)
+        for (long j = 0; j < n; ++j)
+          u.row(0)[j] = v.row(0)[j] = 1.0;
+      MPI_Barrier(MPI_COMM_WORLD);
+      double t0 = MPI_Wtime();
+      for (long i = 0; i < steps; ++i) {
+        exchange(u, nb);
+        jacobiStep(u, v);
+        std::swap(u.data, v.data);
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+      double t = MPI_Wtime() - t0;
+      return {t, checksum(u)};
+    }
+    Grid u(n, halo, block), uprev(n, halo, block), unew(n, halo, block);
+    squarePulse(u);
+    squarePulse(uprev);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < steps; ++i) {
+      exchange(u, nb);
+      waveStep(u, uprev, unew);
+      // uprev = u; u = unew (the outer two rows/columns stay 0 in all three)
+      std::swap(uprev.data, u.data);
+      std::swap(u.data, unew.data);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime() - t0;
+    return {t, checksum(u)};
+  };
+  if (warmup > 0)
+    run(warmup); // first touch of the pages, MPI connections
+  auto [t, sum] = run(iters);
+  double tmax = 0.0;
+  long msgs = 0;
+  MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&haloMessages, &msgs, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g\n",
+                tmax / std::max(1L, iters), sum,
+                double(msgs) / std::max(1L, iters));
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,217 @@
+"""Distributed stencil benchmarks: ndarray kernels (bench/dist/kernels.mlir)
+compiled by imex-dist-cpu-pipeline and JIT-run on every rank by
+imex-dist-bench, against the hand-written C++/MPI version
+(bench/dist/jacobi_mpi.cpp, -O3 -march=native), in the same run, on 1, 2
+and 4 ranks (4 oversubscribes a 2-core machine).
+
+For each kernel, grid size and rank count it prints the time per step of
+both (the best of --repeat runs; each run's time is the slowest rank's),
+t_mpi / t_ours (> 1: ours is faster) and the halo messages each rank sends
+per step (ours from the IDTR counters, max over ranks; the C++ version
+sends one per neighbour). The checksums of both must agree.
+
+Pipeline variants (for the communication optimizations): --variant
+NAME=PIPELINE adds a row per variant; --ablate OPT,... (or `auto`: the
+known options the pipeline accepts, read from `imex-opt --help`) adds two
+variants per option, `OPT=0` and `OPT=1`, e.g.
+  run.py --ablate dist-coalesce,overlap-comm-and-compute
+Results are appended to --csv.
+"""
+
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PIPELINE = "imex-dist-cpu-pipeline"
+# Options of imex-dist-cpu-pipeline that switch communication optimizations.
+KNOWN_OPTIONS = ["dist-coalesce", "dist-infer-elementwise-cores",
+                 "overlap-comm-and-compute", "add-comm-cache-keys"]
+SIZES = {"jacobi": [1024, 4096], "wave2d": [1024, 2048]}
+# Point updates per timed run (about a second).
+WORK = {"jacobi": 2e8, "wave2d": 6e7}
+TEAM = " {dist.team = 1 : i64}"
+
+
+def specialize(kernel, n, dist=True):
+    """kernels.mlir plus @bench_main(%iters) calling `kernel` with n."""
+    with open(os.path.join(HERE, "kernels.mlir")) as f:
+        text = f.read()
+    if not dist:
+        text = text.replace(TEAM, "")
+    return text + f"""
+func.func @bench_main(%iters: index) -> f64 {{
+  %n = arith.constant {n} : index
+  %r = func.call @{kernel}(%n, %iters) : (index, index) -> f64
+  return %r : f64
+}}
+"""
+
+
+def mpirun(nprocs, cmd):
+    # Ranks are pinned to cores while there are enough cores; beyond that
+    # Open MPI oversubscribes (and yields the core while waiting).
+    bind = "core" if nprocs <= (os.cpu_count() or 1) else "none"
+    flags = ["--oversubscribe", "--bind-to", bind]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    proc = subprocess.run(["mpirun", "-n", str(nprocs), *flags, *cmd],
+                          capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} on {nprocs} ranks failed "
+                           f"({proc.returncode}):\n{proc.stdout}\n"
+                           f"{proc.stderr}")
+    fields = {}
+    for line in proc.stdout.splitlines():
+        for key, value in re.findall(r"(\w+)=(\S+)", line):
+            fields[key] = float(value)
+    if "time" not in fields:
+        raise RuntimeError(f"no result from {' '.join(cmd)}:\n{proc.stdout}"
+                           f"\n{proc.stderr}")
+    return fields
+
+
+def best(nprocs, cmd, repeat):
+    runs = [mpirun(nprocs, cmd) for _ in range(repeat)]
+    return min(runs, key=lambda r: r["time"])
+
+
+def pipeline_options(opt):
+    """The KNOWN_OPTIONS imex-opt lists for the pipeline."""
+    try:
+        text = subprocess.run([opt, "--help"], capture_output=True,
+                              text=True).stdout
+    except OSError:
+        return []
+    match = re.search(rf"--{PIPELINE}\b(.*?)(?=\n {{6}}--\w|\Z)", text,
+                      re.S)
+    section = match.group(1) if match else ""
+    return [o for o in KNOWN_OPTIONS if re.search(rf"--{o}\b", section)]
+
+
+def variants(args):
+    out = [("default", args.pipeline)] + [tuple(v.split("=", 1))
+                                          for v in args.variant]
+    if args.ablate:
+        options = (pipeline_options(os.path.join(args.build, "bin",
+                                                 "imex-opt"))
+                   if args.ablate == "auto" else args.ablate.split(","))
+        if not options:
+            print(f"--ablate {args.ablate}: {PIPELINE} has none of the "
+                  f"options {', '.join(KNOWN_OPTIONS)} yet", file=sys.stderr)
+        for o in options:
+            for value in (0, 1):
+                out.append((f"{o}={value}", f"{args.pipeline}{{{o}={value}}}"))
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(HERE, "..", "..",
+                                                        "build"))
+    parser.add_argument("--reference", required=True,
+                        help="the jacobi_mpi executable")
+    parser.add_argument("--kernels", default="jacobi,wave2d")
+    parser.add_argument("--sizes", help="grid sizes n (n x n) for every "
+                        "kernel, e.g. 512,2048 (default: per kernel)")
+    parser.add_argument("--ranks", default="1,2,4")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--iters", type=int,
+                        help="steps per timed run (default: ~1 s of work)")
+    parser.add_argument("--pipeline", default=PIPELINE)
+    parser.add_argument("--variant", action="append", default=[],
+                        metavar="NAME=PIPELINE")
+    parser.add_argument("--ablate", metavar="OPT,...|auto")
+    parser.add_argument("--no-dist", action="store_true",
+                        help="drop the team attributes (every rank computes "
+                        "the whole grid): checks the driver without the "
+                        "distributed pipeline; times are not comparable")
+    parser.add_argument("--csv", help="default: <build>/bench-dist/"
+                        "results.csv")
+    args = parser.parse_args()
+    if args.no_dist and args.pipeline == PIPELINE:
+        args.pipeline = "imex-cpu-pipeline"
+
+    bench = os.path.join(args.build, "bin", "imex-dist-bench")
+    tmpdir = os.path.join(args.build, "bench-dist")
+    os.makedirs(tmpdir, exist_ok=True)
+    args.csv = args.csv or os.path.join(tmpdir, "results.csv")
+    ranks = [int(r) for r in args.ranks.split(",")]
+    pipelines = variants(args)
+
+    print(f"load average before: {os.getloadavg()[0]:.2f} on "
+          f"{os.cpu_count()} cores (other processes disturb the times)")
+    header = (f"{'kernel':<8}{'n':>6}{'ranks':>6}  {'variant':<30}"
+              f"{'ours ms':>9}{'MPI ms':>9}{'MPI/ours':>9}"
+              f"{'halo msgs/rank/step':>21}{'MPI msgs':>9}")
+    print(header)
+    print("-" * len(header))
+    rows, failures = [], []
+    for kernel in args.kernels.split(","):
+        sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes
+                 else SIZES[kernel])
+        for n in sizes:
+            path = os.path.join(tmpdir, f"{kernel}_{n}.mlir")
+            with open(path, "w") as f:
+                f.write(specialize(kernel, n, dist=not args.no_dist))
+            iters = args.iters or max(5, min(2000, int(WORK[kernel] / n / n)))
+            for p in ranks:
+                ref = best(p, [args.reference, kernel, str(n), str(iters),
+                               "2"], args.repeat)
+                for name, pipeline in pipelines:
+                    try:
+                        ours = best(p, [bench, path, str(iters),
+                                        f"--pipeline={pipeline}"],
+                                    args.repeat)
+                    except RuntimeError as e:
+                        failures.append(f"{kernel} n={n} ranks={p} "
+                                        f"{name}: {e}")
+                        print(f"{kernel:<8}{n:>6}{p:>6}  {name:<30}  FAILED")
+                        continue
+                    close = abs(ours["checksum"] - ref["checksum"]) <= \
+                        1e-9 * max(1.0, abs(ref["checksum"]))
+                    if not close:
+                        failures.append(
+                            f"{kernel} n={n} ranks={p} {name}: checksum "
+                            f"{ours['checksum']!r} != MPI "
+                            f"{ref['checksum']!r}")
+                    ratio = ref["time"] / ours["time"]
+                    print(f"{kernel:<8}{n:>6}{p:>6}  {name:<30}"
+                          f"{ours['time'] * 1e3:9.3f}{ref['time'] * 1e3:9.3f}"
+                          f"{ratio:9.2f}{ours['halo_msgs']:21.2f}"
+                          f"{ref['halo_msgs']:9.2f}"
+                          f"{'' if close else '  CHECKSUM MISMATCH'}")
+                    sys.stdout.flush()
+                    rows.append({
+                        "kernel": kernel, "n": n, "ranks": p, "variant": name,
+                        "pipeline": pipeline, "iters": iters,
+                        "ours_s": ours["time"], "mpi_s": ref["time"],
+                        "mpi_over_ours": ratio,
+                        "halo_msgs_per_rank_step": ours["halo_msgs"],
+                        "halo_msgs_mean": ours.get("halo_msgs_mean"),
+                        "halo_calls_per_step": ours.get("halo_calls"),
+                        "halo_bytes_per_step": ours.get("halo_bytes"),
+                        "msgs_per_rank_step": ours.get("msgs"),
+                        "collectives_per_rank_step": ours.get("collectives"),
+                        "mpi_halo_msgs_per_rank_step": ref["halo_msgs"],
+                        "checksum_ok": close})
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if rows:
+        new = not os.path.exists(args.csv)
+        with open(args.csv, "a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+            if new:
+                writer.writeheader()
+            writer.writerows(rows)
+        print(f"\nappended {len(rows)} rows to {args.csv}")
+    if failures:
+        print("\n" + "\n\n".join(failures), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
