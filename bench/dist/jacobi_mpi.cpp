@@ -63,8 +63,8 @@ struct Grid {
   Block block;
   std::vector<double> data;
   Grid(long n, long halo, Block block)
-      : n(n), halo(halo), block(block),
-        data((block.rows + 2 * halo) * n, 0.0) {}
+      : n(n), halo(halo), block(block), data((block.rows + 2 * halo) * n, 0.0) {
+  }
   double *row(long r) { return data.data() + (r + halo) * n; }
 };
 
@@ -106,8 +106,8 @@ void exchange(Grid &g, const Neighbours &nb) {
     ++haloMessages;
   }
   if (nb.right != MPI_PROC_NULL) {
-    MPI_Irecv(g.row(g.block.rows), len, MPI_DOUBLE, nb.right, 1,
-              MPI_COMM_WORLD, &req[count++]);
+    MPI_Irecv(g.row(g.block.rows), len, MPI_DOUBLE, nb.right, 1, MPI_COMM_WORLD,
+              &req[count++]);
     MPI_Isend(g.row(g.block.rows - g.halo), len, MPI_DOUBLE, nb.right, 0,
               MPI_COMM_WORLD, &req[count++]);
     ++haloMessages;
