@@ -98,9 +98,12 @@ def Dist_DistEnvAttr : AttrDef<Dist_Dialect, "DistEnv", [
     `getPartType(type, part)` (the local array type of a part, keeping other
     environments) and `withDistEnv(type, team)`.
   }];
-  let parameters = (ins "int64_t":$team,
-                        ArrayRefParameter<"int64_t">:$localOffsets,
-                        ArrayRefParameter<"int64_t">:$partSizes);
+  let parameters = (ins
+    AttrParameter<"int64_t", "the team (>= 1)">:$team,
+    ArrayRefParameter<"int64_t",
+      "local offset per dimension (`loffs`)">:$localOffsets,
+    ArrayRefParameter<"int64_t", "the 3 part shapes (`lparts`), flattened: "
+      "left halo, owned block, right halo">:$partSizes);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
