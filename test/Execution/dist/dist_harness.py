@@ -419,6 +419,57 @@ class Dist:
             dst.exact = dst.exact and src.exact
             dst = dst.base
 
+    def extract(self, a, index):
+        """`a[index].copy()`: ndarray.extract_slice (a fresh array)."""
+        offsets, sizes, strides, dims, index = self._slice(a, index)
+        r = self.op(f"ndarray.extract_slice {a.name}[{', '.join(offsets)}] "
+                    f"[{', '.join(sizes)}] [{', '.join(strides)}] : {a.type} "
+                    f"to {array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, a.value[index].copy(), a.exact)
+
+    def immutable_setitem(self, dst, index, src):
+        """A copy of dst with `[index] = src` (immutable_insert_slice);
+        dst is unchanged."""
+        offsets, sizes, strides, _, index = self._slice(dst, index)
+        r = self.op(f"ndarray.immutable_insert_slice {src.name} into "
+                    f"{dst.name}[{', '.join(offsets)}] [{', '.join(sizes)}] "
+                    f"[{', '.join(strides)}] : {src.type} into {dst.type}")
+        value = dst.value.copy()
+        value[index] = src.value
+        return Val(r, dst.dims, dst.dtype, value, dst.exact and src.exact)
+
+    def expand_dims(self, a, axes):
+        value, dims = a.value, list(a.dims)
+        for axis in axes:
+            value = np.expand_dims(value, axis)
+            dims.insert(axis, 1)
+        r = self.op(f"ndarray.expand_dims {a.name} [{', '.join(map(str, axes))}]"
+                    f" : {a.type} -> {array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, value.copy(), a.exact)
+
+    def squeeze(self, a, axes):
+        dims = [d for i, d in enumerate(a.dims) if i not in axes]
+        r = self.op(f"ndarray.squeeze {a.name} [{', '.join(map(str, axes))}] "
+                    f": {a.type} -> {array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, np.squeeze(a.value, tuple(axes)).copy(),
+                   a.exact)
+
+    def broadcast_to(self, a, shape):
+        r = self.op(f"ndarray.broadcast_to {a.name} : {a.type} -> "
+                    f"{array_type(shape, a.dtype)}")
+        return Val(r, shape, a.dtype,
+                   np.broadcast_to(a.value, shape).copy(), a.exact)
+
+    def matmul(self, a, b):
+        expected = np.asarray(np.matmul(a.value, b.value))
+        rdtype = mlir_dtype(expected.dtype)
+        dims = list(expected.shape)
+        r = self.op(f"ndarray.matmul {a.name}, {b.name} : ({a.type}, "
+                    f"{b.type}) -> {array_type(dims, rdtype)}")
+        # sums of products: the order may depend on the partition
+        return Val(r, dims, rdtype, expected,
+                   a.exact and b.exact and not rdtype.startswith("f"))
+
     def load(self, a, index):
         """`a[i, j]` as a scalar, returned as a replicated 0-d array."""
         idx = [self.index(i) for i in index]

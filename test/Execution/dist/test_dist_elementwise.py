@@ -10,7 +10,9 @@ from dist_harness import data, iota, named, run_cases
 
 def binary_same_shape(d, rows, dynamic):
     a = d.array(data((rows, 3)), dynamic=dynamic)
-    b = d.array(data((rows, 3), low=0.5, high=3), dynamic=dynamic)
+    # b is created with a team and filled from replicated data
+    b = d.array(data((rows, 3), low=0.5, high=3), dynamic=dynamic,
+                via="create")
     d.check(d.add(a, b), "add")
     d.check(d.ewbin("subtract", a, b), "subtract")
     d.check(d.ewbin("divide", a, b), "divide")

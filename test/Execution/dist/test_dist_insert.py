@@ -10,7 +10,7 @@ from dist_harness import data, iota, named, run_cases
 
 def from_distributed(d, n, dynamic):
     a = d.array(iota((n,)), dynamic=dynamic)
-    b = d.array(data((n,)), dynamic=dynamic)
+    b = d.array(data((n,)), dynamic=dynamic, via="create")
     # a[1:-1] = b[2:] + b[:-2]
     d.setitem(a, slice(1, -1), d.add(d.view(b, slice(2, None)),
                                      d.view(b, slice(None, -2))))

@@ -44,7 +44,7 @@ def of_views(d, dynamic):
 
 
 def small(d, rows):
-    a = d.array(data((rows, 3), "i64", -9, 9))
+    a = d.array(data((rows, 3), "i64", -9, 9), via="create")
     for kind in ("sum", "min", "max", "all"):
         d.check(d.reduce(kind, a), f"{kind} of {rows} rows")
         d.check(d.reduce(kind, a, axes=[0]), f"{kind} axis 0 of {rows} rows")
