@@ -24,3 +24,22 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Python test sources (pytest) live beside the lit tests.
 config.excludes.append("Execution")
+
+# Lowered distruntime code run under MPI: `%mpiexec` (with the flags Open MPI
+# needs as root and on small machines) and the feature `idtr`, when the IDTR
+# runtime is built and an MPI launcher is found.
+import shutil
+import subprocess
+
+_mpiexec = shutil.which("mpiexec") or shutil.which("mpirun")
+_libidtr = os.path.join(config.imex_obj_root, "runtime", "lib", "libidtr.so")
+if _mpiexec and os.path.exists(_libidtr):
+    try:
+        _version = subprocess.run([_mpiexec, "--version"], capture_output=True,
+                                  text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        _version = ""
+    _flags = ["--allow-run-as-root", "--oversubscribe"] if (
+        "Open MPI" in _version or "OpenRTE" in _version) else []
+    config.substitutions.append(("%mpiexec", " ".join([_mpiexec] + _flags)))
+    config.available_features.add("idtr")

@@ -4,6 +4,7 @@
 #define IMEX_INITIMEXDIALECTS_H
 
 #include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 #include "imex/Dialect/Region/IR/Region.h"
 
@@ -14,6 +15,7 @@ namespace imex {
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<ndarray::NDArrayDialect, region::RegionDialect>();
   registry.insert<dist::DistDialect>();
+  registry.insert<distruntime::DistRuntimeDialect>();
 }
 } // namespace imex
 

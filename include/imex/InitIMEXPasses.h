@@ -5,6 +5,7 @@
 
 #include "imex/Conversion/Passes.h"
 #include "imex/Dialect/Dist/Transforms/Passes.h"
+#include "imex/Dialect/DistRuntime/Transforms/Passes.h"
 #include "imex/Dialect/NDArray/Transforms/Passes.h"
 #include "imex/Dialect/Region/Transforms/Passes.h"
 #include "imex/Pipelines/Pipelines.h"
@@ -15,6 +16,7 @@ inline void registerAllPasses() {
   ndarray::registerNDArrayPasses();
   region::registerRegionPasses();
   dist::registerDistPasses();
+  distruntime::registerDistRuntimePasses();
   registerIMEXConversionPasses();
   registerIMEXPipelines();
 }

@@ -6,9 +6,14 @@
 //
 //   IMEX_ARRAY f64 [2,3] 1 2 3 4 5 6
 //
+// Under mpirun only rank 0 prints arrays (the rank is read from the
+// launcher's environment: OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; this
+// library does not use MPI), unless IMEX_PRINT_ALL_RANKS=1.
+//
 // With imex-cpu-pipeline{count-allocations=1}, the lowered code allocates
 // through the _mlir_memref_to_llvm_* functions below, which count; with
-// IMEX_ALLOCATION_STATS=1 the counts are printed to stderr at exit:
+// IMEX_ALLOCATION_STATS=1 the counts are printed to stderr at exit, by every
+// rank:
 //
 //   IMEX_ALLOCATIONS allocated=12 freed=12
 //
@@ -38,8 +43,27 @@ void printElement(int16_t v) { std::printf(" %d", static_cast<int>(v)); }
 void printElement(int8_t v) { std::printf(" %d", static_cast<int>(v)); }
 void printElement(bool v) { std::printf(" %d", v ? 1 : 0); }
 
+/// Whether this process prints arrays: not under a launcher, rank 0 of the
+/// launcher, or IMEX_PRINT_ALL_RANKS=1.
+bool printsArrays() {
+  static const bool prints = [] {
+    const char *all = std::getenv("IMEX_PRINT_ALL_RANKS");
+    if (all && all[0] == '1')
+      return true;
+    for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
+      const char *rank = std::getenv(name);
+      if (rank && rank[0])
+        return std::strtol(rank, nullptr, 10) == 0;
+    }
+    return true;
+  }();
+  return prints;
+}
+
 template <typename T>
 void printArray(const char *dtype, int64_t rank, void *descriptor) {
+  if (!printsArrays())
+    return;
   auto *desc = static_cast<Descriptor<T> *>(descriptor);
   const int64_t *sizes = desc->sizesAndStrides;
   const int64_t *strides = desc->sizesAndStrides + rank;

@@ -123,13 +123,37 @@ void stat_add(int kind, int counter, int64_t v);
 
 // ------------------------------------------------------------ async ops ---
 
+/// The bytes [lo, hi) an array argument spans (empty: lo == hi).
+struct Span {
+  const std::byte *lo = nullptr, *hi = nullptr;
+  bool empty() const { return lo == hi; }
+  bool contains(const Span &o) const { return lo <= o.lo && o.hi <= hi; }
+};
+
+/// The span of an array with element size `es`, first element at `base`.
+Span span_of(const void *base, int64_t es, int rank, const int64_t *sizes,
+             const int64_t *strides);
+
+/// Most arrays an operation uses (update_halo: data, lhalo, rhalo).
+constexpr int kMaxOpArrays = 3;
+
 struct AsyncOp {
   std::shared_ptr<Team> team; // keeps the communicator alive
   const char *entry = "";
   std::vector<MPI_Request> reqs;
   std::vector<std::unique_ptr<std::byte[]>> buffers;
   std::vector<std::function<void()>> finish; // run after all requests complete
+  // The arrays the operation reads and writes (input first), validated by
+  // _idtr_wait_buffers.
+  int64_t elem_size = 0;
+  int narrays = 0;
+  Span arrays[kMaxOpArrays];
+  const char *array_names[kMaxOpArrays] = {};
 };
+
+/// Whether argument checks that cost extra work are on (IDTR_NO_CHECKS unset
+/// or "0"): the fused reduction header, buffer validation on wait.
+bool checks_enabled();
 
 /// Store an op and return its handle (never 0).
 int64_t register_op(std::unique_ptr<AsyncOp> op);

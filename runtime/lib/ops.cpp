@@ -343,12 +343,18 @@ void local_copy(const View<T> &src, const Region &sr, const View<T> &dst,
   }
 }
 
+template <class T> Span view_span(const View<T> &v) {
+  return detail::span_of(v.base, sizeof(T), v.rank, v.sizes, v.strides);
+}
+
 /// Run a plan: post receives, pack and post sends, do local copies. Returns
-/// a handle (0 if nothing is outstanding).
+/// a handle (0 if nothing is outstanding). `names` names the input and the
+/// `nouts` outputs for _idtr_wait_buffers.
 template <class TR>
 int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
                 uint32_t seq, const View<typename TR::T> &src,
-                const View<typename TR::T> *outs, int kind, const char *entry) {
+                const View<typename TR::T> *outs, int nouts,
+                const char *const *names, int kind, const char *entry) {
   using T = typename TR::T;
   constexpr int64_t es = sizeof(T);
   for (const Xfer &x : plan.locals) {
@@ -360,6 +366,14 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
   auto op = std::make_unique<AsyncOp>();
   op->team = team;
   op->entry = entry;
+  op->elem_size = es;
+  op->narrays = 1 + nouts;
+  op->arrays[0] = view_span(src);
+  op->array_names[0] = names[0];
+  for (int i = 0; i < nouts; ++i) {
+    op->arrays[1 + i] = view_span(outs[i]);
+    op->array_names[1 + i] = names[1 + i];
+  }
   op->reqs.reserve(plan.sends.size() + plan.recvs.size());
   for (const Xfer &x : plan.recvs) {
     const View<T> &o = outs[x.out];
@@ -415,6 +429,8 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
 
 // ------------------------------------------------------------ operations ---
 
+const char *const kInOut[] = {"in", "out"};
+
 template <class TR>
 int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
                     int64_t gr, void *gd, int64_t lr, void *ld, int64_t bor,
@@ -463,7 +479,9 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
   auto plan =
       get_plan(kPlanHalo, *t, key, IDTR_STAT_HALO, meta,
                [&](const Rec &m) { return build_halo_plan(*t, split, m); });
-  return execute<TR>(t, *plan, seq, data, halos, IDTR_STAT_HALO, entry);
+  static const char *const kHaloNames[] = {"data", "lhalo", "rhalo"};
+  return execute<TR>(t, *plan, seq, data, halos, 2, kHaloNames, IDTR_STAT_HALO,
+                     entry);
 }
 
 template <class TR>
@@ -496,7 +514,8 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
   auto plan =
       get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION, meta,
                [&](const Rec &m) { return build_repart_plan(*t, split, m); });
-  return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_REPARTITION, entry);
+  return execute<TR>(t, *plan, seq, in, &out, 1, kInOut, IDTR_STAT_REPARTITION,
+                     entry);
 }
 
 template <class TR>
@@ -535,7 +554,8 @@ int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
                                 in.sizes[0], lo[0], out.sizes[0]);
   auto plan = get_plan(kPlanReshape, *t, key, IDTR_STAT_RESHAPE, meta,
                        [&](const Rec &m) { return build_reshape_plan(*t, m); });
-  return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_RESHAPE, entry);
+  return execute<TR>(t, *plan, seq, in, &out, 1, kInOut, IDTR_STAT_RESHAPE,
+                     entry);
 }
 
 template <class TR>
@@ -580,7 +600,8 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
                                 out.sizes[0]);
   auto plan = get_plan(kPlanPermute, *t, key, IDTR_STAT_PERMUTE, meta,
                        [&](const Rec &m) { return build_permute_plan(*t, m); });
-  return execute<TR>(t, *plan, seq, in, &out, IDTR_STAT_PERMUTE, entry);
+  return execute<TR>(t, *plan, seq, in, &out, 1, kInOut, IDTR_STAT_PERMUTE,
+                     entry);
 }
 
 template <class TR>
@@ -829,14 +850,6 @@ void fused_objects(MPI_Op &op, MPI_Datatype &type) {
   }
   op = g_fused_op;
   type = g_fused_type;
-}
-
-bool checks_enabled() {
-  static const bool on = [] {
-    const char *e = std::getenv("IDTR_NO_CHECKS");
-    return !(e && *e && *e != '0');
-  }();
-  return on;
 }
 
 /// Allreduce of n contiguous elements at w (element size es, MPI type mt,

@@ -378,6 +378,27 @@ get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
   return p;
 }
 
+bool checks_enabled() {
+  static const bool on = [] {
+    const char *e = std::getenv("IDTR_NO_CHECKS");
+    return !(e && *e && *e != '0');
+  }();
+  return on;
+}
+
+Span span_of(const void *base, int64_t es, int rank, const int64_t *sizes,
+             const int64_t *strides) {
+  int64_t lo = 0, hi = 0;
+  for (int k = 0; k < rank; ++k) {
+    if (sizes[k] == 0)
+      return {};
+    int64_t extent = (sizes[k] - 1) * strides[k];
+    (extent < 0 ? lo : hi) += extent;
+  }
+  auto *p = static_cast<const std::byte *>(base);
+  return {p + lo * es, p + (hi + 1) * es};
+}
+
 // Test hook: an MPI call with an invalid destination rank.
 void _idtr_test_trigger_mpi_error(int64_t team) {
   EntryScope es("_idtr_test_trigger_mpi_error");
@@ -456,10 +477,9 @@ IDTR_EXPORT void _idtr_default_partition(int64_t n, int64_t nprocs,
   *off = rank * q + (rank > first_big ? rank - first_big : 0);
 }
 
-IDTR_EXPORT void _idtr_wait(int64_t handle) {
-  EntryScope es("_idtr_wait");
-  if (handle == 0)
-    return;
+namespace {
+/// Removes the op of a non-zero handle from the table (error if unknown).
+std::unique_ptr<AsyncOp> take_op(int64_t handle) {
   State &s = st();
   std::unique_ptr<AsyncOp> op;
   {
@@ -479,6 +499,82 @@ IDTR_EXPORT void _idtr_wait(int64_t handle) {
     }
     op = std::move(it->second);
     s.ops.erase(it);
+  }
+  return op;
+}
+
+/// The span of the memref argument `name` (elements of `es` bytes).
+Span argument_span(const char *name, int64_t rank, void *desc, int64_t es) {
+  if (!desc)
+    fail("argument '%s': null memref descriptor", name);
+  if (rank < 0 || rank > kMaxRank)
+    fail("argument '%s': memref rank %" PRId64 " not supported (0..%d)", name,
+         rank, kMaxRank);
+  idtr::MemRef<std::byte> m(rank, desc);
+  int64_t sizes[kMaxRank], strides[kMaxRank];
+  for (int k = 0; k < rank; ++k) {
+    sizes[k] = m.size(k);
+    strides[k] = m.stride(k);
+    if (sizes[k] < 0)
+      fail("argument '%s': negative size %" PRId64 " in dimension %d", name,
+           sizes[k], k);
+  }
+  return span_of(m.aligned() + m.offset() * es, es, static_cast<int>(rank),
+                 sizes, strides);
+}
+
+/// The buffers passed to _idtr_wait_buffers are exactly the arrays of `op`:
+/// each lies in one of them, and each non-empty array of the op is passed.
+void check_wait_buffers(const AsyncOp &op, const Span *given,
+                        const char *const *names, int ngiven) {
+  bool passed[kMaxOpArrays] = {};
+  for (int g = 0; g < ngiven; ++g) {
+    if (given[g].empty())
+      continue;
+    bool found = false;
+    for (int a = 0; a < op.narrays; ++a) {
+      if (op.arrays[a].empty() || !op.arrays[a].contains(given[g]))
+        continue;
+      found = passed[a] = true;
+    }
+    if (!found)
+      fail("argument '%s' (bytes [%p, %p)) is not one of the arrays of the "
+           "%s operation this handle belongs to: pass the input and the "
+           "outputs the operation was started with",
+           names[g], static_cast<const void *>(given[g].lo),
+           static_cast<const void *>(given[g].hi), op.entry);
+  }
+  for (int a = 0; a < op.narrays; ++a)
+    if (!op.arrays[a].empty() && !passed[a])
+      fail("the %s '%s' of the %s operation this handle belongs to (bytes "
+           "[%p, %p)) was not passed: the buffers of every input and output "
+           "must be kept alive until the wait and passed to it",
+           a == 0 ? "input" : "output", op.array_names[a], op.entry,
+           static_cast<const void *>(op.arrays[a].lo),
+           static_cast<const void *>(op.arrays[a].hi));
+}
+} // namespace
+
+IDTR_EXPORT void _idtr_wait(int64_t handle) {
+  EntryScope es("_idtr_wait");
+  if (handle == 0)
+    return;
+  std::unique_ptr<AsyncOp> op = take_op(handle);
+  complete_op(*op);
+}
+
+IDTR_EXPORT void _idtr_wait_buffers(int64_t handle, IDTR_MEMREF(a),
+                                    IDTR_MEMREF(b), IDTR_MEMREF(c)) {
+  EntryScope es("_idtr_wait_buffers");
+  if (handle == 0)
+    return;
+  std::unique_ptr<AsyncOp> op = take_op(handle);
+  if (checks_enabled()) {
+    const char *names[3] = {"a", "b", "c"};
+    Span given[3] = {argument_span("a", a_rank, a_desc, op->elem_size),
+                     argument_span("b", b_rank, b_desc, op->elem_size),
+                     argument_span("c", c_rank, c_desc, op->elem_size)};
+    check_wait_buffers(*op, given, names, 3);
   }
   complete_op(*op);
 }

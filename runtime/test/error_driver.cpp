@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -162,6 +163,31 @@ int main(int argc, char **argv) {
   } else if (c == "cache_key_reuse") {
     _idtr_wait(halo({6}, 1, 42));
     _idtr_wait(halo({8}, 1, 42));
+  } else if (c == "wait_buffers_foreign" || c == "wait_buffers_missing" ||
+             c == "wait_buffers_nochecks") {
+    if (c == "wait_buffers_nochecks")
+      setenv("IDTR_NO_CHECKS", "1", 1);
+    const int p = size_(), me = rank_();
+    // 1-D halo of width 1 on 2 ranks: both ranks exchange (handle != 0).
+    int64_t o, n;
+    _idtr_default_partition(8, p, me, &o, &n);
+    std::vector<double> d(n), l(1), r(1), other(4);
+    int64_t lo = std::max<int64_t>(0, o - 1),
+            hi = std::min<int64_t>(8, o + n + 1);
+    Descriptor<double> dd(d.data(), {n}), dl(l.data(), {o - lo}),
+        dr(r.data(), {hi - o - n}), dother(other.data(), {4});
+    IndexVec g{8}, lof{o}, bo{lo}, bs{hi - lo};
+    int64_t h = _idtr_update_halo_f64(1, 1, dd.get(), 1, g.get(), 1, lof.get(),
+                                      1, bo.get(), 1, bs.get(), 1, dl.get(), 1,
+                                      dr.get(), -1);
+    if (c == "wait_buffers_missing") // the halos are not passed
+      _idtr_wait_buffers(h, 1, dd.get(), 1, dd.get(), 1, dd.get());
+    else // a buffer of another array
+      _idtr_wait_buffers(h, 1, dd.get(), 1, dl.get(), 1, dother.get());
+    if (c == "wait_buffers_nochecks") {
+      std::printf("wait_buffers without checks ok on rank %d\n", me);
+      return 0;
+    }
   } else if (c == "null_descriptor") {
     IndexVec g{1}, l{0};
     _idtr_gather_f64(1, 1, nullptr, 1, g.get(), 1, l.get(), 1, nullptr, -1);

@@ -270,3 +270,65 @@ TEST(Cache, KeysAreSeparatePerTeamAndKind) {
   EXPECT_EQ(out.at({0, 1}), val<D_f64>(lin(g, {1, 1})));
   (void)me;
 }
+
+// ------------------------------------------------------------ WaitBuffers ---
+
+// _idtr_wait_buffers, the wait of compiled code: it receives the arrays of
+// the operation (input and outputs, any order, one repeated to fill the three
+// slots) and validates them; the exchange completes like with _idtr_wait.
+TEST(Async, WaitBuffersHalo) {
+  _idtr_clear_cache();
+  const Vec g{3 * nprocs() + 1, 4};
+  for (int round = 0; round < 4; ++round) {
+    HaloJob h(g, 1 + round % 2, 40 + round);
+    int64_t handle = h.start(round % 2 ? 60 : -1);
+    void *d = h.data.d(), *l = h.lh.d(), *r = h.rh.d();
+    if (round % 2)
+      _idtr_wait_buffers(handle, 2, r, 2, d, 2, l);
+    else
+      _idtr_wait_buffers(handle, 2, d, 2, l, 2, r);
+    h.check(40 + round, "wait_buffers halo");
+  }
+}
+
+TEST(Async, WaitBuffersReshapePermuteStrided) {
+  _idtr_clear_cache();
+  const int p = nprocs(), me = rank();
+  const Vec g{2 * p + 3, 3};
+  const Part a = default_part(g[0], p);
+  Arr<int16_t> in({a.size[me], g[1]}, Layout::Strided, int16_t(-7));
+  fill_block<D_i16>(in, g, a.off[me], 3);
+  auto vg = iv(g), vl = iv({a.off[me], 0});
+  // Reshape to 1-D into a strided output: (input, output, output).
+  const Vec gr{g[0] * g[1]};
+  const Part b = default_part(gr[0], p);
+  Arr<int16_t> rs({b.size[me]}, Layout::Strided, int16_t(-7));
+  auto vgr = iv(gr), vlr = iv({b.off[me]});
+  int64_t h1 = _idtr_copy_reshape_i16(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                      vgr.get(), 1, vlr.get(), 1, rs.d(), -1);
+  // Transpose into a column-major output, in flight at the same time:
+  // (output, input, input).
+  const Part c = default_part(g[1], p);
+  Arr<int16_t> tr({c.size[me], g[0]}, Layout::Reversed);
+  auto vp = iv({1, 0});
+  int64_t h2 = _idtr_copy_permute_i16(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                      vp.get(), 2, tr.d(), 8);
+  _idtr_wait_buffers(h2, 2, tr.d(), 2, in.d(), 2, in.d());
+  _idtr_wait_buffers(h1, 2, in.d(), 1, rs.d(), 1, rs.d());
+  for (int64_t i = 0; i < b.size[me]; ++i)
+    EXPECT_EQ(rs.at({i}), val<D_i16>(b.off[me] + i, 3));
+  for_each_index(tr.sizes, [&](const Vec &j) {
+    EXPECT_EQ(tr.at(j), val<D_i16>(lin(g, {j[1], c.off[me] + j[0]}), 3));
+  });
+  EXPECT_TRUE(rs.gaps_intact());
+  EXPECT_TRUE(in.gaps_intact());
+}
+
+// Handle 0 (nothing outstanding, e.g. team 0 or a single rank) is a no-op,
+// whatever the descriptors say.
+TEST(Async, WaitBuffersZeroHandle) {
+  double x = 1;
+  idtr::Descriptor<double> d(&x, {1});
+  _idtr_wait_buffers(0, 1, d.get(), 1, d.get(), 1, d.get());
+  EXPECT_EQ(x, 1);
+}

@@ -3,7 +3,8 @@
 // Parses a .mlir file, lowers it with a pass pipeline (imex-cpu-pipeline by
 // default) and runs an entry function with MLIR's ExecutionEngine. Options
 // of mlir-runner (-e, --entry-point-result, --shared-libs, -O0..3) apply;
-// the MLIR runner-utils libraries are linked by default.
+// the MLIR runner-utils libraries, libimex_runner_utils and (if built) the
+// IDTR runtime libidtr are linked by default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,11 +102,24 @@ int main(int argc, char **argv) {
   // IMEX's own printing helpers, next to this tool (build tree or install).
   std::string self = llvm::sys::fs::getMainExecutable(
       argv[0], reinterpret_cast<void *>(&lower));
-  SmallString<256> utils(
+  SmallString<256> libDir(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
-  llvm::sys::path::append(utils, "lib", "libimex_runner_utils.so");
+  llvm::sys::path::append(libDir, "lib");
+  SmallString<256> utils(libDir);
+  llvm::sys::path::append(utils, "libimex_runner_utils.so");
   if (llvm::sys::fs::exists(utils))
     args.push_back(("--shared-libs=" + utils).str());
+  // The IDTR runtime, for lowered distruntime ops: installed next to the
+  // runner utilities, or in the build tree (not built without
+  // IMEX_ENABLE_RUNTIME; non-distributed programs do not need it).
+  SmallString<256> idtr(libDir);
+  llvm::sys::path::append(idtr, "libidtr.so");
+#ifdef IMEX_IDTR_BUILD_LIB
+  if (!llvm::sys::fs::exists(idtr))
+    idtr = IMEX_IDTR_BUILD_LIB;
+#endif
+  if (llvm::sys::fs::exists(idtr))
+    args.push_back(("--shared-libs=" + idtr).str());
   std::vector<char *> cargs;
   for (std::string &arg : args)
     cargs.push_back(arg.data());

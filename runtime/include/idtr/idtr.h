@@ -21,8 +21,9 @@
  *    p ranks gives rank r  n/p + (r >= p - n%p)  rows at offset
  *    r*(n/p) + max(0, r - (p - n%p))  (extra rows go to the LAST ranks).
  *  - Asynchronous operations return a handle; 0 means "already complete".
- *    Every non-zero handle must be passed to _idtr_wait exactly once. Inputs
- *    must stay alive and unmodified and outputs must not be read until then.
+ *    Every non-zero handle must be passed to _idtr_wait (or
+ *    _idtr_wait_buffers) exactly once. Inputs must stay alive and unmodified
+ *    and outputs must not be read until then.
  *  - Every entry point taking a team is collective over that team (all ranks
  *    call it, in the same order relative to other collective idtr calls).
  *  - Invalid arguments abort the whole job (MPI_Abort) with a message naming
@@ -106,6 +107,21 @@ IDTR_API void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
  * value that is not a live handle is an error. */
 IDTR_API void _idtr_wait(int64_t handle);
 
+/* One memref argument: (int64_t rank, void *descriptor), see above. */
+#define IDTR_MEMREF(name) int64_t name##_rank, void *name##_desc
+
+/* _idtr_wait that also receives the arrays the operation uses: its input and
+ * its outputs, in any order (the input of a halo exchange and both halos; the
+ * input and the output of a reshape/permute/repartition); repeat one to fill
+ * the three slots. Compiled code passes them so that the buffers are visibly
+ * used, hence kept alive and unmodified, until the wait. Unless
+ * IDTR_NO_CHECKS=1, the runtime checks for a non-zero handle that every
+ * buffer lies inside one of the operation's arrays and that every non-empty
+ * array of the operation is passed (an error otherwise). The element type is
+ * the operation's; the descriptors are only read. */
+IDTR_API void _idtr_wait_buffers(int64_t handle, IDTR_MEMREF(a), IDTR_MEMREF(b),
+                                 IDTR_MEMREF(c));
+
 /* Statistics of this process (since start or the last reset); see the
  * IDTR_STAT_* and IDTR_CNT_* constants. Invalid kind/counter -> error. */
 IDTR_API int64_t _idtr_stats(int64_t kind, int64_t counter);
@@ -154,8 +170,6 @@ IDTR_API void _idtr_clear_cache(void);
  * key >= 0 caches the communication plan under (kind, team, key); key < 0
  * means "do not cache".
  */
-#define IDTR_MEMREF(name) int64_t name##_rank, void *name##_desc
-
 #define IDTR_DECLARE_TYPED(S, T)                                               \
   IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),          \
                                      int64_t op);                              \

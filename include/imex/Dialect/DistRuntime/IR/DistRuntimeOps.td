@@ -1,0 +1,420 @@
+//===- DistRuntimeOps.td - distruntime dialect ----------------*- tablegen -*-//
+//
+// The `distruntime` dialect: the communication primitives of the IDTR
+// runtime (docs/runtime.md) on local arrays.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMEX_DIALECT_DISTRUNTIME_IR_DISTRUNTIMEOPS_TD
+#define IMEX_DIALECT_DISTRUNTIME_IR_DISTRUNTIMEOPS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def DistRuntime_Dialect : Dialect {
+  let name = "distruntime";
+  let cppNamespace = "::imex::distruntime";
+  let summary = "Communication primitives of the IDTR runtime on local arrays";
+  let description = [{
+    The `distruntime` dialect is the last step of the distribution before
+    code generation: its ops are the collective operations of the IDTR MPI
+    runtime (docs/runtime.md), expressed on the *local* parts of distributed
+    arrays. `convert-dist-to-standard` produces them from `#dist.dist_env`
+    arrays; `lower-distruntime-to-idtr` turns them into calls of IDTR's C
+    ABI.
+
+    All array operands and results are local `!ndarray.ndarray` values:
+    arrays without a `#dist.dist_env` environment, whose element type is one
+    IDTR supports (`f64 f32 i64 i32 i16 i8 i1 ui64 ui32 ui16 ui8 index`).
+    Index lists (global shapes, offsets, bounding boxes) are variadic
+    `index` operands with one value per dimension.
+
+    **Teams.** Every op names the team of ranks it runs on by its IDTR id
+    (`team`, >= 1; 1 is `MPI_COMM_WORLD`). The number of ranks and the rank
+    of the process are only known at run time: one compiled module runs on
+    any number of ranks, so `team_size` and `team_member` never fold.
+
+    **Collectives.** `allreduce`, `get_halo`, `copy_reshape`,
+    `copy_permute` and `wait` communicate: every rank of the team executes
+    them in the same order. They read and write the `DistRuntimeComm`
+    side-effect resource, so they are never merged (CSE), hoisted, reordered
+    with each other or deleted when their results are unused.
+
+    **Asynchronous ops and `wait`.** `get_halo`, `copy_reshape` and
+    `copy_permute` start a data exchange and return an
+    `!distruntime.asynchandle` together with their output arrays. The
+    outputs must not be read, and the input must stay alive and unmodified,
+    until the exchange is completed by `distruntime.wait`, which takes the
+    handle and *all* arrays of the op (its input and its outputs) and
+    returns them, completed. Later code uses the results of the wait:
+
+    ```mlir
+    %h, %l, %r = distruntime.get_halo %a global_shape[%n] local_offsets[%o]
+        bb_offsets[%b] bb_sizes[%s] team = 1
+        : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+    // ... work that does not need the halos ...
+    %a2, %l2, %r2 = distruntime.wait %h, %a, %l, %r
+        : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+    ```
+
+    This SSA threading makes the IDTR rules visible to every pass: nothing
+    can read an output before the wait, and bufferization sees the input and
+    the outputs used at the wait, so their buffers stay alive and are not
+    overwritten in place before it.
+  }];
+  let dependentDialects = ["::imex::ndarray::NDArrayDialect"];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Enums, types, resources
+//===----------------------------------------------------------------------===//
+
+def DistRuntime_ReductionKind : I32Enum<"ReductionKind",
+    "element-wise reduction over the ranks of a team (IDTR_OP_*)", [
+  I32EnumCase<"sum", 0>, I32EnumCase<"prod", 1>, I32EnumCase<"min", 2>,
+  I32EnumCase<"max", 3>, I32EnumCase<"land", 4>, I32EnumCase<"lor", 5>]> {
+  let cppNamespace = "::imex::distruntime";
+}
+
+def DistRuntime_ReductionKindAttr
+    : EnumAttr<DistRuntime_Dialect, DistRuntime_ReductionKind, "reduction">;
+
+def DistRuntime_AsyncHandleType
+    : TypeDef<DistRuntime_Dialect, "AsyncHandle"> {
+  let mnemonic = "asynchandle";
+  let summary = "an outstanding asynchronous communication";
+  let description = [{
+    Produced by `get_halo`, `copy_reshape` and `copy_permute`; consumed by
+    exactly one `distruntime.wait`. Lowered to the `i64` handle of IDTR.
+
+    ```mlir
+    !distruntime.asynchandle
+    ```
+  }];
+}
+
+// The communication state of the process (MPI, IDTR's handles and plan
+// cache): read and written by every communicating op.
+def DistRuntime_CommResource : Resource<"::imex::distruntime::CommResource">;
+
+def DistRuntime_Communicates : MemoryEffects<[
+    MemRead<DistRuntime_CommResource>, MemWrite<DistRuntime_CommResource>]>;
+
+// A local array (checked by `verifyLocalArray`: no dist environment, IDTR
+// element type).
+def DistRuntime_Array : Type<
+    CPred<"::llvm::isa<::imex::ndarray::NDArrayType>($_self)">,
+    "local array", "::imex::ndarray::NDArrayType">;
+def DistRuntime_ReadArray : Arg<DistRuntime_Array, "", [MemRead]>;
+def DistRuntime_FreshArray : Res<DistRuntime_Array, "", [MemAlloc]>;
+
+def DistRuntime_TeamAttr : ConfinedAttr<I64Attr, [IntMinValue<1>]>;
+def DistRuntime_KeyAttr : DefaultValuedAttr<I64Attr, "-1">;
+
+//===----------------------------------------------------------------------===//
+// Interfaces
+//===----------------------------------------------------------------------===//
+
+def DistRuntime_AsyncOpInterface : OpInterface<"AsyncOpInterface"> {
+  let cppNamespace = "::imex::distruntime";
+  let description = [{
+    An op that starts an asynchronous exchange: it reads one input array
+    (operand 0) and returns a `!distruntime.asynchandle` (result 0) followed
+    by the output arrays it writes. `distruntime.wait` on the handle takes
+    the input and the outputs, in this order.
+  }];
+  let methods = [
+    InterfaceMethod<"The handle of the exchange.", "::mlir::Value",
+      "getAsyncHandle", (ins), [{}], [{ return $_op->getResult(0); }]>,
+    InterfaceMethod<"The array the exchange reads.", "::mlir::Value",
+      "getAsyncInput", (ins), [{}], [{ return $_op->getOperand(0); }]>,
+    InterfaceMethod<"The arrays the exchange writes.", "::mlir::ResultRange",
+      "getAsyncOutputs", (ins), [{}],
+      [{ return $_op->getResults().drop_front(); }]>,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+class DistRuntime_Op<string mnemonic, list<Trait> traits = []>
+    : Op<DistRuntime_Dialect, mnemonic, traits>;
+
+// Async ops: input first, handle first, then the outputs; collective.
+class DistRuntime_AsyncOp<string mnemonic, list<Trait> traits = []>
+    : DistRuntime_Op<mnemonic, traits # [AttrSizedOperandSegments,
+        DistRuntime_Communicates,
+        DistRuntime_AsyncOpInterface]> {
+  let hasVerifier = 1;
+}
+
+def DistRuntime_TeamSizeOp : DistRuntime_Op<"team_size", [Pure]> {
+  let summary = "number of ranks in a team";
+  let description = [{
+    The number of processes of `team` (`_idtr_nprocs`). A run-time value:
+    never folded.
+
+    ```mlir
+    %n = distruntime.team_size team = 1
+    ```
+  }];
+  let arguments = (ins DistRuntime_TeamAttr:$team);
+  let results = (outs Index:$size);
+  let assemblyFormat = "`team` `=` $team attr-dict";
+}
+
+def DistRuntime_TeamMemberOp : DistRuntime_Op<"team_member", [Pure]> {
+  let summary = "rank of this process in a team";
+  let description = [{
+    The rank of the executing process in `team` (`_idtr_prank`), from 0 to
+    `team_size - 1`. A run-time value: never folded.
+
+    ```mlir
+    %r = distruntime.team_member team = 1
+    ```
+  }];
+  let arguments = (ins DistRuntime_TeamAttr:$team);
+  let results = (outs Index:$rank);
+  let assemblyFormat = "`team` `=` $team attr-dict";
+}
+
+def DistRuntime_AllReduceOp : DistRuntime_Op<"allreduce", [
+    DistRuntime_Communicates, AllTypesMatch<["input", "result"]>]> {
+  let summary = "element-wise reduction over all ranks of a team";
+  let description = [{
+    Returns a fresh array of the type of `input` holding, at every index,
+    the reduction with `kind` of the elements of `input` on all ranks of
+    `team` (every rank passes an array of the same shape). `input` is not
+    modified. Collective and synchronous.
+
+    `land` and `lor` give 0/1 for every element type; for `i1`, `sum` and
+    `max` mean "any", `prod` and `min` mean "all" (numpy bool semantics).
+
+    ```mlir
+    %s = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<4xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReductionKindAttr:$kind,
+                       DistRuntime_ReadArray:$input,
+                       DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    `` `` $kind $input `team` `=` $team attr-dict `:` qualified(type($input))
+  }];
+  let hasVerifier = 1;
+}
+
+def DistRuntime_GetHaloOp : DistRuntime_AsyncOp<"get_halo"> {
+  let summary = "start fetching the halo rows of a bounding box";
+  let description = [{
+    `data` is this rank's owned block of a distributed array of rank R >= 1
+    and global shape `global_shape`, split on dimension 0; its first element
+    is at the global index `local_offsets` (0 on dimensions 1..). The rank
+    needs the global box `[bb_offsets, bb_offsets + bb_sizes)`.
+
+    With owned rows `[o, o + n)` and box rows `[b, b + s)`, `lhalo` receives
+    the `clamp(o - b, 0, s)` box rows before the owned rows and `rhalo` the
+    `clamp(b + s - (o + n), 0, s)` box rows after them; on dimensions 1.. both
+    have the sizes `bb_sizes[1..]` (the columns `[bb_offsets[k],
+    bb_offsets[k] + bb_sizes[k])`). Owned rows inside the box are read from
+    `data` by the caller. This is `_idtr_update_halo_<T>`.
+
+    Collective and asynchronous: the halos must not be read, and `data` must
+    not be modified, before `distruntime.wait %handle, %data, %lhalo,
+    %rhalo`. With `key` >= 0 IDTR caches the communication plan under this
+    key (one key per call site with fixed shapes and partition); -1 (the
+    default, not printed) disables caching.
+
+    ```mlir
+    %h, %l, %r = distruntime.get_halo %a global_shape[%n, %c16]
+        local_offsets[%o, %c0] bb_offsets[%b, %c0] bb_sizes[%s, %c16]
+        team = 1 key = 7
+        : !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$data,
+                       Variadic<Index>:$global_shape,
+                       Variadic<Index>:$local_offsets,
+                       Variadic<Index>:$bb_offsets,
+                       Variadic<Index>:$bb_sizes,
+                       DistRuntime_TeamAttr:$team,
+                       DistRuntime_KeyAttr:$key);
+  let results = (outs DistRuntime_AsyncHandleType:$handle,
+                      DistRuntime_FreshArray:$lhalo,
+                      DistRuntime_FreshArray:$rhalo);
+  let builders = [
+    // The handle type is implied.
+    OpBuilder<(ins "::mlir::Type":$lhalo, "::mlir::Type":$rhalo,
+        "::mlir::Value":$data, "::mlir::ValueRange":$global_shape,
+        "::mlir::ValueRange":$local_offsets, "::mlir::ValueRange":$bb_offsets,
+        "::mlir::ValueRange":$bb_sizes, "int64_t":$team,
+        CArg<"int64_t", "-1">:$key), [{
+      build($_builder, $_state,
+            AsyncHandleType::get($_builder.getContext()), lhalo, rhalo, data,
+            global_shape, local_offsets, bb_offsets, bb_sizes,
+            static_cast<uint64_t>(team), static_cast<uint64_t>(key));
+    }]>
+  ];
+  let assemblyFormat = [{
+    $data `global_shape` `[` $global_shape `]`
+    `local_offsets` `[` $local_offsets `]`
+    `bb_offsets` `[` $bb_offsets `]` `bb_sizes` `[` $bb_sizes `]`
+    `team` `=` $team (`key` `=` $key^)? attr-dict
+    `:` qualified(type($data)) `->` qualified(type($lhalo)) `,`
+    qualified(type($rhalo))
+  }];
+}
+
+def DistRuntime_CopyReshapeOp : DistRuntime_AsyncOp<"copy_reshape"> {
+  let summary = "start a row-major reshape of a distributed array";
+  let description = [{
+    `input` is this rank's block (rows `local_offsets_in[0]..`) of a
+    distributed array of global shape `global_shape_in`. `output` is this
+    rank's block, of shape `local_shape_out` at the global offsets
+    `local_offsets_out`, of the array of global shape `global_shape_out`
+    whose row-major (C order) elements are those of the input (numpy's
+    `reshape`, always a copy). Both arrays are split on dimension 0 and have
+    rank >= 1. This is `_idtr_copy_reshape_<T>`.
+
+    Collective and asynchronous: complete it with
+    `distruntime.wait %handle, %input, %output`.
+
+    ```mlir
+    %h, %out = distruntime.copy_reshape %a global_shape_in[%c4, %c6]
+        local_offsets_in[%o, %c0] global_shape_out[%c24]
+        local_offsets_out[%p] local_shape_out[%m] team = 1
+        : !ndarray.ndarray<?x6xi32> -> !ndarray.ndarray<?xi32>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input,
+                       Variadic<Index>:$global_shape_in,
+                       Variadic<Index>:$local_offsets_in,
+                       Variadic<Index>:$global_shape_out,
+                       Variadic<Index>:$local_offsets_out,
+                       Variadic<Index>:$local_shape_out,
+                       DistRuntime_TeamAttr:$team,
+                       DistRuntime_KeyAttr:$key);
+  let results = (outs DistRuntime_AsyncHandleType:$handle,
+                      DistRuntime_FreshArray:$output);
+  let builders = [
+    // The handle type is implied.
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::Value":$input,
+        "::mlir::ValueRange":$global_shape_in,
+        "::mlir::ValueRange":$local_offsets_in,
+        "::mlir::ValueRange":$global_shape_out,
+        "::mlir::ValueRange":$local_offsets_out,
+        "::mlir::ValueRange":$local_shape_out, "int64_t":$team,
+        CArg<"int64_t", "-1">:$key), [{
+      build($_builder, $_state,
+            AsyncHandleType::get($_builder.getContext()), output, input,
+            global_shape_in, local_offsets_in, global_shape_out,
+            local_offsets_out, local_shape_out, static_cast<uint64_t>(team),
+            static_cast<uint64_t>(key));
+    }]>
+  ];
+  let assemblyFormat = [{
+    $input `global_shape_in` `[` $global_shape_in `]`
+    `local_offsets_in` `[` $local_offsets_in `]`
+    `global_shape_out` `[` $global_shape_out `]`
+    `local_offsets_out` `[` $local_offsets_out `]`
+    `local_shape_out` `[` $local_shape_out `]`
+    `team` `=` $team (`key` `=` $key^)? attr-dict
+    `:` qualified(type($input)) `->` qualified(type($output))
+  }];
+}
+
+def DistRuntime_CopyPermuteOp : DistRuntime_AsyncOp<"copy_permute"> {
+  let summary = "start a transpose of a distributed array";
+  let description = [{
+    `input` is this rank's block (at the global offsets `local_offsets_in`)
+    of a distributed array of rank R >= 1 and global shape
+    `global_shape_in`. `output` is this rank's block, of shape
+    `local_shape_out` at the global offsets `local_offsets_out`, of
+    `transpose(input, permutation)` (numpy semantics: output dimension `k`
+    is input dimension `permutation[k]`), split on its dimension 0 with the
+    other dimensions complete. `permutation` must be a permutation of
+    `0..R-1`. This is `_idtr_copy_permute_<T>` (which derives the output
+    offsets itself; `local_offsets_out` documents them for the IR).
+
+    Collective and asynchronous: complete it with
+    `distruntime.wait %handle, %input, %output`.
+
+    ```mlir
+    %h, %t = distruntime.copy_permute %a permutation = [1, 0]
+        global_shape_in[%n, %m] local_offsets_in[%o, %c0]
+        local_offsets_out[%p, %c0] local_shape_out[%k, %n] team = 1
+        : !ndarray.ndarray<?x?xf32> -> !ndarray.ndarray<?x?xf32>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input,
+                       Variadic<Index>:$global_shape_in,
+                       Variadic<Index>:$local_offsets_in,
+                       Variadic<Index>:$local_offsets_out,
+                       Variadic<Index>:$local_shape_out,
+                       DenseI64ArrayAttr:$permutation,
+                       DistRuntime_TeamAttr:$team,
+                       DistRuntime_KeyAttr:$key);
+  let results = (outs DistRuntime_AsyncHandleType:$handle,
+                      DistRuntime_FreshArray:$output);
+  let builders = [
+    // The handle type is implied.
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::Value":$input,
+        "::mlir::ValueRange":$global_shape_in,
+        "::mlir::ValueRange":$local_offsets_in,
+        "::mlir::ValueRange":$local_offsets_out,
+        "::mlir::ValueRange":$local_shape_out,
+        "::llvm::ArrayRef<int64_t>":$permutation, "int64_t":$team,
+        CArg<"int64_t", "-1">:$key), [{
+      build($_builder, $_state,
+            AsyncHandleType::get($_builder.getContext()), output, input,
+            global_shape_in, local_offsets_in, local_offsets_out,
+            local_shape_out, permutation, static_cast<uint64_t>(team),
+            static_cast<uint64_t>(key));
+    }]>
+  ];
+  let assemblyFormat = [{
+    $input `permutation` `=` $permutation
+    `global_shape_in` `[` $global_shape_in `]`
+    `local_offsets_in` `[` $local_offsets_in `]`
+    `local_offsets_out` `[` $local_offsets_out `]`
+    `local_shape_out` `[` $local_shape_out `]`
+    `team` `=` $team (`key` `=` $key^)? attr-dict
+    `:` qualified(type($input)) `->` qualified(type($output))
+  }];
+}
+
+def DistRuntime_WaitOp : DistRuntime_Op<"wait", [DistRuntime_Communicates,
+    InferTypeOpAdaptor]> {
+  let summary = "complete an asynchronous exchange";
+  let description = [{
+    Waits until the exchange that produced `handle` has completed and
+    returns `arrays` unchanged, completed: the results are the same arrays,
+    and only the results may be used to read the outputs of the exchange.
+
+    `arrays` must be exactly the arrays of the exchange: its input followed
+    by its outputs (`%data, %lhalo, %rhalo` for `get_halo`; `%input,
+    %output` for `copy_reshape` and `copy_permute`). A handle that is a
+    block argument or the result of a region op (the producer is not
+    visible) takes between 1 and 3 arrays. Each handle must be waited for
+    exactly once. This is `_idtr_wait_buffers`.
+
+    ```mlir
+    %a2, %out = distruntime.wait %h, %a, %o : !ndarray.ndarray<?x6xi32>, !ndarray.ndarray<?xi32>
+    ```
+  }];
+  let arguments = (ins DistRuntime_AsyncHandleType:$handle,
+                       Arg<Variadic<DistRuntime_Array>, "", [MemRead]>:$arrays);
+  let results = (outs Variadic<DistRuntime_Array>:$results);
+  let assemblyFormat = [{
+    $handle (`,` $arrays^ `:` qualified(type($arrays)))? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // IMEX_DIALECT_DISTRUNTIME_IR_DISTRUNTIMEOPS_TD

@@ -1,0 +1,58 @@
+//===- Passes.td - distruntime dialect passes -----------------*- tablegen -*-//
+
+#ifndef IMEX_DIALECT_DISTRUNTIME_TRANSFORMS_PASSES_TD
+#define IMEX_DIALECT_DISTRUNTIME_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerDistRuntimeToIDTR
+    : Pass<"lower-distruntime-to-idtr", "::mlir::ModuleOp"> {
+  let summary = "Lower distruntime ops to calls of the IDTR runtime";
+  let description = [{
+    Replaces every `distruntime` op by calls of IDTR's C ABI
+    (docs/runtime.md) and declares the called functions once per module as
+    `func.func private @_idtr_...` with `i64` scalars and unranked memref
+    (`memref<*xT>`) arrays, which the standard LLVM lowering passes as
+    `(int64_t rank, void *descriptor)`. Runs before
+    `convert-ndarray-to-linalg`: arrays stay `!ndarray.ndarray` values.
+
+    * `team_size`, `team_member` call `_idtr_nprocs` / `_idtr_prank` and
+      cast the `i64` result to `index`.
+    * Arrays are passed as their buffers: `ndarray.to_tensor`, then
+      `bufferization.to_buffer ... read_only` (fully dynamic strided layout,
+      so any layout is passed without a copy), then `memref.cast` to
+      `memref<*xT>`.
+    * Outputs (halos, reshaped/permuted blocks, allreduce results) are
+      `memref.alloc`'d with their sizes (halo rows from the clamped formula
+      of `get_halo`) and wrapped with `ndarray.from_memref` only after the
+      wait (after the call for `allreduce`), so they are freed by buffer
+      deallocation like any other array.
+    * Index lists are stored into `memref<Nxindex>` stack buffers, allocated
+      once at the start of the enclosing function (or other automatic
+      allocation scope) and passed as `memref<*xindex>`.
+    * `allreduce` copies the input into a fresh buffer (`memref.copy`) and
+      reduces that in place with `_idtr_reduce_all_<T>`.
+    * `get_halo`, `copy_reshape`, `copy_permute` call
+      `_idtr_update_halo_<T>`, `_idtr_copy_reshape_<T>` and
+      `_idtr_copy_permute_<T>`; the handle becomes their `i64` result
+      (through block arguments, `scf` ops and function signatures too).
+    * `wait` calls `_idtr_wait_buffers(handle, a, b, c)` with the buffers of
+      its arrays (the last one repeated if there are fewer than three): the
+      input is re-read at the wait (`to_tensor` + `to_buffer`), so
+      bufferization keeps it alive and unmodified until then; the outputs
+      are the allocated buffers. The results are the input array and the
+      outputs wrapped after the call.
+
+    Unsigned arrays are communicated through their signless twins
+    (`ndarray.cast_elemtype`, same bits); the typed entry point keeps the
+    unsigned suffix (`_idtr_reduce_all_ui8` on `memref<*xi8>`). Ops with
+    element types IDTR does not support are reported as errors.
+  }];
+  let dependentDialects = ["::imex::ndarray::NDArrayDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif // IMEX_DIALECT_DISTRUNTIME_TRANSFORMS_PASSES_TD

@@ -1,0 +1,389 @@
+//===- DistRuntimeOps.cpp - distruntime dialect ---------------------------===//
+
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::distruntime;
+
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsDialect.cpp.inc"
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsEnums.cpp.inc"
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsTypes.cpp.inc"
+
+void DistRuntimeDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOpsTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Element types and local arrays
+//===----------------------------------------------------------------------===//
+
+StringRef imex::distruntime::getIDTRTypeSuffix(Type type) {
+  if (type.isF64())
+    return "f64";
+  if (type.isF32())
+    return "f32";
+  if (type.isIndex())
+    return "index";
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return "";
+  unsigned width = integer.getWidth();
+  if (integer.isSignless()) {
+    switch (width) {
+    case 1:
+      return "i1";
+    case 8:
+      return "i8";
+    case 16:
+      return "i16";
+    case 32:
+      return "i32";
+    case 64:
+      return "i64";
+    default:
+      return "";
+    }
+  }
+  if (integer.isUnsigned()) {
+    switch (width) {
+    case 8:
+      return "ui8";
+    case 16:
+      return "ui16";
+    case 32:
+      return "ui32";
+    case 64:
+      return "ui64";
+    default:
+      return "";
+    }
+  }
+  return "";
+}
+
+bool imex::distruntime::isSupportedElementType(Type type) {
+  return !getIDTRTypeSuffix(type).empty();
+}
+
+LogicalResult imex::distruntime::verifyLocalArray(Operation *op, Type type,
+                                                  StringRef what) {
+  auto array = dyn_cast<ndarray::NDArrayType>(type);
+  if (!array)
+    return op->emitOpError()
+           << what << " must be an !ndarray.ndarray, got " << type;
+  for (Attribute env : array.getEnvironments())
+    if (env.getDialect().getNamespace() == "dist")
+      return op->emitOpError()
+             << what
+             << " must be a local array (without a dist environment), got "
+             << type;
+  if (!isSupportedElementType(array.getElementType()))
+    return op->emitOpError()
+           << what << " has element type " << array.getElementType()
+           << ", which IDTR does not support (f64, f32, i64, i32, i16, i8, "
+              "i1, ui64, ui32, ui16, ui8, index)";
+  return success();
+}
+
+/// `list` (named `name`) has one value per dimension of a rank-`rank` array
+/// (named `of`).
+static LogicalResult verifyIndexList(Operation *op, ValueRange list,
+                                     int64_t rank, StringRef name,
+                                     StringRef of) {
+  if (static_cast<int64_t>(list.size()) != rank)
+    return op->emitOpError("expects ")
+           << rank << " value(s) in '" << name << "' (the rank of '" << of
+           << "'), got " << list.size();
+  return success();
+}
+
+/// A local array of rank >= 1 (distributed arrays are split on dimension 0).
+static LogicalResult verifyBlock(Operation *op, Value value, StringRef name) {
+  if (failed(verifyLocalArray(op, value.getType(), "'" + name.str() + "'")))
+    return failure();
+  if (cast<ndarray::NDArrayType>(value.getType()).getRank() < 1)
+    return op->emitOpError("'")
+           << name
+           << "' must have rank >= 1 (distributed arrays are split on "
+              "dimension 0)";
+  return success();
+}
+
+static LogicalResult verifySameElementType(Operation *op, Value value,
+                                           StringRef name, Value reference,
+                                           StringRef referenceName) {
+  Type type = cast<ndarray::NDArrayType>(value.getType()).getElementType();
+  Type expected =
+      cast<ndarray::NDArrayType>(reference.getType()).getElementType();
+  if (type != expected)
+    return op->emitOpError("element type of '")
+           << name << "' (" << type << ") differs from '" << referenceName
+           << "' (" << expected << ")";
+  return success();
+}
+
+/// A static size `size` of dimension `dim` of `name` agrees with the
+/// expected size given by the value `expected` when that is a constant.
+static LogicalResult verifyStaticSize(Operation *op, StringRef name,
+                                      int64_t dim, int64_t size,
+                                      std::optional<int64_t> expected,
+                                      StringRef expectation) {
+  if (ShapedType::isDynamic(size) || !expected || *expected == size)
+    return success();
+  return op->emitOpError("'")
+         << name << "' has size " << size << " in dimension " << dim << " but "
+         << expectation << " is " << *expected;
+}
+
+static std::optional<int64_t> getConstant(Value value) {
+  return getConstantIntValue(value);
+}
+
+//===----------------------------------------------------------------------===//
+// AllReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllReduceOp::verify() {
+  return verifyLocalArray(*this, getInput().getType(), "'input'");
+}
+
+//===----------------------------------------------------------------------===//
+// GetHaloOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GetHaloOp::verify() {
+  Operation *op = *this;
+  if (failed(verifyBlock(op, getData(), "data")))
+    return failure();
+  auto data = cast<ndarray::NDArrayType>(getData().getType());
+  int64_t rank = data.getRank();
+  if (failed(verifyIndexList(op, getGlobalShape(), rank, "global_shape",
+                             "data")) ||
+      failed(verifyIndexList(op, getLocalOffsets(), rank, "local_offsets",
+                             "data")) ||
+      failed(verifyIndexList(op, getBbOffsets(), rank, "bb_offsets", "data")) ||
+      failed(verifyIndexList(op, getBbSizes(), rank, "bb_sizes", "data")))
+    return failure();
+
+  // Rows of the halos, when everything they depend on is constant.
+  std::optional<int64_t> own = getConstant(getLocalOffsets()[0]);
+  std::optional<int64_t> begin = getConstant(getBbOffsets()[0]);
+  std::optional<int64_t> size = getConstant(getBbSizes()[0]);
+  std::optional<int64_t> rows[2];
+  if (own && begin && size && !data.isDynamicDim(0)) {
+    int64_t end = *own + data.getDimSize(0);
+    rows[0] =
+        std::clamp<int64_t>(*own - *begin, 0, std::max<int64_t>(*size, 0));
+    rows[1] = std::clamp<int64_t>(*begin + *size - end, 0,
+                                  std::max<int64_t>(*size, 0));
+  }
+  Value halos[2] = {getLhalo(), getRhalo()};
+  StringRef names[2] = {"lhalo", "rhalo"};
+  for (int h = 0; h < 2; ++h) {
+    if (failed(verifyLocalArray(op, halos[h].getType(),
+                                "'" + names[h].str() + "'")) ||
+        failed(
+            verifySameElementType(op, halos[h], names[h], getData(), "data")))
+      return failure();
+    auto type = cast<ndarray::NDArrayType>(halos[h].getType());
+    if (type.getRank() != rank)
+      return op->emitOpError("'")
+             << names[h] << "' must have the rank of 'data' (" << rank
+             << "), got " << type.getRank();
+    if (failed(verifyStaticSize(op, names[h], 0, type.getDimSize(0), rows[h],
+                                "the number of bounding-box rows " +
+                                    std::string(h ? "after" : "before") +
+                                    " the owned rows")))
+      return failure();
+    for (int64_t dim = 1; dim < rank; ++dim)
+      if (failed(verifyStaticSize(op, names[h], dim, type.getDimSize(dim),
+                                  getConstant(getBbSizes()[dim]),
+                                  "bb_sizes[" + std::to_string(dim) + "]")))
+        return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyReshapeOp
+//===----------------------------------------------------------------------===//
+
+/// The product of `values` if all are constant.
+static std::optional<int64_t> getConstantProduct(ValueRange values) {
+  int64_t product = 1;
+  for (Value value : values) {
+    std::optional<int64_t> constant = getConstant(value);
+    if (!constant)
+      return std::nullopt;
+    product *= *constant;
+  }
+  return product;
+}
+
+LogicalResult CopyReshapeOp::verify() {
+  Operation *op = *this;
+  if (failed(verifyBlock(op, getInput(), "input")) ||
+      failed(verifyBlock(op, getOutput(), "output")) ||
+      failed(verifySameElementType(op, getOutput(), "output", getInput(),
+                                   "input")))
+    return failure();
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto output = cast<ndarray::NDArrayType>(getOutput().getType());
+  if (failed(verifyIndexList(op, getGlobalShapeIn(), input.getRank(),
+                             "global_shape_in", "input")) ||
+      failed(verifyIndexList(op, getLocalOffsetsIn(), input.getRank(),
+                             "local_offsets_in", "input")) ||
+      failed(verifyIndexList(op, getGlobalShapeOut(), output.getRank(),
+                             "global_shape_out", "output")) ||
+      failed(verifyIndexList(op, getLocalOffsetsOut(), output.getRank(),
+                             "local_offsets_out", "output")) ||
+      failed(verifyIndexList(op, getLocalShapeOut(), output.getRank(),
+                             "local_shape_out", "output")))
+    return failure();
+  std::optional<int64_t> in = getConstantProduct(getGlobalShapeIn());
+  std::optional<int64_t> out = getConstantProduct(getGlobalShapeOut());
+  if (in && out && *in != *out)
+    return emitOpError("cannot reshape a global array of ")
+           << *in << " elements into one of " << *out << " elements";
+  for (int64_t dim = 0; dim < output.getRank(); ++dim)
+    if (failed(
+            verifyStaticSize(op, "output", dim, output.getDimSize(dim),
+                             getConstant(getLocalShapeOut()[dim]),
+                             "local_shape_out[" + std::to_string(dim) + "]")))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyPermuteOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyPermuteOp::verify() {
+  Operation *op = *this;
+  if (failed(verifyBlock(op, getInput(), "input")) ||
+      failed(verifyBlock(op, getOutput(), "output")) ||
+      failed(verifySameElementType(op, getOutput(), "output", getInput(),
+                                   "input")))
+    return failure();
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto output = cast<ndarray::NDArrayType>(getOutput().getType());
+  int64_t rank = input.getRank();
+  if (output.getRank() != rank)
+    return emitOpError("'output' must have the rank of 'input' (")
+           << rank << "), got " << output.getRank();
+  if (failed(verifyIndexList(op, getGlobalShapeIn(), rank, "global_shape_in",
+                             "input")) ||
+      failed(verifyIndexList(op, getLocalOffsetsIn(), rank, "local_offsets_in",
+                             "input")) ||
+      failed(verifyIndexList(op, getLocalOffsetsOut(), rank,
+                             "local_offsets_out", "input")) ||
+      failed(verifyIndexList(op, getLocalShapeOut(), rank, "local_shape_out",
+                             "input")))
+    return failure();
+  ArrayRef<int64_t> permutation = getPermutation();
+  llvm::SmallBitVector seen(rank);
+  bool valid = static_cast<int64_t>(permutation.size()) == rank;
+  for (int64_t axis : permutation) {
+    if (!valid || axis < 0 || axis >= rank || seen.test(axis)) {
+      valid = false;
+      break;
+    }
+    seen.set(axis);
+  }
+  if (!valid) {
+    InFlightDiagnostic diag = emitOpError("'permutation' [");
+    llvm::interleaveComma(permutation, diag);
+    return diag << "] is not a permutation of 0.." << rank - 1;
+  }
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (failed(
+            verifyStaticSize(op, "output", dim, output.getDimSize(dim),
+                             getConstant(getLocalShapeOut()[dim]),
+                             "local_shape_out[" + std::to_string(dim) + "]")))
+      return failure();
+    // Dimensions 1.. are complete: the permuted global sizes.
+    if (dim > 0 &&
+        failed(verifyStaticSize(
+            op, "output", dim, output.getDimSize(dim),
+            getConstant(getGlobalShapeIn()[permutation[dim]]),
+            "global_shape_in[" + std::to_string(permutation[dim]) + "]")))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WaitOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  llvm::append_range(inferred, adaptor.getArrays().getTypes());
+  return success();
+}
+
+LogicalResult WaitOp::verify() {
+  for (auto [i, array] : llvm::enumerate(getArrays()))
+    if (failed(verifyLocalArray(*this, array.getType(),
+                                "array #" + std::to_string(i))))
+      return failure();
+  Operation *producer = getHandle().getDefiningOp();
+  if (auto async = dyn_cast_if_present<AsyncOpInterface>(producer)) {
+    SmallVector<Value> expected{async.getAsyncInput()};
+    llvm::append_range(expected, async.getAsyncOutputs());
+    if (getArrays().size() != expected.size())
+      return emitOpError("expects the ")
+             << expected.size() << " arrays of the '" << producer->getName()
+             << "' that produced the handle (its input, then its outputs), "
+                "got "
+             << getArrays().size();
+    for (auto [i, array, want] : llvm::enumerate(getArrays(), expected))
+      if (array != want)
+        return emitOpError("array #")
+               << i << " must be the "
+               << (i == 0 ? std::string("input")
+                          : "output #" + std::to_string(i - 1))
+               << " of the '" << producer->getName()
+               << "' that produced the handle";
+    return success();
+  }
+  if (producer && !isa<RegionBranchOpInterface>(producer))
+    return emitOpError("handle must be produced by distruntime.get_halo, "
+                       "distruntime.copy_reshape or distruntime.copy_permute "
+                       "(or be a block argument), not by '")
+           << producer->getName() << "'";
+  if (getArrays().empty() || getArrays().size() > 3)
+    return emitOpError("expects 1 to 3 arrays (the input and the outputs of "
+                       "the exchange), got ")
+           << getArrays().size();
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "imex/Dialect/DistRuntime/IR/DistRuntimeOps.cpp.inc"

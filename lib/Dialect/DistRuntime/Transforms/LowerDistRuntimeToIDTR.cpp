@@ -1,0 +1,604 @@
+//===- LowerDistRuntimeToIDTR.cpp - distruntime to IDTR calls -------------===//
+//
+// Replaces distruntime ops by calls of the IDTR C ABI (runtime/include/idtr/
+// idtr.h, docs/runtime.md). Arrays are passed as unranked memrefs of their
+// buffers; outputs are allocated here and become arrays again after the wait.
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/Dialect/DistRuntime/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace imex::distruntime {
+#define GEN_PASS_DEF_LOWERDISTRUNTIMETOIDTR
+#include "imex/Dialect/DistRuntime/Transforms/Passes.h.inc"
+} // namespace imex::distruntime
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::distruntime;
+using ndarray::NDArrayType;
+
+//===----------------------------------------------------------------------===//
+// Types and callees
+//===----------------------------------------------------------------------===//
+
+/// The element type of buffers holding `type` elements: unsigned integers are
+/// stored as signless ones (as convert-ndarray-to-linalg does).
+static Type getStorageType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type);
+      integer && integer.isUnsigned())
+    return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+static NDArrayType getArrayType(Value array) {
+  return cast<NDArrayType>(array.getType());
+}
+
+/// `type` with its storage element type.
+static NDArrayType getStorageArrayType(NDArrayType type) {
+  return type.cloneWith(type.getShape(), getStorageType(type.getElementType()));
+}
+
+static Type getUnranked(Type elementType) {
+  return UnrankedMemRefType::get(getStorageType(elementType), 0);
+}
+
+static Type getIndexList(MLIRContext *context) {
+  return UnrankedMemRefType::get(IndexType::get(context), 0);
+}
+
+namespace {
+/// An IDTR entry point and the type the module declares it with.
+struct Callee {
+  std::string name;
+  FunctionType type;
+};
+} // namespace
+
+/// The element type of the arrays the IDTR call of `op` takes.
+static Type getCommElementType(Operation *op) {
+  if (auto reduce = dyn_cast<AllReduceOp>(op))
+    return reduce.getType().getElementType();
+  if (auto async = dyn_cast<AsyncOpInterface>(op))
+    return getArrayType(async.getAsyncInput()).getElementType();
+  return Type();
+}
+
+/// The IDTR function `op` is lowered to a call of.
+static Callee getCallee(Operation *op) {
+  MLIRContext *context = op->getContext();
+  Type i64 = IntegerType::get(context, 64);
+  Type list = getIndexList(context);
+  if (isa<TeamSizeOp>(op))
+    return {"_idtr_nprocs", FunctionType::get(context, {i64}, {i64})};
+  if (isa<TeamMemberOp>(op))
+    return {"_idtr_prank", FunctionType::get(context, {i64}, {i64})};
+  if (isa<WaitOp>(op)) {
+    // One declaration for all element types: the ABI takes (rank,
+    // descriptor) pairs, whatever the element type.
+    Type buffer = UnrankedMemRefType::get(IntegerType::get(context, 8), 0);
+    return {"_idtr_wait_buffers",
+            FunctionType::get(context, {i64, buffer, buffer, buffer}, {})};
+  }
+  Type elementType = getCommElementType(op);
+  Type array = getUnranked(elementType);
+  std::string suffix = getIDTRTypeSuffix(elementType).str();
+  return TypeSwitch<Operation *, Callee>(op)
+      .Case([&](AllReduceOp) {
+        return Callee{"_idtr_reduce_all_" + suffix,
+                      FunctionType::get(context, {i64, array, i64}, {})};
+      })
+      .Case([&](GetHaloOp) {
+        return Callee{"_idtr_update_halo_" + suffix,
+                      FunctionType::get(context,
+                                        {i64, array, list, list, list, list,
+                                         array, array, i64},
+                                        {i64})};
+      })
+      .Case([&](CopyReshapeOp) {
+        return Callee{
+            "_idtr_copy_reshape_" + suffix,
+            FunctionType::get(context,
+                              {i64, array, list, list, list, list, array, i64},
+                              {i64})};
+      })
+      .Case([&](CopyPermuteOp) {
+        return Callee{
+            "_idtr_copy_permute_" + suffix,
+            FunctionType::get(
+                context, {i64, array, list, list, list, array, i64}, {i64})};
+      })
+      .Default([](Operation *) { return Callee(); });
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+static Value createI64(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+
+static Value createIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// `array` with unsigned elements reinterpreted as signless ones (same bits).
+static Value toStorageArray(OpBuilder &b, Location loc, Value array) {
+  NDArrayType type = getArrayType(array);
+  NDArrayType storage = getStorageArrayType(type);
+  if (storage == type)
+    return array;
+  return ndarray::CastElemTypeOp::create(b, loc, storage, array);
+}
+
+/// The current buffer of `array` (read only). Its layout is fully dynamic,
+/// so any buffer is passed without a copy.
+static Value getBuffer(OpBuilder &b, Location loc, Value array) {
+  Value storage = toStorageArray(b, loc, array);
+  NDArrayType type = getArrayType(storage);
+  Value tensor =
+      ndarray::ToTensorOp::create(b, loc, type.getTensorType(), storage);
+  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+  auto layout =
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides);
+  auto memrefType =
+      MemRefType::get(type.getShape(), type.getElementType(), layout);
+  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                           /*read_only=*/true);
+}
+
+/// A fresh buffer for an output of type `type`; `sizes` has one size per
+/// dimension (used for the dynamic ones).
+static Value allocOutput(OpBuilder &b, Location loc, NDArrayType type,
+                         ValueRange sizes) {
+  SmallVector<Value> dynamicSizes;
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size))
+      dynamicSizes.push_back(sizes[dim]);
+  auto memrefType =
+      MemRefType::get(type.getShape(), getStorageType(type.getElementType()));
+  return memref::AllocOp::create(b, loc, memrefType, dynamicSizes);
+}
+
+/// The array of type `type` whose buffer is `memref`.
+static Value wrapBuffer(OpBuilder &b, Location loc, Value memref,
+                        NDArrayType type) {
+  NDArrayType storage = getStorageArrayType(type);
+  Value array = ndarray::FromMemRefOp::create(b, loc, storage, memref);
+  if (storage != type)
+    array = ndarray::CastElemTypeOp::create(b, loc, type, array);
+  return array;
+}
+
+/// `buffer` as the unranked memref argument of an IDTR call.
+static Value toUnranked(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<BaseMemRefType>(buffer.getType());
+  return memref::CastOp::create(b, loc, getUnranked(type.getElementType()),
+                                buffer);
+}
+
+/// An index list as `memref<*xindex>` (stack memory of the enclosing
+/// alloca scope).
+static Value createIndexList(OpBuilder &b, Location loc, ValueRange values) {
+  auto type =
+      MemRefType::get({static_cast<int64_t>(values.size())}, b.getIndexType());
+  Value list = memref::AllocaOp::create(b, loc, type);
+  for (auto [i, value] : llvm::enumerate(values))
+    memref::StoreOp::create(b, loc, value, list,
+                            ValueRange{createIndex(b, loc, i)});
+  return memref::CastOp::create(b, loc, getIndexList(b.getContext()), list);
+}
+
+static Value createIndexList(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> values) {
+  SmallVector<Value> constants;
+  for (int64_t value : values)
+    constants.push_back(createIndex(b, loc, value));
+  return createIndexList(b, loc, constants);
+}
+
+/// Builds `body` (which creates the call of an IDTR function and returns its
+/// results) in a `memref.alloca_scope`: the descriptors of unranked memrefs
+/// and the index lists live on the stack until the call returns, so calls in
+/// loops do not grow the stack.
+static ValueRange
+createInAllocaScope(OpBuilder &b, Location loc, TypeRange resultTypes,
+                    llvm::function_ref<ValueRange(OpBuilder &)> body) {
+  auto scope = memref::AllocaScopeOp::create(b, loc, resultTypes);
+  Region &region = scope.getBodyRegion();
+  if (region.empty())
+    region.emplaceBlock();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&region.front());
+  ValueRange results = body(b);
+  memref::AllocaScopeReturnOp::create(b, loc, results);
+  return scope.getResults();
+}
+
+static ValueRange createCall(OpBuilder &b, Location loc, Operation *op,
+                             ValueRange operands) {
+  Callee callee = getCallee(op);
+  return func::CallOp::create(b, loc, callee.name, callee.type.getResults(),
+                              operands)
+      .getResults();
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The buffers allocated for the outputs of asynchronous ops, by the arrays
+/// that stand for them until the wait.
+using OutputBuffers = llvm::DenseMap<Value, Value>;
+
+template <typename OpTy>
+struct TeamQueryLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value team = createI64(rewriter, loc, op.getTeamAttr().getInt());
+    Value result = createCall(rewriter, loc, op, team).front();
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    result);
+    return success();
+  }
+};
+
+struct AllReduceLowering : public OpConversionPattern<AllReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType type = op.getType();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    SmallVector<Value> sizes;
+    for (int64_t dim = 0; dim < type.getRank(); ++dim)
+      sizes.push_back(
+          type.isDynamicDim(dim)
+              ? memref::DimOp::create(rewriter, loc, input, dim).getResult()
+              : Value());
+    // IDTR reduces in place: reduce a copy (value semantics).
+    Value buffer = allocOutput(rewriter, loc, type, sizes);
+    memref::CopyOp::create(rewriter, loc, input, buffer);
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      Value team = createI64(b, loc, op.getTeamAttr().getInt());
+      Value kind = createI64(b, loc, static_cast<int64_t>(op.getKind()));
+      return createCall(b, loc, op, {team, toUnranked(b, loc, buffer), kind});
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
+    return success();
+  }
+};
+
+/// Base of the asynchronous ops: allocates the outputs, builds the call in an
+/// alloca scope, and records the output buffers for the wait.
+template <typename OpTy>
+struct AsyncLowering : public OpConversionPattern<OpTy> {
+  AsyncLowering(const TypeConverter &converter, MLIRContext *context,
+                OutputBuffers &outputs, SmallVectorImpl<Operation *> &wrappers)
+      : OpConversionPattern<OpTy>(converter, context), outputs(outputs),
+        wrappers(wrappers) {}
+
+  /// Replaces `op` by the handle `handle` and the output `buffers` (wrapped
+  /// as arrays that only the wait may use).
+  void replace(ConversionPatternRewriter &rewriter, OpTy op, Value handle,
+               ValueRange buffers) const {
+    SmallVector<Value> results{handle};
+    for (auto [buffer, output] :
+         llvm::zip_equal(buffers, op->getResults().drop_front())) {
+      Value array = wrapBuffer(rewriter, op.getLoc(), buffer,
+                               cast<NDArrayType>(output.getType()));
+      outputs[array] = buffer;
+      wrappers.push_back(array.getDefiningOp());
+      results.push_back(array);
+    }
+    rewriter.replaceOp(op, results);
+  }
+
+  OutputBuffers &outputs;
+  SmallVectorImpl<Operation *> &wrappers;
+};
+
+struct GetHaloLowering : public AsyncLowering<GetHaloOp> {
+  using AsyncLowering::AsyncLowering;
+  LogicalResult
+  matchAndRewrite(GetHaloOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value data = getBuffer(rewriter, loc, adaptor.getData());
+    // Owned rows [o, o + n), box rows [b, b + s): the halos hold
+    // clamp(o - b, 0, s) and clamp(b + s - (o + n), 0, s) rows.
+    Value zero = createIndex(rewriter, loc, 0);
+    Value n = memref::DimOp::create(rewriter, loc, data, 0);
+    Value o = adaptor.getLocalOffsets().front();
+    Value b = adaptor.getBbOffsets().front();
+    Value s = adaptor.getBbSizes().front();
+    auto clamp = [&](Value v) -> Value {
+      Value low = arith::MaxSIOp::create(rewriter, loc, v, zero);
+      return arith::MinSIOp::create(rewriter, loc, low, s);
+    };
+    Value left = clamp(arith::SubIOp::create(rewriter, loc, o, b));
+    Value boxEnd = arith::AddIOp::create(rewriter, loc, b, s);
+    Value ownEnd = arith::AddIOp::create(rewriter, loc, o, n);
+    Value right = clamp(arith::SubIOp::create(rewriter, loc, boxEnd, ownEnd));
+    SmallVector<Value> leftSizes{left}, rightSizes{right};
+    for (Value size : adaptor.getBbSizes().drop_front()) {
+      leftSizes.push_back(size);
+      rightSizes.push_back(size);
+    }
+    Value lhalo =
+        allocOutput(rewriter, loc, op.getLhalo().getType(), leftSizes);
+    Value rhalo =
+        allocOutput(rewriter, loc, op.getRhalo().getType(), rightSizes);
+    Value handle =
+        createInAllocaScope(
+            rewriter, loc, rewriter.getI64Type(),
+            [&](OpBuilder &b) {
+              return createCall(
+                  b, loc, op,
+                  {createI64(b, loc, op.getTeamAttr().getInt()),
+                   toUnranked(b, loc, data),
+                   createIndexList(b, loc, adaptor.getGlobalShape()),
+                   createIndexList(b, loc, adaptor.getLocalOffsets()),
+                   createIndexList(b, loc, adaptor.getBbOffsets()),
+                   createIndexList(b, loc, adaptor.getBbSizes()),
+                   toUnranked(b, loc, lhalo), toUnranked(b, loc, rhalo),
+                   createI64(b, loc, op.getKeyAttr().getInt())});
+            })
+            .front();
+    replace(rewriter, op, handle, {lhalo, rhalo});
+    return success();
+  }
+};
+
+struct CopyReshapeLowering : public AsyncLowering<CopyReshapeOp> {
+  using AsyncLowering::AsyncLowering;
+  LogicalResult
+  matchAndRewrite(CopyReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    Value output = allocOutput(rewriter, loc, op.getOutput().getType(),
+                               adaptor.getLocalShapeOut());
+    Value handle =
+        createInAllocaScope(
+            rewriter, loc, rewriter.getI64Type(),
+            [&](OpBuilder &b) {
+              return createCall(
+                  b, loc, op,
+                  {createI64(b, loc, op.getTeamAttr().getInt()),
+                   toUnranked(b, loc, input),
+                   createIndexList(b, loc, adaptor.getGlobalShapeIn()),
+                   createIndexList(b, loc, adaptor.getLocalOffsetsIn()),
+                   createIndexList(b, loc, adaptor.getGlobalShapeOut()),
+                   createIndexList(b, loc, adaptor.getLocalOffsetsOut()),
+                   toUnranked(b, loc, output),
+                   createI64(b, loc, op.getKeyAttr().getInt())});
+            })
+            .front();
+    replace(rewriter, op, handle, output);
+    return success();
+  }
+};
+
+struct CopyPermuteLowering : public AsyncLowering<CopyPermuteOp> {
+  using AsyncLowering::AsyncLowering;
+  LogicalResult
+  matchAndRewrite(CopyPermuteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    Value output = allocOutput(rewriter, loc, op.getOutput().getType(),
+                               adaptor.getLocalShapeOut());
+    // IDTR derives the output offsets (prefix sums of the blocks).
+    Value handle =
+        createInAllocaScope(
+            rewriter, loc, rewriter.getI64Type(),
+            [&](OpBuilder &b) {
+              return createCall(
+                  b, loc, op,
+                  {createI64(b, loc, op.getTeamAttr().getInt()),
+                   toUnranked(b, loc, input),
+                   createIndexList(b, loc, adaptor.getGlobalShapeIn()),
+                   createIndexList(b, loc, adaptor.getLocalOffsetsIn()),
+                   createIndexList(b, loc, op.getPermutation()),
+                   toUnranked(b, loc, output),
+                   createI64(b, loc, op.getKeyAttr().getInt())});
+            })
+            .front();
+    replace(rewriter, op, handle, output);
+    return success();
+  }
+};
+
+struct WaitLowering : public OpConversionPattern<WaitOp> {
+  WaitLowering(const TypeConverter &converter, MLIRContext *context,
+               const OutputBuffers &outputs)
+      : OpConversionPattern(converter, context), outputs(outputs) {}
+
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> buffers, results;
+    SmallVector<int64_t> written;
+    for (auto [i, array] : llvm::enumerate(adaptor.getArrays())) {
+      auto it = outputs.find(array);
+      if (it != outputs.end()) {
+        // An output: its buffer, read as an array after the call.
+        buffers.push_back(it->second);
+        results.push_back(Value());
+        written.push_back(i);
+        continue;
+      }
+      // The input (or an array of an exchange started elsewhere): read at
+      // the wait, so bufferization keeps it alive and unmodified until here.
+      buffers.push_back(getBuffer(rewriter, loc, array));
+      results.push_back(array);
+    }
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      Callee callee = getCallee(op);
+      SmallVector<Value> operands{adaptor.getHandle()};
+      for (Value buffer : buffers)
+        operands.push_back(
+            UnrealizedConversionCastOp::create(b, loc, callee.type.getInput(1),
+                                               toUnranked(b, loc, buffer))
+                .getResult(0));
+      // The ABI takes three buffers: repeat the last one.
+      while (operands.size() < callee.type.getNumInputs())
+        operands.push_back(operands.back());
+      return createCall(b, loc, op, operands);
+    });
+    for (int64_t i : written)
+      results[i] = wrapBuffer(rewriter, loc, buffers[i],
+                              cast<NDArrayType>(op.getResult(i).getType()));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+
+  const OutputBuffers &outputs;
+};
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+struct LowerDistRuntimeToIDTRPass
+    : public imex::distruntime::impl::LowerDistRuntimeToIDTRBase<
+          LowerDistRuntimeToIDTRPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+
+    // The IDTR functions the module calls, checked before anything changes.
+    llvm::MapVector<StringRef, Callee> callees;
+    std::vector<std::string> names; // keeps the map keys alive
+    WalkResult checked = module.walk([&](Operation *op) {
+      if (!isa<DistRuntimeDialect>(op->getDialect()))
+        return WalkResult::advance();
+      for (Type type :
+           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+        auto array = dyn_cast<NDArrayType>(type);
+        if (array && !isSupportedElementType(array.getElementType())) {
+          op->emitOpError("cannot be lowered to IDTR: element type ")
+              << array.getElementType() << " is not supported by IDTR";
+          return WalkResult::interrupt();
+        }
+      }
+      if (isa<WaitOp>(op) &&
+          (op->getNumOperands() < 2 || op->getNumOperands() > 4)) {
+        op->emitOpError("cannot be lowered to IDTR: _idtr_wait_buffers "
+                        "takes 1 to 3 arrays, got ")
+            << op->getNumOperands() - 1;
+        return WalkResult::interrupt();
+      }
+      Callee callee = getCallee(op);
+      if (!callees.count(callee.name)) {
+        names.push_back(callee.name);
+        callees.insert({names.back(), callee});
+      }
+      return WalkResult::advance();
+    });
+    if (checked.wasInterrupted())
+      return signalPassFailure();
+    if (callees.empty())
+      return;
+
+    // Declarations, once per module.
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    for (auto &[name, callee] : callees) {
+      Operation *existing = module.lookupSymbol(callee.name);
+      if (auto func = dyn_cast_if_present<func::FuncOp>(existing)) {
+        if (func.getFunctionType() == callee.type)
+          continue;
+        func.emitOpError("declares the IDTR function '")
+            << callee.name << "' with type " << func.getFunctionType()
+            << ", but lower-distruntime-to-idtr calls it with type "
+            << callee.type;
+        return signalPassFailure();
+      }
+      if (existing) {
+        existing->emitOpError("defines the symbol '")
+            << callee.name << "', which lower-distruntime-to-idtr needs for "
+            << "the IDTR function of that name";
+        return signalPassFailure();
+      }
+      auto func = func::FuncOp::create(builder, module.getLoc(), callee.name,
+                                       callee.type);
+      func.setPrivate();
+    }
+
+    // Handles become IDTR's i64 handles, also through block arguments,
+    // region ops and function signatures.
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([](AsyncHandleType type) -> Type {
+      return IntegerType::get(type.getContext(), 64);
+    });
+    auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    converter.addSourceMaterialization(cast);
+    converter.addTargetMaterialization(cast);
+
+    ConversionTarget target(*context);
+    target.addIllegalDialect<DistRuntimeDialect>();
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+        auto type = dyn_cast<FunctionType>(func.getFunctionType());
+        if (type && !converter.isSignatureLegal(type))
+          return false;
+      }
+      return converter.isLegal(op) &&
+             llvm::all_of(op->getRegions(), [&](Region &region) {
+               return converter.isLegal(&region);
+             });
+    });
+
+    OutputBuffers outputs;
+    SmallVector<Operation *> wrappers;
+    RewritePatternSet patterns(context);
+    patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
+                 AllReduceLowering>(converter, context);
+    patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
+        converter, context, outputs, wrappers);
+    patterns.add<WaitLowering>(converter, context, outputs);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateBranchOpInterfaceTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // The arrays standing for outputs before the wait are unused unless the
+    // IR read an output before waiting (or passed it through control flow).
+    for (Operation *wrapper : llvm::reverse(wrappers)) {
+      while (wrapper && wrapper->use_empty()) {
+        Operation *source = wrapper->getOperand(0).getDefiningOp();
+        wrapper->erase();
+        wrapper =
+            isa_and_present<ndarray::FromMemRefOp>(source) ? source : nullptr;
+      }
+    }
+  }
+};
+
+} // namespace

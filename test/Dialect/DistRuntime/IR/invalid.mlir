@@ -1,0 +1,272 @@
+// RUN: imex-opt %s -split-input-file -verify-diagnostics
+
+func.func @team_zero() -> index {
+  // expected-error @+1 {{attribute 'team' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+  %n = distruntime.team_size team = 0
+  return %n : index
+}
+
+// -----
+
+func.func @team_negative() -> index {
+  // expected-error @+1 {{attribute 'team' failed to satisfy constraint}}
+  %r = "distruntime.team_member"() <{team = -1 : i64}> : () -> index
+  return %r : index
+}
+
+// -----
+
+func.func @team_result_type() -> i64 {
+  // expected-error @+1 {{result #0 must be index}}
+  %r = "distruntime.team_member"() <{team = 1 : i64}> : () -> i64
+  return %r : i64
+}
+
+// -----
+
+func.func @allreduce_dist(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 0,?,0>>) {
+  // expected-error @+1 {{'input' must be a local array (without a dist environment)}}
+  %0 = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 0,?,0>>
+  return
+}
+
+// -----
+
+func.func @allreduce_f16(%a: !ndarray.ndarray<4xf16>) {
+  // expected-error @+1 {{'input' has element type 'f16', which IDTR does not support (f64, f32, i64, i32, i16, i8, i1, ui64, ui32, ui16, ui8, index)}}
+  %0 = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<4xf16>
+  return
+}
+
+// -----
+
+func.func @allreduce_result_type(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+1 {{failed to verify that all of {input, result} have same type}}
+  %0 = "distruntime.allreduce"(%a) <{kind = #distruntime<reduction sum>, team = 1 : i64}> : (!ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf32>
+  return
+}
+
+// -----
+
+func.func @allreduce_not_array(%a: tensor<4xf64>) {
+  // expected-error @+1 {{operand #0 must be local array}}
+  %0 = "distruntime.allreduce"(%a) <{kind = #distruntime<reduction sum>, team = 1 : i64}> : (tensor<4xf64>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @allreduce_bad_kind(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{expected one of [sum, prod, min, max, land, lor] for element-wise reduction over the ranks of a team (IDTR_OP_*), got: mean}}
+  // expected-error @+1 {{failed to parse DistRuntime_ReductionKindAttr parameter 'value'}}
+  %0 = distruntime.allreduce mean %a team = 1 : !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
+func.func @halo_rank0(%a: !ndarray.ndarray<f64>) {
+  // expected-error @+1 {{'data' must have rank >= 1 (distributed arrays are split on dimension 0)}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[] local_offsets[] bb_offsets[] bb_sizes[] team = 1 : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64>, !ndarray.ndarray<f64>
+  return
+}
+
+// -----
+
+func.func @halo_list_size(%a: !ndarray.ndarray<?x4xf64>, %i: index) {
+  // expected-error @+1 {{expects 2 value(s) in 'bb_offsets' (the rank of 'data'), got 1}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i, %i] local_offsets[%i, %i] bb_offsets[%i] bb_sizes[%i, %i] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
+func.func @halo_rank(%a: !ndarray.ndarray<?x4xf64>, %i: index) {
+  // expected-error @+1 {{'rhalo' must have the rank of 'data' (2), got 1}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i, %i] local_offsets[%i, %i] bb_offsets[%i, %i] bb_sizes[%i, %i] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @halo_element_type(%a: !ndarray.ndarray<?x4xf64>, %i: index) {
+  // expected-error @+1 {{element type of 'lhalo' ('f32') differs from 'data' ('f64')}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i, %i] local_offsets[%i, %i] bb_offsets[%i, %i] bb_sizes[%i, %i] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
+func.func @halo_columns(%a: !ndarray.ndarray<?x4xf64>, %i: index) {
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{'lhalo' has size 4 in dimension 1 but bb_sizes[1] is 3}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i, %i] local_offsets[%i, %i] bb_offsets[%i, %i] bb_sizes[%i, %c3] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x3xf64>
+  return
+}
+
+// -----
+
+// Owned rows [4, 8), box rows [2, 9): 2 rows before, 1 after.
+func.func @halo_rows(%a: !ndarray.ndarray<4xf64>, %i: index) {
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c7 = arith.constant 7 : index
+  // expected-error @+1 {{'rhalo' has size 2 in dimension 0 but the number of bounding-box rows after the owned rows is 1}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i] local_offsets[%c4] bb_offsets[%c2] bb_sizes[%c7] team = 1 : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>
+  return
+}
+
+// -----
+
+func.func @halo_dist_result(%a: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{'rhalo' must be a local array (without a dist environment)}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i] local_offsets[%i] bb_offsets[%i] bb_sizes[%i] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 0,?,0>>
+  return
+}
+
+// -----
+
+func.func @halo_key(%a: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{expected attribute value}}
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i] local_offsets[%i] bb_offsets[%i] bb_sizes[%i] team = 1 key = x : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%a: !ndarray.ndarray<?x3xi8>, %i: index) {
+  %c4 = arith.constant 4 : index
+  %c3 = arith.constant 3 : index
+  %c10 = arith.constant 10 : index
+  // expected-error @+1 {{cannot reshape a global array of 12 elements into one of 10 elements}}
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%c4, %c3] local_offsets_in[%i, %i] global_shape_out[%c10] local_offsets_out[%i] local_shape_out[%i] team = 1 : !ndarray.ndarray<?x3xi8> -> !ndarray.ndarray<?xi8>
+  return
+}
+
+// -----
+
+func.func @reshape_list(%a: !ndarray.ndarray<?x3xi8>, %i: index) {
+  // expected-error @+1 {{expects 1 value(s) in 'local_shape_out' (the rank of 'output'), got 2}}
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%i, %i] local_offsets_in[%i, %i] global_shape_out[%i] local_offsets_out[%i] local_shape_out[%i, %i] team = 1 : !ndarray.ndarray<?x3xi8> -> !ndarray.ndarray<?xi8>
+  return
+}
+
+// -----
+
+func.func @reshape_static_size(%a: !ndarray.ndarray<?x3xi8>, %i: index) {
+  %c5 = arith.constant 5 : index
+  // expected-error @+1 {{'output' has size 6 in dimension 0 but local_shape_out[0] is 5}}
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%i, %i] local_offsets_in[%i, %i] global_shape_out[%i] local_offsets_out[%i] local_shape_out[%c5] team = 1 : !ndarray.ndarray<?x3xi8> -> !ndarray.ndarray<6xi8>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%a: !ndarray.ndarray<?x3xi8>, %i: index) {
+  // expected-error @+1 {{element type of 'output' ('ui8') differs from 'input' ('i8')}}
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%i, %i] local_offsets_in[%i, %i] global_shape_out[%i] local_offsets_out[%i] local_shape_out[%i] team = 1 : !ndarray.ndarray<?x3xi8> -> !ndarray.ndarray<?xui8>
+  return
+}
+
+// -----
+
+func.func @permute_not_permutation(%a: !ndarray.ndarray<?x?xf64>, %i: index) {
+  // expected-error @+1 {{'permutation' [0, 0] is not a permutation of 0..1}}
+  %h, %t = distruntime.copy_permute %a permutation = [0, 0] global_shape_in[%i, %i] local_offsets_in[%i, %i] local_offsets_out[%i, %i] local_shape_out[%i, %i] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @permute_length(%a: !ndarray.ndarray<?x?xf64>, %i: index) {
+  // expected-error @+1 {{'permutation' [2, 0, 1] is not a permutation of 0..1}}
+  %h, %t = distruntime.copy_permute %a permutation = [2, 0, 1] global_shape_in[%i, %i] local_offsets_in[%i, %i] local_offsets_out[%i, %i] local_shape_out[%i, %i] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @permute_rank(%a: !ndarray.ndarray<?x?xf64>, %i: index) {
+  // expected-error @+1 {{'output' must have the rank of 'input' (2), got 1}}
+  %h, %t = distruntime.copy_permute %a permutation = [1, 0] global_shape_in[%i, %i] local_offsets_in[%i, %i] local_offsets_out[%i, %i] local_shape_out[%i, %i] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @permute_full_dims(%a: !ndarray.ndarray<?x?xf64>, %i: index) {
+  %c5 = arith.constant 5 : index
+  // expected-error @+1 {{'output' has size 4 in dimension 1 but global_shape_in[0] is 5}}
+  %h, %t = distruntime.copy_permute %a permutation = [1, 0] global_shape_in[%c5, %i] local_offsets_in[%i, %i] local_offsets_out[%i, %i] local_shape_out[%i, %i] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
+func.func @wait_missing_output(%a: !ndarray.ndarray<?xf64>, %i: index) {
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i] local_offsets[%i] bb_offsets[%i] bb_sizes[%i] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  // expected-error @+1 {{expects the 3 arrays of the 'distruntime.get_halo' that produced the handle (its input, then its outputs), got 2}}
+  %w:2 = distruntime.wait %h, %a, %l : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @wait_order(%a: !ndarray.ndarray<?xf64>, %i: index) {
+  %h, %l, %r = distruntime.get_halo %a global_shape[%i] local_offsets[%i] bb_offsets[%i] bb_sizes[%i] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  // expected-error @+1 {{array #1 must be the output #0 of the 'distruntime.get_halo' that produced the handle}}
+  %w:3 = distruntime.wait %h, %a, %r, %l : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @wait_other_input(%a: !ndarray.ndarray<?xf64>, %b: !ndarray.ndarray<?xf64>, %i: index) {
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%i] local_offsets_in[%i] global_shape_out[%i] local_offsets_out[%i] local_shape_out[%i] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  // expected-error @+1 {{array #0 must be the input of the 'distruntime.copy_reshape' that produced the handle}}
+  %w:2 = distruntime.wait %h, %b, %o : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @wait_result_types(%a: !ndarray.ndarray<?xf64>, %i: index) {
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%i] local_offsets_in[%i] global_shape_out[%i] local_offsets_out[%i] local_shape_out[%i] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  // expected-error @+2 {{'distruntime.wait' op failed to infer returned types}}
+  // expected-error @+1 {{'distruntime.wait' op inferred type(s) '!ndarray.ndarray<?xf64>', '!ndarray.ndarray<?xf64>' are incompatible with return type(s) of operation '!ndarray.ndarray<?xf64>', '!ndarray.ndarray<4xf64>'}}
+  %w:2 = "distruntime.wait"(%h, %a, %o) : (!distruntime.asynchandle, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> (!ndarray.ndarray<?xf64>, !ndarray.ndarray<4xf64>)
+  return
+}
+
+// -----
+
+func.func @wait_bad_producer(%a: !ndarray.ndarray<?xf64>) {
+  %h = builtin.unrealized_conversion_cast to !distruntime.asynchandle
+  // expected-error @+1 {{handle must be produced by distruntime.get_halo, distruntime.copy_reshape or distruntime.copy_permute (or be a block argument), not by 'builtin.unrealized_conversion_cast'}}
+  %w = distruntime.wait %h, %a : !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @wait_too_many(%h: !distruntime.asynchandle, %a: !ndarray.ndarray<?xf64>) {
+  // expected-error @+1 {{expects 1 to 3 arrays (the input and the outputs of the exchange), got 4}}
+  %w:4 = distruntime.wait %h, %a, %a, %a, %a : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @wait_none(%h: !distruntime.asynchandle) {
+  // expected-error @+1 {{expects 1 to 3 arrays (the input and the outputs of the exchange), got 0}}
+  distruntime.wait %h
+  return
+}
+
+// -----
+
+func.func @wait_element_type(%h: !distruntime.asynchandle, %a: !ndarray.ndarray<?xbf16>) {
+  // expected-error @+1 {{array #0 has element type 'bf16', which IDTR does not support}}
+  %w = distruntime.wait %h, %a : !ndarray.ndarray<?xbf16>
+  return
+}

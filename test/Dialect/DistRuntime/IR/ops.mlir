@@ -1,0 +1,124 @@
+// RUN: imex-opt %s -split-input-file | FileCheck %s
+// Round trip through the generic form.
+// RUN: imex-opt %s -split-input-file -mlir-print-op-generic | imex-opt -split-input-file | FileCheck %s
+// RUN: imex-opt %s -split-input-file -mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func @team
+// CHECK: %[[N:.*]] = distruntime.team_size team = 1
+// CHECK: %[[R:.*]] = distruntime.team_member team = 3
+// CHECK: return %[[N]], %[[R]] : index, index
+// GENERIC-LABEL: sym_name = "team"
+// GENERIC: "distruntime.team_size"() <{team = 1 : i64}> : () -> index
+// GENERIC: "distruntime.team_member"() <{team = 3 : i64}> : () -> index
+func.func @team() -> (index, index) {
+  %n = distruntime.team_size team = 1
+  %r = distruntime.team_member team = 3
+  return %n, %r : index, index
+}
+
+// -----
+
+// CHECK-LABEL: func @allreduce
+// CHECK: distruntime.allreduce sum %{{.*}} team = 1 : !ndarray.ndarray<4xf64>
+// CHECK: distruntime.allreduce prod %{{.*}} team = 1 : !ndarray.ndarray<?x3xi32>
+// CHECK: distruntime.allreduce min %{{.*}} team = 2 : !ndarray.ndarray<ui8>
+// CHECK: distruntime.allreduce max %{{.*}} team = 1 : !ndarray.ndarray<2xindex>
+// CHECK: distruntime.allreduce land %{{.*}} team = 1 : !ndarray.ndarray<5xi1>
+// CHECK: distruntime.allreduce lor %{{.*}} team = 1 : !ndarray.ndarray<5xi1, "tag">
+// GENERIC-LABEL: sym_name = "allreduce"
+// GENERIC: "distruntime.allreduce"(%{{.*}}) <{kind = #distruntime<reduction sum>, team = 1 : i64}> : (!ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf64>
+// GENERIC: <{kind = #distruntime<reduction prod>, team = 1 : i64}>
+// GENERIC: <{kind = #distruntime<reduction min>, team = 2 : i64}>
+// GENERIC: <{kind = #distruntime<reduction max>, team = 1 : i64}>
+// GENERIC: <{kind = #distruntime<reduction land>, team = 1 : i64}>
+// GENERIC: <{kind = #distruntime<reduction lor>, team = 1 : i64}>
+func.func @allreduce(%a: !ndarray.ndarray<4xf64>, %b: !ndarray.ndarray<?x3xi32>,
+                     %c: !ndarray.ndarray<ui8>, %d: !ndarray.ndarray<2xindex>,
+                     %e: !ndarray.ndarray<5xi1>, %f: !ndarray.ndarray<5xi1, "tag">) {
+  %0 = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<4xf64>
+  %1 = distruntime.allreduce prod %b team = 1 : !ndarray.ndarray<?x3xi32>
+  %2 = distruntime.allreduce min %c team = 2 : !ndarray.ndarray<ui8>
+  %3 = distruntime.allreduce max %d team = 1 : !ndarray.ndarray<2xindex>
+  %4 = distruntime.allreduce land %e team = 1 : !ndarray.ndarray<5xi1>
+  %5 = distruntime.allreduce lor %f team = 1 : !ndarray.ndarray<5xi1, "tag">
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @get_halo
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x16xf32>, %[[N:.*]]: index, %[[O:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[H:.*]], %[[L:.*]], %[[R:.*]] = distruntime.get_halo %[[A]] global_shape[%[[N]], %[[C16]]] local_offsets[%[[O]], %[[C0]]] bb_offsets[%[[B]], %[[C0]]] bb_sizes[%[[S]], %[[C16]]] team = 1 : !ndarray.ndarray<?x16xf32> -> !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>
+// CHECK: %{{.*}}:3 = distruntime.wait %[[H]], %[[A]], %[[L]], %[[R]] : !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>
+// CHECK: distruntime.get_halo %{{.*}} team = 2 key = 7 : !ndarray.ndarray<?xi64> -> !ndarray.ndarray<?xi64>, !ndarray.ndarray<1xi64>
+// GENERIC-LABEL: sym_name = "get_halo"
+// GENERIC: "distruntime.get_halo"(%{{.*}}) <{key = -1 : i64, operandSegmentSizes = array<i32: 1, 2, 2, 2, 2>, team = 1 : i64}> : (!ndarray.ndarray<?x16xf32>, index, index, index, index, index, index, index, index) -> (!distruntime.asynchandle, !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>)
+// GENERIC: "distruntime.wait"(%{{.*}}) : (!distruntime.asynchandle, !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>) -> (!ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>)
+// GENERIC: <{key = 7 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, team = 2 : i64}>
+func.func @get_halo(%a: !ndarray.ndarray<?x16xf32>, %n: index, %o: index, %b: index, %s: index) -> !ndarray.ndarray<?x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %h, %l, %r = distruntime.get_halo %a global_shape[%n, %c16] local_offsets[%o, %c0] bb_offsets[%b, %c0] bb_sizes[%s, %c16] team = 1 : !ndarray.ndarray<?x16xf32> -> !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>
+  %w:3 = distruntime.wait %h, %a, %l, %r : !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>, !ndarray.ndarray<?x16xf32>
+  %c1 = arith.constant 1 : index
+  %v = ndarray.create(%c1) : !ndarray.ndarray<?xi64>
+  %h2, %l2, %r2 = distruntime.get_halo %v global_shape[%n] local_offsets[%o] bb_offsets[%b] bb_sizes[%s] team = 2 key = 7 : !ndarray.ndarray<?xi64> -> !ndarray.ndarray<?xi64>, !ndarray.ndarray<1xi64>
+  %w2:3 = distruntime.wait %h2, %v, %l2, %r2 : !ndarray.ndarray<?xi64>, !ndarray.ndarray<?xi64>, !ndarray.ndarray<1xi64>
+  return %w#1 : !ndarray.ndarray<?x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @copy_reshape
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.copy_reshape %[[A:.*]] global_shape_in[%{{.*}}, %{{.*}}] local_offsets_in[%{{.*}}, %{{.*}}] global_shape_out[%{{.*}}] local_offsets_out[%{{.*}}] local_shape_out[%{{.*}}] team = 1 key = 0 : !ndarray.ndarray<?x6xi32> -> !ndarray.ndarray<?xi32>
+// CHECK: distruntime.wait %[[H]], %[[A]], %[[OUT]] : !ndarray.ndarray<?x6xi32>, !ndarray.ndarray<?xi32>
+func.func @copy_reshape(%a: !ndarray.ndarray<?x6xi32>, %o: index, %p: index, %m: index) -> !ndarray.ndarray<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c24 = arith.constant 24 : index
+  %h, %out = distruntime.copy_reshape %a global_shape_in[%c4, %c6] local_offsets_in[%o, %c0] global_shape_out[%c24] local_offsets_out[%p] local_shape_out[%m] team = 1 key = 0 : !ndarray.ndarray<?x6xi32> -> !ndarray.ndarray<?xi32>
+  %a2, %out2 = distruntime.wait %h, %a, %out : !ndarray.ndarray<?x6xi32>, !ndarray.ndarray<?xi32>
+  return %out2 : !ndarray.ndarray<?xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @copy_permute
+// CHECK: %[[H:.*]], %[[T:.*]] = distruntime.copy_permute %[[A:.*]] permutation = [1, 0] global_shape_in[%{{.*}}, %{{.*}}] local_offsets_in[%{{.*}}, %{{.*}}] local_offsets_out[%{{.*}}, %{{.*}}] local_shape_out[%{{.*}}, %{{.*}}] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+// CHECK: distruntime.wait %[[H]], %[[A]], %[[T]] : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+// GENERIC-LABEL: sym_name = "copy_permute"
+// GENERIC: "distruntime.copy_permute"(%{{.*}}) <{key = -1 : i64, operandSegmentSizes = array<i32: 1, 2, 2, 2, 2>, permutation = array<i64: 1, 0>, team = 1 : i64}>
+func.func @copy_permute(%a: !ndarray.ndarray<?x?xf64>, %n: index, %m: index, %o: index, %p: index, %k: index) -> !ndarray.ndarray<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %h, %t = distruntime.copy_permute %a permutation = [1, 0] global_shape_in[%n, %m] local_offsets_in[%o, %c0] local_offsets_out[%p, %c0] local_shape_out[%k, %n] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %a2, %t2 = distruntime.wait %h, %a, %t : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+  return %t2 : !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
+// A handle may be carried through control flow; its wait then names between
+// one and three arrays.
+// CHECK-LABEL: func @handle_block_argument
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[H:.*]] = %{{.*}}) -> (!distruntime.asynchandle)
+// CHECK: scf.yield %[[H]] : !distruntime.asynchandle
+// CHECK: distruntime.wait %[[R]], %{{.*}}, %{{.*}} : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+func.func @handle_block_argument(%a: !ndarray.ndarray<?xf64>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %h, %out = distruntime.copy_reshape %a global_shape_in[%n] local_offsets_in[%c0] global_shape_out[%n] local_offsets_out[%c0] local_shape_out[%m] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%hh = %h) -> (!distruntime.asynchandle) {
+    scf.yield %hh : !distruntime.asynchandle
+  }
+  %w:2 = distruntime.wait %r, %a, %out : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func private @types
+// CHECK-SAME: !distruntime.asynchandle
+func.func private @types(!distruntime.asynchandle)

@@ -1,0 +1,210 @@
+// RUN: imex-opt %s -split-input-file -lower-distruntime-to-idtr | FileCheck %s
+
+// Only the functions a module calls are declared, once.
+// CHECK-LABEL: module
+// CHECK-NEXT: func.func private @_idtr_nprocs(i64) -> i64
+// CHECK-NEXT: func.func private @_idtr_prank(i64) -> i64
+// CHECK-NOT: func.func private
+// CHECK-LABEL: func.func @team
+// CHECK: %[[T1:.*]] = arith.constant 1 : i64
+// CHECK: %[[N:.*]] = call @_idtr_nprocs(%[[T1]]) : (i64) -> i64
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK: %[[T3:.*]] = arith.constant 3 : i64
+// CHECK: %[[R:.*]] = call @_idtr_prank(%[[T3]]) : (i64) -> i64
+// CHECK: %[[RI:.*]] = arith.index_cast %[[R]] : i64 to index
+// CHECK: call @_idtr_nprocs
+// CHECK: return %[[NI]], %[[RI]]
+func.func @team() -> (index, index, index) {
+  %n = distruntime.team_size team = 1
+  %r = distruntime.team_member team = 3
+  %m = distruntime.team_size team = 1
+  return %n, %r, %m : index, index, index
+}
+
+// -----
+
+// The input is copied into a fresh buffer, which IDTR reduces in place.
+// CHECK: func.func private @_idtr_reduce_all_f64(i64, memref<*xf64>, i64)
+// CHECK-LABEL: func.func @allreduce
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x3xf64>)
+// CHECK: %[[T:.*]] = ndarray.to_tensor %[[A]] : !ndarray.ndarray<?x3xf64> -> tensor<?x3xf64>
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[T]] read_only : tensor<?x3xf64> to memref<?x3xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[N:.*]] = memref.dim %[[IN]], %{{.*}}
+// CHECK: %[[BUF:.*]] = memref.alloc(%[[N]]) : memref<?x3xf64>
+// CHECK: memref.copy %[[IN]], %[[BUF]]
+// CHECK: memref.alloca_scope {
+// CHECK-DAG: %[[TEAM:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[MAX:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[U:.*]] = memref.cast %[[BUF]] : memref<?x3xf64> to memref<*xf64>
+// CHECK: func.call @_idtr_reduce_all_f64(%[[TEAM]], %[[U]], %[[MAX]])
+// CHECK: }
+// CHECK: %[[R:.*]] = ndarray.from_memref %[[BUF]] : memref<?x3xf64> -> !ndarray.ndarray<?x3xf64>
+// CHECK: return %[[R]]
+func.func @allreduce(%a: !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<?x3xf64> {
+  %0 = distruntime.allreduce max %a team = 1 : !ndarray.ndarray<?x3xf64>
+  return %0 : !ndarray.ndarray<?x3xf64>
+}
+
+// -----
+
+// Unsigned arrays travel as their signless twins; the entry point keeps the
+// unsigned suffix.
+// CHECK: func.func private @_idtr_reduce_all_ui8(i64, memref<*xi8>, i64)
+// CHECK-LABEL: func.func @allreduce_unsigned
+// CHECK: %[[S:.*]] = ndarray.cast_elemtype %{{.*}} : !ndarray.ndarray<4xui8> to !ndarray.ndarray<4xi8>
+// CHECK: ndarray.to_tensor %[[S]] : !ndarray.ndarray<4xi8> -> tensor<4xi8>
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xi8>
+// CHECK: func.call @_idtr_reduce_all_ui8
+// CHECK: %[[R:.*]] = ndarray.from_memref %[[BUF]] : memref<4xi8> -> !ndarray.ndarray<4xi8>
+// CHECK: ndarray.cast_elemtype %[[R]] : !ndarray.ndarray<4xi8> to !ndarray.ndarray<4xui8>
+func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4xui8> {
+  %0 = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<4xui8>
+  return %0 : !ndarray.ndarray<4xui8>
+}
+
+// -----
+
+// CHECK-DAG: func.func private @_idtr_update_halo_f32(i64, memref<*xf32>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf32>, memref<*xf32>, i64) -> i64
+// CHECK-DAG: func.func private @_idtr_wait_buffers(i64, memref<*xi8>, memref<*xi8>, memref<*xi8>)
+// CHECK-LABEL: func.func @get_halo
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x4xf32>, %[[N:.*]]: index, %[[O:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[T:.*]] = ndarray.to_tensor %[[A]]
+// CHECK: %[[DATA:.*]] = bufferization.to_buffer %[[T]] read_only : tensor<?x4xf32> to memref<?x4xf32, strided<[?, ?], offset: ?>>
+// Rows before the owned rows: clamp(o - b, 0, s); after: clamp(b + s - (o + n), 0, s).
+// CHECK: %[[ROWS:.*]] = memref.dim %[[DATA]], %{{.*}}
+// CHECK: %[[D1:.*]] = arith.subi %[[O]], %[[B]] : index
+// CHECK: %[[L1:.*]] = arith.maxsi %[[D1]], %{{.*}} : index
+// CHECK: %[[LROWS:.*]] = arith.minsi %[[L1]], %[[S]] : index
+// CHECK: %[[BEND:.*]] = arith.addi %[[B]], %[[S]] : index
+// CHECK: %[[OEND:.*]] = arith.addi %[[O]], %[[ROWS]] : index
+// CHECK: %[[D2:.*]] = arith.subi %[[BEND]], %[[OEND]] : index
+// CHECK: %[[R1:.*]] = arith.maxsi %[[D2]], %{{.*}} : index
+// CHECK: %[[RROWS:.*]] = arith.minsi %[[R1]], %[[S]] : index
+// CHECK: %[[LH:.*]] = memref.alloc(%[[LROWS]]) : memref<?x4xf32>
+// CHECK: %[[RH:.*]] = memref.alloc(%[[RROWS]]) : memref<?x4xf32>
+// CHECK: %[[H:.*]] = memref.alloca_scope -> (i64) {
+// CHECK: %[[GS:.*]] = memref.alloca() : memref<2xindex>
+// CHECK: memref.store %[[N]], %[[GS]][%{{.*}}] : memref<2xindex>
+// CHECK: memref.store %[[C4]], %[[GS]][%{{.*}}] : memref<2xindex>
+// CHECK: memref.cast %[[GS]] : memref<2xindex> to memref<*xindex>
+// CHECK: %[[KEY:.*]] = arith.constant 5 : i64
+// CHECK: %[[HH:.*]] = func.call @_idtr_update_halo_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KEY]])
+// CHECK: memref.alloca_scope.return %[[HH]] : i64
+// The input is read again at the wait.
+// CHECK: %[[T2:.*]] = ndarray.to_tensor %[[A]]
+// CHECK: %[[DATA2:.*]] = bufferization.to_buffer %[[T2]] read_only
+// CHECK: memref.alloca_scope {
+// CHECK: %[[U0:.*]] = memref.cast %[[DATA2]] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<*xf32>
+// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %[[U0]] : memref<*xf32> to memref<*xi8>
+// CHECK: %[[U1:.*]] = memref.cast %[[LH]] : memref<?x4xf32> to memref<*xf32>
+// CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %[[U1]] : memref<*xf32> to memref<*xi8>
+// CHECK: %[[U2:.*]] = memref.cast %[[RH]] : memref<?x4xf32> to memref<*xf32>
+// CHECK: %[[B2:.*]] = builtin.unrealized_conversion_cast %[[U2]] : memref<*xf32> to memref<*xi8>
+// CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B2]])
+// CHECK: }
+// The halos become arrays only after the wait.
+// CHECK: %[[LA:.*]] = ndarray.from_memref %[[LH]] : memref<?x4xf32> -> !ndarray.ndarray<?x4xf32>
+// CHECK: %[[RA:.*]] = ndarray.from_memref %[[RH]] : memref<?x4xf32> -> !ndarray.ndarray<?x4xf32>
+// CHECK: return %[[A]], %[[LA]], %[[RA]]
+func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: index, %s: index) -> (!ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %h, %l, %r = distruntime.get_halo %a global_shape[%n, %c4] local_offsets[%o, %c0] bb_offsets[%b, %c0] bb_sizes[%s, %c4] team = 1 key = 5 : !ndarray.ndarray<?x4xf32> -> !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>
+  %w:3 = distruntime.wait %h, %a, %l, %r : !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>
+  return %w#0, %w#1, %w#2 : !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>
+}
+
+// -----
+
+// Two arrays: the last buffer is repeated.
+// CHECK: func.func private @_idtr_copy_reshape_i64(i64, memref<*xi64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xi64>, i64) -> i64
+// CHECK-LABEL: func.func @copy_reshape
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x6xi64>, %[[O:.*]]: index, %[[P:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[M]]) : memref<?xi64>
+// CHECK: %[[H:.*]] = memref.alloca_scope -> (i64) {
+// CHECK: %[[NOKEY:.*]] = arith.constant -1 : i64
+// CHECK: func.call @_idtr_copy_reshape_i64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NOKEY]])
+// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi64> to memref<*xi8>
+// CHECK: %[[U1:.*]] = memref.cast %[[OUT]] : memref<?xi64> to memref<*xi64>
+// CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %[[U1]] : memref<*xi64> to memref<*xi8>
+// CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B1]])
+// CHECK: ndarray.from_memref %[[OUT]] : memref<?xi64> -> !ndarray.ndarray<?xi64>
+func.func @copy_reshape(%a: !ndarray.ndarray<?x6xi64>, %o: index, %p: index, %m: index) -> !ndarray.ndarray<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c24 = arith.constant 24 : index
+  %h, %out = distruntime.copy_reshape %a global_shape_in[%c4, %c6] local_offsets_in[%o, %c0] global_shape_out[%c24] local_offsets_out[%p] local_shape_out[%m] team = 1 : !ndarray.ndarray<?x6xi64> -> !ndarray.ndarray<?xi64>
+  %a2, %out2 = distruntime.wait %h, %a, %out : !ndarray.ndarray<?x6xi64>, !ndarray.ndarray<?xi64>
+  return %out2 : !ndarray.ndarray<?xi64>
+}
+
+// -----
+
+// The permutation is passed as an index list; IDTR derives the output
+// offsets.
+// CHECK: func.func private @_idtr_copy_permute_index(i64, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, i64) -> i64
+// CHECK-LABEL: func.func @copy_permute
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?x5x3xindex>
+// CHECK: memref.alloca_scope -> (i64) {
+// CHECK-COUNT-2: memref.cast %{{.*}} : memref<3xindex> to memref<*xindex>
+// CHECK-NEXT: %[[P2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[P0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[P1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[PERM:.*]] = memref.alloca() : memref<3xindex>
+// CHECK: memref.store %[[P2]], %[[PERM]]
+// CHECK: memref.store %[[P0]], %[[PERM]]
+// CHECK: memref.store %[[P1]], %[[PERM]]
+// CHECK: %[[PU:.*]] = memref.cast %[[PERM]] : memref<3xindex> to memref<*xindex>
+// CHECK: func.call @_idtr_copy_permute_index(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PU]], %{{.*}}, %{{.*}})
+func.func @copy_permute(%a: !ndarray.ndarray<?x3x4xindex>, %o: index, %p: index, %k: index) -> !ndarray.ndarray<?x5x3xindex> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %h, %t = distruntime.copy_permute %a permutation = [2, 0, 1] global_shape_in[%c5, %c3, %c4] local_offsets_in[%o, %c0, %c0] local_offsets_out[%p, %c0, %c0] local_shape_out[%k, %c5, %c3] team = 1 : !ndarray.ndarray<?x3x4xindex> -> !ndarray.ndarray<?x5x3xindex>
+  %a2, %t2 = distruntime.wait %h, %a, %t : !ndarray.ndarray<?x3x4xindex>, !ndarray.ndarray<?x5x3xindex>
+  return %t2 : !ndarray.ndarray<?x5x3xindex>
+}
+
+// -----
+
+// Handles become i64 through region ops and function signatures.
+// CHECK-LABEL: func.func @handle_through_loop
+// CHECK: %[[H:.*]] = memref.alloca_scope -> (i64)
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[HH:.*]] = %[[H]]) -> (i64) {
+// CHECK: scf.yield %[[HH]] : i64
+// CHECK: call @wait_elsewhere(%[[R]], %{{.*}}, %{{.*}}) : (i64, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> ()
+// CHECK-LABEL: func.func @wait_elsewhere
+// CHECK-SAME: (%[[H:.*]]: i64, %[[A:.*]]: !ndarray.ndarray<?xf64>, %[[O:.*]]: !ndarray.ndarray<?xf64>)
+// Without the producer, both arrays are read through their current buffers.
+// CHECK: ndarray.to_tensor %[[A]]
+// CHECK: ndarray.to_tensor %[[O]]
+// CHECK: func.call @_idtr_wait_buffers(%[[H]],
+func.func @handle_through_loop(%a: !ndarray.ndarray<?xf64>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %h, %out = distruntime.copy_reshape %a global_shape_in[%n] local_offsets_in[%c0] global_shape_out[%n] local_offsets_out[%c0] local_shape_out[%m] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%hh = %h) -> (!distruntime.asynchandle) {
+    scf.yield %hh : !distruntime.asynchandle
+  }
+  call @wait_elsewhere(%r, %a, %out) : (!distruntime.asynchandle, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> ()
+  return
+}
+func.func @wait_elsewhere(%h: !distruntime.asynchandle, %a: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>) {
+  %w:2 = distruntime.wait %h, %a, %o : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+// An existing declaration with the right type is reused.
+// CHECK: func.func private @_idtr_nprocs(i64) -> i64
+// CHECK-NOT: @_idtr_nprocs(i64)
+// CHECK-LABEL: func.func @existing_declaration
+func.func private @_idtr_nprocs(i64) -> i64
+func.func @existing_declaration() -> index {
+  %n = distruntime.team_size team = 1
+  return %n : index
+}
