@@ -27,9 +27,11 @@ def LowerDistRuntimeToIDTR
       of `get_halo`) and wrapped with `ndarray.from_memref` only after the
       wait (after the call for `allreduce`), so they are freed by buffer
       deallocation like any other array.
-    * Index lists are stored into `memref<Nxindex>` stack buffers, allocated
-      once at the start of the enclosing function (or other automatic
-      allocation scope) and passed as `memref<*xindex>`.
+    * Each call is built inside a `memref.alloca_scope`: index lists are
+      stored into `memref<Nxindex>` stack buffers (`memref.alloca`) and
+      passed as `memref<*xindex>`; the stack memory of these lists and of
+      the unranked descriptors is released after the call, so calls in
+      loops do not grow the stack.
     * `allreduce` copies the input into a fresh buffer (`memref.copy`) and
       reduces that in place with `_idtr_reduce_all_<T>`.
     * `get_halo`, `copy_reshape`, `copy_permute` call
@@ -41,12 +43,25 @@ def LowerDistRuntimeToIDTR
       input is re-read at the wait (`to_tensor` + `to_buffer`), so
       bufferization keeps it alive and unmodified until then; the outputs
       are the allocated buffers. The results are the input array and the
-      outputs wrapped after the call.
+      outputs wrapped after the call. `_idtr_wait_buffers` is declared once
+      with `memref<*xi8>` arguments; the buffers are cast to it with
+      `builtin.unrealized_conversion_cast`, which disappears in the LLVM
+      lowering (all unranked memrefs are `(rank, descriptor)`).
+      Arrays of a wait whose handle does not come straight from its
+      producer (through a block argument) are all re-read at the wait and
+      passed through.
 
     Unsigned arrays are communicated through their signless twins
     (`ndarray.cast_elemtype`, same bits); the typed entry point keeps the
     unsigned suffix (`_idtr_reduce_all_ui8` on `memref<*xi8>`). Ops with
-    element types IDTR does not support are reported as errors.
+    element types IDTR does not support, and existing symbols named like an
+    IDTR function but of another type, are reported as errors.
+
+    The arrays made from output buffers are `ndarray.from_memref` values:
+    as for any wrapped memref, updating them in place (`ndarray.insert_slice`)
+    inside a loop is rejected by the value-semantics conversion of
+    `convert-ndarray-to-linalg`. Code produced after `ndarray-value-semantics`
+    (like `convert-dist-to-standard`'s) only uses value-semantic updates.
   }];
   let dependentDialects = ["::imex::ndarray::NDArrayDialect",
                            "::mlir::arith::ArithDialect",
