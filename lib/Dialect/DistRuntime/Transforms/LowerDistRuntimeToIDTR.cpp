@@ -139,9 +139,16 @@ static Value toStorageArray(OpBuilder &b, Location loc, Value array) {
   return ndarray::CastElemTypeOp::create(b, loc, storage, array);
 }
 
+/// Marks the read of an input at the wait of its exchange.
+constexpr llvm::StringLiteral kWaitReadAttrName = "distruntime.wait_read";
+
 /// The current buffer of `array` (read only). Its layout is fully dynamic,
-/// so any buffer is passed without a copy.
-static Value getBuffer(OpBuilder &b, Location loc, Value array) {
+/// so any buffer is passed without a copy. `atWait` marks the read at the
+/// wait, so that CSE does not merge it with the read that started the
+/// exchange: bufferization must see the input read at the wait, or it could
+/// update it in place while IDTR still sends from it.
+static Value getBuffer(OpBuilder &b, Location loc, Value array,
+                       bool atWait = false) {
   Value storage = toStorageArray(b, loc, array);
   NDArrayType type = getArrayType(storage);
   Value tensor =
@@ -151,8 +158,11 @@ static Value getBuffer(OpBuilder &b, Location loc, Value array) {
       StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, strides);
   auto memrefType =
       MemRefType::get(type.getShape(), type.getElementType(), layout);
-  return bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
-                                           /*read_only=*/true);
+  auto buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
+                                                  /*read_only=*/true);
+  if (atWait)
+    buffer->setAttr(kWaitReadAttrName, b.getUnitAttr());
+  return buffer;
 }
 
 /// A fresh buffer for an output of type `type`; `sizes` has one size per
@@ -168,14 +178,25 @@ static Value allocOutput(OpBuilder &b, Location loc, NDArrayType type,
   return memref::AllocOp::create(b, loc, memrefType, dynamicSizes);
 }
 
-/// The array of type `type` whose buffer is `memref`.
+/// The array of type `type` holding the current contents of the output
+/// buffer `memref`: a read-only tensor of the buffer (`to_tensor restrict`
+/// without `writable`), seen as an array (the cast folds away once
+/// convert-ndarray-to-linalg turns arrays into tensors).
+///
+/// Read-only, so that bufferization never updates the buffer in place: when
+/// the array is the input of a later exchange, IDTR may send from it until
+/// that exchange's wait, and the read at the wait that keeps other inputs
+/// unmodified folds away for buffers wrapped by `to_tensor`
+/// (`to_buffer(to_tensor(m))` canonicalizes to `m`). An in-place update
+/// copies the array once instead.
 static Value wrapBuffer(OpBuilder &b, Location loc, Value memref,
                         NDArrayType type) {
-  NDArrayType storage = getStorageArrayType(type);
-  Value array = ndarray::FromMemRefOp::create(b, loc, storage, memref);
-  if (storage != type)
-    array = ndarray::CastElemTypeOp::create(b, loc, type, array);
-  return array;
+  auto memrefType = cast<MemRefType>(memref.getType());
+  auto tensorType =
+      RankedTensorType::get(memrefType.getShape(), memrefType.getElementType());
+  Value tensor = bufferization::ToTensorOp::create(
+      b, loc, tensorType, memref, /*restrict=*/true, /*writable=*/false);
+  return UnrealizedConversionCastOp::create(b, loc, type, tensor).getResult(0);
 }
 
 /// `buffer` as the unranked memref argument of an IDTR call.
@@ -446,7 +467,7 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
       }
       // The input (or an array of an exchange started elsewhere): read at
       // the wait, so bufferization keeps it alive and unmodified until here.
-      buffers.push_back(getBuffer(rewriter, loc, array));
+      buffers.push_back(getBuffer(rewriter, loc, array, /*atWait=*/true));
       results.push_back(array);
     }
     createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
@@ -594,8 +615,8 @@ struct LowerDistRuntimeToIDTRPass
       while (wrapper && wrapper->use_empty()) {
         Operation *source = wrapper->getOperand(0).getDefiningOp();
         wrapper->erase();
-        wrapper =
-            isa_and_present<ndarray::FromMemRefOp>(source) ? source : nullptr;
+        wrapper = isa_and_present<bufferization::ToTensorOp>(source) ? source
+                                                                     : nullptr;
       }
     }
   }

@@ -38,7 +38,9 @@ func.func @team() -> (index, index, index) {
 // CHECK-DAG: %[[U:.*]] = memref.cast %[[BUF]] : memref<?x3xf64> to memref<*xf64>
 // CHECK: func.call @_idtr_reduce_all_f64(%[[TEAM]], %[[U]], %[[MAX]])
 // CHECK: }
-// CHECK: %[[R:.*]] = ndarray.from_memref %[[BUF]] : memref<?x3xf64> -> !ndarray.ndarray<?x3xf64>
+// The result is a read-only tensor of the buffer, seen as an array.
+// CHECK: %[[RT:.*]] = bufferization.to_tensor %[[BUF]] restrict : memref<?x3xf64> to tensor<?x3xf64>
+// CHECK: %[[R:.*]] = builtin.unrealized_conversion_cast %[[RT]] : tensor<?x3xf64> to !ndarray.ndarray<?x3xf64>
 // CHECK: return %[[R]]
 func.func @allreduce(%a: !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<?x3xf64> {
   %0 = distruntime.allreduce max %a team = 1 : !ndarray.ndarray<?x3xf64>
@@ -55,8 +57,8 @@ func.func @allreduce(%a: !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<?x3xf64>
 // CHECK: ndarray.to_tensor %[[S]] : !ndarray.ndarray<4xi8> -> tensor<4xi8>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xi8>
 // CHECK: func.call @_idtr_reduce_all_ui8
-// CHECK: %[[R:.*]] = ndarray.from_memref %[[BUF]] : memref<4xi8> -> !ndarray.ndarray<4xi8>
-// CHECK: ndarray.cast_elemtype %[[R]] : !ndarray.ndarray<4xi8> to !ndarray.ndarray<4xui8>
+// CHECK: %[[RT:.*]] = bufferization.to_tensor %[[BUF]] restrict : memref<4xi8> to tensor<4xi8>
+// CHECK: builtin.unrealized_conversion_cast %[[RT]] : tensor<4xi8> to !ndarray.ndarray<4xui8>
 func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4xui8> {
   %0 = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<4xui8>
   return %0 : !ndarray.ndarray<4xui8>
@@ -91,9 +93,9 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK: %[[KEY:.*]] = arith.constant 5 : i64
 // CHECK: %[[HH:.*]] = func.call @_idtr_update_halo_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KEY]])
 // CHECK: memref.alloca_scope.return %[[HH]] : i64
-// The input is read again at the wait.
+// The input is read again at the wait (marked, so that CSE keeps this read).
 // CHECK: %[[T2:.*]] = ndarray.to_tensor %[[A]]
-// CHECK: %[[DATA2:.*]] = bufferization.to_buffer %[[T2]] read_only
+// CHECK: %[[DATA2:.*]] = bufferization.to_buffer %[[T2]] read_only {distruntime.wait_read}
 // CHECK: memref.alloca_scope {
 // CHECK: %[[U0:.*]] = memref.cast %[[DATA2]] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<*xf32>
 // CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %[[U0]] : memref<*xf32> to memref<*xi8>
@@ -104,8 +106,10 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B2]])
 // CHECK: }
 // The halos become arrays only after the wait.
-// CHECK: %[[LA:.*]] = ndarray.from_memref %[[LH]] : memref<?x4xf32> -> !ndarray.ndarray<?x4xf32>
-// CHECK: %[[RA:.*]] = ndarray.from_memref %[[RH]] : memref<?x4xf32> -> !ndarray.ndarray<?x4xf32>
+// CHECK: %[[LT:.*]] = bufferization.to_tensor %[[LH]] restrict : memref<?x4xf32> to tensor<?x4xf32>
+// CHECK: %[[LA:.*]] = builtin.unrealized_conversion_cast %[[LT]] : tensor<?x4xf32> to !ndarray.ndarray<?x4xf32>
+// CHECK: %[[RT:.*]] = bufferization.to_tensor %[[RH]] restrict : memref<?x4xf32> to tensor<?x4xf32>
+// CHECK: %[[RA:.*]] = builtin.unrealized_conversion_cast %[[RT]] : tensor<?x4xf32> to !ndarray.ndarray<?x4xf32>
 // CHECK: return %[[A]], %[[LA]], %[[RA]]
 func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: index, %s: index) -> (!ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>) {
   %c0 = arith.constant 0 : index
@@ -129,7 +133,7 @@ func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: ind
 // CHECK: %[[U1:.*]] = memref.cast %[[OUT]] : memref<?xi64> to memref<*xi64>
 // CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %[[U1]] : memref<*xi64> to memref<*xi8>
 // CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B1]])
-// CHECK: ndarray.from_memref %[[OUT]] : memref<?xi64> -> !ndarray.ndarray<?xi64>
+// CHECK: bufferization.to_tensor %[[OUT]] restrict : memref<?xi64> to tensor<?xi64>
 func.func @copy_reshape(%a: !ndarray.ndarray<?x6xi64>, %o: index, %p: index, %m: index) -> !ndarray.ndarray<?xi64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index

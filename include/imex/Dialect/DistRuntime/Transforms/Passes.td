@@ -24,9 +24,14 @@ def LowerDistRuntimeToIDTR
       `memref<*xT>`.
     * Outputs (halos, reshaped/permuted blocks, allreduce results) are
       `memref.alloc`'d with their sizes (halo rows from the clamped formula
-      of `get_halo`) and wrapped with `ndarray.from_memref` only after the
-      wait (after the call for `allreduce`), so they are freed by buffer
-      deallocation like any other array.
+      of `get_halo`) and become arrays only after the wait (after the call
+      for `allreduce`): `bufferization.to_tensor %m restrict` seen as an
+      array by a `builtin.unrealized_conversion_cast`, which folds away in
+      `convert-ndarray-to-linalg`. Buffer deallocation frees them like any
+      other buffer. They are read-only (no `writable`): bufferization never
+      updates them in place (an in-place update copies once), so an output
+      that becomes the input of a later exchange cannot be overwritten
+      before that exchange's wait.
     * Each call is built inside a `memref.alloca_scope`: index lists are
       stored into `memref<Nxindex>` stack buffers (`memref.alloca`) and
       passed as `memref<*xindex>`; the stack memory of these lists and of
@@ -40,8 +45,10 @@ def LowerDistRuntimeToIDTR
       (through block arguments, `scf` ops and function signatures too).
     * `wait` calls `_idtr_wait_buffers(handle, a, b, c)` with the buffers of
       its arrays (the last one repeated if there are fewer than three): the
-      input is re-read at the wait (`to_tensor` + `to_buffer`), so
-      bufferization keeps it alive and unmodified until then; the outputs
+      input is re-read at the wait (`to_tensor` + `to_buffer`, marked
+      `{distruntime.wait_read}` so that CSE does not merge it with the read
+      that started the exchange), so bufferization keeps it alive and
+      unmodified until then; the outputs
       are the allocated buffers. The results are the input array and the
       outputs wrapped after the call. `_idtr_wait_buffers` is declared once
       with `memref<*xi8>` arguments; the buffers are cast to it with
@@ -57,11 +64,14 @@ def LowerDistRuntimeToIDTR
     element types IDTR does not support, and existing symbols named like an
     IDTR function but of another type, are reported as errors.
 
-    The arrays made from output buffers are `ndarray.from_memref` values:
-    as for any wrapped memref, updating them in place (`ndarray.insert_slice`)
-    inside a loop is rejected by the value-semantics conversion of
-    `convert-ndarray-to-linalg`. Code produced after `ndarray-value-semantics`
-    (like `convert-dist-to-standard`'s) only uses value-semantic updates.
+    Limitation: the read of the input at the wait is a
+    `bufferization.to_buffer` of its tensor, which canonicalization folds
+    away when the tensor is a `bufferization.to_tensor` of a buffer (a
+    function argument, an `ndarray.from_memref`). If such an input is
+    writable (a function argument the function updates in place) and dead
+    after the wait, bufferization may update it in place between the start
+    of the exchange and the wait, which IDTR forbids. Inputs computed by the
+    program and outputs of earlier exchanges are safe.
   }];
   let dependentDialects = ["::imex::ndarray::NDArrayDialect",
                            "::mlir::arith::ArithDialect",
