@@ -511,6 +511,25 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
   }
 };
 
+/// numpy accepts empty slices anywhere up to the end of a dimension
+/// (`a[n:]`); tensor slices need in-bounds static offsets. Returns false if
+/// the slice is statically empty (no tensor slice is needed); otherwise
+/// replaces static offsets at the end of a dimension, which only empty
+/// slices can have, by 0.
+static bool legalizeSliceOffsets(OpBuilder &b, ArrayRef<int64_t> shape,
+                                 SmallVectorImpl<OpFoldResult> &offsets,
+                                 ArrayRef<OpFoldResult> sizes) {
+  for (auto [d, dim] : llvm::enumerate(shape)) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    if (dim == 0 || (size && *size == 0))
+      return false;
+    std::optional<int64_t> offset = getConstantIntValue(offsets[d]);
+    if (offset && !ShapedType::isDynamic(dim) && *offset >= dim)
+      offsets[d] = b.getIndexAttr(0);
+  }
+  return true;
+}
+
 /// Subviews read (after value semantics) like slices: both extract.
 template <typename OpTy>
 struct SliceLowering : public OpConversionPattern<OpTy> {
@@ -518,9 +537,28 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Value source = adaptor.getSource();
+    auto resultType = getTensorType(op.getType());
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+    if (!legalizeSliceOffsets(rewriter,
+                              cast<ShapedType>(source.getType()).getShape(),
+                              offsets, sizes)) {
+      SmallVector<OpFoldResult> resultSizes;
+      for (auto [d, size] : llvm::enumerate(resultType.getShape()))
+        resultSizes.push_back(
+            ShapedType::isDynamic(size)
+                ? OpFoldResult(tensor::DimOp::create(rewriter, op.getLoc(),
+                                                     source, d)
+                                   .getResult())
+                : OpFoldResult(rewriter.getIndexAttr(size)));
+      rewriter.replaceOp(op, createEmpty(rewriter, op.getLoc(),
+                                         resultType.getShape(), resultSizes,
+                                         resultType.getElementType()));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, getTensorType(op.getType()), adaptor.getSource(),
-        op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
+        op, resultType, source, offsets, sizes, op.getMixedStrides());
     return success();
   }
 };
@@ -629,8 +667,15 @@ struct ImmutableInsertSliceLowering
           op, destination.getType(), source, destination);
       return success();
     }
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    if (!legalizeSliceOffsets(
+            rewriter, cast<ShapedType>(destination.getType()).getShape(),
+            offsets, op.getMixedSizes())) {
+      rewriter.replaceOp(op, destination);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, source, destination, op.getMixedOffsets(), op.getMixedSizes(),
+        op, source, destination, offsets, op.getMixedSizes(),
         op.getMixedStrides());
     return success();
   }
@@ -658,10 +703,17 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
     Value updated = prepareInsertSource(rewriter, op, adaptor.getSource());
     // Write-backs cover the whole array; anything else updates a copy of
     // the current contents first.
+    SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
+    if (!legalizeSliceOffsets(
+            rewriter, cast<ShapedType>(toTensor.getType()).getShape(), offsets,
+            op.getMixedSizes())) {
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (!isFullOverwrite(op))
       updated = tensor::InsertSliceOp::create(
-          rewriter, op.getLoc(), updated, toTensor.getResult(),
-          op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
+          rewriter, op.getLoc(), updated, toTensor.getResult(), offsets,
+          op.getMixedSizes(), op.getMixedStrides());
     else if (updated.getType() != toTensor.getType())
       updated = tensor::CastOp::create(rewriter, op.getLoc(),
                                        toTensor.getType(), updated);

@@ -532,15 +532,9 @@ LogicalResult LocalTargetOfSliceOp::verify() {
   NDArrayType type = getArray().getType();
   if (type.getRank() == 0)
     return emitOpError("expects a distributed array of rank >= 1");
-  for (int64_t stride : getStaticStrides())
-    if (!ShapedType::isDynamic(stride) && stride <= 0)
-      return emitOpError("strides must be positive, got ") << stride;
-  SliceBoundsVerificationResult bounds =
-      verifyInBoundsSlice(type.getShape(), getStaticOffsets(), getStaticSizes(),
-                          getStaticStrides(), /*generateErrorMessage=*/true);
-  if (!bounds.isValid)
-    return emitOpError("slice is out of bounds: ") << bounds.errorMessage;
-  return success();
+  return ndarray::verifySliceBounds([&] { return emitOpError(); },
+                                    type.getShape(), getStaticOffsets(),
+                                    getStaticSizes(), getStaticStrides());
 }
 
 LogicalResult

@@ -1,6 +1,8 @@
 //===- NDArrayOps.cpp - ndarray dialect operations ------------------------===//
 
 #include "imex/Dialect/NDArray/IR/NDArray.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -178,15 +180,17 @@ struct FoldConstantInsertArguments : public OpRewritePattern<OpTy> {
     changed |= succeeded(foldDynamicIndexList(strides));
     if (!changed)
       return failure();
-    if (!verifyInBoundsSlice(op.getSlicedType().getShape(), offsets, sizes,
-                             strides)
-             .isValid)
-      return failure();
     SmallVector<Value> dynOffsets, dynSizes, dynStrides;
     SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
     dispatchIndexOpFoldResults(offsets, dynOffsets, staticOffsets);
     dispatchIndexOpFoldResults(sizes, dynSizes, staticSizes);
     dispatchIndexOpFoldResults(strides, dynStrides, staticStrides);
+    // Never fold into an invalid op: the constants may come from code that
+    // is dead at run time.
+    if (failed(verifySliceBounds([] { return InFlightDiagnostic(); },
+                                 op.getSlicedType().getShape(),
+                                 staticOffsets, staticSizes, staticStrides)))
+      return failure();
     rewriter.modifyOpInPlace(op, [&] {
       op.getOffsetsMutable().assign(dynOffsets);
       op.getSizesMutable().assign(dynSizes);
@@ -296,9 +300,33 @@ struct FoldCastIntoInferredOp : public RewritePattern {
 };
 } // namespace
 
+namespace {
+/// A subview of a memref with a static empty dimension is empty: replace it
+/// by a cast before upstream folding turns its (necessarily unused) offsets
+/// into static values out of the bounds of the empty dimension, which the
+/// subview verifier rejects. Empty arrays (ranks owning no rows, empty
+/// halos) produce such subviews after bufferization.
+struct EmptyMemRefSubview : public OpRewritePattern<memref::SubViewOp> {
+  EmptyMemRefSubview(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/10) {}
+  LogicalResult matchAndRewrite(memref::SubViewOp op,
+                                PatternRewriter &rewriter) const override {
+    MemRefType source = op.getSourceType(), result = op.getType();
+    if (!llvm::is_contained(source.getShape(), 0) ||
+        source.getRank() != result.getRank() ||
+        !memref::CastOp::areCastCompatible(source, result))
+      return failure();
+    rewriter.replaceOpWithNewOp<memref::CastOp>(op, result, op.getSource());
+    return success();
+  }
+};
+} // namespace
+
 void NDArrayDialect::getCanonicalizationPatterns(
     RewritePatternSet &results) const {
   results.add<RefineInferredResultType, FoldCastIntoInferredOp>(getContext());
+  // Lowered ndarray code needs this; see the pattern.
+  results.add<EmptyMemRefSubview>(getContext());
 }
 
 //===----------------------------------------------------------------------===//
@@ -400,9 +428,22 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
     return false;
   auto in = dyn_cast<NDArrayType>(inputs.front());
   auto out = dyn_cast<NDArrayType>(outputs.front());
-  return in && out && in.getElementType() == out.getElementType() &&
-         in.getEnvironments() == out.getEnvironments() &&
-         areCompatibleShapes(in.getShape(), out.getShape());
+  if (!in || !out || in.getElementType() != out.getElementType() ||
+      !areCompatibleShapes(in.getShape(), out.getShape()))
+    return false;
+  // The same kinds of environments, each pair equal or compatible (e.g.
+  // distributions on the same team known in more or less detail).
+  ArrayRef<Attribute> inEnvs = in.getEnvironments(),
+                      outEnvs = out.getEnvironments();
+  return inEnvs.size() == outEnvs.size() &&
+         llvm::all_of(llvm::zip(inEnvs, outEnvs), [](auto pair) {
+           Attribute a = std::get<0>(pair), b = std::get<1>(pair);
+           if (a == b)
+             return true;
+           auto iface = dyn_cast<EnvironmentAttrInterface>(a);
+           return iface && a.getTypeID() == b.getTypeID() &&
+                  iface.isCompatibleEnvironment(b);
+         });
 }
 
 Value CastOp::getViewSource() { return getSource(); }
@@ -685,18 +726,38 @@ buildSliceOp(OpBuilder &builder, OperationState &state, TypeRange resultTypes,
               builder.getDenseI64ArrayAttr(staticStrides));
 }
 
-/// Verifies strides and, where static, that the slice is in bounds.
-static LogicalResult verifySliceBounds(OffsetSizeAndStrideOpInterface op,
-                                       NDArrayType sliced) {
-  for (int64_t stride : op.getStaticStrides())
+/// Verifies strides and, where static, that the slice is in bounds. Empty
+/// slices may start at the end of a dimension (numpy's `a[n:]`).
+LogicalResult imex::ndarray::verifySliceBounds(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
+    ArrayRef<int64_t> strides) {
+  for (auto [d, dim] : llvm::enumerate(shape)) {
+    int64_t offset = offsets[d], size = sizes[d], stride = strides[d];
     if (!ShapedType::isDynamic(stride) && stride <= 0)
-      return op->emitOpError("strides must be positive, got ") << stride;
-  SliceBoundsVerificationResult bounds = verifyInBoundsSlice(
-      sliced.getShape(), op.getStaticOffsets(), op.getStaticSizes(),
-      op.getStaticStrides(), /*generateErrorMessage=*/true);
-  if (!bounds.isValid)
-    return op->emitOpError("slice is out of bounds: ") << bounds.errorMessage;
+      return emitError() << "strides must be positive, got " << stride;
+    if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(offset))
+      continue;
+    if (offset < 0 || offset > dim ||
+        (offset == dim && !ShapedType::isDynamic(size) && size != 0))
+      return emitError() << "slice is out of bounds: offset " << offset
+                         << " in dimension " << d << " of size " << dim;
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride) ||
+        size == 0)
+      continue;
+    if (offset + (size - 1) * stride >= dim)
+      return emitError() << "slice is out of bounds: last index "
+                         << offset + (size - 1) * stride << " in dimension "
+                         << d << " of size " << dim;
+  }
   return success();
+}
+
+static LogicalResult verifyOpSliceBounds(OffsetSizeAndStrideOpInterface op,
+                                         NDArrayType sliced) {
+  return verifySliceBounds([&] { return op->emitOpError(); },
+                           sliced.getShape(), op.getStaticOffsets(),
+                           op.getStaticSizes(), op.getStaticStrides());
 }
 
 /// Verifies the result of a slice extraction: the slice shape, possibly
@@ -778,7 +839,7 @@ NDArrayType SubviewOp::getSlicedType() { return getSource().getType(); }
 Value SubviewOp::getViewSource() { return getSource(); }
 
 LogicalResult SubviewOp::verify() {
-  if (failed(verifySliceBounds(*this, getSlicedType())))
+  if (failed(verifyOpSliceBounds(*this, getSlicedType())))
     return failure();
   return verifySliceResult(*this, getSlicedType(), getStaticSizes(), getType());
 }
@@ -804,7 +865,7 @@ unsigned ExtractSliceOp::getOffsetSizeAndStrideStartOperandIndex() { return 1; }
 NDArrayType ExtractSliceOp::getSlicedType() { return getSource().getType(); }
 
 LogicalResult ExtractSliceOp::verify() {
-  if (failed(verifySliceBounds(*this, getSlicedType())))
+  if (failed(verifyOpSliceBounds(*this, getSlicedType())))
     return failure();
   return verifySliceResult(*this, getSlicedType(), getStaticSizes(), getType());
 }
@@ -832,7 +893,7 @@ NDArrayType InsertSliceOp::getSlicedType() {
 }
 
 LogicalResult InsertSliceOp::verify() {
-  if (failed(verifySliceBounds(*this, getSlicedType())))
+  if (failed(verifyOpSliceBounds(*this, getSlicedType())))
     return failure();
   return verifyInsertSource(*this, getSource().getType(), getStaticSizes());
 }
@@ -863,7 +924,7 @@ NDArrayType ImmutableInsertSliceOp::getSlicedType() {
 }
 
 LogicalResult ImmutableInsertSliceOp::verify() {
-  if (failed(verifySliceBounds(*this, getSlicedType())))
+  if (failed(verifyOpSliceBounds(*this, getSlicedType())))
     return failure();
   return verifyInsertSource(*this, getSource().getType(), getStaticSizes());
 }

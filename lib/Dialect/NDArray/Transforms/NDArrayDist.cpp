@@ -324,8 +324,9 @@ LogicalResult rewriteOp(Operation *op) {
     return success();
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
-    if (concat.getAxis() != 0)
-      alignElementwiseOperands(op);
+    if (concat.getAxis() == 0)
+      return rewriteWithGather(op);
+    alignElementwiseOperands(op);
     return success();
   }
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op)) {
