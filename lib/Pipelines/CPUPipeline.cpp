@@ -23,7 +23,8 @@ static std::string getCPUPipeline(bool fuseElementwise,
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
   pipeline +=
       // Tensors -> buffers, in place where possible, every buffer freed.
-      "eliminate-empty-tensors,one-shot-bufferize{bufferize-function-"
+      "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"
+      "loops bufferize-function-"
       "boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,buffer-deallocation-pipeline,canonicalize,"

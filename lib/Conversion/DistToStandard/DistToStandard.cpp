@@ -261,8 +261,49 @@ struct LocalOffsetsOfLowering
   }
 };
 
-/// Halo exchange: the parts of the result cover the requested rows; rows
-/// owned by other ranks arrive through `distruntime.get_halo`.
+/// The rows [boxOffset, boxOffset + boxSize) of a distributed array whose
+/// owned block `owned` starts at global row `start` (global rows `size0`):
+/// the rows before and after the owned ones arrive through
+/// `distruntime.get_halo` (collective over `team`). Returns the left halo,
+/// the owned rows inside the box and the right halo.
+std::array<Value, 3> exchangeRows(OpBuilder &b, Location loc, int64_t team,
+                                  Value owned, Value start, Value size0,
+                                  Value boxOffset, Value boxSize) {
+  IndexMath m{b, loc};
+  int64_t rank = cast<NDArrayType>(owned.getType()).getRank();
+  Value count = m.rows(owned);
+  SmallVector<Value> globalShape = withTrailingDims(b, loc, size0, owned);
+  SmallVector<Value> localOffsets = withTrailingZeros(b, loc, start, rank);
+  SmallVector<Value> boxOffsets = withTrailingZeros(b, loc, boxOffset, rank);
+  SmallVector<Value> boxSizes = withTrailingDims(b, loc, boxSize, owned);
+  NDArrayType haloType = getRowsType(cast<NDArrayType>(owned.getType()));
+  auto handleType = distruntime::AsyncHandleType::get(b.getContext());
+  auto halo = distruntime::GetHaloOp::create(
+      b, loc, handleType, haloType, haloType, owned, globalShape,
+      localOffsets, boxOffsets, boxSizes, team);
+  auto wait = distruntime::WaitOp::create(
+      b, loc, halo.getHandle(),
+      ValueRange{owned, halo.getLhalo(), halo.getRhalo()});
+  // The owned rows inside the box.
+  Value first = m.max(start, boxOffset);
+  Value last = m.min(m.add(start, count), m.add(boxOffset, boxSize));
+  Value inBox = m.max(m.sub(last, first), m.c(0));
+  Value local = m.clamp(m.sub(first, start), m.c(0), count);
+  return {wait.getResult(1), sliceRows(b, loc, wait.getResult(0), local, inBox),
+          wait.getResult(2)};
+}
+
+/// All rows of a distributed array on every rank, in global order.
+Value gatherRows(OpBuilder &b, Location loc, int64_t team, Value owned,
+                 Value start, Value size0) {
+  IndexMath m{b, loc};
+  std::array<Value, 3> parts =
+      exchangeRows(b, loc, team, owned, start, size0, m.c(0), size0);
+  return ConcatOp::create(b, loc, getRowsType(cast<NDArrayType>(owned.getType())),
+                          ValueRange(parts), 0);
+}
+
+/// Halo exchange: the parts of the result cover the requested rows.
 struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -272,46 +313,18 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
     IndexMath m{rewriter, loc};
     LocalArray array = LocalArray::unpack(adaptor.getSource());
     Value boxOffset = adaptor.getOffset().front();
-    Value boxSize = adaptor.getSize().front();
-    Value owned = array.parts[1];
-    int64_t rank = op.getType().getRank();
-    Value start = ownedStart(m, array);
-    Value count = m.rows(owned);
-
-    SmallVector<Value> globalShape =
-        withTrailingDims(rewriter, loc, array.size0, owned);
-    SmallVector<Value> localOffsets =
-        withTrailingZeros(rewriter, loc, start, rank);
-    SmallVector<Value> boxOffsets =
-        withTrailingZeros(rewriter, loc, boxOffset, rank);
-    SmallVector<Value> boxSizes =
-        withTrailingDims(rewriter, loc, boxSize, owned);
-    NDArrayType haloType = getRowsType(cast<NDArrayType>(owned.getType()));
-    auto handleType = distruntime::AsyncHandleType::get(getContext());
-    auto halo = distruntime::GetHaloOp::create(
-        rewriter, loc, handleType, haloType, haloType, owned, globalShape, localOffsets,
-        boxOffsets, boxSizes, getTeam(op.getType()));
-    auto wait = distruntime::WaitOp::create(
-        rewriter, loc, halo.getHandle(),
-        ValueRange{owned, halo.getLhalo(), halo.getRhalo()});
-
-    // The owned rows inside the box.
-    Value first = m.max(start, boxOffset);
-    Value last = m.min(m.add(start, count), m.add(boxOffset, boxSize));
-    Value inBox = m.max(m.sub(last, first), m.c(0));
-    Value local = m.clamp(m.sub(first, start), m.c(0), count);
-    Value ownedInBox =
-        sliceRows(rewriter, loc, wait.getResult(0), local, inBox);
-
     NDArrayType resultType = op.getType();
-    auto part = [&](Value v, unsigned i) -> Value {
-      NDArrayType t = dist::getPartType(resultType, i);
-      return v.getType() == t ? v : CastOp::create(rewriter, loc, t, v);
-    };
-    LocalArray result{{part(wait.getResult(1), 0), part(ownedInBox, 1),
-                       part(wait.getResult(2), 2)},
-                      boxOffset,
-                      array.size0};
+    std::array<Value, 3> rows = exchangeRows(
+        rewriter, loc, getTeam(resultType), array.parts[1],
+        ownedStart(m, array), array.size0, boxOffset,
+        adaptor.getSize().front());
+    LocalArray result{{}, boxOffset, array.size0};
+    for (unsigned p = 0; p < 3; ++p) {
+      NDArrayType t = dist::getPartType(resultType, p);
+      result.parts[p] = rows[p].getType() == t
+                            ? rows[p]
+                            : CastOp::create(rewriter, loc, t, rows[p]);
+    }
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }
@@ -695,7 +708,7 @@ struct ReductionLowering : public DistPattern<ReductionOp> {
       return success();
     }
     FailureOr<Value> reduced = reduceOverTeam(
-        b, loc, env.getTeam(), op, owned, array.size0);
+        b, loc, env.getTeam(), op, owned, ownedStart(m, array), array.size0);
     if (failed(reduced))
       return rewriter.notifyMatchFailure(op, "unsupported reduction");
     rewriter.replaceOp(op, *reduced);
@@ -706,7 +719,7 @@ struct ReductionLowering : public DistPattern<ReductionOp> {
   /// `owned` rows; `rows` is the global size of dimension 0.
   static FailureOr<Value> reduceOverTeam(OpBuilder &b, Location loc,
                                          int64_t team, ReductionOp op,
-                                         Value owned, Value rows);
+                                         Value owned, Value start, Value rows);
 };
 
 /// Reshapes redistribute the row-major element order with
@@ -837,7 +850,7 @@ TypedAttr getMinMaxIdentity(OpBuilder &b, Type type, bool isMin) {
 FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
                                                    int64_t team,
                                                    ReductionOp op, Value owned,
-                                                   Value rows) {
+                                                   Value start, Value rows) {
   IndexMath m{b, loc};
   NDArrayType resultType = op.getType();
   auto ownedType = cast<NDArrayType>(owned.getType());
@@ -876,12 +889,41 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
         .getResult();
   };
   Type element = resultType.getElementType();
+  // Floating point sums and products depend on the order of the operations.
+  // To give the same result on any number of ranks, each rank reduces its
+  // rows over the other axes, the per-row partial results are gathered and
+  // reduced over dimension 0 in global row order on every rank.
+  SmallVector<int64_t> otherAxes;
+  for (int64_t d : axes)
+    if (d != 0)
+      otherAxes.push_back(d);
+  auto orderedReduce = [&](ReductionKind k, Value source) -> Value {
+    Value partials = source;
+    if (!otherAxes.empty()) {
+      SmallVector<int64_t> shape(keptShape);
+      shape[0] = ShapedType::kDynamic;
+      partials = ReductionOp::create(b, loc, NDArrayType::get(shape, element),
+                                     k, source,
+                                     b.getDenseI64ArrayAttr(otherAxes),
+                                     /*keepdims=*/true, /*correction=*/nullptr);
+    }
+    Value all = gatherRows(b, loc, team, partials, start, rows);
+    return ReductionOp::create(b, loc, keptType(element), k, all,
+                               b.getDenseI64ArrayAttr({0}),
+                               /*keepdims=*/true, /*correction=*/nullptr)
+        .getResult();
+  };
+  bool ordered = isa<FloatType>(element);
 
   switch (kind) {
   case ReductionKind::sum:
+    if (ordered)
+      return finish(orderedReduce(kind, owned));
     return finish(allreduce(localReduce(kind, owned, element),
                             distruntime::ReductionKind::sum));
   case ReductionKind::prod:
+    if (ordered)
+      return finish(orderedReduce(kind, owned));
     return finish(allreduce(localReduce(kind, owned, element),
                             distruntime::ReductionKind::prod));
   case ReductionKind::any:
@@ -940,8 +982,7 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
                              array, scalar)
           .getResult();
     };
-    Value sum = allreduce(localReduce(ReductionKind::sum, source, element),
-                          distruntime::ReductionKind::sum);
+    Value sum = orderedReduce(ReductionKind::sum, source);
     Value mean = divide(sum, countF);
     if (kind == ReductionKind::mean)
       return finish(mean);
@@ -950,9 +991,7 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     Value squares = EWBinOp::create(b, loc, floatSource,
                                     EWBinOpKind::multiply, deviation,
                                     deviation);
-    Value squareSum =
-        allreduce(localReduce(ReductionKind::sum, squares, element),
-                  distruntime::ReductionKind::sum);
+    Value squareSum = orderedReduce(ReductionKind::sum, squares);
     double correction =
         op.getCorrection() ? op.getCorrection()->convertToDouble() : 0.0;
     Value corrected = arith::SubFOp::create(
