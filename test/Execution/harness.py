@@ -324,6 +324,20 @@ _RANK_WRAPPER = ('r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}; '
                  '2>"$IMEX_RANK_OUTPUT/err.$r"')
 
 
+def _kill_session(sid):
+    """SIGKILL every process of session `sid` (Linux /proc)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[3]) == sid:  # state ppid pgrp session ...
+                os.kill(int(entry), signal.SIGKILL)
+        except (OSError, IndexError, ValueError):
+            pass
+
+
 def mpi_run(source, nprocs, args=(), env=None, timeout=300):
     """Runs `imex-runner <source> args` on `nprocs` ranks. Returns
     (exit status, [(stdout, stderr) per rank], mpirun's own output)."""
@@ -343,9 +357,16 @@ def mpi_run(source, nprocs, args=(), env=None, timeout=300):
         try:
             launcher, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            launcher, _ = proc.communicate()
-            launcher += f"\n(killed after {timeout} s)"
+            proc.terminate()  # mpirun passes SIGTERM on to the ranks
+            try:
+                launcher, _ = proc.communicate(timeout=15)
+            except subprocess.TimeoutExpired:
+                launcher = ""
+            # Open MPI puts every rank in a process group of its own, but
+            # they stay in mpirun's session: end whatever is left of it.
+            _kill_session(proc.pid)
+            proc.wait()
+            launcher = (launcher or "") + f"\n(killed after {timeout} s)"
             proc.returncode = proc.returncode or -9
         ranks = []
         for r in range(nprocs):
