@@ -11,7 +11,6 @@
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace imex::distruntime {
@@ -505,10 +504,9 @@ struct LowerDistRuntimeToIDTRPass
     MLIRContext *context = &getContext();
 
     // The IDTR functions the module calls, checked before anything changes.
-    llvm::MapVector<StringRef, Callee> callees;
-    std::vector<std::string> names; // keeps the map keys alive
+    SmallVector<Callee> callees;
     WalkResult checked = module.walk([&](Operation *op) {
-      if (!isa<DistRuntimeDialect>(op->getDialect()))
+      if (!isa_and_present<DistRuntimeDialect>(op->getDialect()))
         return WalkResult::advance();
       for (Type type :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
@@ -527,10 +525,10 @@ struct LowerDistRuntimeToIDTRPass
         return WalkResult::interrupt();
       }
       Callee callee = getCallee(op);
-      if (!callees.count(callee.name)) {
-        names.push_back(callee.name);
-        callees.insert({names.back(), callee});
-      }
+      if (llvm::none_of(callees, [&](const Callee &declared) {
+            return declared.name == callee.name;
+          }))
+        callees.push_back(callee);
       return WalkResult::advance();
     });
     if (checked.wasInterrupted())
@@ -540,7 +538,7 @@ struct LowerDistRuntimeToIDTRPass
 
     // Declarations, once per module.
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    for (auto &[name, callee] : callees) {
+    for (const Callee &callee : callees) {
       Operation *existing = module.lookupSymbol(callee.name);
       if (auto func = dyn_cast_if_present<func::FuncOp>(existing)) {
         if (func.getFunctionType() == callee.type)
