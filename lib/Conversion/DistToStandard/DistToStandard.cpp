@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace imex {
@@ -173,6 +174,23 @@ Value rowsOfParts(OpBuilder &b, Location loc, const LocalArray &array,
   }
   NDArrayType type = getRowsType(cast<NDArrayType>(array.parts[1].getType()));
   return ConcatOp::create(b, loc, type, pieces, 0);
+}
+
+/// Whether the local array `part` has no rows, as far as known at compile
+/// time (looking through casts and views).
+bool isStaticallyEmpty(Value part) {
+  while (true) {
+    auto type = cast<NDArrayType>(part.getType());
+    if (type.getDimSize(0) == 0)
+      return true;
+    if (auto cast = part.getDefiningOp<CastOp>()) {
+      part = cast.getSource();
+      continue;
+    }
+    if (auto view = part.getDefiningOp<SubviewOp>())
+      return isConstantIntValue(view.getMixedSizes()[0], 0);
+    return false;
+  }
 }
 
 /// Global row of the first owned row.
@@ -488,13 +506,14 @@ struct ElementwiseLowering : public ConversionPattern {
       Value local;        // Replicated, Whole
       Value isRowAligned; // i1: not broadcast along dimension 0
       NDArrayType type;
+      Value broadcastRow = nullptr; // Aligned: the row if broadcast
     };
     SmallVector<Operand> inputs;
     Value size0;
     for (auto [original, converted] :
          llvm::zip(op->getOperands(), operands)) {
       auto type = cast<NDArrayType>(original.getType());
-      Operand input{Operand::Whole, {}, nullptr, nullptr, type};
+      Operand input{Operand::Whole, {}, nullptr, nullptr, type, nullptr};
       if (dist::getDistEnv(type)) {
         if (type.getRank() != rank)
           return rewriter.notifyMatchFailure(
@@ -547,6 +566,16 @@ struct ElementwiseLowering : public ConversionPattern {
     right = m.min(right, m.sub(count, left));
     Value coreEnd = m.sub(count, right);
 
+    // The rows of operands broadcast along dimension 0 (one row), built
+    // once; only when that is possible.
+    for (Operand &input : inputs)
+      if (input.kind == Operand::Aligned &&
+          !matchPattern(input.isRowAligned, m_One()))
+        input.broadcastRow = buildIf(
+            b, loc, input.isRowAligned, getRowsType(input.type),
+            [&] { return dist::createEmptyRows(b, loc, input.dist.parts[1]); },
+            [&] { return concatParts(b, loc, input.dist); });
+
     // Operand values for result rows [first, last).
     auto operandRows = [&](Operand &input, Value first, Value last,
                            bool core) -> Value {
@@ -575,7 +604,7 @@ struct ElementwiseLowering : public ConversionPattern {
               return sliceRows(b, loc, a.parts[1], local,
                                m.sub(last, first));
             },
-            [&] { return concatParts(b, loc, input.dist); });
+            [&] { return input.broadcastRow; });
       }
       llvm_unreachable("operand kind");
     };
@@ -588,11 +617,21 @@ struct ElementwiseLowering : public ConversionPattern {
       local->getResult(0).setType(localResultType);
       return local->getResult(0);
     };
-    SmallVector<Value> pieces{piece(m.c(0), left, false),
-                              piece(left, coreEnd, true),
-                              piece(coreEnd, count, false)};
-    Value owned =
-        ConcatOp::create(b, loc, localResultType, pieces, /*axis=*/0);
+    // Without halos, the core is everything.
+    bool noHalos = llvm::all_of(inputs, [](const Operand &input) {
+      return input.kind != Operand::Aligned ||
+             (isStaticallyEmpty(input.dist.parts[0]) &&
+              isStaticallyEmpty(input.dist.parts[2]));
+    });
+    Value owned;
+    if (noHalos) {
+      owned = piece(m.c(0), count, true);
+    } else {
+      SmallVector<Value> pieces{piece(m.c(0), left, false),
+                                piece(left, coreEnd, true),
+                                piece(coreEnd, count, false)};
+      owned = ConcatOp::create(b, loc, localResultType, pieces, /*axis=*/0);
+    }
     rewriter.replaceOpWithMultiple(
         op, {fromOwned(b, loc, resultType, owned, offset, size0)});
     return success();

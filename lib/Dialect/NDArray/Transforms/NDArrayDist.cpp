@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -141,38 +142,83 @@ void propagateDistribution(FunctionOpInterface func) {
 // Rewriting
 //===----------------------------------------------------------------------===//
 
-/// The size of dimension 0 of the global array `value` as an index value.
+/// The size of dimension 0 of the global array `value` as an index value,
+/// taken from the op defining the size where possible, so that equal sizes
+/// are the same value and comparisons of them fold.
 Value dimZero(OpBuilder &b, Location loc, Value value) {
-  return getValueOrCreateConstantIndexOp(b, loc,
-                                         dist::getDimSize(b, loc, value, 0));
+  while (true) {
+    auto type = cast<NDArrayType>(value.getType());
+    if (!type.isDynamicDim(0))
+      return arith::ConstantIndexOp::create(b, loc, type.getDimSize(0));
+    Operation *def = value.getDefiningOp();
+    if (isa_and_present<CastOp, dist::RepartitionOp>(def)) {
+      value = def->getOperand(0);
+      continue;
+    }
+    if (isa_and_present<SubviewOp, ExtractSliceOp>(def) &&
+        !dist::dropsSplitDimension(def))
+      return getValueOrCreateConstantIndexOp(
+          b, loc, cast<OffsetSizeAndStrideOpInterface>(def).getMixedSizes()[0]);
+    if (auto create = dyn_cast_if_present<CreateOp>(def))
+      return create.getDynamicSizes().front();
+    return dist::getDimValue(b, loc, value, 0);
+  }
 }
 
 Value cmpEq(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, y);
+}
+
+Value select(OpBuilder &b, Location loc, Value cond, Value x, Value y) {
+  return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
 }
 
 Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The rows of dimension 0 of an elementwise result that this rank computes:
-/// those of the first distributed operand that is not broadcast along
-/// dimension 0 (so that one operand needs no communication), or the default
-/// partition if every distributed operand is broadcast.
-std::pair<Value, Value> chooseTarget(OpBuilder &b, Location loc, int64_t team,
-                                     ValueRange operands, int64_t rank,
-                                     Value size) {
-  auto [offset, count] = dist::createDefaultPartition(b, loc, team, size);
-  for (Value operand : llvm::reverse(operands)) {
+/// The rows of dimension 0 of an elementwise result that this rank computes.
+struct Target {
+  Value offset, size;
+  /// The operand whose owned rows these are when known at compile time: it
+  /// needs no repartition.
+  Value anchor;
+};
+
+/// Chooses the rows of the first distributed operand that is not broadcast
+/// along dimension 0 (so that one operand needs no communication), or the
+/// default partition if every distributed operand is broadcast.
+Target chooseTarget(OpBuilder &b, Location loc, int64_t team,
+                    ValueRange operands, int64_t rank, Value size) {
+  SmallVector<std::pair<Value, Value>> candidates;
+  for (Value operand : operands) {
     auto type = cast<NDArrayType>(operand.getType());
     if (!dist::getDistEnv(type) || type.getRank() != rank)
       continue;
-    auto [ownOffset, ownSize] = dist::createOwnedRange(b, loc, operand);
     Value aligned = cmpEq(b, loc, dimZero(b, loc, operand), size);
-    offset = arith::SelectOp::create(b, loc, aligned, ownOffset, offset);
-    count = arith::SelectOp::create(b, loc, aligned, ownSize, count);
+    candidates.push_back({operand, aligned});
+    if (matchPattern(aligned, m_One())) {
+      auto [offset, count] = dist::createOwnedRange(b, loc, operand);
+      Target target{offset, count, operand};
+      // Earlier candidates may be aligned at run time.
+      for (auto [other, isAligned] :
+           llvm::reverse(ArrayRef(candidates).drop_back())) {
+        auto [ownOffset, ownSize] = dist::createOwnedRange(b, loc, other);
+        target = {select(b, loc, isAligned, ownOffset, target.offset),
+                  select(b, loc, isAligned, ownSize, target.size),
+                  candidates.size() == 1 ? operand : Value()};
+      }
+      return target;
+    }
   }
-  return {offset, count};
+  auto [offset, count] = dist::createDefaultPartition(b, loc, team, size);
+  Target target{offset, count, Value()};
+  for (auto [operand, aligned] : llvm::reverse(candidates)) {
+    auto [ownOffset, ownSize] = dist::createOwnedRange(b, loc, operand);
+    target.offset = select(b, loc, aligned, ownOffset, target.offset);
+    target.size = select(b, loc, aligned, ownSize, target.size);
+  }
+  return target;
 }
 
 /// `operand` prepared to take part in an elementwise computation of rows
@@ -189,12 +235,12 @@ Value alignOperand(OpBuilder &b, Location loc, Value operand, int64_t rank,
     return dist::createGather(b, loc, operand);
   Value rows = dimZero(b, loc, operand);
   Value one = constIndex(b, loc, 1);
-  Value broadcast = arith::AndIOp::create(
-      b, loc, cmpEq(b, loc, rows, one),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, size0, one));
-  Value boxOffset = arith::SelectOp::create(b, loc, broadcast,
-                                            constIndex(b, loc, 0), offset);
-  Value boxSize = arith::SelectOp::create(b, loc, broadcast, one, size);
+  Value broadcast = b.createOrFold<arith::AndIOp>(
+      loc, cmpEq(b, loc, rows, one),
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, size0,
+                                    one));
+  Value boxOffset = select(b, loc, broadcast, constIndex(b, loc, 0), offset);
+  Value boxSize = select(b, loc, broadcast, one, size);
   return dist::RepartitionOp::create(b, loc, type, operand, boxOffset, boxSize);
 }
 
@@ -219,14 +265,15 @@ void alignElementwiseOperands(Operation *op) {
       if (type.getRank() != rank)
         continue;
       Value rows = dimZero(b, loc, operand);
-      size0 = size0 ? arith::MaxUIOp::create(b, loc, size0, rows) : rows;
+      size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows) : rows;
     }
   }
-  auto [offset, size] =
+  Target target =
       chooseTarget(b, loc, env.getTeam(), op->getOperands(), rank, size0);
   for (OpOperand &operand : op->getOpOperands())
-    operand.set(
-        alignOperand(b, loc, operand.get(), rank, size0, offset, size));
+    if (operand.get() != target.anchor)
+      operand.set(alignOperand(b, loc, operand.get(), rank, size0,
+                               target.offset, target.size));
 }
 
 /// Aligns the source of an insert into a distributed destination with the
