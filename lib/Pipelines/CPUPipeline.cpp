@@ -29,7 +29,8 @@ static std::string getCPUPipeline(bool fuseElementwise,
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,buffer-deallocation-pipeline,canonicalize,"
       // Loops, then the LLVM dialect.
-      "convert-linalg-to-loops,fold-memref-alias-ops,expand-strided-metadata,"
+      "convert-linalg-to-loops,canonicalize,fold-memref-alias-ops,"
+      "expand-strided-metadata,"
       "lower-affine,convert-scf-to-cf,arith-expand,"
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,convert-math-to-llvm,"

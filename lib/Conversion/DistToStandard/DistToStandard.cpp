@@ -159,23 +159,6 @@ Value concatParts(OpBuilder &b, Location loc, const LocalArray &array) {
   return ConcatOp::create(b, loc, type, ValueRange(array.parts), 0);
 }
 
-/// Rows [first, last) of the concatenation of the parts of `array`.
-Value rowsOfParts(OpBuilder &b, Location loc, const LocalArray &array,
-                  Value first, Value last) {
-  IndexMath m{b, loc};
-  SmallVector<Value> pieces;
-  Value start = m.c(0);
-  for (Value part : array.parts) {
-    Value count = m.rows(part);
-    Value lo = m.clamp(m.sub(first, start), m.c(0), count);
-    Value hi = m.clamp(m.sub(last, start), m.c(0), count);
-    pieces.push_back(sliceRows(b, loc, part, lo, m.max(m.sub(hi, lo), m.c(0))));
-    start = m.add(start, count);
-  }
-  NDArrayType type = getRowsType(cast<NDArrayType>(array.parts[1].getType()));
-  return ConcatOp::create(b, loc, type, pieces, 0);
-}
-
 /// Whether the local array `part` has no rows, as far as known at compile
 /// time (looking through casts and views).
 bool isStaticallyEmpty(Value part) {
@@ -189,8 +172,31 @@ bool isStaticallyEmpty(Value part) {
     }
     if (auto view = part.getDefiningOp<SubviewOp>())
       return isConstantIntValue(view.getMixedSizes()[0], 0);
-    return false;
+    return false; // (zero-row creates have static type dimension 0)
   }
+}
+
+/// Rows [first, last) of the concatenation of the parts of `array`.
+Value rowsOfParts(OpBuilder &b, Location loc, const LocalArray &array,
+                  Value first, Value last) {
+  IndexMath m{b, loc};
+  SmallVector<Value> pieces;
+  Value start = m.c(0);
+  for (Value part : array.parts) {
+    if (isStaticallyEmpty(part))
+      continue;
+    Value count = m.rows(part);
+    Value lo = m.clamp(m.sub(first, start), m.c(0), count);
+    Value hi = m.clamp(m.sub(last, start), m.c(0), count);
+    pieces.push_back(sliceRows(b, loc, part, lo, m.max(m.sub(hi, lo), m.c(0))));
+    start = m.add(start, count);
+  }
+  if (pieces.empty())
+    return dist::createEmptyRows(b, loc, array.parts[1]);
+  if (pieces.size() == 1)
+    return pieces.front();
+  NDArrayType type = getRowsType(cast<NDArrayType>(array.parts[1].getType()));
+  return ConcatOp::create(b, loc, type, pieces, 0);
 }
 
 /// Global row of the first owned row.
@@ -461,12 +467,22 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
       Value localRow = m.select(
           m.gt(count, m.c(0)), m.sub(m.add(offset, m.mul(lo, stride)), begin),
           m.c(0));
+      NDArrayType partType = dist::getPartType(resultType, p);
+      if (isStaticallyEmpty(part) &&
+          partType.getRank() == (int64_t)sizes.size()) {
+        SmallVector<Value> trailing;
+        for (OpFoldResult size : llvm::drop_begin(sizes))
+          trailing.push_back(materialize(size));
+        parts.push_back(
+            dist::createZeroRows(rewriter, loc, partType, trailing));
+        begin = end;
+        continue;
+      }
       SmallVector<OpFoldResult> partOffsets(offsets), partSizes(sizes);
       partOffsets[0] = localRow;
       partSizes[0] = count;
-      parts.push_back(OpTy::create(rewriter, loc,
-                                   dist::getPartType(resultType, p), part,
-                                   partOffsets, partSizes, strides));
+      parts.push_back(OpTy::create(rewriter, loc, partType, part, partOffsets,
+                                   partSizes, strides));
       begin = end;
     }
     LocalArray result{{parts[0], parts[1], parts[2]}, firstRow, size};
@@ -576,6 +592,14 @@ struct ElementwiseLowering : public ConversionPattern {
             [&] { return dist::createEmptyRows(b, loc, input.dist.parts[1]); },
             [&] { return concatParts(b, loc, input.dist); });
 
+    // Without halos, the core is everything.
+    bool noHalos = llvm::all_of(inputs, [](const Operand &input) {
+      return input.kind != Operand::Aligned ||
+             (isStaticallyEmpty(input.dist.parts[0]) &&
+              isStaticallyEmpty(input.dist.parts[2]));
+    });
+    bool wholeOwned = false;
+
     // Operand values for result rows [first, last).
     auto operandRows = [&](Operand &input, Value first, Value last,
                            bool core) -> Value {
@@ -598,6 +622,8 @@ struct ElementwiseLowering : public ConversionPattern {
               const LocalArray &a = input.dist;
               if (!core)
                 return rowsOfParts(b, loc, a, first, last);
+              if (wholeOwned)
+                return a.parts[1];
               Value lh = m.rows(a.parts[0]);
               Value local =
                   m.min(m.sub(first, lh), m.rows(a.parts[1]));
@@ -617,14 +643,9 @@ struct ElementwiseLowering : public ConversionPattern {
       local->getResult(0).setType(localResultType);
       return local->getResult(0);
     };
-    // Without halos, the core is everything.
-    bool noHalos = llvm::all_of(inputs, [](const Operand &input) {
-      return input.kind != Operand::Aligned ||
-             (isStaticallyEmpty(input.dist.parts[0]) &&
-              isStaticallyEmpty(input.dist.parts[2]));
-    });
     Value owned;
     if (noHalos) {
+      wholeOwned = true;
       owned = piece(m.c(0), count, true);
     } else {
       SmallVector<Value> pieces{piece(m.c(0), left, false),

@@ -127,21 +127,25 @@ Value dist::createGatherElement(OpBuilder &b, Location loc, Value array,
 
 Value dist::createEmptyRows(OpBuilder &b, Location loc, Value part) {
   auto type = cast<NDArrayType>(part.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes{b.getIndexAttr(0)};
+  SmallVector<Value> sizes;
   for (int64_t d = 1; d < type.getRank(); ++d)
-    sizes.push_back(getDimSize(b, loc, part, d));
-  Value empty = SubviewOp::create(b, loc, getRowsType(type).cloneWith(
-                                              [&] {
-                                                SmallVector<int64_t> s(
-                                                    type.getShape());
-                                                s[0] = 0;
-                                                return s;
-                                              }(),
-                                              type.getElementType()),
-                                  part, offsets, sizes, strides);
-  return CastOp::create(b, loc, type, empty);
+    sizes.push_back(getDimValue(b, loc, part, d));
+  return createZeroRows(b, loc, type, sizes);
+}
+
+Value dist::createZeroRows(OpBuilder &b, Location loc, NDArrayType type,
+                           ValueRange trailingSizes) {
+  // A fresh array, not a view: views of empty arrays are a corner case
+  // that upstream memref folding does not always get right.
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = 0;
+  NDArrayType emptyType = type.cloneWith(shape, type.getElementType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(trailingSizes[d - 1]);
+  Value empty = CreateOp::create(b, loc, emptyType, dynamicSizes, Value());
+  return type == emptyType ? empty : CastOp::create(b, loc, type, empty);
 }
 
 Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,

@@ -302,10 +302,10 @@ struct FoldCastIntoInferredOp : public RewritePattern {
 
 namespace {
 /// A subview of a memref with a static empty dimension is empty: replace it
-/// by a cast before upstream folding turns its (necessarily unused) offsets
-/// into static values out of the bounds of the empty dimension, which the
-/// subview verifier rejects. Empty arrays (ranks owning no rows, empty
-/// halos) produce such subviews after bufferization.
+/// by a reinterpretation of the source before upstream folding turns its
+/// (necessarily unused) offsets into static values out of the bounds of the
+/// empty dimension, which the subview verifier rejects. Empty arrays (ranks
+/// owning no rows, empty halos) produce such subviews after bufferization.
 struct EmptyMemRefSubview : public OpRewritePattern<memref::SubViewOp> {
   EmptyMemRefSubview(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/10) {}
@@ -313,10 +313,25 @@ struct EmptyMemRefSubview : public OpRewritePattern<memref::SubViewOp> {
                                 PatternRewriter &rewriter) const override {
     MemRefType source = op.getSourceType(), result = op.getType();
     if (!llvm::is_contained(source.getShape(), 0) ||
-        source.getRank() != result.getRank() ||
-        !memref::CastOp::areCastCompatible(source, result))
+        source.getRank() != result.getRank())
       return failure();
-    rewriter.replaceOpWithNewOp<memref::CastOp>(op, result, op.getSource());
+    int64_t offset;
+    SmallVector<int64_t> strides;
+    if (failed(result.getStridesAndOffset(strides, offset)))
+      return failure();
+    Location loc = op.getLoc();
+    // No element is ever accessed: any offset and strides of the right
+    // static/dynamic kind do.
+    auto fold = [&](int64_t value) -> OpFoldResult {
+      if (!ShapedType::isDynamic(value))
+        return rewriter.getIndexAttr(value);
+      return arith::ConstantIndexOp::create(rewriter, loc, 0).getResult();
+    };
+    SmallVector<OpFoldResult> resultStrides =
+        llvm::map_to_vector(strides, fold);
+    rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
+        op, result, op.getSource(), fold(offset), op.getMixedSizes(),
+        resultStrides);
     return success();
   }
 };
