@@ -1,0 +1,101 @@
+// RUN: imex-opt %s -convert-dist-to-standard -split-input-file | FileCheck %s
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// A repartition fetches the rows outside the owned block with one halo
+// exchange and keeps the owned rows inside the box as a view.
+// CHECK-LABEL: func.func @repartition
+// CHECK-SAME: (%[[L:.*]]: !ndarray.ndarray<?x4xf64>, %[[O:.*]]: !ndarray.ndarray<?x4xf64>, %[[R:.*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:.*]]: index, %[[N:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
+// CHECK: %[[H:.*]], %[[LH:.*]], %[[RH:.*]] = distruntime.get_halo %[[O]] global_shape[%[[N]], %{{.*}}] local_offsets[%{{.*}}, %{{.*}}] bb_offsets[%[[B]], %{{.*}}] bb_sizes[%[[S]], %{{.*}}] team = 1
+// CHECK: %[[W:.*]]:3 = distruntime.wait %[[H]], %[[O]], %[[LH]], %[[RH]]
+// CHECK: %[[IN:.*]] = ndarray.subview %[[W]]#0
+// CHECK: return %[[W]]#1, %[[IN]], %[[W]]#2
+func.func @repartition(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %b: index, %s: index) -> (!local, !local, !local) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %e = dist.repartition %d offset %b size %s : !dist -> !dist
+  %p:3 = dist.parts_of %e : !dist -> !local, !local, !local
+  return %p#0, %p#1, %p#2 : !local, !local, !local
+}
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// Elementwise ops on operands with halos compute three pieces: the rows
+// needing left halo rows, the core on views of the owned blocks, the rows
+// needing right halo rows.
+// CHECK-LABEL: func.func @elementwise_pieces
+// CHECK-COUNT-3: ndarray.ewbin add
+// CHECK: %[[OWN:.*]] = ndarray.concat %{{.*}}, %{{.*}}, %{{.*}} axis 0
+// CHECK: return {{.*}}%[[OWN]]
+func.func @elementwise_pieces(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> (!local, !local, !local) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %e = ndarray.ewbin add %d, %d : (!dist, !dist) -> !dist
+  %p:3 = dist.parts_of %e : !dist -> !local, !local, !local
+  return %p#0, %p#1, %p#2 : !local, !local, !local
+}
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xi64>
+
+// Integer reductions over dimension 0 reduce the owned block, then all ranks.
+// CHECK-LABEL: func.func @reduce_int
+// CHECK: %[[LOC:.*]] = ndarray.reduction sum %{{.*}} axes [0] keepdims
+// CHECK: %[[ALL:.*]] = distruntime.allreduce sum %[[LOC]] team = 1
+// CHECK: ndarray.squeeze %[[ALL]] [0]
+func.func @reduce_int(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %s = ndarray.reduction sum %d axes [0] : !dist -> !ndarray.ndarray<4xi64>
+  return %s : !ndarray.ndarray<4xi64>
+}
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// Floating point sums are reduced in global row order on every rank (the
+// same result on any number of ranks): per-row partials are gathered.
+// CHECK-LABEL: func.func @reduce_float
+// CHECK: %[[ROWS:.*]] = ndarray.reduction sum %{{.*}} axes [1] keepdims
+// CHECK: distruntime.get_halo %[[ROWS]]
+// CHECK: %[[ALL:.*]] = ndarray.concat
+// CHECK: ndarray.reduction sum %[[ALL]] axes [0] keepdims
+// CHECK-NOT: distruntime.allreduce
+func.func @reduce_float(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> !ndarray.ndarray<f64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %s = ndarray.reduction sum %d : !dist -> !ndarray.ndarray<f64>
+  return %s : !ndarray.ndarray<f64>
+}
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist2 = !ndarray.ndarray<?x2xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x2,?x2,?x2>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// Reshapes redistribute to the default partition of the result.
+// CHECK-LABEL: func.func @reshape
+// CHECK: distruntime.team_size team = 1
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.copy_reshape
+// CHECK: distruntime.wait %[[H]], %{{.*}}, %[[OUT]]
+func.func @reshape(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %m: index) -> !ndarray.ndarray<?x2xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %e = ndarray.reshape %d(%m) : !dist -> !dist2
+  %p:3 = dist.parts_of %e : !dist2 -> !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>
+  return %p#1 : !ndarray.ndarray<?x2xf64>
+}

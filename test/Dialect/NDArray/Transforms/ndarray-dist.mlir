@@ -1,0 +1,78 @@
+// RUN: imex-opt %s -ndarray-dist -split-input-file | FileCheck %s
+
+// A creation op with a team allocates only this rank's block of the default
+// partition and binds it into a distributed array.
+// CHECK-LABEL: func.func @create
+// CHECK: %[[NP:.*]] = distruntime.team_size team = 1
+// CHECK: %[[ME:.*]] = distruntime.team_member team = 1
+// CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %[[NP]], %[[ME]] shape(%{{.*}})
+// CHECK: %[[OWN:.*]] = ndarray.create(%[[SIZE]]) value %{{.*}} : !ndarray.ndarray<?x4xf64>
+// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWN]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%{{.*}}, %{{.*}})
+// CHECK-SAME: -> !ndarray.ndarray<10x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+// CHECK-NOT: dist.team
+func.func @create() -> index {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create value %v {dist.team = 1 : i64} : !ndarray.ndarray<10x4xf64>
+  %d = ndarray.dim %a, %c0 : !ndarray.ndarray<10x4xf64>
+  return %d : index
+}
+
+// -----
+
+// Shifted views of one array: the first view is the anchor (its own rows
+// are computed here, no communication); the other is repartitioned to them.
+// CHECK-LABEL: func.func @stencil
+// CHECK: %[[A:.*]] = dist.init_dist_array
+// CHECK: %[[L:.*]] = ndarray.subview %[[A]][2] [8] [1]
+// CHECK: %[[R:.*]] = ndarray.subview %[[A]][0] [8] [1]
+// CHECK: %[[TO:.*]], %[[TS:.*]] = dist.local_target_of_slice %[[L]][0] [8] [1]
+// CHECK: %[[RR:.*]] = dist.repartition %[[R]] offset %[[TO]] size %[[TS]]
+// CHECK: ndarray.ewbin add %[[L]], %[[RR]]
+func.func @stencil(%x: !ndarray.ndarray<10xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<10xf64> -> !ndarray.ndarray<10xf64>
+  %l = ndarray.subview %a[2] [8] [1] : !ndarray.ndarray<10xf64> to !ndarray.ndarray<8xf64>
+  %r = ndarray.subview %a[0] [8] [1] : !ndarray.ndarray<10xf64> to !ndarray.ndarray<8xf64>
+  %s = ndarray.ewbin add %l, %r : (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) -> !ndarray.ndarray<8xf64>
+  %e = ndarray.load %s[%c0] : !ndarray.ndarray<8xf64>
+  return %e : f64
+}
+
+// -----
+
+// Reductions over dimension 0 are replicated; reading one element gathers
+// it from its owner.
+// CHECK-LABEL: func.func @reduce_and_load
+// CHECK: ndarray.reduction sum %{{.*}} axes [0] : !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<3xf64>
+// CHECK: ndarray.reduction sum %{{.*}} axes [1] : !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<6xf64, #dist.dist_env<{{.*}}>>
+// CHECK: %[[V:.*]] = ndarray.subview %{{.*}}[%{{.*}}] [1] [1]
+// CHECK: %[[G:.*]] = dist.repartition %[[V]] offset %{{.*}} size %{{.*}}
+// CHECK: %[[P:.*]]:3 = dist.parts_of %[[G]]
+// CHECK: ndarray.concat %[[P]]#0, %[[P]]#1, %[[P]]#2 axis 0
+// CHECK: ndarray.load
+func.func @reduce_and_load(%x: !ndarray.ndarray<6x3xf64>, %i: index) -> (!ndarray.ndarray<3xf64>, f64) {
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6x3xf64>
+  %s = ndarray.reduction sum %a axes [0] : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<3xf64>
+  %t = ndarray.reduction sum %a axes [1] : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6xf64>
+  %e = ndarray.load %t[%i] : !ndarray.ndarray<6xf64>
+  return %s, %e : !ndarray.ndarray<3xf64>, f64
+}
+
+// -----
+
+// A loop carrying a distributed array carries it distributed.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>)
+func.func @loop(%n: index, %k: index) -> !ndarray.ndarray<f64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%x = %a) -> !ndarray.ndarray<?xf64> {
+    %y = ndarray.ewbin add %x, %x : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+    scf.yield %y : !ndarray.ndarray<?xf64>
+  }
+  %s = ndarray.reduction sum %r : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<f64>
+  return %s : !ndarray.ndarray<f64>
+}
