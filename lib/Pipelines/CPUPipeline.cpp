@@ -65,8 +65,10 @@ void imex::buildDistCPUPipeline(OpPassManager &pm,
   // becomes IDTR calls before the ndarray ops are lowered.
   std::string pipeline = "inline,canonicalize,ndarray-value-semantics,"
                          "ndarray-dist,canonicalize,cse,"
-                         "convert-dist-to-standard,canonicalize,cse,"
-                         "lower-distruntime-to-idtr,";
+                         "convert-dist-to-standard,canonicalize,cse,";
+  if (options.overlapCommAndCompute)
+    pipeline += "overlap-comm-and-compute,";
+  pipeline += "lower-distruntime-to-idtr,";
   addPipeline(pm, "imex-dist-cpu-pipeline",
               pipeline + getCPUPipeline(options.fuseElementwise,
                                         options.countAllocations));

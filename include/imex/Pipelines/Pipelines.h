@@ -29,7 +29,13 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
 struct CPUPipelineOptions : public CPUCodegenOptions<CPUPipelineOptions> {};
 
 struct DistCPUPipelineOptions
-    : public CPUCodegenOptions<DistCPUPipelineOptions> {};
+    : public CPUCodegenOptions<DistCPUPipelineOptions> {
+  Option<bool> overlapCommAndCompute{
+      *this, "overlap-comm-and-compute",
+      llvm::cl::desc("Start halo exchanges early and wait late (off only to "
+                     "measure the effect)"),
+      llvm::cl::init(true)};
+};
 
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
 /// the ExecutionEngine: see docs/pipeline.md.

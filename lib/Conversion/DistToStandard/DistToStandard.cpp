@@ -313,7 +313,9 @@ std::array<Value, 3> exchangeRows(OpBuilder &b, Location loc, int64_t team,
   Value last = m.min(m.add(start, count), m.add(boxOffset, boxSize));
   Value inBox = m.max(m.sub(last, first), m.c(0));
   Value local = m.clamp(m.sub(first, start), m.c(0), count);
-  return {wait.getResult(1), sliceRows(b, loc, wait.getResult(0), local, inBox),
+  // The owned rows are read from the input, not from the completed exchange:
+  // computing on them need not wait for the messages.
+  return {wait.getResult(1), sliceRows(b, loc, owned, local, inBox),
           wait.getResult(2)};
 }
 
@@ -648,10 +650,14 @@ struct ElementwiseLowering : public ConversionPattern {
       wholeOwned = true;
       owned = piece(m.c(0), count, true);
     } else {
-      SmallVector<Value> pieces{piece(m.c(0), left, false),
-                                piece(left, coreEnd, true),
-                                piece(coreEnd, count, false)};
-      owned = ConcatOp::create(b, loc, localResultType, pieces, /*axis=*/0);
+      // The core first: it needs no halo data and can run while the halo
+      // messages are in flight (see overlap-comm-and-compute).
+      Value core = piece(left, coreEnd, true);
+      Value leftRows = piece(m.c(0), left, false);
+      Value rightRows = piece(coreEnd, count, false);
+      owned = ConcatOp::create(b, loc, localResultType,
+                               ValueRange{leftRows, core, rightRows},
+                               /*axis=*/0);
     }
     rewriter.replaceOpWithMultiple(
         op, {fromOwned(b, loc, resultType, owned, offset, size0)});

@@ -80,4 +80,19 @@ def LowerDistRuntimeToIDTR
                            "::mlir::memref::MemRefDialect"];
 }
 
+def OverlapCommAndCompute : Pass<"overlap-comm-and-compute"> {
+  let summary = "Start exchanges early and wait for them late";
+  let description = [{
+    Within each block, moves every asynchronous exchange (`get_halo`,
+    `copy_reshape`, `copy_permute`) up to just after the definitions of its
+    operands, and every `distruntime.wait` down to just before the first
+    user of its results, so that computation independent of the messages
+    (for a stencil, the core of each elementwise op, which reads owned
+    blocks only) runs while they are in flight. Nothing moves across ops that
+    write or free memory or have unknown effects, or across region
+    boundaries. Every rank runs the same code, so collectives stay in the
+    same order on all ranks.
+  }];
+}
+
 #endif // IMEX_DIALECT_DISTRUNTIME_TRANSFORMS_PASSES_TD
