@@ -108,7 +108,35 @@ def empty_rows(d, dynamic):
     d.check(d.add(a, row), "0x3 + row")
 
 
+def dynamic_shapes(d, rows):
+    # One op per broadcasting configuration: with sizes unknown to the
+    # compiler, each distributed elementwise op carries run-time partition
+    # and broadcast logic (and much code), so the static cases above cover
+    # the op kinds and these the shapes.
+    a = d.array(data((rows, 4)), dynamic=True)
+    b = d.array(data((rows, 4), low=0.5, high=3), dynamic=True, via="create")
+    d.check(d.ewbin("divide", d.sub(a, b), b), "(a - b) / b")
+    d.check(d.ewbin("less", a, b), "a < b")
+    same = d.array(data((rows, 4)), dist=False, dynamic=True)
+    d.check(d.add(a, same), "dist + repl same shape")
+    row = d.array(data((4,)), dist=False, dynamic=True)
+    d.check(d.mul(row, a), "repl lower rank * dist")
+    d.check(d.mul(a, d.scalar(2.5)), "dist * 0-d")
+    top = d.array(data((1, 4)))
+    d.check(d.add(a, top), "dist + dist(1x4)")
+    col = d.array(data((rows, 1)), dynamic=True)
+    d.check(d.sub(col, d.array(data((1, 4)), dist=False)),
+            "dist(nx1) - repl(1x4)")
+    d.check(d.where(d.ewbin("greater", a, d.scalar(0.0)), a, row),
+            "where(a > 0, a, repl row)")
+    d.check(d.astype(d.ewuny("exp", a), "i32"), "exp(a) -> i32")
+
+
 def cases(dynamic):
+    if dynamic:
+        # 3 rows: uneven on 2 ranks, a rank without rows on 4
+        return [named("dynamic_3rows", dynamic_shapes, 3),
+                named("empty_rows", empty_rows, True)]
     out = [named(f"binary_{rows}rows", binary_same_shape, rows, dynamic)
            for rows in (10, 3, 1)]
     out += [named("integer_ops", integer_ops, dynamic),
