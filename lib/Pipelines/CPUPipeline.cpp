@@ -8,8 +8,7 @@
 using namespace mlir;
 
 /// The textual CPU pipeline from ndarray IR to the LLVM dialect.
-static std::string getCPUPipeline(bool fuseElementwise,
-                                  bool countAllocations) {
+static std::string getCPUPipeline(bool fuseElementwise, bool countAllocations) {
   // Each stage is a textual upstream pipeline; docs/pipeline.md explains
   // why each pass is there.
   std::string pipeline =
@@ -53,9 +52,9 @@ static void addPipeline(OpPassManager &pm, StringRef name,
 
 void imex::buildCPUPipeline(OpPassManager &pm,
                             const CPUPipelineOptions &options) {
-  addPipeline(pm, "imex-cpu-pipeline",
-              getCPUPipeline(options.fuseElementwise,
-                             options.countAllocations));
+  addPipeline(
+      pm, "imex-cpu-pipeline",
+      getCPUPipeline(options.fuseElementwise, options.countAllocations));
 }
 
 void imex::buildDistCPUPipeline(OpPassManager &pm,

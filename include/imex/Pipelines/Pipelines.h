@@ -12,7 +12,8 @@ namespace imex {
 template <typename Derived>
 struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
   template <typename T>
-  using Option = typename mlir::PassPipelineOptions<Derived>::template Option<T>;
+  using Option =
+      typename mlir::PassPipelineOptions<Derived>::template Option<T>;
   Option<bool> fuseElementwise{
       *this, "fuse-elementwise",
       llvm::cl::desc("Fuse elementwise linalg ops (off only to measure the "

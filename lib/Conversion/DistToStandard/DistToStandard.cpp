@@ -87,8 +87,7 @@ struct IndexMath {
     return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x, y);
   }
   Value gt(Value x, Value y) const {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x,
-                                         y);
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x, y);
   }
   Value land(Value x, Value y) const {
     return b.createOrFold<arith::AndIOp>(loc, x, y);
@@ -303,8 +302,8 @@ std::array<Value, 3> exchangeRows(OpBuilder &b, Location loc, int64_t team,
   NDArrayType haloType = getRowsType(cast<NDArrayType>(owned.getType()));
   auto handleType = distruntime::AsyncHandleType::get(b.getContext());
   auto halo = distruntime::GetHaloOp::create(
-      b, loc, handleType, haloType, haloType, owned, globalShape,
-      localOffsets, boxOffsets, boxSizes, team);
+      b, loc, handleType, haloType, haloType, owned, globalShape, localOffsets,
+      boxOffsets, boxSizes, team);
   auto wait = distruntime::WaitOp::create(
       b, loc, halo.getHandle(),
       ValueRange{owned, halo.getLhalo(), halo.getRhalo()});
@@ -325,7 +324,8 @@ Value gatherRows(OpBuilder &b, Location loc, int64_t team, Value owned,
   IndexMath m{b, loc};
   std::array<Value, 3> parts =
       exchangeRows(b, loc, team, owned, start, size0, m.c(0), size0);
-  return ConcatOp::create(b, loc, getRowsType(cast<NDArrayType>(owned.getType())),
+  return ConcatOp::create(b, loc,
+                          getRowsType(cast<NDArrayType>(owned.getType())),
                           ValueRange(parts), 0);
 }
 
@@ -340,10 +340,10 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
     LocalArray array = LocalArray::unpack(adaptor.getSource());
     Value boxOffset = adaptor.getOffset().front();
     NDArrayType resultType = op.getType();
-    std::array<Value, 3> rows = exchangeRows(
-        rewriter, loc, getTeam(resultType), array.parts[1],
-        ownedStart(m, array), array.size0, boxOffset,
-        adaptor.getSize().front());
+    std::array<Value, 3> rows =
+        exchangeRows(rewriter, loc, getTeam(resultType), array.parts[1],
+                     ownedStart(m, array), array.size0, boxOffset,
+                     adaptor.getSize().front());
     LocalArray result{{}, boxOffset, array.size0};
     for (unsigned p = 0; p < 3; ++p) {
       NDArrayType t = dist::getPartType(resultType, p);
@@ -360,8 +360,7 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
 // ndarray ops on distributed arrays
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-struct DistPattern : public OpConversionPattern<OpTy> {
+template <typename OpTy> struct DistPattern : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
 };
@@ -407,8 +406,7 @@ struct CastLowering : public DistPattern<CastOp> {
 
 /// Ops computed on the owned block alone, keeping its rows: copies,
 /// unary elementwise ops and element type conversions.
-template <typename OpTy>
-struct OwnedBlockLowering : public DistPattern<OpTy> {
+template <typename OpTy> struct OwnedBlockLowering : public DistPattern<OpTy> {
   using DistPattern<OpTy>::DistPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename DistPattern<OpTy>::OneToNOpAdaptor adaptor,
@@ -466,9 +464,9 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
       if (p == 0)
         firstRow = lo;
       // Local row of slice row lo; any in-range row when the slice is empty.
-      Value localRow = m.select(
-          m.gt(count, m.c(0)), m.sub(m.add(offset, m.mul(lo, stride)), begin),
-          m.c(0));
+      Value localRow =
+          m.select(m.gt(count, m.c(0)),
+                   m.sub(m.add(offset, m.mul(lo, stride)), begin), m.c(0));
       NDArrayType partType = dist::getPartType(resultType, p);
       if (isStaticallyEmpty(part) &&
           partType.getRank() == (int64_t)sizes.size()) {
@@ -528,8 +526,7 @@ struct ElementwiseLowering : public ConversionPattern {
     };
     SmallVector<Operand> inputs;
     Value size0;
-    for (auto [original, converted] :
-         llvm::zip(op->getOperands(), operands)) {
+    for (auto [original, converted] : llvm::zip(op->getOperands(), operands)) {
       auto type = cast<NDArrayType>(original.getType());
       Operand input{Operand::Whole, {}, nullptr, nullptr, type, nullptr};
       if (dist::getDistEnv(type)) {
@@ -547,8 +544,7 @@ struct ElementwiseLowering : public ConversionPattern {
       if (input.kind != Operand::Whole) {
         Value rows = input.kind == Operand::Aligned ? input.dist.size0
                                                     : m.rows(input.local);
-        size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows)
-                      : rows;
+        size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows) : rows;
       }
       inputs.push_back(input);
     }
@@ -575,10 +571,10 @@ struct ElementwiseLowering : public ConversionPattern {
                           m.rows(a.parts[2]));
       offset = m.select(input.isRowAligned, a.offset, offset);
       count = m.select(input.isRowAligned, total, count);
-      left = m.max(left, m.select(input.isRowAligned, m.rows(a.parts[0]),
-                                  m.c(0)));
-      right = m.max(right, m.select(input.isRowAligned, m.rows(a.parts[2]),
-                                    m.c(0)));
+      left =
+          m.max(left, m.select(input.isRowAligned, m.rows(a.parts[0]), m.c(0)));
+      right = m.max(right,
+                    m.select(input.isRowAligned, m.rows(a.parts[2]), m.c(0)));
     }
     left = m.min(left, count);
     right = m.min(right, m.sub(count, left));
@@ -627,10 +623,8 @@ struct ElementwiseLowering : public ConversionPattern {
               if (wholeOwned)
                 return a.parts[1];
               Value lh = m.rows(a.parts[0]);
-              Value local =
-                  m.min(m.sub(first, lh), m.rows(a.parts[1]));
-              return sliceRows(b, loc, a.parts[1], local,
-                               m.sub(last, first));
+              Value local = m.min(m.sub(first, lh), m.rows(a.parts[1]));
+              return sliceRows(b, loc, a.parts[1], local, m.sub(last, first));
             },
             [&] { return input.broadcastRow; });
       }
@@ -704,8 +698,8 @@ struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
       SmallVector<OpFoldResult> localOffsets(offsets), localSizes(sizes);
       localOffsets[0] = localRow;
       localSizes[0] = rows;
-      return ImmutableInsertSliceOp::create(b, loc, source, into,
-                                            localOffsets, localSizes, strides)
+      return ImmutableInsertSliceOp::create(b, loc, source, into, localOffsets,
+                                            localSizes, strides)
           .getResult();
     };
 
@@ -825,8 +819,8 @@ struct ReshapeLowering : public DistPattern<ReshapeOp> {
     auto wait = distruntime::WaitOp::create(
         b, loc, copy.getHandle(), ValueRange{owned, copy.getOutput()});
     rewriter.replaceOpWithMultiple(
-        op, {fromOwned(b, loc, resultType, wait.getResult(1), offset,
-                       shape[0])});
+        op,
+        {fromOwned(b, loc, resultType, wait.getResult(1), offset, shape[0])});
     return success();
   }
 };
@@ -875,8 +869,8 @@ struct PermuteDimsLowering : public DistPattern<PermuteDimsOp> {
     auto wait = distruntime::WaitOp::create(
         b, loc, copy.getHandle(), ValueRange{owned, copy.getOutput()});
     rewriter.replaceOpWithMultiple(
-        op, {fromOwned(b, loc, resultType, wait.getResult(1), offset,
-                       shape[0])});
+        op,
+        {fromOwned(b, loc, resultType, wait.getResult(1), offset, shape[0])});
     return success();
   }
 };
@@ -914,9 +908,9 @@ TypedAttr getMinMaxIdentity(OpBuilder &b, Type type, bool isMin) {
 }
 
 FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
-                                                   int64_t team,
-                                                   ReductionOp op, Value owned,
-                                                   Value start, Value rows) {
+                                                   int64_t team, ReductionOp op,
+                                                   Value owned, Value start,
+                                                   Value rows) {
   IndexMath m{b, loc};
   NDArrayType resultType = op.getType();
   auto ownedType = cast<NDArrayType>(owned.getType());
@@ -968,10 +962,10 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     if (!otherAxes.empty()) {
       SmallVector<int64_t> shape(keptShape);
       shape[0] = ShapedType::kDynamic;
-      partials = ReductionOp::create(b, loc, NDArrayType::get(shape, element),
-                                     k, source,
-                                     b.getDenseI64ArrayAttr(otherAxes),
-                                     /*keepdims=*/true, /*correction=*/nullptr);
+      partials =
+          ReductionOp::create(b, loc, NDArrayType::get(shape, element), k,
+                              source, b.getDenseI64ArrayAttr(otherAxes),
+                              /*keepdims=*/true, /*correction=*/nullptr);
     }
     Value all = gatherRows(b, loc, team, partials, start, rows);
     return ReductionOp::create(b, loc, keptType(element), k, all,
@@ -1042,8 +1036,8 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
         arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
     auto divide = [&](Value array, Value divisor) {
       auto scalarType = NDArrayType::get({}, element);
-      Value scalar = CreateOp::create(b, loc, scalarType, ValueRange{},
-                                      divisor);
+      Value scalar =
+          CreateOp::create(b, loc, scalarType, ValueRange{}, divisor);
       return EWBinOp::create(b, loc, array.getType(), EWBinOpKind::divide,
                              array, scalar)
           .getResult();
@@ -1054,9 +1048,8 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
       return finish(mean);
     Value deviation = EWBinOp::create(b, loc, floatSource,
                                       EWBinOpKind::subtract, source, mean);
-    Value squares = EWBinOp::create(b, loc, floatSource,
-                                    EWBinOpKind::multiply, deviation,
-                                    deviation);
+    Value squares = EWBinOp::create(b, loc, floatSource, EWBinOpKind::multiply,
+                                    deviation, deviation);
     Value squareSum = orderedReduce(ReductionKind::sum, squares);
     double correction =
         op.getCorrection() ? op.getCorrection()->convertToDouble() : 0.0;
@@ -1069,9 +1062,9 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     Value variance = divide(squareSum, divisor);
     if (kind == ReductionKind::var)
       return finish(variance);
-    return finish(EWUnyOp::create(b, loc, variance.getType(),
-                                  EWUnyOpKind::sqrt, variance)
-                      .getResult());
+    return finish(
+        EWUnyOp::create(b, loc, variance.getType(), EWUnyOpKind::sqrt, variance)
+            .getResult());
   }
   }
   return failure();
@@ -1085,20 +1078,21 @@ class DistToLocalTypeConverter : public TypeConverter {
 public:
   DistToLocalTypeConverter() {
     addConversion([](Type type) { return type; });
-    addConversion([](NDArrayType type, SmallVectorImpl<Type> &results)
-                      -> std::optional<LogicalResult> {
-      if (!dist::getDistEnv(type))
-        return std::nullopt;
-      if (type.getRank() == 0) {
-        results.push_back(dist::getPartType(type, 0));
-        return success();
-      }
-      for (unsigned p = 0; p < 3; ++p)
-        results.push_back(dist::getPartType(type, p));
-      IndexType index = IndexType::get(type.getContext());
-      results.append({index, index});
-      return success();
-    });
+    addConversion(
+        [](NDArrayType type,
+           SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+          if (!dist::getDistEnv(type))
+            return std::nullopt;
+          if (type.getRank() == 0) {
+            results.push_back(dist::getPartType(type, 0));
+            return success();
+          }
+          for (unsigned p = 0; p < 3; ++p)
+            results.push_back(dist::getPartType(type, p));
+          IndexType index = IndexType::get(type.getContext());
+          results.append({index, index});
+          return success();
+        });
   }
 };
 
@@ -1114,20 +1108,19 @@ struct ConvertDistToStandardPass
     ConversionTarget target(*context);
     target.addIllegalDialect<dist::DistDialect>();
     target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                           distruntime::DistRuntimeDialect,
-                           scf::SCFDialect>();
+                           distruntime::DistRuntimeDialect, scf::SCFDialect>();
     target.addDynamicallyLegalDialect<NDArrayDialect>([](Operation *op) {
       return !hasDistTypes(op->getOperandTypes()) &&
              !hasDistTypes(op->getResultTypes());
     });
 
     RewritePatternSet patterns(context);
-    patterns.add<InitDistArrayLowering, PartsOfLowering,
-                 LocalOffsetsOfLowering, RepartitionLowering, DimLowering,
-                 CastLowering, OwnedBlockLowering<CopyOp>,
-                 SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
-                 ElementwiseLowering, InsertSliceLowering, ReductionLowering,
-                 ReshapeLowering, PermuteDimsLowering>(converter, context);
+    patterns.add<InitDistArrayLowering, PartsOfLowering, LocalOffsetsOfLowering,
+                 RepartitionLowering, DimLowering, CastLowering,
+                 OwnedBlockLowering<CopyOp>, SliceLowering<SubviewOp>,
+                 SliceLowering<ExtractSliceOp>, ElementwiseLowering,
+                 InsertSliceLowering, ReductionLowering, ReshapeLowering,
+                 PermuteDimsLowering>(converter, context);
     dist::populateExpandDistIndexOpsPatterns(patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

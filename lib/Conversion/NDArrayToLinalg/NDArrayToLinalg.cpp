@@ -548,9 +548,9 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
       for (auto [d, size] : llvm::enumerate(resultType.getShape()))
         resultSizes.push_back(
             ShapedType::isDynamic(size)
-                ? OpFoldResult(tensor::DimOp::create(rewriter, op.getLoc(),
-                                                     source, d)
-                                   .getResult())
+                ? OpFoldResult(
+                      tensor::DimOp::create(rewriter, op.getLoc(), source, d)
+                          .getResult())
                 : OpFoldResult(rewriter.getIndexAttr(size)));
       rewriter.replaceOp(op, createEmpty(rewriter, op.getLoc(),
                                          resultType.getShape(), resultSizes,
@@ -704,9 +704,9 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
     // Write-backs cover the whole array; anything else updates a copy of
     // the current contents first.
     SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
-    if (!legalizeSliceOffsets(
-            rewriter, cast<ShapedType>(toTensor.getType()).getShape(), offsets,
-            op.getMixedSizes())) {
+    if (!legalizeSliceOffsets(rewriter,
+                              cast<ShapedType>(toTensor.getType()).getShape(),
+                              offsets, op.getMixedSizes())) {
       rewriter.eraseOp(op);
       return success();
     }

@@ -33,7 +33,8 @@ OpFoldResult dist::getDimSize(OpBuilder &b, Location loc, Value array,
 }
 
 Value dist::getDimValue(OpBuilder &b, Location loc, Value array, int64_t dim) {
-  return getValueOrCreateConstantIndexOp(b, loc, getDimSize(b, loc, array, dim));
+  return getValueOrCreateConstantIndexOp(b, loc,
+                                         getDimSize(b, loc, array, dim));
 }
 
 bool dist::dropsSplitDimension(Operation *op) {
@@ -57,10 +58,8 @@ Value dist::createTeamMember(OpBuilder &b, Location loc, int64_t team) {
   return distruntime::TeamMemberOp::create(b, loc, b.getIndexType(), team);
 }
 
-std::pair<Value, Value> dist::createDefaultPartition(OpBuilder &b,
-                                                     Location loc,
-                                                     int64_t team,
-                                                     Value rows) {
+std::pair<Value, Value> dist::createDefaultPartition(OpBuilder &b, Location loc,
+                                                     int64_t team, Value rows) {
   Value nprocs = createTeamSize(b, loc, team);
   Value rank = createTeamMember(b, loc, team);
   auto partition =
@@ -114,12 +113,11 @@ Value dist::createGatherElement(OpBuilder &b, Location loc, Value array,
   auto type = cast<NDArrayType>(array.getType());
   SmallVector<int64_t> ones(type.getRank(), 1);
   SmallVector<OpFoldResult> unit(type.getRank(), b.getIndexAttr(1));
-  NDArrayType elementType =
-      type.cloneWith(ones, type.getElementType())
-          .cloneWithEnvironments(type.getEnvironments());
+  NDArrayType elementType = type.cloneWith(ones, type.getElementType())
+                                .cloneWithEnvironments(type.getEnvironments());
   // The distributed 1x..x1 view of the element, then its gathered copy.
-  NDArrayType viewType = withDistEnv(
-      withoutDistEnv(elementType), getDistEnv(type).getTeam());
+  NDArrayType viewType =
+      withDistEnv(withoutDistEnv(elementType), getDistEnv(type).getTeam());
   Value view = SubviewOp::create(b, loc, viewType, array,
                                  getAsOpFoldResult(indices), unit, unit);
   return createGather(b, loc, view);
@@ -159,9 +157,8 @@ Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,
   SmallVector<Value> offsets{offset};
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   offsets.append(type.getRank() - 1, zero);
-  return InitDistArrayOp::create(b, loc, type,
-                                 ValueRange{empty, owned, empty}, offsets,
-                                 globalShape);
+  return InitDistArrayOp::create(b, loc, type, ValueRange{empty, owned, empty},
+                                 offsets, globalShape);
 }
 
 Value dist::createDistribute(OpBuilder &b, Location loc, Value replicated,
@@ -181,17 +178,16 @@ Value dist::createDistribute(OpBuilder &b, Location loc, Value replicated,
   return createFromOwned(b, loc, distType, owned, offset, shape);
 }
 
-Value dist::createDistributedCreate(OpBuilder &b, Location loc,
-                                    CreateOp create, int64_t team) {
+Value dist::createDistributedCreate(OpBuilder &b, Location loc, CreateOp create,
+                                    int64_t team) {
   NDArrayType type = create.getType();
   SmallVector<Value> shape;
   auto dynamicSizes = create.getDynamicSizes();
   unsigned next = 0;
   for (int64_t d = 0; d < type.getRank(); ++d)
-    shape.push_back(type.isDynamicDim(d)
-                        ? dynamicSizes[next++]
-                        : Value(arith::ConstantIndexOp::create(
-                              b, loc, type.getDimSize(d))));
+    shape.push_back(type.isDynamicDim(d) ? dynamicSizes[next++]
+                                         : Value(arith::ConstantIndexOp::create(
+                                               b, loc, type.getDimSize(d))));
   auto [offset, size] = createDefaultPartition(b, loc, team, shape[0]);
   NDArrayType localType = getRowsType(type);
   SmallVector<Value> localSizes{size};
@@ -200,6 +196,5 @@ Value dist::createDistributedCreate(OpBuilder &b, Location loc,
       localSizes.push_back(shape[d]);
   Value owned =
       CreateOp::create(b, loc, localType, localSizes, create.getValue());
-  return createFromOwned(b, loc, withDistEnv(type, team), owned, offset,
-                         shape);
+  return createFromOwned(b, loc, withDistEnv(type, team), owned, offset, shape);
 }

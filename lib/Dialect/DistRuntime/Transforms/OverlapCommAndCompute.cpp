@@ -69,8 +69,7 @@ void sink(WaitOp op) {
         return next == user || next->isAncestor(user);
       });
     });
-    if (uses || isBarrier(next) ||
-        next->hasTrait<OpTrait::IsTerminator>())
+    if (uses || isBarrier(next) || next->hasTrait<OpTrait::IsTerminator>())
       break;
     target = next;
   }

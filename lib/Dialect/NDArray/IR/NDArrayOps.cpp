@@ -2,8 +2,8 @@
 
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
@@ -188,8 +188,8 @@ struct FoldConstantInsertArguments : public OpRewritePattern<OpTy> {
     // Never fold into an invalid op: the constants may come from code that
     // is dead at run time.
     if (failed(verifySliceBounds([] { return InFlightDiagnostic(); },
-                                 op.getSlicedType().getShape(),
-                                 staticOffsets, staticSizes, staticStrides)))
+                                 op.getSlicedType().getShape(), staticOffsets,
+                                 staticSizes, staticStrides)))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
       op.getOffsetsMutable().assign(dynOffsets);
@@ -770,9 +770,9 @@ LogicalResult imex::ndarray::verifySliceBounds(
 
 static LogicalResult verifyOpSliceBounds(OffsetSizeAndStrideOpInterface op,
                                          NDArrayType sliced) {
-  return verifySliceBounds([&] { return op->emitOpError(); },
-                           sliced.getShape(), op.getStaticOffsets(),
-                           op.getStaticSizes(), op.getStaticStrides());
+  return verifySliceBounds([&] { return op->emitOpError(); }, sliced.getShape(),
+                           op.getStaticOffsets(), op.getStaticSizes(),
+                           op.getStaticStrides());
 }
 
 /// Verifies the result of a slice extraction: the slice shape, possibly

@@ -84,8 +84,7 @@ void forEachEdge(RegionBranchOpInterface op,
   SmallVector<RegionSuccessor> successors;
   op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
   for (RegionSuccessor &successor : successors)
-    fn(op.getEntrySuccessorOperands(successor),
-       successor.getSuccessorInputs());
+    fn(op.getEntrySuccessorOperands(successor), successor.getSuccessorInputs());
   for (Region &region : op->getRegions())
     for (Block &block : region) {
       if (block.empty())
@@ -237,8 +236,7 @@ Value alignOperand(OpBuilder &b, Location loc, Value operand, int64_t rank,
   Value one = constIndex(b, loc, 1);
   Value broadcast = b.createOrFold<arith::AndIOp>(
       loc, cmpEq(b, loc, rows, one),
-      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, size0,
-                                    one));
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, size0, one));
   Value boxOffset = select(b, loc, broadcast, constIndex(b, loc, 0), offset);
   Value boxSize = select(b, loc, broadcast, one, size);
   return dist::RepartitionOp::create(b, loc, type, operand, boxOffset, boxSize);
@@ -295,8 +293,8 @@ void alignInsertedSource(ImmutableInsertSliceOp op) {
   auto [offset, size] = dist::createLocalTargetOfSlice(
       b, loc, op.getDestination(), op.getMixedOffsets(), op.getMixedSizes(),
       op.getMixedStrides());
-  Value sliceRows = getValueOrCreateConstantIndexOp(b, loc,
-                                                    op.getMixedSizes()[0]);
+  Value sliceRows =
+      getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes()[0]);
   op.getSourceMutable().set(
       alignOperand(b, loc, source, sliceRank, sliceRows, offset, size));
 }
@@ -331,8 +329,8 @@ LogicalResult distributeCreation(Operation *op) {
   auto teamAttr = dyn_cast<IntegerAttr>(op->getAttr(kTeamAttrName));
   op->removeAttr(kTeamAttrName);
   if (!teamAttr || teamAttr.getInt() < 1)
-    return op->emitOpError("'") << kTeamAttrName
-                                << "' must be an integer team id >= 1";
+    return op->emitOpError("'")
+           << kTeamAttrName << "' must be an integer team id >= 1";
   if (!isa<CreateOp, LinSpaceOp, CopyOp>(op))
     return op->emitOpError("'")
            << kTeamAttrName
@@ -382,9 +380,8 @@ LogicalResult rewriteOp(Operation *op) {
   }
   if (auto insert = dyn_cast<InsertSliceOp>(op)) {
     if (dist::getDistEnv(insert.getDestination().getType()))
-      return op->emitOpError(
-          "in-place update of a distributed array; run "
-          "-ndarray-value-semantics first");
+      return op->emitOpError("in-place update of a distributed array; run "
+                             "-ndarray-value-semantics first");
     if (dist::getDistEnv(insert.getSource().getType()))
       insert.getSourceMutable().set(
           dist::createGather(b, loc, insert.getSource()));
@@ -395,8 +392,7 @@ LogicalResult rewriteOp(Operation *op) {
     if (!dist::getDistEnv(array.getType()))
       return success();
     // Fetch the one element from its owner to every rank.
-    Value element = dist::createGatherElement(b, loc, array,
-                                              load.getIndices());
+    Value element = dist::createGatherElement(b, loc, array, load.getIndices());
     SmallVector<Value> zeros(load.getIndices().size(), constIndex(b, loc, 0));
     load.getArrayMutable().set(element);
     load.getIndicesMutable().assign(zeros);
@@ -465,9 +461,9 @@ struct NDArrayDistPass
     SmallVector<Operation *> ops;
     func->walk([&](Operation *op) {
       if (isa<NDArrayDialect>(op->getDialect()) &&
-          (getOperandTeam(op) ||
-           llvm::any_of(op->getResultTypes(),
-                        [](Type t) { return dist::getDistEnv(t); })))
+          (getOperandTeam(op) || llvm::any_of(op->getResultTypes(), [](Type t) {
+             return dist::getDistEnv(t);
+           })))
         ops.push_back(op);
     });
     for (Operation *op : ops)
@@ -511,8 +507,7 @@ struct NDArrayDistPass
           if (!terminator)
             continue;
           successors.clear();
-          branch.getSuccessorRegions(RegionBranchPoint(terminator),
-                                     successors);
+          branch.getSuccessorRegions(RegionBranchPoint(terminator), successors);
           for (RegionSuccessor &successor : successors) {
             OperandRange sources = terminator.getSuccessorOperands(successor);
             unsigned first =

@@ -40,17 +40,19 @@ mlir::Value createTeamMember(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Offset and size of this rank's block of `rows` rows in the default
 /// partition over `team`.
-std::pair<mlir::Value, mlir::Value>
-createDefaultPartition(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
-                       mlir::Value rows);
+std::pair<mlir::Value, mlir::Value> createDefaultPartition(mlir::OpBuilder &b,
+                                                           mlir::Location loc,
+                                                           int64_t team,
+                                                           mlir::Value rows);
 
 /// Offset and size (dimension 0, in slice coordinates) of the rows of a
 /// slice of the distributed array `array` that this rank owns.
-std::pair<mlir::Value, mlir::Value> createLocalTargetOfSlice(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Value array,
-    llvm::ArrayRef<mlir::OpFoldResult> offsets,
-    llvm::ArrayRef<mlir::OpFoldResult> sizes,
-    llvm::ArrayRef<mlir::OpFoldResult> strides);
+std::pair<mlir::Value, mlir::Value>
+createLocalTargetOfSlice(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value array,
+                         llvm::ArrayRef<mlir::OpFoldResult> offsets,
+                         llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                         llvm::ArrayRef<mlir::OpFoldResult> strides);
 
 /// Offset and size of the rows of the distributed array `array` this rank
 /// owns.

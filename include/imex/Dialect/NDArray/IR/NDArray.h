@@ -34,11 +34,10 @@ bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
 /// Verifies static slice parameters against `shape`: positive strides and
 /// in-bounds offsets and extents; an empty slice may start at the end of a
 /// dimension.
-mlir::LogicalResult
-verifySliceBounds(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
-                  llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> offsets,
-                  llvm::ArrayRef<int64_t> sizes,
-                  llvm::ArrayRef<int64_t> strides);
+mlir::LogicalResult verifySliceBounds(
+    llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
+    llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> offsets,
+    llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides);
 
 mlir::LogicalResult verifyCompatibleEnvironments(mlir::Operation *op);
 
