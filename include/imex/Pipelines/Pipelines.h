@@ -33,9 +33,11 @@ struct DistCPUPipelineOptions
     : public CPUCodegenOptions<DistCPUPipelineOptions> {
   Option<bool> overlapCommAndCompute{
       *this, "overlap-comm-and-compute",
-      llvm::cl::desc("Start halo exchanges early and wait late (off only to "
-                     "measure the effect)"),
-      llvm::cl::init(true)};
+      llvm::cl::desc("Start halo exchanges early and wait late (off by "
+                     "default: the pending reads of exchange inputs currently "
+                     "make bufferization copy, slower than the overlap gains; "
+                     "see docs/distribution.md)"),
+      llvm::cl::init(false)};
 };
 
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
