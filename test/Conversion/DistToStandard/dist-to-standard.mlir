@@ -4,12 +4,13 @@
 !local = !ndarray.ndarray<?x4xf64>
 
 // A repartition fetches the rows outside the owned block with one halo
-// exchange and keeps the owned rows inside the box as a view.
+// exchange and keeps the owned rows inside the box as a view of the exchange
+// input (computing on them need not wait for the messages).
 // CHECK-LABEL: func.func @repartition
 // CHECK-SAME: (%[[L:.*]]: !ndarray.ndarray<?x4xf64>, %[[O:.*]]: !ndarray.ndarray<?x4xf64>, %[[R:.*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:.*]]: index, %[[N:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
 // CHECK: %[[H:.*]], %[[LH:.*]], %[[RH:.*]] = distruntime.get_halo %[[O]] global_shape[%[[N]], %{{.*}}] local_offsets[%{{.*}}, %{{.*}}] bb_offsets[%[[B]], %{{.*}}] bb_sizes[%[[S]], %{{.*}}] team = 1
 // CHECK: %[[W:.*]]:3 = distruntime.wait %[[H]], %[[O]], %[[LH]], %[[RH]]
-// CHECK: %[[IN:.*]] = ndarray.subview %[[W]]#0
+// CHECK: %[[IN:.*]] = ndarray.subview %[[O]]
 // CHECK: return %[[W]]#1, %[[IN]], %[[W]]#2
 func.func @repartition(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %b: index, %s: index) -> (!local, !local, !local) {
   %c0 = arith.constant 0 : index
