@@ -504,7 +504,7 @@ struct ElementwiseLowering : public ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, ConcatOp>(op) ||
+    if (!dist::isRowwise(op) ||
         op->getNumResults() != 1)
       return failure();
     auto resultType = cast<NDArrayType>(op->getResult(0).getType());

@@ -739,8 +739,14 @@ LogicalResult LocalCoreOp::fold(FoldAdaptor adaptor,
 // RepartitionOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult RepartitionOp::verify() {
-  NDArrayType source = getSource().getType(), result = getType();
+/// Verifies a repartition of `source` to rows [offset, offset + size) with
+/// result type `result` (dist.repartition and dist.local_repartition).
+static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
+                                       NDArrayType result, Value offsetValue,
+                                       Value sizeValue) {
+  auto emitOpError = [&](const Twine &message) {
+    return op->emitOpError(message);
+  };
   DistEnvAttr sourceEnv = getDistEnv(source), resultEnv = getDistEnv(result);
   if (sourceEnv.getTeam() != resultEnv.getTeam())
     return emitOpError("source and result must be distributed over the same "
@@ -762,8 +768,8 @@ LogicalResult RepartitionOp::verify() {
       getPartType(result, 0).getEnvironments())
     return emitOpError("source and result must have the same environments "
                        "besides #dist.dist_env");
-  std::optional<int64_t> offset = getConstantIndex(getOffset());
-  std::optional<int64_t> size = getConstantIndex(getSize());
+  std::optional<int64_t> offset = getConstantIndex(offsetValue);
+  std::optional<int64_t> size = getConstantIndex(sizeValue);
   if (offset && *offset < 0)
     return emitOpError("offset must be non-negative, got ") << *offset;
   if (size && *size < 0)
@@ -777,6 +783,45 @@ LogicalResult RepartitionOp::verify() {
       return emitOpError("rows [")
              << *offset << ", " << *offset << " + " << *size << ") exceed the "
              << rows << " rows of the array";
+  }
+  return success();
+}
+
+LogicalResult RepartitionOp::verify() {
+  return verifyRepartition(*this, getSource().getType(), getType(),
+                           getOffset(), getSize());
+}
+
+LogicalResult LocalRepartitionOp::verify() {
+  return verifyRepartition(*this, getSource().getType(), getType(),
+                           getOffset(), getSize());
+}
+
+LogicalResult AlignCoresOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, AlignCoresOp::Adaptor adaptor,
+    SmallVectorImpl<Type> &inferredReturnTypes) {
+  llvm::append_range(inferredReturnTypes, adaptor.getArrays().getTypes());
+  return success();
+}
+
+LogicalResult AlignCoresOp::verify() {
+  if (getArrays().empty())
+    return emitOpError("expects at least one array");
+  auto first = cast<NDArrayType>(getArrays().front().getType());
+  int64_t team = getDistEnv(first).getTeam();
+  for (Value array : getArrays()) {
+    auto type = cast<NDArrayType>(array.getType());
+    if (getDistEnv(type).getTeam() != team)
+      return emitOpError("expects arrays of one team, got teams ")
+             << team << " and " << getDistEnv(type).getTeam();
+    if (type.getRank() == 0)
+      return emitOpError("expects arrays of rank >= 1 (0-d arrays are "
+                         "replicated)");
+    int64_t rows = type.getDimSize(0), firstRows = first.getDimSize(0);
+    if (!ShapedType::isDynamic(rows) && !ShapedType::isDynamic(firstRows) &&
+        rows != firstRows)
+      return emitOpError("expects arrays with the same rows, got ")
+             << firstRows << " and " << rows << " rows";
   }
   return success();
 }

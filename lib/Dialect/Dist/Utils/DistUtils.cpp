@@ -9,11 +9,19 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace imex;
 using namespace imex::ndarray;
 using namespace imex::dist;
+
+bool dist::isRowwise(Operation *op) {
+  if (auto concat = dyn_cast<ConcatOp>(op))
+    return concat.getAxis() != 0;
+  return isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp>(op);
+}
 
 NDArrayType dist::withoutDistEnv(NDArrayType type) {
   SmallVector<Attribute> envs;
@@ -84,6 +92,34 @@ std::pair<Value, Value> dist::createOwnedRange(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(getDimSize(b, loc, array, d));
   return createLocalTargetOfSlice(b, loc, array, zeros, sizes, ones);
+}
+
+bool dist::isOwnedRange(Value array, Value offset, Value size) {
+  auto target = offset.getDefiningOp<LocalTargetOfSliceOp>();
+  if (!target || target.getArray() != array || size.getDefiningOp() != target)
+    return false;
+  auto type = cast<NDArrayType>(array.getType());
+  int64_t rank = type.getRank();
+  if (offset != target->getResult(0) || size != target->getResult(rank))
+    return false;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult dimSize = target.getMixedSizes()[d];
+    bool fullDim = type.isDynamicDim(d)
+                       ? [&] {
+                           auto value = dyn_cast<Value>(dimSize);
+                           auto dim =
+                               value ? value.getDefiningOp<DimOp>() : DimOp();
+                           // (folders may have replaced the array by an
+                           // operand of the same shape)
+                           return dim &&
+                                  isConstantIntValue(dim.getIndex(), d);
+                         }()
+                       : isConstantIntValue(dimSize, type.getDimSize(d));
+    if (!isConstantIntValue(target.getMixedOffsets()[d], 0) ||
+        !isConstantIntValue(target.getMixedStrides()[d], 1) || !fullDim)
+      return false;
+  }
+  return true;
 }
 
 /// The type of a part: dimension 0 dynamic, the others as in `type`.
@@ -197,4 +233,101 @@ Value dist::createDistributedCreate(OpBuilder &b, Location loc, CreateOp create,
   Value owned =
       CreateOp::create(b, loc, localType, localSizes, create.getValue());
   return createFromOwned(b, loc, withDistEnv(type, team), owned, offset, shape);
+}
+
+bool dist::RowLayout::operator==(const RowLayout &other) const {
+  if (ownedBy && other.ownedBy)
+    return ownedBy == other.ownedBy;
+  if (ownedBy)
+    return isOwnedRange(ownedBy, other.offset, other.size);
+  if (other.ownedBy)
+    return isOwnedRange(other.ownedBy, offset, size);
+  return offset == other.offset && size == other.size;
+}
+
+SmallVector<OpOperand *> dist::getRowAlignedOperands(Operation *op) {
+  int64_t rank = cast<NDArrayType>(op->getResult(0).getType()).getRank();
+  SmallVector<OpOperand *> operands;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<NDArrayType>(operand.get().getType());
+    if (type && isDist(type) && type.getRank() == rank)
+      operands.push_back(&operand);
+  }
+  return operands;
+}
+
+std::optional<RowLayout> dist::getOperandsLayout(Operation *op) {
+  std::optional<RowLayout> common;
+  for (OpOperand *operand : getRowAlignedOperands(op)) {
+    RowLayout layout = getRowLayout(operand->get());
+    if (common && !(*common == layout))
+      return std::nullopt;
+    // An operand without halos determines the rows: the others were
+    // repartitioned to its owned rows.
+    if (!common || !layout.isExplicit())
+      common = layout;
+  }
+  return common;
+}
+
+RowLayout dist::getRowLayout(Value array) {
+  Operation *def = array.getDefiningOp();
+  if (auto repartition = dyn_cast_if_present<RepartitionOp>(def))
+    return {repartition.getOffset(), repartition.getSize(), {}};
+  if (auto local = dyn_cast_if_present<LocalRepartitionOp>(def))
+    return {local.getOffset(), local.getSize(), {}};
+  if (auto align = dyn_cast_if_present<AlignCoresOp>(def))
+    return getRowLayout(align.getArrays()[cast<OpResult>(array).getResultNumber()]);
+  // An elementwise result holds the rows its aligned operands hold.
+  if (def && isRowwise(def))
+    if (std::optional<RowLayout> layout = getOperandsLayout(def);
+        layout && layout->isExplicit())
+      return *layout;
+  // Other arrays (built by ndarray-dist) have no halos.
+  return {{}, {}, array};
+}
+
+/// Whether `op` may write or free memory (unknown effects included).
+static bool mayWrite(Operation *op) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  return !effects || llvm::any_of(*effects, [](const auto &effect) {
+           return isa<MemoryEffects::Write, MemoryEffects::Free>(
+               effect.getEffect());
+         });
+}
+
+LogicalResult dist::hoistDefinitions(ValueRange values, Operation *before) {
+  Block *block = before->getBlock();
+  // The ops to move, operands before users.
+  SetVector<Operation *> toMove;
+  std::function<bool(Value)> collect = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != block || def->isBeforeInBlock(before) ||
+        toMove.contains(def))
+      return true;
+    if (def == before || def->getNumRegions() || mayWrite(def))
+      return false;
+    for (Value operand : def->getOperands())
+      if (!collect(operand))
+        return false;
+    toMove.insert(def);
+    return true;
+  };
+  for (Value value : values)
+    if (!collect(value))
+      return failure();
+  if (toMove.empty())
+    return success();
+  // Reads move before no write.
+  Operation *last = toMove.front();
+  for (Operation *op : toMove)
+    if (last->isBeforeInBlock(op))
+      last = op;
+  for (Operation *op = before; op != last; op = op->getNextNode())
+    if (!toMove.contains(op) && mayWrite(op))
+      return failure();
+  for (Operation *op : toMove)
+    op->moveBefore(before);
+  return success();
 }

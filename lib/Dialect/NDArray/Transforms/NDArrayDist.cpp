@@ -160,6 +160,19 @@ Value dimZero(OpBuilder &b, Location loc, Value value) {
           b, loc, cast<OffsetSizeAndStrideOpInterface>(def).getMixedSizes()[0]);
     if (auto create = dyn_cast_if_present<CreateOp>(def))
       return create.getDynamicSizes().front();
+    if (def && dist::isRowwise(def)) {
+      // Dimension 0 of the result is the broadcast (maximum) of the
+      // operands' of the same rank.
+      Value size;
+      for (Value operand : def->getOperands()) {
+        if (cast<NDArrayType>(operand.getType()).getRank() != type.getRank())
+          continue;
+        Value rows = dimZero(b, loc, operand);
+        size = size ? b.createOrFold<arith::MaxUIOp>(loc, size, rows) : rows;
+      }
+      if (size)
+        return size;
+    }
     return dist::getDimValue(b, loc, value, 0);
   }
 }
@@ -233,6 +246,9 @@ Value alignOperand(OpBuilder &b, Location loc, Value operand, int64_t rank,
   if (type.getRank() != rank)
     return dist::createGather(b, loc, operand);
   Value rows = dimZero(b, loc, operand);
+  // Rows equal to the result's at compile time: not broadcast.
+  if (matchPattern(cmpEq(b, loc, rows, size0), m_One()))
+    return dist::RepartitionOp::create(b, loc, type, operand, offset, size);
   Value one = constIndex(b, loc, 1);
   Value broadcast = b.createOrFold<arith::AndIOp>(
       loc, cmpEq(b, loc, rows, one),

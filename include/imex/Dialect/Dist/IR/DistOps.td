@@ -342,4 +342,62 @@ def Dist_RepartitionOp : Dist_Op<"repartition", [NoMemoryEffect]> {
   let hasVerifier = 1;
 }
 
+
+def Dist_LocalRepartitionOp : Dist_Op<"local_repartition", [Pure]> {
+  let summary = "rows of a distributed array held locally (no communication)";
+  let description = [{
+    Like `dist.repartition`, returns a distributed array whose three parts
+    on this rank hold exactly the global rows `[offset, offset + size)`,
+    split into left halo, owned rows and right halo; but the rows must
+    already be held by the local parts of `source` (in any of its parts):
+    the result is made of views of them, without communication. Reading
+    rows that `source` does not hold locally is undefined behavior.
+
+    `dist-coalesce` builds it for the views of an array that share one halo
+    exchange: each view takes its rows out of the rows exchanged for all of
+    them.
+
+    ```mlir
+    %v = dist.local_repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    ```
+  }];
+  let arguments = (ins Dist_DistArray:$source, Index:$offset, Index:$size);
+  let results = (outs Dist_DistArray:$result);
+  let assemblyFormat = [{
+    $source `offset` $offset `size` $size attr-dict `:`
+    qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_AlignCoresOp : Dist_Op<"align_cores", [Pure, InferTypeOpAdaptor]> {
+  let summary = "split the local rows of aligned arrays at their common core";
+  let description = [{
+    The operands hold the same global rows on this rank (they are aligned
+    operands of elementwise computations, e.g. repartitioned to the same
+    rows). Each result is its operand with its local rows split into three
+    parts at the same places for all operands: the rows before the common
+    core, the common core (the rows every operand owns, i.e. holds outside
+    its halos), and the rows after it. The global content is unchanged.
+
+    Elementwise ops whose distributed operands are all aligned by one
+    `dist.align_cores` (directly or through other such elementwise ops) are
+    computed part by part by `convert-dist-to-standard`: the core reads
+    owned rows in place, and the loops of a chain of such ops have identical
+    bounds, so they fuse. Because the first and last parts may contain owned
+    rows, the results may only be used by elementwise ops (checked by
+    `convert-dist-to-standard`). Built by `dist-infer-elementwise-cores`.
+
+    ```mlir
+    %a2, %b2 = dist.align_cores %a, %b : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+    ```
+  }];
+  let arguments = (ins Variadic<Dist_DistArray>:$arrays);
+  let results = (outs Variadic<Dist_DistArray>:$results);
+  let assemblyFormat = [{
+    $arrays attr-dict `:` qualified(type($arrays))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // IMEX_DIALECT_DIST_IR_DISTOPS_TD

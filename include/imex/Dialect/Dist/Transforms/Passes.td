@@ -23,4 +23,55 @@ def DistExpandIndexOps : Pass<"dist-expand-index-ops"> {
                            "::imex::ndarray::NDArrayDialect"];
 }
 
+
+def DistCoalesce : Pass<"dist-coalesce"> {
+  let summary = "Exchange each array once for all the views that read it";
+  let description = [{
+    Reduces the halo exchanges ndarray-dist creates (one per aligned
+    operand) to one per array and block:
+
+    1. A `dist.repartition` of the result of a row-wise op (elementwise
+       ops, `where`, element type conversions, concatenation along a
+       dimension > 0) whose distributed operands hold the same rows is
+       replaced by the op computed on its operands repartitioned to the
+       requested rows, when the op has no other user reading its data. A
+       chain of elementwise ops feeding an insert then computes exactly the
+       rows the insert writes, and only views of stored arrays are
+       exchanged. Repartitions of repartitions collapse; a repartition to
+       the rows its source holds (the same offset and size values) is
+       removed.
+    2. Within a block, the repartitions of views (`ndarray.subview`,
+       `ndarray.extract_slice` keeping dimension 0) of one array are merged
+       into one `dist.repartition` of the array to the bounding box of the
+       rows they read (`dist.local_bounding_box`), placed at the first of
+       them; each view then takes its rows out of it with
+       `dist.local_repartition` (no communication). Arrays have value
+       semantics here (run `ndarray-value-semantics` first), so a write
+       creates a new array and requests are never merged across it.
+       Requests whose index values cannot be computed at the first request
+       (values defined by ops with side effects) are left alone.
+  }];
+  let dependentDialects = ["::imex::dist::DistDialect",
+                           "::imex::ndarray::NDArrayDialect"];
+}
+
+def DistInferElementwiseCores : Pass<"dist-infer-elementwise-cores"> {
+  let summary = "Split chains of elementwise ops at their common core";
+  let description = [{
+    Groups the row-wise ops (elementwise ops, `where`, element type
+    conversions, concatenation along a dimension > 0) of a block that
+    compute the same rows (their distributed operands are repartitioned to
+    the same offset and size values) and feed each other. The distributed
+    operands the group reads from outside (its leaves, typically views of
+    one exchanged array) are passed through one `dist.align_cores`, which
+    splits their local rows identically: rows before the common core, the
+    core (rows every leaf owns, needing no halo data) and rows after it.
+    `convert-dist-to-standard` then computes every op of the group part by
+    part with identical bounds: the core from owned data in place, so it
+    can run while halos are exchanged, and the parts of consecutive ops
+    fuse into one loop nest (linalg elementwise fusion).
+  }];
+  let dependentDialects = ["::imex::dist::DistDialect"];
+}
+
 #endif // IMEX_DIALECT_DIST_TRANSFORMS_PASSES_TD

@@ -32,6 +32,12 @@ mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
 /// dimension) by rank reduction; conservatively true when unknown.
 bool dropsSplitDimension(mlir::Operation *op);
 
+/// Whether `op` computes its result row by row from operands aligned along
+/// dimension 0 (elementwise ops, where, element type conversions,
+/// concatenation along another dimension): its result repartitioned to some
+/// rows is the op applied to its operands repartitioned to these rows.
+bool isRowwise(mlir::Operation *op);
+
 /// Number of ranks and this rank in `team` (runtime values).
 mlir::Value createTeamSize(mlir::OpBuilder &b, mlir::Location loc,
                            int64_t team);
@@ -58,6 +64,39 @@ createLocalTargetOfSlice(mlir::OpBuilder &b, mlir::Location loc,
 /// owns.
 std::pair<mlir::Value, mlir::Value>
 createOwnedRange(mlir::OpBuilder &b, mlir::Location loc, mlir::Value array);
+
+/// Whether `offset` and `size` are the owned range of `array` as
+/// `createOwnedRange` builds it.
+bool isOwnedRange(mlir::Value array, mlir::Value offset, mlir::Value size);
+
+/// The global rows of dimension 0 a distributed array holds on this rank,
+/// as far as known at compile time: the rows [offset, offset + size) of a
+/// repartition, or all the rows an array without halos owns (`ownedBy`).
+struct RowLayout {
+  mlir::Value offset, size;
+  mlir::Value ownedBy;
+
+  bool operator==(const RowLayout &other) const;
+  bool isExplicit() const { return !ownedBy; }
+};
+
+/// The rows `array` holds: explicit for (local) repartitions and row-wise
+/// ops computed on operands holding the same explicit rows.
+RowLayout getRowLayout(mlir::Value array);
+
+/// The distributed operands of the row-wise `op` split along dimension 0
+/// like its result (operands of lower rank are broadcast).
+llvm::SmallVector<mlir::OpOperand *> getRowAlignedOperands(mlir::Operation *op);
+
+/// The rows all row-aligned operands of the row-wise `op` hold, if they hold
+/// the same rows (which rules out broadcasting along dimension 0).
+std::optional<RowLayout> getOperandsLayout(mlir::Operation *op);
+
+/// Moves the side-effect free ops of `before`'s block that define `values`
+/// after `before` (and the ones they depend on) right before it. Fails
+/// without changing anything if an op with effects or regions is needed.
+mlir::LogicalResult hoistDefinitions(mlir::ValueRange values,
+                                     mlir::Operation *before);
 
 /// The whole distributed array `array` on every rank, as a replicated array.
 mlir::Value createGather(mlir::OpBuilder &b, mlir::Location loc,

@@ -1,0 +1,233 @@
+//===- DistCoalesce.cpp - one halo exchange per array ---------------------===//
+//
+// ndarray-dist aligns the operands of every elementwise op and insert on its
+// own, so a stencil step requests halos for each shifted view, and for
+// intermediate results, separately. This pass
+//
+//  1. moves repartitions of elementwise results to the operands (rows of an
+//     elementwise result are computed from the same rows of its operands),
+//     so that every op of a chain computes the rows its final consumer needs
+//     and only views of stored arrays are exchanged; repartitions of
+//     repartitions collapse and repartitions to the rows an array already
+//     holds disappear;
+//  2. merges the repartitions of views of one array within a block into one
+//     repartition of the array to the union (bounding box) of the rows they
+//     read; each view then takes its rows out of it locally
+//     (`dist.local_repartition`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/Dialect/Dist/Transforms/Passes.h"
+
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace imex::dist {
+#define GEN_PASS_DEF_DISTCOALESCE
+#include "imex/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace imex::dist
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::dist;
+using namespace imex::ndarray;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Moving repartitions to the operands
+//===----------------------------------------------------------------------===//
+
+/// repartition(repartition(x)) -> repartition(x): the rows of the global
+/// array do not depend on how it was split before.
+struct CollapseRepartitions : public OpRewritePattern<RepartitionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RepartitionOp op,
+                                PatternRewriter &rewriter) const override {
+    Value source = op.getSource();
+    Operation *def = source.getDefiningOp();
+    if (!isa_and_present<RepartitionOp, LocalRepartitionOp>(def))
+      return failure();
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getSourceMutable().set(def->getOperand(0)); });
+    return success();
+  }
+};
+
+/// A repartition to the rows the source already holds is the source.
+struct DropRedundantRepartition : public OpRewritePattern<RepartitionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RepartitionOp op,
+                                PatternRewriter &rewriter) const override {
+    RowLayout layout = getRowLayout(op.getSource());
+    if (!layout.isExplicit() || layout.offset != op.getOffset() ||
+        layout.size != op.getSize())
+      return failure();
+    Value source = op.getSource();
+    if (source.getType() != op.getType())
+      source = CastOp::create(rewriter, op.getLoc(), op.getType(), source);
+    rewriter.replaceOp(op, source);
+    return success();
+  }
+};
+
+/// Whether `user` reads only the shape (not the data) of distributed arrays.
+bool readsShapeOnly(Operation *user) {
+  return isa<DimOp, LocalTargetOfSliceOp>(user);
+}
+
+/// repartition(f(x, y, ...)) -> f(repartition(x), repartition(y), ...) for a
+/// row-wise op f whose operands hold the same rows, computed only for this
+/// repartition.
+struct RepartitionOperands : public OpRewritePattern<RepartitionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RepartitionOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getSource().getDefiningOp();
+    if (!def || !isRowwise(def) || !getOperandsLayout(def))
+      return failure();
+    if (!llvm::all_of(def->getUsers(), [&](Operation *user) {
+          return user == op || readsShapeOnly(user);
+        }))
+      return rewriter.notifyMatchFailure(op, "source has other data users");
+    IRMapping mapping;
+    for (OpOperand *operand : getRowAlignedOperands(def)) {
+      Value value = operand->get();
+      auto repartition = RepartitionOp::create(
+          rewriter, op.getLoc(), value.getType(), value, op.getOffset(),
+          op.getSize());
+      mapping.map(value, repartition.getResult());
+    }
+    Operation *clone = rewriter.clone(*def, mapping);
+    clone->getResult(0).setType(op.getType());
+    rewriter.replaceOp(op, clone->getResults());
+    // Erased now so that the repartitions of its operands see no other user.
+    if (isOpTriviallyDead(def))
+      rewriter.eraseOp(def);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Merging the exchanges of views of one array
+//===----------------------------------------------------------------------===//
+
+/// A repartition of a view of `base`: the rows `[viewOffset + viewStride *
+/// offset, ...)` of the base it reads.
+struct ViewRequest {
+  RepartitionOp repartition;
+  Operation *view; // nullptr: the base itself
+  Value base;
+};
+
+std::optional<ViewRequest> getViewRequest(RepartitionOp op) {
+  Value source = op.getSource();
+  Operation *def = source.getDefiningOp();
+  if (isa_and_present<SubviewOp, ExtractSliceOp>(def) &&
+      !dropsSplitDimension(def))
+    return ViewRequest{op, def, def->getOperand(0)};
+  return ViewRequest{op, nullptr, source};
+}
+
+/// Replaces the repartitions of `requests` (all of views of one base, in
+/// block order) by one repartition of the base to the bounding box of their
+/// rows and local repartitions of views of it.
+LogicalResult mergeRequests(RewriterBase &rewriter, DominanceInfo &dominance,
+                            ArrayRef<ViewRequest> requests) {
+  RepartitionOp first = requests.front().repartition;
+  Location loc = first.getLoc();
+
+  // The index values of every request must be available at the first one.
+  SmallVector<Value> indexValues;
+  for (ViewRequest request : requests) {
+    indexValues.append({request.repartition.getOffset(),
+                        request.repartition.getSize()});
+    if (request.view)
+      for (Value operand : request.view->getOperands().drop_front())
+        indexValues.push_back(operand);
+  }
+  if (failed(hoistDefinitions(indexValues, first)))
+    return failure();
+
+  rewriter.setInsertionPoint(first);
+  Value boxOffset, boxSize;
+  for (ViewRequest request : requests) {
+    OpFoldResult viewOffset = rewriter.getIndexAttr(0);
+    OpFoldResult viewSize = getDimSize(rewriter, loc, request.base, 0);
+    OpFoldResult viewStride = rewriter.getIndexAttr(1);
+    if (request.view) {
+      auto view = cast<OffsetSizeAndStrideOpInterface>(request.view);
+      viewOffset = view.getMixedOffsets()[0];
+      viewSize = view.getMixedSizes()[0];
+      viewStride = view.getMixedStrides()[0];
+    }
+    auto materialize = [&](OpFoldResult ofr) {
+      return getValueOrCreateConstantIndexOp(rewriter, loc, ofr);
+    };
+    SmallVector<Value> bbOffsets, bbSizes;
+    if (boxOffset)
+      bbOffsets.push_back(boxOffset), bbSizes.push_back(boxSize);
+    auto box = LocalBoundingBoxOp::create(
+        rewriter, loc, ValueRange{materialize(viewOffset)},
+        ValueRange{materialize(viewSize)}, ValueRange{materialize(viewStride)},
+        ValueRange{request.repartition.getOffset()},
+        ValueRange{request.repartition.getSize()}, bbOffsets, bbSizes);
+    boxOffset = box.getResultOffsets().front();
+    boxSize = box.getResultSizes().front();
+  }
+  Value base = requests.front().base;
+  auto exchange = RepartitionOp::create(rewriter, loc, base.getType(), base,
+                                        boxOffset, boxSize);
+
+  for (const ViewRequest &request : requests) {
+    RepartitionOp op = request.repartition;
+    rewriter.setInsertionPoint(op);
+    Value rows = exchange.getResult();
+    if (request.view) {
+      IRMapping mapping;
+      mapping.map(request.base, rows);
+      rows = rewriter.clone(*request.view, mapping)->getResult(0);
+    }
+    rewriter.replaceOpWithNewOp<LocalRepartitionOp>(
+        op, op.getType(), rows, op.getOffset(), op.getSize());
+  }
+  return success();
+}
+
+/// Merges the repartitions of views of one array in each block.
+void mergeExchanges(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  DominanceInfo dominance(root);
+  SmallVector<Block *> blocks;
+  root->walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks) {
+    // Requests grouped by base array, in block order.
+    llvm::MapVector<Value, SmallVector<ViewRequest>> groups;
+    for (auto op : block->getOps<RepartitionOp>())
+      if (std::optional<ViewRequest> request = getViewRequest(op))
+        groups[request->base].push_back(*request);
+    for (auto &[base, requests] : groups)
+      if (requests.size() > 1)
+        (void)mergeRequests(rewriter, dominance, requests);
+  }
+}
+
+struct DistCoalescePass
+    : public imex::dist::impl::DistCoalesceBase<DistCoalescePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<CollapseRepartitions, DropRedundantRepartition,
+                 RepartitionOperands>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    mergeExchanges(getOperation());
+  }
+};
+
+} // namespace
