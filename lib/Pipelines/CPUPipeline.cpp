@@ -63,8 +63,12 @@ void imex::buildDistCPUPipeline(OpPassManager &pm,
   // distributed ops become local ops plus distruntime communication, which
   // becomes IDTR calls before the ndarray ops are lowered.
   std::string pipeline = "inline,canonicalize,ndarray-value-semantics,"
-                         "ndarray-dist,canonicalize,cse,"
-                         "convert-dist-to-standard,canonicalize,cse,";
+                         "ndarray-dist,canonicalize,cse,";
+  if (options.coalesce)
+    pipeline += "dist-coalesce,canonicalize,cse,";
+  if (options.inferElementwiseCores)
+    pipeline += "dist-infer-elementwise-cores,";
+  pipeline += "convert-dist-to-standard,canonicalize,cse,";
   if (options.overlapCommAndCompute)
     pipeline += "overlap-comm-and-compute,";
   pipeline += "lower-distruntime-to-idtr,";

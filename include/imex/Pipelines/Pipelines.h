@@ -31,6 +31,17 @@ struct CPUPipelineOptions : public CPUCodegenOptions<CPUPipelineOptions> {};
 
 struct DistCPUPipelineOptions
     : public CPUCodegenOptions<DistCPUPipelineOptions> {
+  Option<bool> coalesce{
+      *this, "dist-coalesce",
+      llvm::cl::desc("One halo exchange per array and block for all the "
+                     "views that read it (dist-coalesce)"),
+      llvm::cl::init(true)};
+  Option<bool> inferElementwiseCores{
+      *this, "dist-infer-elementwise-cores",
+      llvm::cl::desc("Compute chains of elementwise ops in identical parts "
+                     "split at their common core, so that they fuse "
+                     "(dist-infer-elementwise-cores)"),
+      llvm::cl::init(true)};
   Option<bool> overlapCommAndCompute{
       *this, "overlap-comm-and-compute",
       llvm::cl::desc("Start halo exchanges early and wait late (off by "

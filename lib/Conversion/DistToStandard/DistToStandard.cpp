@@ -356,6 +356,101 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
   }
 };
 
+/// Rows held locally: each part contributes the requested rows it holds.
+struct LocalRepartitionLowering
+    : public OpConversionPattern<dist::LocalRepartitionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(dist::LocalRepartitionOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray source = LocalArray::unpack(adaptor.getSource());
+    Value first = adaptor.getOffset().front();
+    Value last = m.add(first, adaptor.getSize().front());
+    LocalArray result{{}, first, source.size0};
+    Value start = source.offset;
+    for (unsigned p = 0; p < 3; ++p) {
+      Value part = source.parts[p];
+      Value rows = m.rows(part);
+      Value lo = m.clamp(m.sub(first, start), m.c(0), rows);
+      Value hi = m.clamp(m.sub(last, start), m.c(0), rows);
+      Value held = sliceRows(rewriter, loc, part, lo, m.max(m.sub(hi, lo), m.c(0)));
+      NDArrayType type = dist::getPartType(op.getType(), p);
+      result.parts[p] =
+          held.getType() == type ? held : CastOp::create(rewriter, loc, type, held);
+      start = m.add(start, rows);
+    }
+    rewriter.replaceOpWithMultiple(op, {result.pack()});
+    return success();
+  }
+};
+
+/// Splits arrays holding the same rows at their common core: rows before
+/// the last left halo row of any of them, rows after the first right halo
+/// row of any of them, and the rows in between, which all own.
+struct AlignCoresLowering : public OpConversionPattern<dist::AlignCoresOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(dist::AlignCoresOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    SmallVector<LocalArray> arrays = llvm::map_to_vector(
+        adaptor.getArrays(), [](ValueRange v) { return LocalArray::unpack(v); });
+    const LocalArray &firstArray = arrays.front();
+    Value count = m.add(m.add(m.rows(firstArray.parts[0]),
+                              m.rows(firstArray.parts[1])),
+                        m.rows(firstArray.parts[2]));
+    Value left = m.c(0), right = m.c(0);
+    bool noLeft = true, noRight = true;
+    for (const LocalArray &a : arrays) {
+      if (!isStaticallyEmpty(a.parts[0])) {
+        left = m.max(left, m.rows(a.parts[0]));
+        noLeft = false;
+      }
+      if (!isStaticallyEmpty(a.parts[2])) {
+        right = m.max(right, m.rows(a.parts[2]));
+        noRight = false;
+      }
+    }
+    left = m.min(left, count);
+    right = m.min(right, m.sub(count, left));
+    Value coreEnd = m.sub(count, right);
+    // Every part is a view with the same row count value for all arrays,
+    // so that the shapes of the elementwise ops on them are known equal
+    // (no broadcasting checks) and their loops fuse.
+    Value coreSize = m.sub(coreEnd, left), rightSize = m.sub(count, coreEnd);
+    SmallVector<SmallVector<Value>> results;
+    for (auto [array, result] : llvm::zip(arrays, op.getResults())) {
+      auto type = cast<NDArrayType>(result.getType());
+      Value lh = m.rows(array.parts[0]);
+      std::array<Value, 3> parts = {
+          noLeft ? dist::createEmptyRows(b, loc, array.parts[1])
+                 : sliceRows(b, loc,
+                             rowsOfParts(b, loc, array, m.c(0), left),
+                             m.c(0), left),
+          sliceRows(b, loc, array.parts[1], m.sub(left, lh), coreSize),
+          noRight ? dist::createEmptyRows(b, loc, array.parts[1])
+                  : sliceRows(b, loc,
+                              rowsOfParts(b, loc, array, coreEnd, count),
+                              m.c(0), rightSize)};
+      LocalArray aligned{{}, array.offset, array.size0};
+      for (unsigned p = 0; p < 3; ++p) {
+        NDArrayType partType = dist::getPartType(type, p);
+        aligned.parts[p] = parts[p].getType() == partType
+                               ? parts[p]
+                               : CastOp::create(b, loc, partType, parts[p]);
+      }
+      results.push_back(aligned.pack());
+    }
+    SmallVector<ValueRange> replacements(results.begin(), results.end());
+    rewriter.replaceOpWithMultiple(op, replacements);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // ndarray ops on distributed arrays
 //===----------------------------------------------------------------------===//
@@ -491,15 +586,63 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
   }
 };
 
+/// The row-wise ops whose distributed operands are all split at the same
+/// common core (by one `dist.align_cores`, directly or through other such
+/// ops), mapped to whether their result keeps that split: only when every
+/// user is a row-wise op or an insert of it, which treat the parts as
+/// plain rows. (Other users rely on the middle part being the owned block.)
+using AlignedOps = llvm::DenseMap<Operation *, bool>;
+
+AlignedOps findAlignedOps(Operation *root) {
+  AlignedOps alignedOps;
+  llvm::DenseMap<Value, Operation *> splitBy;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto align = dyn_cast<dist::AlignCoresOp>(op)) {
+      for (Value result : align.getResults())
+        splitBy[result] = op;
+      return;
+    }
+    if (!dist::isRowwise(op) || !dist::isDist(op->getResult(0).getType()))
+      return;
+    Operation *split = nullptr;
+    for (OpOperand *operand : dist::getRowAlignedOperands(op)) {
+      Operation *operandSplit = splitBy.lookup(operand->get());
+      if (!operandSplit || (split && split != operandSplit))
+        return;
+      split = operandSplit;
+    }
+    if (!split)
+      return;
+    Value result = op->getResult(0);
+    bool keepsSplit = llvm::all_of(result.getUses(), [](OpOperand &use) {
+      auto insert = dyn_cast<ImmutableInsertSliceOp>(use.getOwner());
+      return dist::isRowwise(use.getOwner()) ||
+             (insert && &use == &insert.getSourceMutable());
+    });
+    alignedOps[op] = keepsSplit;
+    if (keepsSplit)
+      splitBy[result] = split;
+  });
+  return alignedOps;
+}
+
 /// Elementwise ops (and concatenation along dimensions other than 0) whose
 /// distributed operands were aligned by ndarray-dist: all cover the same
 /// rows of the result (or are broadcast along dimension 0). The result rows
 /// are computed in three pieces: the rows that need left halo rows of some
 /// operand, the core, which reads owned blocks only (views, no copies), and
 /// the rows that need right halo rows.
+///
+/// Ops whose distributed operands were all split at one common core by
+/// `dist.align_cores` (see `findAlignedOps`) are computed part by part on
+/// the parts of their operands; their result keeps these parts when only
+/// elementwise ops and inserts use it.
 struct ElementwiseLowering : public ConversionPattern {
-  ElementwiseLowering(const TypeConverter &converter, MLIRContext *context)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, context) {}
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *context,
+                      const AlignedOps &alignedOps)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), 1, context),
+        alignedOps(alignedOps) {}
+  const AlignedOps &alignedOps;
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
@@ -580,10 +723,11 @@ struct ElementwiseLowering : public ConversionPattern {
     right = m.min(right, m.sub(count, left));
     Value coreEnd = m.sub(count, right);
 
+    auto aligned = alignedOps.find(op);
     // The rows of operands broadcast along dimension 0 (one row), built
     // once; only when that is possible.
     for (Operand &input : inputs)
-      if (input.kind == Operand::Aligned &&
+      if (aligned == alignedOps.end() && input.kind == Operand::Aligned &&
           !matchPattern(input.isRowAligned, m_One()))
         input.broadcastRow = buildIf(
             b, loc, input.isRowAligned, getRowsType(input.type),
@@ -598,10 +742,14 @@ struct ElementwiseLowering : public ConversionPattern {
     });
     bool wholeOwned = false;
 
-    // Operand values for result rows [first, last).
+    // Operand values for result rows [first, last), which are part
+    // `alignedPart` of aligned operands if not negative.
+    int alignedPart = -1;
     auto operandRows = [&](Operand &input, Value first, Value last,
                            bool core) -> Value {
       NDArrayType rowsType = getRowsType(input.type);
+      if (alignedPart >= 0 && input.kind == Operand::Aligned)
+        return input.dist.parts[alignedPart];
       switch (input.kind) {
       case Operand::Whole:
         return input.local;
@@ -640,7 +788,31 @@ struct ElementwiseLowering : public ConversionPattern {
       return local->getResult(0);
     };
     Value owned;
-    if (noHalos) {
+    if (aligned != alignedOps.end()) {
+      // The parts of all aligned operands cover the same rows.
+      const LocalArray &a = llvm::find_if(inputs, [](const Operand &input) {
+                              return input.kind == Operand::Aligned;
+                            })->dist;
+      SmallVector<Value> bounds{m.c(0)};
+      for (Value part : a.parts)
+        bounds.push_back(m.add(bounds.back(), m.rows(part)));
+      LocalArray result{{}, a.offset, size0};
+      for (unsigned p = 0; p < 3; ++p) {
+        alignedPart = p;
+        result.parts[p] = piece(bounds[p], bounds[p + 1], p == 1);
+      }
+      if (aligned->second) {
+        for (unsigned p = 0; p < 3; ++p) {
+          NDArrayType type = dist::getPartType(resultType, p);
+          if (result.parts[p].getType() != type)
+            result.parts[p] = CastOp::create(b, loc, type, result.parts[p]);
+        }
+        rewriter.replaceOpWithMultiple(op, {result.pack()});
+        return success();
+      }
+      owned = concatParts(b, loc, result);
+      offset = a.offset;
+    } else if (noHalos) {
       wholeOwned = true;
       owned = piece(m.c(0), count, true);
     } else {
@@ -1114,11 +1286,24 @@ struct ConvertDistToStandardPass
              !hasDistTypes(op->getResultTypes());
     });
 
+    // Results of dist.align_cores only feed elementwise computations.
+    WalkResult misuse = getOperation()->walk([](dist::AlignCoresOp op) {
+      for (Operation *user : op->getUsers())
+        if (!dist::isRowwise(user))
+          return WalkResult(user->emitOpError(
+              "uses a result of dist.align_cores; only elementwise ops may"));
+      return WalkResult::advance();
+    });
+    if (misuse.wasInterrupted())
+      return signalPassFailure();
+    AlignedOps alignedOps = findAlignedOps(getOperation());
+
     RewritePatternSet patterns(context);
+    patterns.add<ElementwiseLowering>(converter, context, alignedOps);
     patterns.add<InitDistArrayLowering, PartsOfLowering, LocalOffsetsOfLowering,
-                 RepartitionLowering, DimLowering, CastLowering,
+                 RepartitionLowering, LocalRepartitionLowering, AlignCoresLowering, DimLowering, CastLowering,
                  OwnedBlockLowering<CopyOp>, SliceLowering<SubviewOp>,
-                 SliceLowering<ExtractSliceOp>, ElementwiseLowering,
+                 SliceLowering<ExtractSliceOp>,
                  InsertSliceLowering, ReductionLowering, ReshapeLowering,
                  PermuteDimsLowering>(converter, context);
     dist::populateExpandDistIndexOpsPatterns(patterns);

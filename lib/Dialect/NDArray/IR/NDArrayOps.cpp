@@ -337,8 +337,35 @@ struct EmptyMemRefSubview : public OpRewritePattern<memref::SubViewOp> {
 };
 } // namespace
 
+namespace {
+/// `andi(cmpi p a b, cmpi !p a b)` is false and `ori` of them true. The
+/// broadcasting checks of lowered ndarray ops build such pairs (`size == 1
+/// and target != 1`) that become complementary once the sizes are known
+/// equal; folding them removes the broadcasting branches, which would
+/// otherwise block elementwise fusion.
+template <typename OpTy>
+struct ComplementaryComparisons : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto lhs = op.getLhs().template getDefiningOp<arith::CmpIOp>();
+    auto rhs = op.getRhs().template getDefiningOp<arith::CmpIOp>();
+    if (!lhs || !rhs || lhs.getLhs() != rhs.getLhs() ||
+        lhs.getRhs() != rhs.getRhs() ||
+        arith::invertPredicate(lhs.getPredicate()) != rhs.getPredicate())
+      return failure();
+    bool value = std::is_same_v<OpTy, arith::OrIOp>;
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, op.getType(), rewriter.getIntegerAttr(op.getType(), value));
+    return success();
+  }
+};
+} // namespace
+
 void NDArrayDialect::getCanonicalizationPatterns(
     RewritePatternSet &results) const {
+  results.add<ComplementaryComparisons<arith::AndIOp>,
+              ComplementaryComparisons<arith::OrIOp>>(getContext());
   results.add<RefineInferredResultType, FoldCastIntoInferredOp>(getContext());
   // Lowered ndarray code needs this; see the pattern.
   results.add<EmptyMemRefSubview>(getContext());
