@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -121,6 +122,32 @@ void free_reduce_objects();
 
 void stat_add(int kind, int counter, int64_t v);
 
+/// Adds the wall-clock nanoseconds (steady_clock) from its construction to its
+/// destruction to counter `counter` of statistics kind `kind` (nothing while
+/// the kind is negative). Entry points create one for IDTR_CNT_CALL_NS right
+/// at entry, so every path to the return (plan building, metadata exchange,
+/// posting, synchronous completion) is counted.
+class StatTimer {
+public:
+  StatTimer(int kind, int counter)
+      : kind_(kind), counter_(counter),
+        start_(std::chrono::steady_clock::now()) {}
+  ~StatTimer() {
+    if (kind_ >= 0)
+      stat_add(kind_, counter_,
+               std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   std::chrono::steady_clock::now() - start_)
+                   .count());
+  }
+  StatTimer(const StatTimer &) = delete;
+  StatTimer &operator=(const StatTimer &) = delete;
+  void set_kind(int kind) { kind_ = kind; }
+
+private:
+  int kind_, counter_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 // ------------------------------------------------------------ async ops ---
 
 /// The bytes [lo, hi) an array argument spans (empty: lo == hi).
@@ -140,6 +167,7 @@ constexpr int kMaxOpArrays = 3;
 struct AsyncOp {
   std::shared_ptr<Team> team; // keeps the communicator alive
   const char *entry = "";
+  int stat_kind = -1; // IDTR_STAT_* its wait time is attributed to
   std::vector<MPI_Request> reqs;
   std::vector<std::unique_ptr<std::byte[]>> buffers;
   std::vector<std::function<void()>> finish; // run after all requests complete
@@ -200,6 +228,8 @@ std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key);
 void cache_insert(int kind, int64_t team, int64_t key,
                   std::shared_ptr<const Plan> p);
 void cache_drop_team(int64_t team);
+/// Drop the plans of every kind cached under (team, key).
+void cache_forget(int64_t team, int64_t key);
 
 /// Build or fetch (key >= 0) a plan. `meta` is this rank's record; `build`
 /// performs the metadata exchange and computes the plan.

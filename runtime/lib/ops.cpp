@@ -366,6 +366,7 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
   auto op = std::make_unique<AsyncOp>();
   op->team = team;
   op->entry = entry;
+  op->stat_kind = kind;
   op->elem_size = es;
   op->narrays = 1 + nouts;
   op->arrays[0] = view_span(src);
@@ -438,6 +439,7 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
                     int64_t rhr, void *rhd, int64_t key) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_HALO, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_HALO, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   const int split = 0;
@@ -491,6 +493,7 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
                     int64_t key) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_REPARTITION, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_REPARTITION, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   const int split = 0;
@@ -525,6 +528,7 @@ int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
                      int64_t orr, void *od, int64_t key) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_RESHAPE, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_RESHAPE, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   View<T> in = make_view<T>("in", ir, id, Use::In);
@@ -564,6 +568,7 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
                      void *pd, int64_t orr, void *od, int64_t key) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_PERMUTE, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_PERMUTE, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   View<T> in = make_view<T>("in", ir, id, Use::In);
@@ -610,6 +615,7 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
             int64_t root) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_GATHER, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_GATHER, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   View<T> in = make_view<T>("in", ir, id, Use::In);
@@ -892,6 +898,7 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
                 int64_t op) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_REDUCE, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_REDUCE, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   View<T> data = make_view<T>("data", dr, dd, Use::Out);
@@ -945,6 +952,7 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
                      void *rd, int64_t oor, void *ood, int64_t rsr, void *rsd) {
   using T = typename TR::T;
   EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_ALLTOALL, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   const int p = t->size, me = t->rank;

@@ -356,6 +356,13 @@ void cache_drop_team(int64_t team) {
   }
 }
 
+void cache_forget(int64_t team, int64_t key) {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.cmu);
+  for (int kind : {kPlanHalo, kPlanReshape, kPlanPermute, kPlanRepart})
+    s.cache.erase({kind, team, key});
+}
+
 std::shared_ptr<const Plan>
 get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
          const std::function<std::shared_ptr<Plan>(const Rec &)> &build) {
@@ -365,7 +372,8 @@ get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
         fail("plan cache key %" PRId64
              " was reused with different arguments on this rank (cached "
              "metadata %s, now %s); keys must identify one call site with "
-             "fixed shapes and partitions",
+             "fixed shapes and partitions (or be released with "
+             "_idtr_forget_plan before its metadata changes)",
              key, fmt_vec(p->meta).c_str(), fmt_vec(meta).c_str());
       stat_add(stat_kind, IDTR_CNT_CACHE_HITS, 1);
       return p;
@@ -559,7 +567,10 @@ IDTR_EXPORT void _idtr_wait(int64_t handle) {
   EntryScope es("_idtr_wait");
   if (handle == 0)
     return;
+  // Declared before the op: its destruction (buffer release) is counted too.
+  StatTimer timer(-1, IDTR_CNT_WAIT_NS);
   std::unique_ptr<AsyncOp> op = take_op(handle);
+  timer.set_kind(op->stat_kind);
   complete_op(*op);
 }
 
@@ -568,7 +579,9 @@ IDTR_EXPORT void _idtr_wait_buffers(int64_t handle, IDTR_MEMREF(a),
   EntryScope es("_idtr_wait_buffers");
   if (handle == 0)
     return;
+  StatTimer timer(-1, IDTR_CNT_WAIT_NS);
   std::unique_ptr<AsyncOp> op = take_op(handle);
+  timer.set_kind(op->stat_kind);
   if (checks_enabled()) {
     const char *names[3] = {"a", "b", "c"};
     Span given[3] = {argument_span("a", a_rank, a_desc, op->elem_size),
@@ -604,4 +617,15 @@ IDTR_EXPORT void _idtr_clear_cache(void) {
   State &s = st();
   std::lock_guard<std::mutex> lk(s.cmu);
   s.cache.clear();
+}
+
+IDTR_EXPORT void _idtr_forget_plan(int64_t team, int64_t key) {
+  EntryScope es("_idtr_forget_plan");
+  get_team(team, /*collective=*/false); // error if unknown
+  if (key < 0)
+    fail("invalid plan cache key %" PRId64
+         ": cached plans have keys >= 0 (a negative key means \"do not "
+         "cache\", so there is nothing to forget)",
+         key);
+  cache_forget(team, key);
 }

@@ -163,6 +163,18 @@ int main(int argc, char **argv) {
   } else if (c == "cache_key_reuse") {
     _idtr_wait(halo({6}, 1, 42));
     _idtr_wait(halo({8}, 1, 42));
+  } else if (c == "forget_then_key_reuse") {
+    // Forgetting allows one change of metadata; the rebuilt plan is cached
+    // and reusing the key with yet other metadata is an error again.
+    _idtr_wait(halo({6}, 1, 42));
+    _idtr_forget_plan(1, 42);
+    _idtr_wait(halo({8}, 1, 42));
+    _idtr_wait(halo({10}, 1, 42));
+  } else if (c == "forget_negative_key") {
+    _idtr_forget_plan(1, -2);
+  } else if (c == "forget_bad_team") {
+    _idtr_nprocs(1);
+    _idtr_forget_plan(9, 0);
   } else if (c == "wait_buffers_foreign" || c == "wait_buffers_missing" ||
              c == "wait_buffers_nochecks") {
     if (c == "wait_buffers_nochecks")

@@ -240,6 +240,8 @@ TEST(Cache, ThreadSafety) {
       });
       if (it % 50 == 49 && tid == 0)
         _idtr_clear_cache();
+      if (it % 7 == 6 && tid == 1) // same geometry: the plan is rebuilt
+        _idtr_forget_plan(0, key);
     }
   };
   std::vector<std::thread> ts;
@@ -269,6 +271,122 @@ TEST(Cache, KeysAreSeparatePerTeamAndKind) {
                                    vto.get(), 1, vts.get(), 2, out.d(), 77));
   EXPECT_EQ(out.at({0, 1}), val<D_f64>(lin(g, {1, 1})));
   (void)me;
+}
+
+// _idtr_forget_plan(team, key) drops the plans of every kind cached under
+// (team, key): the key may then be used with different metadata (one miss,
+// the plan is rebuilt and cached again); other keys and teams keep theirs.
+TEST(Cache, ForgetPlanAllowsNewMetadata) {
+  _idtr_clear_cache();
+  const int p = nprocs(), me = rank();
+  const Vec g1{2 * p + 1, 4}, g2{3 * p + 2, 3};
+  const int64_t exchanges = p > 1 ? 1 : 0; // metadata allgather of a miss
+  // Repartition of g1 from the default partition onto "last rank empty" on
+  // team 1, and of the rows [1, 3) on team 0.
+  const Part a = default_part(g1[0], p),
+             d = make_part(g1[0], p, PartKind::LastEmpty);
+  Arr<double> in({a.size[me], g1[1]}), out({d.size[me], g1[1]}), full(g1),
+      rows({2, g1[1]});
+  fill_block<D_f64>(in, g1, a.off[me], 7);
+  fill_block<D_f64>(full, g1, 0, 8);
+  auto vg = iv(g1), vl = iv({a.off[me], 0}), vto = iv({d.off[me], 0}),
+       vts = iv({d.size[me], g1[1]}), vl0 = iv({0, 0}), vto0 = iv({1, 0}),
+       vts0 = iv({2, g1[1]});
+  auto repart = [&](int64_t key) {
+    _idtr_wait(_idtr_repartition_f64(1, 2, in.d(), 1, vg.get(), 1, vl.get(), 1,
+                                     vto.get(), 1, vts.get(), 2, out.d(), key));
+    for_each_index(out.sizes, [&](const Vec &j) {
+      EXPECT_EQ(out.at(j), val<D_f64>(lin(g1, {d.off[me] + j[0], j[1]}), 7));
+    });
+  };
+  auto repart0 = [&](int64_t key) {
+    EXPECT_EQ(_idtr_repartition_f64(0, 2, full.d(), 1, vg.get(), 1, vl0.get(),
+                                    1, vto0.get(), 1, vts0.get(), 2, rows.d(),
+                                    key),
+              0);
+    for_each_index(rows.sizes, [&](const Vec &j) {
+      EXPECT_EQ(rows.at(j), val<D_f64>(lin(g1, {1 + j[0], j[1]}), 8));
+    });
+  };
+  auto expect_cache = [&](int kind, int64_t hits, int64_t misses,
+                          const char *what) {
+    EXPECT_EQ(stat(kind, IDTR_CNT_CACHE_HITS), hits) << what;
+    EXPECT_EQ(stat(kind, IDTR_CNT_CACHE_MISSES), misses) << what;
+  };
+  {
+    HaloJob h5(g1, 1, 1), h6(g1, 1, 2);
+    _idtr_wait(h5.start(5));
+    _idtr_wait(h6.start(6));
+    repart(5);
+    repart0(5);
+  }
+  _idtr_forget_plan(1, 5);
+  // Key 5 with different metadata: rebuilt, no error.
+  _idtr_reset_stats();
+  HaloJob c(g2, 2, 3);
+  _idtr_wait(c.start(5));
+  c.check(3, "forgotten key, new metadata");
+  expect_cache(IDTR_STAT_HALO, 0, 1, "halo key 5 after forget");
+  EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), exchanges);
+  // ... and cached again.
+  _idtr_reset_stats();
+  HaloJob c2(g2, 2, 4);
+  _idtr_wait(c2.start(5));
+  c2.check(4, "rebuilt plan");
+  expect_cache(IDTR_STAT_HALO, 1, 0, "halo key 5 rebuilt");
+  EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), 0);
+  // Another key of the same team is still cached.
+  _idtr_reset_stats();
+  HaloJob h6(g1, 1, 5);
+  _idtr_wait(h6.start(6));
+  h6.check(5, "other key");
+  expect_cache(IDTR_STAT_HALO, 1, 0, "halo key 6");
+  // Every kind under (team 1, key 5) was dropped: the repartition is rebuilt.
+  _idtr_reset_stats();
+  repart(5);
+  expect_cache(IDTR_STAT_REPARTITION, 0, 1, "repartition key 5, team 1");
+  EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), exchanges);
+  // The same key on another team is kept.
+  _idtr_reset_stats();
+  repart0(5);
+  expect_cache(IDTR_STAT_REPARTITION, 1, 0, "repartition key 5, team 0");
+  // Forgetting on team 0 drops only team 0's plan; forgetting keys with
+  // nothing cached is a no-op.
+  _idtr_forget_plan(0, 5);
+  _idtr_forget_plan(0, 5);
+  _idtr_forget_plan(1, 12345);
+  _idtr_forget_plan(1, 0);
+  _idtr_reset_stats();
+  repart0(5);
+  expect_cache(IDTR_STAT_REPARTITION, 0, 1, "team 0 after forget");
+  repart(5);
+  expect_cache(IDTR_STAT_REPARTITION, 1, 1, "team 1 kept");
+  HaloJob c3(g2, 2, 6);
+  _idtr_wait(c3.start(5));
+  c3.check(6, "halo key 5 kept");
+  expect_cache(IDTR_STAT_HALO, 1, 0, "halo key 5 kept");
+}
+
+// The loop pattern the compiler emits: before each execution of a loop the
+// key of a call site inside it is forgotten; within the loop the metadata is
+// fixed, between executions it changes. Each execution builds the plan once.
+TEST(Cache, ForgetPlanBeforeEachLoop) {
+  _idtr_clear_cache();
+  const int p = nprocs();
+  for (int outer = 0; outer < 3; ++outer) {
+    const Vec g{2 * p + outer, 2 + outer};
+    _idtr_forget_plan(1, 31);
+    _idtr_reset_stats();
+    for (int it = 0; it < 4; ++it) {
+      HaloJob h(g, 1 + outer % 2, 10 * outer + it);
+      _idtr_wait(h.start(31));
+      h.check(10 * outer + it, "loop");
+    }
+    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_MISSES), 1) << outer;
+    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CACHE_HITS), 3) << outer;
+    EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES), p > 1 ? 1 : 0)
+        << outer;
+  }
 }
 
 // ------------------------------------------------------------ WaitBuffers ---

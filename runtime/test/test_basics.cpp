@@ -108,6 +108,75 @@ TEST(Basics, StatsCountCallsAndMessages) {
   EXPECT_EQ(_idtr_stats(IDTR_STAT_ALL, IDTR_CNT_CALLS), 0);
 }
 
+// IDTR_CNT_CALL_NS / IDTR_CNT_WAIT_NS: wall-clock time inside the entry point
+// and inside the wait, attributed to the kind of the operation; synchronous
+// kinds only have CALL_NS; handle 0 waits cost nothing.
+TEST(Basics, StatsTimeCounters) {
+  _idtr_reset_stats();
+  for (int k = 0; k <= IDTR_STAT_ALL; ++k) {
+    EXPECT_EQ(_idtr_stats(k, IDTR_CNT_CALL_NS), 0);
+    EXPECT_EQ(_idtr_stats(k, IDTR_CNT_WAIT_NS), 0);
+  }
+  const int p = nprocs(), me = rank();
+  // Halo of one row on each side of a 1-D array with one row per rank.
+  Arr<double> a({1});
+  a.at({0}) = me;
+  Arr<double> lh({me > 0 ? 1 : 0}), rh({me < p - 1 ? 1 : 0});
+  auto g = iv({p}), lo = iv({me}), bbo = iv({std::max(0, me - 1)}),
+       bbs = iv({std::min<int64_t>(p, me + 2) - std::max(0, me - 1)});
+  int64_t h =
+      _idtr_update_halo_f64(1, 1, a.d(), 1, g.get(), 1, lo.get(), 1, bbo.get(),
+                            1, bbs.get(), 1, lh.d(), 1, rh.d(), -1);
+  const int64_t call_before_wait = stat(IDTR_STAT_HALO, IDTR_CNT_CALL_NS);
+  EXPECT_GT(call_before_wait, 0);
+  EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS), 0);
+  _idtr_wait(h);
+  EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_CALL_NS), call_before_wait);
+  EXPECT_GE(stat(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS), 0);
+  // A single rank has nothing to exchange: handle 0, no wait time.
+  EXPECT_EQ(h != 0, p > 1);
+  if (h != 0)
+    EXPECT_GT(stat(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS), 0);
+  else
+    EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS), 0);
+  // Only halo time so far: the metadata exchange is part of the halo call.
+  EXPECT_EQ(stat(IDTR_STAT_METADATA, IDTR_CNT_CALL_NS), 0);
+  EXPECT_EQ(stat(IDTR_STAT_ALL, IDTR_CNT_CALL_NS),
+            stat(IDTR_STAT_HALO, IDTR_CNT_CALL_NS));
+  EXPECT_EQ(stat(IDTR_STAT_ALL, IDTR_CNT_WAIT_NS),
+            stat(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS));
+  // Waiting for handle 0 costs nothing.
+  const int64_t wait_total = stat(IDTR_STAT_ALL, IDTR_CNT_WAIT_NS);
+  _idtr_wait(0);
+  _idtr_wait_buffers(0, 1, a.d(), 1, a.d(), 1, a.d());
+  EXPECT_EQ(stat(IDTR_STAT_ALL, IDTR_CNT_WAIT_NS), wait_total);
+  // _idtr_wait_buffers is timed like _idtr_wait.
+  h = _idtr_update_halo_f64(1, 1, a.d(), 1, g.get(), 1, lo.get(), 1, bbo.get(),
+                            1, bbs.get(), 1, lh.d(), 1, rh.d(), -1);
+  _idtr_wait_buffers(h, 1, a.d(), 1, lh.d(), 1, rh.d());
+  if (h != 0)
+    EXPECT_GT(stat(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS), wait_total);
+  // Synchronous kinds: CALL_NS only.
+  Arr<double> r({3}), all({p});
+  _idtr_reduce_all_f64(1, 1, r.d(), IDTR_OP_SUM);
+  _idtr_gather_f64(1, 1, a.d(), 1, g.get(), 1, lo.get(), 1, all.d(), -1);
+  for (int k : {IDTR_STAT_REDUCE, IDTR_STAT_GATHER}) {
+    EXPECT_GT(stat(k, IDTR_CNT_CALL_NS), 0) << k;
+    EXPECT_EQ(stat(k, IDTR_CNT_WAIT_NS), 0) << k;
+  }
+  int64_t sum = 0;
+  for (int k = 0; k < IDTR_STAT_NKINDS; ++k)
+    sum += stat(k, IDTR_CNT_CALL_NS);
+  EXPECT_EQ(stat(IDTR_STAT_ALL, IDTR_CNT_CALL_NS), sum);
+  if (me > 0)
+    EXPECT_EQ(lh.at({0}), me - 1);
+  _idtr_reset_stats();
+  for (int k = 0; k <= IDTR_STAT_ALL; ++k) {
+    EXPECT_EQ(_idtr_stats(k, IDTR_CNT_CALL_NS), 0);
+    EXPECT_EQ(_idtr_stats(k, IDTR_CNT_WAIT_NS), 0);
+  }
+}
+
 // Team 0 means "not distributed": every entry point works on the local
 // process only, without MPI communication.
 TEST(Basics, TeamNoneIsLocal) {
@@ -191,4 +260,9 @@ TEST(Basics, TeamNoneIsLocal) {
   }
   EXPECT_EQ(_idtr_stats(IDTR_STAT_ALL, IDTR_CNT_MSGS_SENT), 0);
   EXPECT_EQ(_idtr_stats(IDTR_STAT_ALL, IDTR_CNT_COLLECTIVES), 0);
+  // Every kind was timed at its entry point; all completed there (no waits).
+  for (int k = 0; k < IDTR_STAT_METADATA; ++k) {
+    EXPECT_GT(_idtr_stats(k, IDTR_CNT_CALL_NS), 0) << "kind " << k;
+    EXPECT_EQ(_idtr_stats(k, IDTR_CNT_WAIT_NS), 0) << "kind " << k;
+  }
 }

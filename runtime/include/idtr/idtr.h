@@ -83,7 +83,17 @@ extern "C" {
 #define IDTR_CNT_LOCAL_BYTES 7  /* bytes copied locally (self part) */
 #define IDTR_CNT_CACHE_HITS 8   /* plan cache hits */
 #define IDTR_CNT_CACHE_MISSES 9 /* plan cache misses (key >= 0, plan built) */
-#define IDTR_NCOUNTERS 10
+/* wall-clock ns (steady clock) spent inside the operation's entry point, from
+ * entry to return: argument checks, plan lookup or building incl. the
+ * metadata exchange, local copies, posting sends/receives, and the whole
+ * operation if it completes there (all synchronous kinds, handle 0) */
+#define IDTR_CNT_CALL_NS 10
+/* wall-clock ns callers spent in _idtr_wait / _idtr_wait_buffers for handles
+ * of operations of this kind (handle 0 costs nothing; synchronous kinds and
+ * METADATA stay 0). CALL_NS + WAIT_NS is the time communication was exposed
+ * to the caller; the rest of the time between issue and wait was hidden. */
+#define IDTR_CNT_WAIT_NS 11
+#define IDTR_NCOUNTERS 12
 
 /* ----- non-typed entry points --------------------------------------------- */
 
@@ -128,6 +138,15 @@ IDTR_API int64_t _idtr_stats(int64_t kind, int64_t counter);
 IDTR_API void _idtr_reset_stats(void);
 /* Drop all cached plans (local, not collective). */
 IDTR_API void _idtr_clear_cache(void);
+/* Drop the cached plans of every kind (halo, reshape, permute, repartition)
+ * stored under (team, key); nothing cached is a no-op. Local, not collective,
+ * but like _idtr_clear_cache it must be called at the same point on all ranks
+ * of the team (a rank with a cached plan skips the collective metadata
+ * exchange). For a call site whose metadata is fixed within one execution of
+ * a loop but may change between executions: forget its key before the loop,
+ * the first call in the loop rebuilds the plan. key < 0 or an unknown team is
+ * an error. Thread-safe. */
+IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
 
 /* ----- typed entry points -----------------------------------------------
  * For each suffix S / element type T the following functions exist
@@ -168,7 +187,8 @@ IDTR_API void _idtr_clear_cache(void);
  *     is the number of rows this rank receives from rank i.
  *
  * key >= 0 caches the communication plan under (kind, team, key); key < 0
- * means "do not cache".
+ * means "do not cache". A cached key reused with different metadata is an
+ * error unless _idtr_forget_plan(team, key) was called in between.
  */
 #define IDTR_DECLARE_TYPED(S, T)                                               \
   IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),          \
