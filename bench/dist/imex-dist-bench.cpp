@@ -58,6 +58,7 @@ namespace {
 struct Measurement {
   double t0 = 0, t1 = 0;
   int64_t haloMsgs = 0, haloBytes = 0, haloCalls = 0, msgs = 0, colls = 0;
+  int64_t haloCallNs = 0, haloWaitNs = 0;
   int starts = 0, stops = 0;
 } current;
 
@@ -77,6 +78,8 @@ extern "C" void imexBenchStop() {
   current.haloCalls = _idtr_stats(IDTR_STAT_HALO, IDTR_CNT_CALLS);
   current.msgs = _idtr_stats(IDTR_STAT_ALL, IDTR_CNT_MSGS_SENT);
   current.colls = _idtr_stats(IDTR_STAT_ALL, IDTR_CNT_COLLECTIVES);
+  current.haloCallNs = _idtr_stats(IDTR_STAT_HALO, IDTR_CNT_CALL_NS);
+  current.haloWaitNs = _idtr_stats(IDTR_STAT_HALO, IDTR_CNT_WAIT_NS);
 }
 
 int fail(int rank, const std::string &message) {
@@ -191,11 +194,11 @@ int main(int argc, char **argv) {
   double checksum = run(iters);
 
   double t = current.t1 - current.t0, tmax = 0;
-  int64_t local[4] = {current.haloMsgs, current.msgs, current.colls,
-                      current.haloCalls};
-  int64_t maxima[4], haloMsgsSum = 0, haloBytesSum = 0;
+  int64_t local[6] = {current.haloMsgs, current.msgs,       current.colls,
+                      current.haloCalls, current.haloCallNs, current.haloWaitNs};
+  int64_t maxima[6], haloMsgsSum = 0, haloBytesSum = 0;
   MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  MPI_Reduce(local, maxima, 4, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(local, maxima, 6, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&current.haloMsgs, &haloMsgsSum, 1, MPI_INT64_T, MPI_SUM, 0,
              MPI_COMM_WORLD);
   MPI_Reduce(&current.haloBytes, &haloBytesSum, 1, MPI_INT64_T, MPI_SUM, 0,
@@ -203,10 +206,12 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     double steps = double(std::max<int64_t>(1, iters));
     std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_msgs_mean=%.3g "
-                "halo_calls=%.3g halo_bytes=%.6g msgs=%.3g collectives=%.3g\n",
+                "halo_calls=%.3g halo_bytes=%.6g msgs=%.3g collectives=%.3g "
+                "halo_call_ms=%.6g halo_wait_ms=%.6g\n",
                 tmax / steps, checksum, maxima[0] / steps,
                 haloMsgsSum / steps / nprocs, maxima[3] / steps,
-                haloBytesSum / steps, maxima[1] / steps, maxima[2] / steps);
+                haloBytesSum / steps, maxima[1] / steps, maxima[2] / steps,
+                maxima[4] / steps * 1e-6, maxima[5] / steps * 1e-6);
     std::fflush(stdout);
   }
   // The engine (and the JIT-compiled code) goes before MPI: the runtime's

@@ -21,12 +21,18 @@ static std::string getCPUPipeline(bool fuseElementwise, bool countAllocations) {
   if (fuseElementwise)
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
   pipeline +=
+      // Loop-invariant sizes out of loops, so that the buffers of loop
+      // temporaries can be allocated once (buffer-loop-hoisting).
+      "scf-for-loop-canonicalization,loop-invariant-code-motion,"
       // Tensors -> buffers, in place where possible, every buffer freed.
       "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"
       "loops bufferize-function-"
       "boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,buffer-deallocation-pipeline,canonicalize,"
+      "canonicalize,func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,"
+      "canonicalize,"
+      // Copies of views as vectorizable loops, not element-wise calls.
+      "imex-strided-copies-to-linalg,"
       // Loops, then the LLVM dialect.
       "convert-linalg-to-loops,canonicalize,fold-memref-alias-ops,"
       "expand-strided-metadata,"
@@ -71,6 +77,8 @@ void imex::buildDistCPUPipeline(OpPassManager &pm,
   pipeline += "convert-dist-to-standard,canonicalize,cse,";
   if (options.overlapCommAndCompute)
     pipeline += "overlap-comm-and-compute,";
+  if (options.addCommCacheKeys)
+    pipeline += "add-comm-cache-keys,";
   pipeline += "lower-distruntime-to-idtr,";
   addPipeline(pm, "imex-dist-cpu-pipeline",
               pipeline + getCPUPipeline(options.fuseElementwise,

@@ -92,4 +92,21 @@ def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+
+def StridedCopiesToLinalg
+    : Pass<"imex-strided-copies-to-linalg"> {
+  let summary = "Turn memref.copy of strided memrefs into linalg.copy";
+  let description = [{
+    Runs after bufferization. `finalize-memref-to-llvm` lowers a
+    `memref.copy` whose operands are not both known contiguous to a call of
+    the generic `memrefCopy`, which copies element by element: copies into
+    and out of views of a larger array (inserting the rows of an update, the
+    parts of a distributed array) then cost several times a memory pass.
+    This pass rewrites such copies (an operand with a non-identity layout)
+    into `linalg.copy`, which `convert-linalg-to-loops` turns into loops the
+    LLVM vectorizer handles; copies of identity layouts stay `memcpy`s.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // IMEX_CONVERSION_PASSES_TD

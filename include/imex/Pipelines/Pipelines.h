@@ -44,11 +44,15 @@ struct DistCPUPipelineOptions
       llvm::cl::init(true)};
   Option<bool> overlapCommAndCompute{
       *this, "overlap-comm-and-compute",
-      llvm::cl::desc("Start halo exchanges early and wait late (off by "
-                     "default: the pending reads of exchange inputs currently "
-                     "make bufferization copy, slower than the overlap gains; "
-                     "see docs/distribution.md)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Start halo exchanges early, compute what needs no "
+                     "received data while they are in flight and wait late "
+                     "(overlap-comm-and-compute)"),
+      llvm::cl::init(true)};
+  Option<bool> addCommCacheKeys{
+      *this, "add-comm-cache-keys",
+      llvm::cl::desc("Let IDTR reuse the plans of exchanges in loops "
+                     "(add-comm-cache-keys)"),
+      llvm::cl::init(true)};
 };
 
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace imex {
 #define GEN_PASS_DEF_CONVERTDISTTOSTANDARD
@@ -1246,6 +1247,57 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
 // Pass
 //===----------------------------------------------------------------------===//
 
+/// The shape of the empty array `value` of type `type`, if known at compile
+/// time (from `type` and the types of the values it is a cast of).
+std::optional<SmallVector<int64_t>> getStaticEmptyShape(Value value,
+                                                        NDArrayType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  while (true) {
+    auto valueType = cast<NDArrayType>(value.getType());
+    for (auto [dim, size] : llvm::zip(shape, valueType.getShape()))
+      if (ShapedType::isDynamic(dim))
+        dim = size;
+    auto cast = value.getDefiningOp<CastOp>();
+    if (!cast)
+      break;
+    value = cast.getSource();
+  }
+  if (llvm::any_of(shape, ShapedType::isDynamic) ||
+      !llvm::is_contained(shape, 0))
+    return std::nullopt;
+  return shape;
+}
+
+/// Empty halos carried through a loop (every iteration yields a fresh empty
+/// array of the same static shape) are the initial one: this keeps the
+/// offsets and halo sizes computed from them loop-invariant, so that
+/// exchanges in the loop have fixed metadata (see add-comm-cache-keys).
+struct ForwardEmptyIterArg : public OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::ForOp op,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    for (auto [init, arg, yielded] :
+         llvm::zip(op.getInitArgs(), op.getRegionIterArgs(),
+                   yield.getOperands())) {
+      if (!isa<NDArrayType>(arg.getType()) || yielded == arg || yielded == init)
+        continue;
+      auto type = cast<NDArrayType>(arg.getType());
+      std::optional<SmallVector<int64_t>> initShape =
+          getStaticEmptyShape(init, type);
+      if (!initShape || getStaticEmptyShape(yielded, type) != initShape)
+        continue;
+      // Yielding the argument itself lets scf.for fold it away.
+      rewriter.modifyOpInPlace(yield, [&, arg = arg] {
+        yield->setOperand(cast<BlockArgument>(arg).getArgNumber() - 1, arg);
+      });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 class DistToLocalTypeConverter : public TypeConverter {
 public:
   DistToLocalTypeConverter() {
@@ -1311,6 +1363,12 @@ struct ConvertDistToStandardPass
                                                          target);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
+      return signalPassFailure();
+
+    RewritePatternSet cleanup(context);
+    cleanup.add<ForwardEmptyIterArg>(context);
+    scf::ForOp::getCanonicalizationPatterns(cleanup, context);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(cleanup))))
       return signalPassFailure();
   }
 };

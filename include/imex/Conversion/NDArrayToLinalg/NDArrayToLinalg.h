@@ -18,6 +18,7 @@ namespace imex {
 
 #define GEN_PASS_DECL_CONVERTNDARRAYTOLINALG
 #define GEN_PASS_DECL_LLVMNOALIASARGS
+#define GEN_PASS_DECL_STRIDEDCOPIESTOLINALG
 #include "imex/Conversion/Passes.h.inc"
 
 /// Function attribute listing the LLVM argument positions of array pointers

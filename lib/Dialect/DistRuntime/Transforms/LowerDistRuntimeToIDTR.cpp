@@ -79,6 +79,8 @@ static Callee getCallee(Operation *op) {
     return {"_idtr_nprocs", FunctionType::get(context, {i64}, {i64})};
   if (isa<TeamMemberOp>(op))
     return {"_idtr_prank", FunctionType::get(context, {i64}, {i64})};
+  if (isa<ForgetPlanOp>(op))
+    return {"_idtr_forget_plan", FunctionType::get(context, {i64, i64}, {})};
   if (isa<WaitOp>(op)) {
     // One declaration for all element types: the ABI takes (rank,
     // descriptor) pairs, whatever the element type.
@@ -272,6 +274,20 @@ struct TeamQueryLowering : public OpConversionPattern<OpTy> {
     Value result = createCall(rewriter, loc, op, team).front();
     rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
                                                     result);
+    return success();
+  }
+};
+
+struct ForgetPlanLowering : public OpConversionPattern<ForgetPlanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ForgetPlanOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    createCall(rewriter, loc, op,
+               {createI64(rewriter, loc, op.getTeamAttr().getInt()),
+                createI64(rewriter, loc, op.getKeyAttr().getInt())});
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -593,6 +609,7 @@ struct LowerDistRuntimeToIDTRPass
     SmallVector<Operation *> wrappers;
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
+                 ForgetPlanLowering,
                  AllReduceLowering>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);

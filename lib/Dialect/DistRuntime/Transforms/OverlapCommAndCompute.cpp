@@ -77,6 +77,52 @@ void sink(WaitOp op) {
     op->moveAfter(target);
 }
 
+/// The op of `block` that is or contains `op`.
+Operation *getInBlock(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+/// Moves the ops after the wait `op` in its block that depend on its
+/// results (the computation on received data) down to just before their
+/// first user, so that independent computation comes first and the wait can
+/// sink below it.
+void sinkDependents(WaitOp op) {
+  Block *block = op->getBlock();
+  llvm::SmallPtrSet<Operation *, 16> dependent{op};
+  SmallVector<Operation *> order;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    bool uses = false;
+    next->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (Operation *top = getInBlock(block, def);
+              top && dependent.contains(top))
+            uses = true;
+    });
+    if (uses) {
+      dependent.insert(next);
+      order.push_back(next);
+    }
+  }
+  for (Operation *dep : llvm::reverse(order)) {
+    if (dep->getNumRegions() || isBarrier(dep) ||
+        dep->hasTrait<OpTrait::IsTerminator>())
+      continue;
+    Operation *target = nullptr;
+    for (Operation *next = dep->getNextNode(); next;
+         next = next->getNextNode()) {
+      bool uses = llvm::any_of(dep->getUsers(), [&](Operation *user) {
+        return next == user || next->isAncestor(user);
+      });
+      if (uses || isBarrier(next) || next->hasTrait<OpTrait::IsTerminator>())
+        break;
+      target = next;
+    }
+    if (target)
+      dep->moveAfter(target);
+  }
+}
+
 struct OverlapCommAndComputePass
     : public imex::distruntime::impl::OverlapCommAndComputeBase<
           OverlapCommAndComputePass> {
@@ -99,8 +145,10 @@ struct OverlapCommAndComputePass
             use.set(operand);
     // Waits last first, starts first first, so that moved ops do not block
     // each other.
-    for (WaitOp wait : llvm::reverse(waits))
+    for (WaitOp wait : llvm::reverse(waits)) {
+      sinkDependents(wait);
       sink(wait);
+    }
     for (Operation *start : starts)
       hoist(start);
   }

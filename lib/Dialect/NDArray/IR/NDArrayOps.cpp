@@ -70,6 +70,13 @@ static Value getDynamicSizeOperand(Value value, int64_t dim) {
     return op.getDynamicSizes()[pos];
   if (auto op = dyn_cast_if_present<BroadcastToOp>(def))
     return op.getDynamicSizes()[pos];
+  // Slices keeping every dimension: the slice size (a size folded to a
+  // constant after the type was inferred is left to type refinement).
+  if (isa_and_present<SubviewOp, ExtractSliceOp>(def)) {
+    auto slice = cast<OffsetSizeAndStrideOpInterface>(def);
+    if ((int64_t)slice.getMixedSizes().size() == type.getRank())
+      return dyn_cast<Value>(slice.getMixedSizes()[dim]);
+  }
   return {};
 }
 
@@ -562,6 +569,10 @@ OpFoldResult DimOp::fold(FoldAdaptor adaptor) {
     return size;
   if (auto cast = getSource().getDefiningOp<CastOp>()) {
     getSourceMutable().assign(cast.getSource());
+    return getResult();
+  }
+  if (auto insert = getSource().getDefiningOp<ImmutableInsertSliceOp>()) {
+    getSourceMutable().assign(insert.getDestination());
     return getResult();
   }
   return {};

@@ -389,6 +389,26 @@ def DistRuntime_CopyPermuteOp : DistRuntime_AsyncOp<"copy_permute"> {
   }];
 }
 
+def DistRuntime_ForgetPlanOp : DistRuntime_Op<"forget_plan", [
+    DistRuntime_Communicates]> {
+  let summary = "drop the communication plans cached under a key";
+  let description = [{
+    Drops the plans IDTR cached for the communication ops with `key` on
+    `team` (`_idtr_forget_plan`), so that the next of them exchanges
+    metadata and builds its plan again. Not collective, but every rank must
+    execute it at the same point. `add-comm-cache-keys` places it before a
+    loop in which the keyed ops have fixed metadata: the plan is built once
+    per execution of the loop and reused by all its iterations.
+
+    ```mlir
+    distruntime.forget_plan team = 1 key = 3
+    ```
+  }];
+  let arguments = (ins DistRuntime_TeamAttr:$team,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$key);
+  let assemblyFormat = "`team` `=` $team `key` `=` $key attr-dict";
+}
+
 def DistRuntime_WaitOp : DistRuntime_Op<"wait", [DistRuntime_Communicates,
     InferTypeOpAdaptor]> {
   let summary = "complete an asynchronous exchange";

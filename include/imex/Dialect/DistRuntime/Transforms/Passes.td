@@ -95,4 +95,34 @@ def OverlapCommAndCompute : Pass<"overlap-comm-and-compute"> {
   }];
 }
 
+
+def AddCommCacheKeys : Pass<"add-comm-cache-keys", "::mlir::ModuleOp"> {
+  let summary = "Let IDTR reuse the plans of exchanges in loops";
+  let description = [{
+    Gives each asynchronous exchange (`get_halo`, `copy_reshape`,
+    `copy_permute`) whose metadata (index operands and the shape of the
+    array it reads) cannot change while an enclosing loop runs a cache key,
+    and inserts `distruntime.forget_plan` for that key before the outermost
+    such loop. IDTR then builds the plan (one collective metadata exchange)
+    on the first iteration and reuses it in all others, and every new
+    execution of the loop starts afresh, so the metadata may differ between
+    executions. Metadata is loop-invariant when computed without side
+    effects from values defined outside the loop; array shapes also when the
+    array is a loop-carried value that every iteration updates in place
+    (inserts into it, casts). Exchanges that already have a key, or are in
+    no loop with invariant metadata, are left alone.
+
+    Keys are numbered from `first-key` in the order of the ops in the
+    module, so the same module gets the same keys. Modules whose code runs
+    in one process with interleaved loops (e.g. one calls the other inside
+    a loop) need disjoint key ranges: give them different `first-key`s.
+    IDTR reports a key reused with different metadata as an error.
+  }];
+  let options = [
+    Option<"firstKey", "first-key", "int64_t", /*default=*/"0",
+           "The first key to assign">
+  ];
+  let dependentDialects = ["::imex::distruntime::DistRuntimeDialect"];
+}
+
 #endif // IMEX_DIALECT_DISTRUNTIME_TRANSFORMS_PASSES_TD
