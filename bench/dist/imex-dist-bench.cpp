@@ -194,8 +194,9 @@ int main(int argc, char **argv) {
   double checksum = run(iters);
 
   double t = current.t1 - current.t0, tmax = 0;
-  int64_t local[6] = {current.haloMsgs, current.msgs,       current.colls,
-                      current.haloCalls, current.haloCallNs, current.haloWaitNs};
+  int64_t local[6] = {current.haloMsgs,   current.msgs,
+                      current.colls,      current.haloCalls,
+                      current.haloCallNs, current.haloWaitNs};
   int64_t maxima[6], haloMsgsSum = 0, haloBytesSum = 0;
   MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(local, maxima, 6, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);

@@ -29,7 +29,8 @@ static std::string getCPUPipeline(bool fuseElementwise, bool countAllocations) {
       "loops bufferize-function-"
       "boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,"
+      "canonicalize,func.func(buffer-loop-hoisting),buffer-deallocation-"
+      "pipeline,"
       "canonicalize,"
       // Copies of views as vectorizable loops, not element-wise calls.
       "imex-strided-copies-to-linalg,"

@@ -376,10 +376,12 @@ struct LocalRepartitionLowering
       Value rows = m.rows(part);
       Value lo = m.clamp(m.sub(first, start), m.c(0), rows);
       Value hi = m.clamp(m.sub(last, start), m.c(0), rows);
-      Value held = sliceRows(rewriter, loc, part, lo, m.max(m.sub(hi, lo), m.c(0)));
+      Value held =
+          sliceRows(rewriter, loc, part, lo, m.max(m.sub(hi, lo), m.c(0)));
       NDArrayType type = dist::getPartType(op.getType(), p);
-      result.parts[p] =
-          held.getType() == type ? held : CastOp::create(rewriter, loc, type, held);
+      result.parts[p] = held.getType() == type
+                            ? held
+                            : CastOp::create(rewriter, loc, type, held);
       start = m.add(start, rows);
     }
     rewriter.replaceOpWithMultiple(op, {result.pack()});
@@ -398,12 +400,13 @@ struct AlignCoresLowering : public OpConversionPattern<dist::AlignCoresOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
-    SmallVector<LocalArray> arrays = llvm::map_to_vector(
-        adaptor.getArrays(), [](ValueRange v) { return LocalArray::unpack(v); });
+    SmallVector<LocalArray> arrays =
+        llvm::map_to_vector(adaptor.getArrays(),
+                            [](ValueRange v) { return LocalArray::unpack(v); });
     const LocalArray &firstArray = arrays.front();
-    Value count = m.add(m.add(m.rows(firstArray.parts[0]),
-                              m.rows(firstArray.parts[1])),
-                        m.rows(firstArray.parts[2]));
+    Value count =
+        m.add(m.add(m.rows(firstArray.parts[0]), m.rows(firstArray.parts[1])),
+              m.rows(firstArray.parts[2]));
     Value left = m.c(0), right = m.c(0);
     bool noLeft = true, noRight = true;
     for (const LocalArray &a : arrays) {
@@ -429,14 +432,13 @@ struct AlignCoresLowering : public OpConversionPattern<dist::AlignCoresOp> {
       Value lh = m.rows(array.parts[0]);
       std::array<Value, 3> parts = {
           noLeft ? dist::createEmptyRows(b, loc, array.parts[1])
-                 : sliceRows(b, loc,
-                             rowsOfParts(b, loc, array, m.c(0), left),
+                 : sliceRows(b, loc, rowsOfParts(b, loc, array, m.c(0), left),
                              m.c(0), left),
           sliceRows(b, loc, array.parts[1], m.sub(left, lh), coreSize),
-          noRight ? dist::createEmptyRows(b, loc, array.parts[1])
-                  : sliceRows(b, loc,
-                              rowsOfParts(b, loc, array, coreEnd, count),
-                              m.c(0), rightSize)};
+          noRight
+              ? dist::createEmptyRows(b, loc, array.parts[1])
+              : sliceRows(b, loc, rowsOfParts(b, loc, array, coreEnd, count),
+                          m.c(0), rightSize)};
       LocalArray aligned{{}, array.offset, array.size0};
       for (unsigned p = 0; p < 3; ++p) {
         NDArrayType partType = dist::getPartType(type, p);
@@ -648,8 +650,7 @@ struct ElementwiseLowering : public ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!dist::isRowwise(op) ||
-        op->getNumResults() != 1)
+    if (!dist::isRowwise(op) || op->getNumResults() != 1)
       return failure();
     auto resultType = cast<NDArrayType>(op->getResult(0).getType());
     auto env = dist::getDistEnv(resultType);
@@ -1278,9 +1279,8 @@ struct ForwardEmptyIterArg : public OpRewritePattern<scf::ForOp> {
                                 PatternRewriter &rewriter) const override {
     bool changed = false;
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-    for (auto [init, arg, yielded] :
-         llvm::zip(op.getInitArgs(), op.getRegionIterArgs(),
-                   yield.getOperands())) {
+    for (auto [init, arg, yielded] : llvm::zip(
+             op.getInitArgs(), op.getRegionIterArgs(), yield.getOperands())) {
       if (!isa<NDArrayType>(arg.getType()) || yielded == arg || yielded == init)
         continue;
       auto type = cast<NDArrayType>(arg.getType());
@@ -1353,11 +1353,12 @@ struct ConvertDistToStandardPass
     RewritePatternSet patterns(context);
     patterns.add<ElementwiseLowering>(converter, context, alignedOps);
     patterns.add<InitDistArrayLowering, PartsOfLowering, LocalOffsetsOfLowering,
-                 RepartitionLowering, LocalRepartitionLowering, AlignCoresLowering, DimLowering, CastLowering,
+                 RepartitionLowering, LocalRepartitionLowering,
+                 AlignCoresLowering, DimLowering, CastLowering,
                  OwnedBlockLowering<CopyOp>, SliceLowering<SubviewOp>,
-                 SliceLowering<ExtractSliceOp>,
-                 InsertSliceLowering, ReductionLowering, ReshapeLowering,
-                 PermuteDimsLowering>(converter, context);
+                 SliceLowering<ExtractSliceOp>, InsertSliceLowering,
+                 ReductionLowering, ReshapeLowering, PermuteDimsLowering>(
+        converter, context);
     dist::populateExpandDistIndexOpsPatterns(patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -100,3 +100,61 @@ func.func @reshape(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %
   %p:3 = dist.parts_of %e : !dist2 -> !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>
   return %p#1 : !ndarray.ndarray<?x2xf64>
 }
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// A local repartition takes the requested rows out of the parts, without
+// communication: each part contributes the rows of [offset, offset + size)
+// it holds.
+// CHECK-LABEL: func.func @local_repartition
+// CHECK-SAME: (%[[L:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[R:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:[^:]*]]: index, %[[N:[^:]*]]: index, %[[FIRST:[^:]*]]: index, %[[COUNT:[^:]*]]: index)
+// CHECK-NOT: distruntime
+// CHECK: %[[L2:.*]] = ndarray.subview %[[L]]
+// CHECK-NOT: distruntime
+// CHECK: %[[O2:.*]] = ndarray.subview %[[O]]
+// CHECK-NOT: distruntime
+// CHECK: %[[R2:.*]] = ndarray.subview %[[R]]
+// CHECK-NOT: distruntime
+// CHECK: return %[[L2]], %[[O2]], %[[R2]], %[[FIRST]]
+func.func @local_repartition(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %first: index, %count: index) -> (!local, !local, !local, index) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %v = dist.local_repartition %d offset %first size %count : !dist -> !dist
+  %p:3 = dist.parts_of %v : !dist -> !local, !local, !local
+  %offs:2 = dist.local_offsets_of %v : !dist
+  return %p#0, %p#1, %p#2, %offs#0 : !local, !local, !local, index
+}
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// Elementwise ops on arrays split at a common core are computed part by
+// part on the parts themselves (the core on a view of the owned blocks); a
+// result only used by elementwise ops and inserts keeps the three parts,
+// which are inserted one by one.
+// CHECK-LABEL: func.func @aligned_cores
+// CHECK-NOT: distruntime
+// CHECK-COUNT-3: ndarray.ewbin add
+// CHECK-COUNT-3: ndarray.ewbin multiply
+// CHECK-NOT: ndarray.ewbin
+// CHECK-NOT: ndarray.concat
+// CHECK-COUNT-3: ndarray.immutable_insert_slice
+func.func @aligned_cores(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %m: index) -> !local {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %a = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %b = dist.init_dist_array parts(%r, %o, %l) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %x:2 = dist.align_cores %a, %b : !dist, !dist
+  %s = ndarray.ewbin add %x#0, %x#1 : (!dist, !dist) -> !dist
+  %t = ndarray.ewbin multiply %s, %x#0 : (!dist, !dist) -> !dist
+  %u = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %v = ndarray.immutable_insert_slice %t into %u[1, 0] [%m, 4] [1, 1] : !dist into !dist
+  %p:3 = dist.parts_of %v : !dist -> !local, !local, !local
+  return %p#1 : !local
+}

@@ -788,18 +788,19 @@ static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
 }
 
 LogicalResult RepartitionOp::verify() {
-  return verifyRepartition(*this, getSource().getType(), getType(),
-                           getOffset(), getSize());
+  return verifyRepartition(*this, getSource().getType(), getType(), getOffset(),
+                           getSize());
 }
 
 LogicalResult LocalRepartitionOp::verify() {
-  return verifyRepartition(*this, getSource().getType(), getType(),
-                           getOffset(), getSize());
+  return verifyRepartition(*this, getSource().getType(), getType(), getOffset(),
+                           getSize());
 }
 
-LogicalResult AlignCoresOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, AlignCoresOp::Adaptor adaptor,
-    SmallVectorImpl<Type> &inferredReturnTypes) {
+LogicalResult
+AlignCoresOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                               AlignCoresOp::Adaptor adaptor,
+                               SmallVectorImpl<Type> &inferredReturnTypes) {
   llvm::append_range(inferredReturnTypes, adaptor.getArrays().getTypes());
   return success();
 }

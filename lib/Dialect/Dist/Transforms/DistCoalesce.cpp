@@ -99,9 +99,9 @@ struct RepartitionOperands : public OpRewritePattern<RepartitionOp> {
     IRMapping mapping;
     for (OpOperand *operand : getRowAlignedOperands(def)) {
       Value value = operand->get();
-      auto repartition = RepartitionOp::create(
-          rewriter, op.getLoc(), value.getType(), value, op.getOffset(),
-          op.getSize());
+      auto repartition =
+          RepartitionOp::create(rewriter, op.getLoc(), value.getType(), value,
+                                op.getOffset(), op.getSize());
       mapping.map(value, repartition.getResult());
     }
     Operation *clone = rewriter.clone(*def, mapping);
@@ -146,8 +146,8 @@ LogicalResult mergeRequests(RewriterBase &rewriter, DominanceInfo &dominance,
   // The index values of every request must be available at the first one.
   SmallVector<Value> indexValues;
   for (ViewRequest request : requests) {
-    indexValues.append({request.repartition.getOffset(),
-                        request.repartition.getSize()});
+    indexValues.append(
+        {request.repartition.getOffset(), request.repartition.getSize()});
     if (request.view)
       for (Value operand : request.view->getOperands().drop_front())
         indexValues.push_back(operand);
@@ -158,14 +158,15 @@ LogicalResult mergeRequests(RewriterBase &rewriter, DominanceInfo &dominance,
   rewriter.setInsertionPoint(first);
   Value boxOffset, boxSize;
   for (ViewRequest request : requests) {
-    OpFoldResult viewOffset = rewriter.getIndexAttr(0);
-    OpFoldResult viewSize = getDimSize(rewriter, loc, request.base, 0);
-    OpFoldResult viewStride = rewriter.getIndexAttr(1);
+    OpFoldResult viewOffset = rewriter.getIndexAttr(0), viewSize,
+                 viewStride = rewriter.getIndexAttr(1);
     if (request.view) {
       auto view = cast<OffsetSizeAndStrideOpInterface>(request.view);
       viewOffset = view.getMixedOffsets()[0];
       viewSize = view.getMixedSizes()[0];
       viewStride = view.getMixedStrides()[0];
+    } else {
+      viewSize = getDimSize(rewriter, loc, request.base, 0);
     }
     auto materialize = [&](OpFoldResult ofr) {
       return getValueOrCreateConstantIndexOp(rewriter, loc, ofr);

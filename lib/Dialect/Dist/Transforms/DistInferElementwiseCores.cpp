@@ -14,10 +14,10 @@
 
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 
 namespace imex::dist {
 #define GEN_PASS_DEF_DISTINFERELEMENTWISECORES

@@ -104,17 +104,15 @@ bool dist::isOwnedRange(Value array, Value offset, Value size) {
     return false;
   for (int64_t d = 0; d < rank; ++d) {
     OpFoldResult dimSize = target.getMixedSizes()[d];
-    bool fullDim = type.isDynamicDim(d)
-                       ? [&] {
-                           auto value = dyn_cast<Value>(dimSize);
-                           auto dim =
-                               value ? value.getDefiningOp<DimOp>() : DimOp();
-                           // (folders may have replaced the array by an
-                           // operand of the same shape)
-                           return dim &&
-                                  isConstantIntValue(dim.getIndex(), d);
-                         }()
-                       : isConstantIntValue(dimSize, type.getDimSize(d));
+    bool fullDim =
+        type.isDynamicDim(d) ? [&] {
+          auto value = dyn_cast<Value>(dimSize);
+          auto dim = value ? value.getDefiningOp<DimOp>() : DimOp();
+          // (folders may have replaced the array by an
+          // operand of the same shape)
+          return dim && isConstantIntValue(dim.getIndex(), d);
+        }()
+                             : isConstantIntValue(dimSize, type.getDimSize(d));
     if (!isConstantIntValue(target.getMixedOffsets()[d], 0) ||
         !isConstantIntValue(target.getMixedStrides()[d], 1) || !fullDim)
       return false;
@@ -277,7 +275,8 @@ RowLayout dist::getRowLayout(Value array) {
   if (auto local = dyn_cast_if_present<LocalRepartitionOp>(def))
     return {local.getOffset(), local.getSize(), {}};
   if (auto align = dyn_cast_if_present<AlignCoresOp>(def))
-    return getRowLayout(align.getArrays()[cast<OpResult>(array).getResultNumber()]);
+    return getRowLayout(
+        align.getArrays()[cast<OpResult>(array).getResultNumber()]);
   // An elementwise result holds the rows its aligned operands hold.
   if (def && isRowwise(def))
     if (std::optional<RowLayout> layout = getOperandsLayout(def);
@@ -292,9 +291,8 @@ static bool mayWrite(Operation *op) {
   std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
       getEffectsRecursively(op);
   return !effects || llvm::any_of(*effects, [](const auto &effect) {
-           return isa<MemoryEffects::Write, MemoryEffects::Free>(
-               effect.getEffect());
-         });
+    return isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect());
+  });
 }
 
 LogicalResult dist::hoistDefinitions(ValueRange values, Operation *before) {

@@ -46,7 +46,8 @@ public:
     Operation *def = value.getDefiningOp();
     bool result = false;
     if (auto dim = dyn_cast_if_present<DimOp>(def))
-      result = isInvariant(dim.getIndex()) && hasInvariantShape(dim.getSource());
+      result =
+          isInvariant(dim.getIndex()) && hasInvariantShape(dim.getSource());
     else if (def && def->getNumRegions() == 0 && isMemoryEffectFree(def))
       result = llvm::all_of(def->getOperands(),
                             [&](Value v) { return isInvariant(v); });
@@ -144,8 +145,7 @@ struct AddCommCacheKeysPass
         return;
       op->setAttr("key", IntegerAttr::get(keyAttr.getType(), key));
       OpBuilder b(outermost);
-      ForgetPlanOp::create(b, op.getLoc(), teamAttr,
-                           b.getI64IntegerAttr(key));
+      ForgetPlanOp::create(b, op.getLoc(), teamAttr, b.getI64IntegerAttr(key));
       ++key;
     });
   }

@@ -609,8 +609,7 @@ struct LowerDistRuntimeToIDTRPass
     SmallVector<Operation *> wrappers;
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
-                 ForgetPlanLowering,
-                 AllReduceLowering>(converter, context);
+                 ForgetPlanLowering, AllReduceLowering>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);
     patterns.add<WaitLowering>(converter, context, outputs);

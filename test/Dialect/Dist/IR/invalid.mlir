@@ -571,3 +571,53 @@ func.func @repartition_rows(%d: !ndarray.ndarray<10xf64, #dist.dist_env<team = 1
   %0 = dist.repartition %d offset %c7 size %c4 : !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<10xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dist.local_repartition
+//===----------------------------------------------------------------------===//
+
+func.func @local_repartition_team(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %i: index) {
+  // expected-error @+1 {{'dist.local_repartition' op source and result must be distributed over the same team, got teams 1 and 2}}
+  %0 = dist.local_repartition %d offset %i size %i : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 2 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @local_repartition_rows(%d: !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  // expected-error @+1 {{'dist.local_repartition' op rows [4, 4 + 5) exceed the 8 rows of the array}}
+  %0 = dist.local_repartition %d offset %c4 size %c5 : !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dist.align_cores
+//===----------------------------------------------------------------------===//
+
+func.func @align_cores_empty() {
+  // expected-error @+1 {{'dist.align_cores' op expects at least one array}}
+  "dist.align_cores"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @align_cores_teams(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %b: !ndarray.ndarray<?xf64, #dist.dist_env<team = 2 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+1 {{'dist.align_cores' op expects arrays of one team, got teams 1 and 2}}
+  %0:2 = dist.align_cores %a, %b : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 2 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @align_cores_rows(%a: !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %b: !ndarray.ndarray<9xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
+  // expected-error @+1 {{'dist.align_cores' op expects arrays with the same rows, got 8 and 9 rows}}
+  %0:2 = dist.align_cores %a, %b : !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, !ndarray.ndarray<9xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}

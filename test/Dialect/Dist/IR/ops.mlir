@@ -110,3 +110,23 @@ func.func @repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 lo
   %s = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = 2,0 lparts = 1x16,3x16,0x16>>
   return
 }
+
+// -----
+
+// CHECK-LABEL: func @local_repartition
+func.func @local_repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %off: index, %n: index) {
+  // CHECK: dist.local_repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  %r = dist.local_repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @align_cores
+func.func @align_cores(%a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %b: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>) {
+  // CHECK: %{{.*}}:2 = dist.align_cores %{{.*}}, %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  %r:2 = dist.align_cores %a, %b : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  // CHECK: dist.align_cores %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  %s = dist.align_cores %a : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  return
+}

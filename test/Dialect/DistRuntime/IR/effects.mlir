@@ -70,3 +70,21 @@ func.func @not_hoisted(%a: !ndarray.ndarray<4xf64>, %n: index) {
   }
   return
 }
+
+// -----
+
+// Forgetting plans changes the communication state: never removed, merged
+// or hoisted out of a loop.
+// CHECK-LABEL: func.func @forget_plan
+// CHECK: scf.for
+// CHECK-NEXT: distruntime.forget_plan team = 1 key = 0
+// CHECK-NEXT: distruntime.forget_plan team = 1 key = 0
+func.func @forget_plan(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    distruntime.forget_plan team = 1 key = 0
+    distruntime.forget_plan team = 1 key = 0
+  }
+  return
+}

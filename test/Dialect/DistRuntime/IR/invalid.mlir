@@ -270,3 +270,11 @@ func.func @wait_element_type(%h: !distruntime.asynchandle, %a: !ndarray.ndarray<
   %w = distruntime.wait %h, %a : !ndarray.ndarray<?xbf16>
   return
 }
+
+// -----
+
+func.func @forget_plan_negative_key() {
+  // expected-error @+1 {{'distruntime.forget_plan' op attribute 'key' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  distruntime.forget_plan team = 1 key = -1
+  return
+}

@@ -122,3 +122,12 @@ func.func @handle_block_argument(%a: !ndarray.ndarray<?xf64>, %n: index, %m: ind
 // CHECK-LABEL: func.func private @types
 // CHECK-SAME: !distruntime.asynchandle
 func.func private @types(!distruntime.asynchandle)
+
+// -----
+
+// CHECK-LABEL: func.func @forget_plan
+// CHECK: distruntime.forget_plan team = 2 key = 3
+func.func @forget_plan() {
+  distruntime.forget_plan team = 2 key = 3
+  return
+}

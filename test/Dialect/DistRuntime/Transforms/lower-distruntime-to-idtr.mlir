@@ -212,3 +212,15 @@ func.func @existing_declaration() -> index {
   %n = distruntime.team_size team = 1
   return %n : index
 }
+
+// -----
+
+// CHECK: func.func private @_idtr_forget_plan(i64, i64)
+// CHECK-LABEL: func.func @forget_plan
+// CHECK-DAG: %[[TEAM:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[KEY:.*]] = arith.constant 5 : i64
+// CHECK: call @_idtr_forget_plan(%[[TEAM]], %[[KEY]]) : (i64, i64) -> ()
+func.func @forget_plan() {
+  distruntime.forget_plan team = 1 key = 5
+  return
+}

@@ -52,3 +52,29 @@ func.func @barrier(%own: !a, %dst: !a, %n: index, %o: index, %b: index, %s: inde
   %y = ndarray.ewbin add %w#1, %w#1 : (!a, !a) -> !a
   return %y : !a
 }
+
+// -----
+
+!a = !ndarray.ndarray<?xf64>
+
+// Computation on received data (and what depends on it) moves down to its
+// first user, so that independent computation written after it comes first
+// and the wait sinks below that.
+// CHECK-LABEL: func.func @sink_dependent_computation
+// CHECK: %[[H:.*]], %[[L:.*]], %[[R:.*]] = distruntime.get_halo
+// CHECK: %[[CORE:.*]] = ndarray.ewbin multiply
+// CHECK: %[[CORE2:.*]] = ndarray.ewuny negative %[[CORE]]
+// CHECK: %[[W:.*]]:3 = distruntime.wait %[[H]]
+// CHECK: %[[EDGE:.*]] = ndarray.ewbin add %[[W]]#1, %[[W]]#2
+// CHECK: %[[EDGE2:.*]] = ndarray.ewuny negative %[[EDGE]]
+// CHECK: ndarray.concat %[[EDGE2]], %[[CORE2]]
+func.func @sink_dependent_computation(%own: !a, %n: index, %o: index, %b: index, %s: index) -> !a {
+  %h, %l, %r = distruntime.get_halo %own global_shape[%n] local_offsets[%o] bb_offsets[%b] bb_sizes[%s] team = 1 : !a -> !a, !a
+  %w:3 = distruntime.wait %h, %own, %l, %r : !a, !a, !a
+  %edge = ndarray.ewbin add %w#1, %w#2 : (!a, !a) -> !a
+  %edge2 = ndarray.ewuny negative %edge : !a -> !a
+  %core = ndarray.ewbin multiply %own, %own : (!a, !a) -> !a
+  %core2 = ndarray.ewuny negative %core : !a -> !a
+  %all = ndarray.concat %edge2, %core2 axis 0 : (!a, !a) -> !a
+  return %all : !a
+}

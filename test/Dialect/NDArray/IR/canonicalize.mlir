@@ -224,3 +224,39 @@ func.func @insert_static_source(%a: !ndarray.ndarray<8xf64>, %v: !ndarray.ndarra
   ndarray.insert_slice %0 into %a[2] [4] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<8xf64>
   return
 }
+
+// -----
+
+// The size of a slice is its size operand; an insert has the shape of its
+// destination.
+// CHECK-LABEL: func.func @dim_of_slice_and_insert
+// CHECK-SAME: (%[[A:[^:]*]]: !ndarray.ndarray<?x?xf64>, %[[B:[^:]*]]: !ndarray.ndarray<?x?xf64>, %[[N:[^:]*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[D:.*]] = ndarray.dim %[[A]], %[[C0]]
+// CHECK: return %[[N]], %[[D]]
+func.func @dim_of_slice_and_insert(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf64>, %n: index) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %s = ndarray.subview %a[1, 0] [%n, 2] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x2xf64>
+  %d0 = ndarray.dim %s, %c0 : !ndarray.ndarray<?x2xf64>
+  %i = ndarray.immutable_insert_slice %b into %a[0, 0] [%n, 2] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  %d1 = ndarray.dim %i, %c0 : !ndarray.ndarray<?x?xf64>
+  return %d0, %d1 : index, index
+}
+
+// -----
+
+// Complementary comparisons (from broadcasting checks whose sizes turned
+// out equal) fold: a canonicalization of the ndarray dialect (loaded here by
+// the array argument).
+// CHECK-LABEL: func.func @complementary_comparisons
+// CHECK-DAG: %[[F:.*]] = arith.constant false
+// CHECK-DAG: %[[T:.*]] = arith.constant true
+// CHECK: return %[[F]], %[[T]]
+func.func @complementary_comparisons(%x: index, %unused: !ndarray.ndarray<f64>) -> (i1, i1) {
+  %c1 = arith.constant 1 : index
+  %eq = arith.cmpi eq, %x, %c1 : index
+  %ne = arith.cmpi ne, %x, %c1 : index
+  %and = arith.andi %eq, %ne : i1
+  %or = arith.ori %eq, %ne : i1
+  return %and, %or : i1, i1
+}

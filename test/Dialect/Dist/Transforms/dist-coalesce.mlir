@@ -1,0 +1,143 @@
+// RUN: imex-opt %s -dist-coalesce -split-input-file | FileCheck %s
+
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+
+// A 3-point stencil as ndarray-dist aligns it: the result of the first add
+// is repartitioned to the rows the insert writes. The repartitions move to
+// the views, and the views of %u share one exchange of %u covering the
+// rows all three read.
+// CHECK-LABEL: func.func @stencil
+// CHECK-SAME: (%[[U:.*]]: !ndarray.ndarray
+// CHECK: %[[TO:.*]], %[[TS:.*]] = dist.local_target_of_slice %[[U]][1] [%{{.*}}] [1]
+// CHECK: %[[B0:.*]], %[[S0:.*]] = dist.local_bounding_box view[%{{.*}}] [%{{.*}}] [%{{.*}}] target[%[[TO]]] [%[[TS]]]
+// CHECK: %[[B1:.*]], %[[S1:.*]] = dist.local_bounding_box {{.*}} target[%[[TO]]] [%[[TS]]] bb[%[[B0]]] [%[[S0]]]
+// CHECK: %[[B2:.*]], %[[S2:.*]] = dist.local_bounding_box {{.*}} target[%[[TO]]] [%[[TS]]] bb[%[[B1]]] [%[[S1]]]
+// CHECK: %[[X:.*]] = dist.repartition %[[U]] offset %[[B2]] size %[[S2]]
+// CHECK-NOT: dist.repartition
+// CHECK: %[[L:.*]] = ndarray.extract_slice %[[X]][0]
+// CHECK: %[[LR:.*]] = dist.local_repartition %[[L]] offset %[[TO]] size %[[TS]]
+// CHECK: %[[R:.*]] = ndarray.extract_slice %[[X]][2]
+// CHECK: %[[RR:.*]] = dist.local_repartition %[[R]] offset %[[TO]] size %[[TS]]
+// CHECK: %[[LRS:.*]] = ndarray.ewbin add %[[LR]], %[[RR]]
+// CHECK: %[[C:.*]] = ndarray.extract_slice %[[X]][1]
+// CHECK: %[[CR:.*]] = dist.local_repartition %[[C]] offset %[[TO]] size %[[TS]]
+// CHECK: %[[SUM:.*]] = ndarray.ewbin subtract %[[LRS]], %[[CR]]
+// CHECK: ndarray.immutable_insert_slice %[[SUM]] into %[[U]][1]
+func.func @stencil(%u: !d, %m: index) -> !d {
+  %c0 = arith.constant 0 : index
+  %l = ndarray.extract_slice %u[0] [%m] [1] : !d to !d
+  %r = ndarray.extract_slice %u[2] [%m] [1] : !d to !d
+  %c = ndarray.extract_slice %u[1] [%m] [1] : !d to !d
+  %n = ndarray.dim %l, %c0 : !d
+  %lo, %ls = dist.local_target_of_slice %l[0] [%n] [1] : !d
+  %r2 = dist.repartition %r offset %lo size %ls : !d -> !d
+  %lr = ndarray.ewbin add %l, %r2 : (!d, !d) -> !d
+  %k = ndarray.dim %lr, %c0 : !d
+  %so, %ss = dist.local_target_of_slice %lr[0] [%k] [1] : !d
+  %c2 = dist.repartition %c offset %so size %ss : !d -> !d
+  %sum = ndarray.ewbin subtract %lr, %c2 : (!d, !d) -> !d
+  %to, %ts = dist.local_target_of_slice %u[1] [%m] [1] : !d
+  %sum2 = dist.repartition %sum offset %to size %ts : !d -> !d
+  %new = ndarray.immutable_insert_slice %sum2 into %u[1] [%m] [1] : !d into !d
+  return %new : !d
+}
+
+// -----
+
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+
+// A write creates a new array: views of the array before and after it are
+// exchanged separately (never merged across the write).
+// CHECK-LABEL: func.func @write_between_reads
+// CHECK-SAME: (%[[U:[^:]*]]: !ndarray.ndarray
+// CHECK: dist.repartition %{{.*}} offset
+// CHECK: %[[U2:.*]] = ndarray.immutable_insert_slice
+// CHECK: %[[V:.*]] = ndarray.extract_slice %[[U2]][1]
+// CHECK: dist.repartition %[[V]] offset
+// CHECK-NOT: dist.local_repartition
+func.func @write_between_reads(%u: !d, %v: !d, %m: index, %o: index, %s: index) -> (!d, !d) {
+  %a = ndarray.extract_slice %u[1] [%m] [1] : !d to !d
+  %a2 = dist.repartition %a offset %o size %s : !d -> !d
+  %u2 = ndarray.immutable_insert_slice %v into %u[0] [%m] [1] : !d into !d
+  %b = ndarray.extract_slice %u2[1] [%m] [1] : !d to !d
+  %b2 = dist.repartition %b offset %o size %s : !d -> !d
+  return %a2, %b2 : !d, !d
+}
+
+// -----
+
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+
+// Views of different arrays need their own exchanges.
+// CHECK-LABEL: func.func @different_arrays
+// CHECK-SAME: (%[[U:[^:]*]]: !ndarray.ndarray{{.*}}, %[[W:[^:]*]]: !ndarray.ndarray
+// CHECK: %[[A:.*]] = ndarray.extract_slice %[[U]]
+// CHECK: dist.repartition %[[A]]
+// CHECK: %[[B:.*]] = ndarray.extract_slice %[[W]]
+// CHECK: dist.repartition %[[B]]
+// CHECK-NOT: dist.local_repartition
+func.func @different_arrays(%u: !d, %w: !d, %m: index, %o: index, %s: index) -> !d {
+  %a = ndarray.extract_slice %u[1] [%m] [1] : !d to !d
+  %a2 = dist.repartition %a offset %o size %s : !d -> !d
+  %b = ndarray.extract_slice %w[1] [%m] [1] : !d to !d
+  %b2 = dist.repartition %b offset %o size %s : !d -> !d
+  %r = ndarray.ewbin add %a2, %b2 : (!d, !d) -> !d
+  return %r : !d
+}
+
+// -----
+
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+
+// An elementwise result that is also read by a non-elementwise op (here a
+// reduction) is computed once and repartitioned: moving the repartition to
+// its operands would compute it twice.
+// CHECK-LABEL: func.func @other_data_user
+// CHECK: %[[E:.*]] = ndarray.ewbin multiply
+// CHECK: ndarray.reduction sum %[[E]]
+// CHECK: dist.repartition %[[E]]
+func.func @other_data_user(%a: !d, %o: index, %s: index) -> (!d, !ndarray.ndarray<f64>) {
+  %e = ndarray.ewbin multiply %a, %a : (!d, !d) -> !d
+  %t = ndarray.reduction sum %e : !d -> !ndarray.ndarray<f64>
+  %r = dist.repartition %e offset %o size %s : !d -> !d
+  return %r, %t : !d, !ndarray.ndarray<f64>
+}
+
+// -----
+
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+
+// Repartitions of repartitions collapse; a repartition to the rows an array
+// already holds is removed.
+// CHECK-LABEL: func.func @collapse_and_drop
+// CHECK-SAME: (%[[A:[^:]*]]: !ndarray.ndarray{{.*}}, %[[O1:.*]]: index, %[[S1:.*]]: index, %[[O2:.*]]: index, %[[S2:.*]]: index)
+// CHECK-NEXT: %[[R:.*]] = dist.repartition %[[A]] offset %[[O2]] size %[[S2]]
+// CHECK-NEXT: return %[[R]]
+func.func @collapse_and_drop(%a: !d, %o1: index, %s1: index, %o2: index, %s2: index) -> !d {
+  %r1 = dist.repartition %a offset %o1 size %s1 : !d -> !d
+  %r2 = dist.repartition %r1 offset %o2 size %s2 : !d -> !d
+  %r3 = dist.repartition %r2 offset %o2 size %s2 : !d -> !d
+  return %r3 : !d
+}
+
+// -----
+
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+
+// An operand broadcast along dimension 0 (its rows are selected at run
+// time) does not hold the rows of the result: the repartition stays.
+// CHECK-LABEL: func.func @broadcast_operand
+// CHECK: %[[E:.*]] = ndarray.ewbin add
+// CHECK-NEXT: dist.repartition %[[E]]
+func.func @broadcast_operand(%a: !d, %b: !d, %o: index, %s: index, %c: i1) -> !d {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = ndarray.dim %a, %c0 : !d
+  %ao, %as = dist.local_target_of_slice %a[0] [%n] [1] : !d
+  %bo = arith.select %c, %c0, %ao : index
+  %bs = arith.select %c, %c1, %as : index
+  %b2 = dist.repartition %b offset %bo size %bs : !d -> !d
+  %e = ndarray.ewbin add %a, %b2 : (!d, !d) -> !d
+  %r = dist.repartition %e offset %o size %s : !d -> !d
+  return %r : !d
+}
