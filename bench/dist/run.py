@@ -8,7 +8,11 @@ For each kernel, grid size and rank count it prints the time per step of
 both (the best of --repeat runs; each run's time is the slowest rank's),
 t_mpi / t_ours (> 1: ours is faster) and the halo messages each rank sends
 per step (ours from the IDTR counters, max over ranks; the C++ version
-sends one per neighbour). The checksums of both must agree.
+sends one per neighbour), and the halo time each rank spends in IDTR per
+step (in the exchange calls and blocked in their waits: the communication
+time overlap did not hide; from the IDTR time counters). The checksums of
+both must agree. With --ablate including overlap-comm-and-compute it also
+prints the fraction of that time overlap hides.
 
 Pipeline variants (for the communication optimizations): --variant
 NAME=PIPELINE adds a row per variant; --ablate OPT,... (or `auto`: the
@@ -92,6 +96,37 @@ def pipeline_options(opt):
     return [o for o in KNOWN_OPTIONS if re.search(rf"--{o}\b", section)]
 
 
+def exposed(result):
+    """Halo time a rank spends in IDTR per step (ms, max over ranks): in the
+    exchange calls plus blocked in their waits; what overlap does not
+    hide."""
+    return result.get("halo_call_ms", 0.0) + result.get("halo_wait_ms", 0.0)
+
+
+def print_hidden(rows):
+    """For runs with overlap-comm-and-compute off and on: the fraction of
+    the exposed halo time without overlap that overlap hides."""
+    by_case = {}
+    for row in rows:
+        key = (row["kernel"], row["n"], row["ranks"])
+        by_case.setdefault(key, {})[row["variant"]] = row
+    lines = []
+    for (kernel, n, ranks), variants in by_case.items():
+        off = variants.get("overlap-comm-and-compute=0")
+        on = variants.get("overlap-comm-and-compute=1")
+        if not off or not on or ranks == 1:
+            continue
+        base = off["halo_exposed_ms_per_step"]
+        if base <= 0:
+            continue
+        hidden = 1.0 - on["halo_exposed_ms_per_step"] / base
+        lines.append(f"{kernel:<8}{n:>6}{ranks:>6}  exposed halo ms/step "
+                     f"{base:.4f} -> {on['halo_exposed_ms_per_step']:.4f}: "
+                     f"{hidden * 100:.0f}% hidden by overlap")
+    if lines:
+        print("\n" + "\n".join(lines))
+
+
 def variants(args):
     out = [("default", args.pipeline)] + [tuple(v.split("=", 1))
                                           for v in args.variant]
@@ -147,7 +182,8 @@ def main():
           f"{os.cpu_count()} cores (other processes disturb the times)")
     header = (f"{'kernel':<8}{'n':>6}{'ranks':>6}  {'variant':<30}"
               f"{'ours ms':>9}{'MPI ms':>9}{'MPI/ours':>9}"
-              f"{'halo msgs/rank/step':>21}{'MPI msgs':>9}")
+              f"{'halo msgs/rank/step':>21}{'MPI msgs':>9}"
+              f"{'halo exposed ms':>17}")
     print(header)
     print("-" * len(header))
     rows, failures = [], []
@@ -184,6 +220,7 @@ def main():
                           f"{ours['time'] * 1e3:9.3f}{ref['time'] * 1e3:9.3f}"
                           f"{ratio:9.2f}{ours['halo_msgs']:21.2f}"
                           f"{ref['halo_msgs']:9.2f}"
+                          f"{exposed(ours):17.4f}"
                           f"{'' if close else '  CHECKSUM MISMATCH'}")
                     sys.stdout.flush()
                     rows.append({
@@ -198,8 +235,10 @@ def main():
                         "msgs_per_rank_step": ours.get("msgs"),
                         "collectives_per_rank_step": ours.get("collectives"),
                         "mpi_halo_msgs_per_rank_step": ref["halo_msgs"],
+                        "halo_exposed_ms_per_step": exposed(ours),
                         "checksum_ok": close})
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print_hidden(rows)
     if rows:
         new = not os.path.exists(args.csv)
         with open(args.csv, "a", newline="") as f:

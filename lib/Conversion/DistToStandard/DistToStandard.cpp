@@ -108,14 +108,17 @@ std::optional<bool> getConstantBool(Value v) {
   return std::nullopt;
 }
 
+/// `value` as an array of type `type` (a cast unless it has that type).
+Value castTo(OpBuilder &b, Location loc, Value value, Type type) {
+  return value.getType() == type ? value : CastOp::create(b, loc, type, value);
+}
+
 /// `thenValue()` if `cond` holds, else `elseValue()`, as an scf.if yielding
 /// arrays of type `type` (no branch when `cond` is a constant).
 Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
               function_ref<Value()> thenValue,
               function_ref<Value()> elseValue) {
-  auto coerce = [&](Value v) {
-    return v.getType() == type ? v : CastOp::create(b, loc, type, v);
-  };
+  auto coerce = [&](Value v) { return castTo(b, loc, v, type); };
   if (std::optional<bool> known = getConstantBool(cond))
     return coerce(*known ? thenValue() : elseValue());
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
@@ -348,9 +351,7 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
     LocalArray result{{}, boxOffset, array.size0};
     for (unsigned p = 0; p < 3; ++p) {
       NDArrayType t = dist::getPartType(resultType, p);
-      result.parts[p] = rows[p].getType() == t
-                            ? rows[p]
-                            : CastOp::create(rewriter, loc, t, rows[p]);
+      result.parts[p] = castTo(rewriter, loc, rows[p], t);
     }
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
@@ -379,9 +380,7 @@ struct LocalRepartitionLowering
       Value held =
           sliceRows(rewriter, loc, part, lo, m.max(m.sub(hi, lo), m.c(0)));
       NDArrayType type = dist::getPartType(op.getType(), p);
-      result.parts[p] = held.getType() == type
-                            ? held
-                            : CastOp::create(rewriter, loc, type, held);
+      result.parts[p] = castTo(rewriter, loc, held, type);
       start = m.add(start, rows);
     }
     rewriter.replaceOpWithMultiple(op, {result.pack()});
@@ -442,9 +441,7 @@ struct AlignCoresLowering : public OpConversionPattern<dist::AlignCoresOp> {
       LocalArray aligned{{}, array.offset, array.size0};
       for (unsigned p = 0; p < 3; ++p) {
         NDArrayType partType = dist::getPartType(type, p);
-        aligned.parts[p] = parts[p].getType() == partType
-                               ? parts[p]
-                               : CastOp::create(b, loc, partType, parts[p]);
+        aligned.parts[p] = castTo(b, loc, parts[p], partType);
       }
       results.push_back(aligned.pack());
     }
@@ -804,11 +801,9 @@ struct ElementwiseLowering : public ConversionPattern {
         result.parts[p] = piece(bounds[p], bounds[p + 1], p == 1);
       }
       if (aligned->second) {
-        for (unsigned p = 0; p < 3; ++p) {
-          NDArrayType type = dist::getPartType(resultType, p);
-          if (result.parts[p].getType() != type)
-            result.parts[p] = CastOp::create(b, loc, type, result.parts[p]);
-        }
+        for (unsigned p = 0; p < 3; ++p)
+          result.parts[p] =
+              castTo(b, loc, result.parts[p], dist::getPartType(resultType, p));
         rewriter.replaceOpWithMultiple(op, {result.pack()});
         return success();
       }

@@ -58,16 +58,14 @@ void hoist(Operation *op) {
     op->moveBefore(target);
 }
 
-/// Moves the wait `op` down to just before the first op in its block that
-/// uses one of its results (or contains such a use), not across
-/// communication barriers.
-void sink(WaitOp op) {
+/// Moves `op` down to just before the first op in its block that uses one
+/// of its results (or contains such a use), not across communication
+/// barriers.
+void sinkToFirstUser(Operation *op) {
   Operation *target = nullptr;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    bool uses = llvm::any_of(op->getResults(), [&](Value result) {
-      return llvm::any_of(result.getUsers(), [&](Operation *user) {
-        return next == user || next->isAncestor(user);
-      });
+    bool uses = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      return next == user || next->isAncestor(user);
     });
     if (uses || isBarrier(next) || next->hasTrait<OpTrait::IsTerminator>())
       break;
@@ -105,21 +103,9 @@ void sinkDependents(WaitOp op) {
     }
   }
   for (Operation *dep : llvm::reverse(order)) {
-    if (dep->getNumRegions() || isBarrier(dep) ||
-        dep->hasTrait<OpTrait::IsTerminator>())
-      continue;
-    Operation *target = nullptr;
-    for (Operation *next = dep->getNextNode(); next;
-         next = next->getNextNode()) {
-      bool uses = llvm::any_of(dep->getUsers(), [&](Operation *user) {
-        return next == user || next->isAncestor(user);
-      });
-      if (uses || isBarrier(next) || next->hasTrait<OpTrait::IsTerminator>())
-        break;
-      target = next;
-    }
-    if (target)
-      dep->moveAfter(target);
+    if (!dep->getNumRegions() && !isBarrier(dep) &&
+        !dep->hasTrait<OpTrait::IsTerminator>())
+      sinkToFirstUser(dep);
   }
 }
 
@@ -147,7 +133,7 @@ struct OverlapCommAndComputePass
     // each other.
     for (WaitOp wait : llvm::reverse(waits)) {
       sinkDependents(wait);
-      sink(wait);
+      sinkToFirstUser(wait);
     }
     for (Operation *start : starts)
       hoist(start);
