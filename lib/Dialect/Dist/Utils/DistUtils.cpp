@@ -147,11 +147,10 @@ Value dist::createGatherElement(OpBuilder &b, Location loc, Value array,
   auto type = cast<NDArrayType>(array.getType());
   SmallVector<int64_t> ones(type.getRank(), 1);
   SmallVector<OpFoldResult> unit(type.getRank(), b.getIndexAttr(1));
-  NDArrayType elementType = type.cloneWith(ones, type.getElementType())
-                                .cloneWithEnvironments(type.getEnvironments());
   // The distributed 1x..x1 view of the element, then its gathered copy.
   NDArrayType viewType =
-      withDistEnv(withoutDistEnv(elementType), getDistEnv(type).getTeam());
+      withDistEnv(withoutDistEnv(type).cloneWith(ones, type.getElementType()),
+                  getDistEnv(type).getTeam());
   Value view = SubviewOp::create(b, loc, viewType, array,
                                  getAsOpFoldResult(indices), unit, unit);
   return createGather(b, loc, view);
