@@ -85,10 +85,13 @@ def OverlapCommAndCompute : Pass<"overlap-comm-and-compute"> {
   let description = [{
     Within each block, moves every asynchronous exchange (`get_halo`,
     `copy_reshape`, `copy_permute`) up to just after the definitions of its
-    operands, and every `distruntime.wait` down to just before the first
-    user of its results, so that computation independent of the messages
-    (for a stencil, the core of each elementwise op, which reads owned
-    blocks only) runs while they are in flight. Nothing moves across ops that
+    operands, the computation on received data (the ops using the results of
+    a wait, directly or through each other) down to just before their first
+    users, and every `distruntime.wait` down to just before the first user
+    of its results, so that computation independent of the messages (for a
+    stencil, the core of each elementwise op or fused chain, which reads
+    owned blocks only) runs while they are in flight. Shape queries of the
+    received arrays are answered from the arrays before the wait. Nothing moves across ops that
     write or free memory or have unknown effects, or across region
     boundaries. Every rank runs the same code, so collectives stay in the
     same order on all ranks.
