@@ -179,21 +179,36 @@ bool isStaticallyEmpty(Value part) {
   }
 }
 
-/// Rows [first, last) of the concatenation of the parts of `array`.
-Value rowsOfParts(OpBuilder &b, Location loc, const LocalArray &array,
-                  Value first, Value last) {
+/// Each part's rows of [first, last), rows of the concatenation of the
+/// parts of `array` (views; parts known to be empty are returned as they
+/// are).
+std::array<Value, 3> slicePartRows(OpBuilder &b, Location loc,
+                                   const LocalArray &array, Value first,
+                                   Value last) {
   IndexMath m{b, loc};
-  SmallVector<Value> pieces;
+  std::array<Value, 3> pieces;
   Value start = m.c(0);
-  for (Value part : array.parts) {
-    if (isStaticallyEmpty(part))
+  for (auto [part, piece] : llvm::zip(array.parts, pieces)) {
+    if (isStaticallyEmpty(part)) {
+      piece = part;
       continue;
+    }
     Value count = m.rows(part);
     Value lo = m.clamp(m.sub(first, start), m.c(0), count);
     Value hi = m.clamp(m.sub(last, start), m.c(0), count);
-    pieces.push_back(sliceRows(b, loc, part, lo, m.max(m.sub(hi, lo), m.c(0))));
+    piece = sliceRows(b, loc, part, lo, m.max(m.sub(hi, lo), m.c(0)));
     start = m.add(start, count);
   }
+  return pieces;
+}
+
+/// Rows [first, last) of the concatenation of the parts of `array`.
+Value rowsOfParts(OpBuilder &b, Location loc, const LocalArray &array,
+                  Value first, Value last) {
+  SmallVector<Value> pieces;
+  for (Value piece : slicePartRows(b, loc, array, first, last))
+    if (!isStaticallyEmpty(piece))
+      pieces.push_back(piece);
   if (pieces.empty())
     return dist::createEmptyRows(b, loc, array.parts[1]);
   if (pieces.size() == 1)
@@ -371,18 +386,12 @@ struct LocalRepartitionLowering
     Value first = adaptor.getOffset().front();
     Value last = m.add(first, adaptor.getSize().front());
     LocalArray result{{}, first, source.size0};
-    Value start = source.offset;
-    for (unsigned p = 0; p < 3; ++p) {
-      Value part = source.parts[p];
-      Value rows = m.rows(part);
-      Value lo = m.clamp(m.sub(first, start), m.c(0), rows);
-      Value hi = m.clamp(m.sub(last, start), m.c(0), rows);
-      Value held =
-          sliceRows(rewriter, loc, part, lo, m.max(m.sub(hi, lo), m.c(0)));
-      NDArrayType type = dist::getPartType(op.getType(), p);
-      result.parts[p] = castTo(rewriter, loc, held, type);
-      start = m.add(start, rows);
-    }
+    std::array<Value, 3> held =
+        slicePartRows(rewriter, loc, source, m.sub(first, source.offset),
+                      m.sub(last, source.offset));
+    for (unsigned p = 0; p < 3; ++p)
+      result.parts[p] =
+          castTo(rewriter, loc, held[p], dist::getPartType(op.getType(), p));
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }

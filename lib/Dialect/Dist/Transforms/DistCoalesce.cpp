@@ -22,11 +22,9 @@
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 namespace imex::dist {
 #define GEN_PASS_DEF_DISTCOALESCE
@@ -138,7 +136,7 @@ std::optional<ViewRequest> getViewRequest(RepartitionOp op) {
 /// Replaces the repartitions of `requests` (all of views of one base, in
 /// block order) by one repartition of the base to the bounding box of their
 /// rows and local repartitions of views of it.
-LogicalResult mergeRequests(RewriterBase &rewriter, DominanceInfo &dominance,
+LogicalResult mergeRequests(RewriterBase &rewriter,
                             ArrayRef<ViewRequest> requests) {
   RepartitionOp first = requests.front().repartition;
   Location loc = first.getLoc();
@@ -204,7 +202,6 @@ LogicalResult mergeRequests(RewriterBase &rewriter, DominanceInfo &dominance,
 /// Merges the repartitions of views of one array in each block.
 void mergeExchanges(Operation *root) {
   IRRewriter rewriter(root->getContext());
-  DominanceInfo dominance(root);
   SmallVector<Block *> blocks;
   root->walk([&](Block *block) { blocks.push_back(block); });
   for (Block *block : blocks) {
@@ -215,7 +212,7 @@ void mergeExchanges(Operation *root) {
         groups[request->base].push_back(*request);
     for (auto &[base, requests] : groups)
       if (requests.size() > 1)
-        (void)mergeRequests(rewriter, dominance, requests);
+        (void)mergeRequests(rewriter, requests);
   }
 }
 

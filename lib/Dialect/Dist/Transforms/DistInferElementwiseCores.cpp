@@ -14,9 +14,7 @@
 
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 
 namespace imex::dist {
@@ -42,8 +40,7 @@ bool computesExplicitRows(Operation *op) {
 
 /// Splits the leaves of `members` (ops of one block computing the same rows,
 /// in block order) at their common core.
-void alignGroup(RewriterBase &rewriter, DominanceInfo &dominance,
-                ArrayRef<Operation *> members) {
+void alignGroup(RewriterBase &rewriter, ArrayRef<Operation *> members) {
   llvm::SmallPtrSet<Operation *, 8> memberSet(members.begin(), members.end());
   SmallVector<Value> leaves;
   for (Operation *op : members)
@@ -69,7 +66,6 @@ struct DistInferElementwiseCoresPass
           DistInferElementwiseCoresPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    DominanceInfo dominance(getOperation());
     SmallVector<Block *> blocks;
     getOperation()->walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks) {
@@ -93,7 +89,7 @@ struct DistInferElementwiseCoresPass
       for (Operation *op : candidates)
         members[groups.getLeaderValue(op)].push_back(op);
       for (auto &[leader, group] : members)
-        alignGroup(rewriter, dominance, group);
+        alignGroup(rewriter, group);
     }
   }
 };
