@@ -1,13 +1,13 @@
 //===- jacobi_mpi.cpp - hand-written C++/MPI stencils (reference) ---------===//
 //
-//   mpirun -n P jacobi_mpi jacobi|wave2d <n> <iters> [warmup]
+//   mpirun -n P jacobi_mpi jacobi|wave2d <rows> <cols> <iters> [warmup]
 //
 // Runs `warmup` steps (untimed), then `iters` timed steps on fresh grids,
 // as imex-dist-bench does with the ndarray kernels.
 //
 // The reference for bench/dist/run.py: the same programs as
 // bench/dist/kernels.mlir, written the way one writes them by hand with MPI
-// (build: mpicxx -O3 -march=native). The n x n grid is split in blocks of
+// (build: mpicxx -O3 -march=native). The rows x cols grid is split in blocks of
 // rows (dimension 0) with IDTR's default partition (the extra rows go to the
 // last ranks); every rank stores its rows plus `halo` ghost rows on each
 // side and exchanges them with its neighbours every step
@@ -16,7 +16,7 @@
 //
 //   jacobi: u[0, :] = 1, else 0; each step
 //           u[1:-1, 1:-1] = 0.25 * ((N + S) + (W + E))          (halo 1)
-//   wave2d: u = uprev = 1 on a square, else 0; each step (leapfrog,
+//   wave2d: u = uprev = 1 on a rectangle, else 0; each step (leapfrog,
 //           4th-order Laplacian, two fixed zero rows/columns on each side)
 //           lap = (-u[i-2] + 16 u[i-1] - 30 u + 16 u[i+1] - u[i+2]
 //                  - u[j-2] + 16 u[j-1] - 30 u + 16 u[j+1] - u[j+2]) / 12
@@ -28,6 +28,8 @@
 //
 //   time=<seconds per step, max over ranks> checksum=<sum(u)>
 //   halo_msgs=<messages sent per rank per step, max over ranks>
+//   halo_ms=<ms per step in the exchange, max over ranks>
+//   halo_ms_min=<the same, min over ranks>
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +58,8 @@ Block defaultPartition(long n, int nprocs, int rank) {
   return {off, rows};
 }
 
-// A block of rows with `halo` ghost rows on each side: row r (global
-// off + r, -halo <= r < rows + halo) starts at data[(r + halo) * n].
+// A block of rows of n columns with `halo` ghost rows on each side: row r
+// (global off + r, -halo <= r < rows + halo) starts at data[(r + halo) * n].
 struct Grid {
   long n, halo;
   Block block;
@@ -91,10 +93,12 @@ Neighbours neighbours(long n, int nprocs, int rank) {
 }
 
 long haloMessages = 0;
+double haloSeconds = 0;
 
 // Sends the first/last `halo` owned rows to the neighbours and receives
 // their rows into the ghost rows. Needs rows >= halo on every owner.
 void exchange(Grid &g, const Neighbours &nb) {
+  double t0 = MPI_Wtime();
   MPI_Request req[4];
   int count = 0;
   int len = static_cast<int>(g.halo * g.n);
@@ -113,6 +117,7 @@ void exchange(Grid &g, const Neighbours &nb) {
     ++haloMessages;
   }
   MPI_Waitall(count, req, MPI_STATUSES_IGNORE);
+  haloSeconds += MPI_Wtime() - t0;
 }
 
 // Owned local rows [lo, hi) whose global row lies in [first, last).
@@ -122,9 +127,9 @@ std::pair<long, long> interior(const Block &b, long first, long last) {
   return {lo, std::max(lo, hi)};
 }
 
-void jacobiStep(Grid &u, Grid &v) {
+void jacobiStep(Grid &u, Grid &v, long rows) {
   long n = u.n;
-  auto [lo, hi] = interior(u.block, 1, n - 1);
+  auto [lo, hi] = interior(u.block, 1, rows - 1);
   for (long r = lo; r < hi; ++r) {
     const double *__restrict north = u.row(r - 1);
     const double *__restrict mid = u.row(r);
@@ -135,9 +140,9 @@ void jacobiStep(Grid &u, Grid &v) {
   }
 }
 
-void waveStep(Grid &u, Grid &uprev, Grid &unew) {
+void waveStep(Grid &u, Grid &uprev, Grid &unew, long rows) {
   long n = u.n;
-  auto [lo, hi] = interior(u.block, 2, n - 2);
+  auto [lo, hi] = interior(u.block, 2, rows - 2);
   for (long r = lo; r < hi; ++r) {
     const double *__restrict m2 = u.row(r - 2);
     const double *__restrict m1 = u.row(r - 1);
@@ -172,13 +177,14 @@ double checksum(Grid &u) {
   return total;
 }
 
-// The square pulse of wave2d: rows/columns [n/4, n/4 + n/8) x [n/3, n/3 + n/8).
-void squarePulse(Grid &g) {
-  long n = g.n, r0 = n / 4, c0 = n / 3, w = n / 8;
+// The pulse of wave2d: rows [rows/4, rows/4 + rows/8) x columns
+// [cols/3, cols/3 + cols/8).
+void pulse(Grid &g, long rows) {
+  long cols = g.n, r0 = rows / 4, c0 = cols / 3, wr = rows / 8, wc = cols / 8;
   for (long r = 0; r < g.block.rows; ++r) {
     long gr = g.block.off + r;
-    if (gr >= r0 && gr < r0 + w)
-      for (long j = c0; j < c0 + w; ++j)
+    if (gr >= r0 && gr < r0 + wr)
+      for (long j = c0; j < c0 + wc; ++j)
         g.row(r)[j] = 1.0;
   }
 }
@@ -190,21 +196,22 @@ int main(int argc, char **argv) {
   int nprocs, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (argc < 4) {
+  if (argc < 5) {
     if (rank == 0)
-      std::fprintf(stderr, "usage: %s jacobi|wave2d n iters [warmup]\n",
+      std::fprintf(stderr, "usage: %s jacobi|wave2d rows cols iters [warmup]\n",
                    argv[0]);
     MPI_Finalize();
     return 2;
   }
   std::string kernel = argv[1];
-  long n = std::atol(argv[2]);
-  long iters = std::atol(argv[3]);
-  long warmup = argc > 4 ? std::atol(argv[4]) : 0;
+  long rows = std::atol(argv[2]);
+  long cols = std::atol(argv[3]);
+  long iters = std::atol(argv[4]);
+  long warmup = argc > 5 ? std::atol(argv[5]) : 0;
   long halo = kernel == "wave2d" ? 2 : 1;
-  Block block = defaultPartition(n, nprocs, rank);
+  Block block = defaultPartition(rows, nprocs, rank);
   for (int r = 0; r < nprocs; ++r) {
-    Block b = defaultPartition(n, nprocs, r);
+    Block b = defaultPartition(rows, nprocs, r);
     if (b.rows > 0 && b.rows < halo) {
       if (rank == 0)
         std::fprintf(stderr, "jacobi_mpi: blocks must have >= %ld rows\n",
@@ -212,7 +219,7 @@ int main(int argc, char **argv) {
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
-  Neighbours nb = neighbours(n, nprocs, rank);
+  Neighbours nb = neighbours(rows, nprocs, rank);
 
   if (kernel != "jacobi" && kernel != "wave2d") {
     if (rank == 0)
@@ -224,30 +231,32 @@ int main(int argc, char **argv) {
   // kernels time their loop): returns (seconds on this rank, checksum).
   auto run = [&](long steps) -> std::pair<double, double> {
     haloMessages = 0;
+    haloSeconds = 0;
     if (kernel == "jacobi") {
-      Grid u(n, halo, block), v(n, halo, block);
+      Grid u(cols, halo, block), v(cols, halo, block);
       if (block.off == 0 && block.rows > 0)
-        for (long j = 0; j < n; ++j)
+        for (long j = 0; j < cols; ++j)
           u.row(0)[j] = v.row(0)[j] = 1.0;
       MPI_Barrier(MPI_COMM_WORLD);
       double t0 = MPI_Wtime();
       for (long i = 0; i < steps; ++i) {
         exchange(u, nb);
-        jacobiStep(u, v);
+        jacobiStep(u, v, rows);
         std::swap(u.data, v.data);
       }
       MPI_Barrier(MPI_COMM_WORLD);
       double t = MPI_Wtime() - t0;
       return {t, checksum(u)};
     }
-    Grid u(n, halo, block), uprev(n, halo, block), unew(n, halo, block);
-    squarePulse(u);
-    squarePulse(uprev);
+    Grid u(cols, halo, block), uprev(cols, halo, block),
+        unew(cols, halo, block);
+    pulse(u, rows);
+    pulse(uprev, rows);
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (long i = 0; i < steps; ++i) {
       exchange(u, nb);
-      waveStep(u, uprev, unew);
+      waveStep(u, uprev, unew, rows);
       // uprev = u; u = unew (the outer two rows/columns stay 0 in all three)
       std::swap(uprev.data, u.data);
       std::swap(u.data, unew.data);
@@ -259,14 +268,18 @@ int main(int argc, char **argv) {
   if (warmup > 0)
     run(warmup); // first touch of the pages, MPI connections
   auto [t, sum] = run(iters);
-  double tmax = 0.0;
+  double tmax = 0.0, hmax = 0.0, hmin = 0.0;
   long msgs = 0;
   MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&haloMessages, &msgs, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&haloSeconds, &hmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&haloSeconds, &hmin, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  double steps = double(std::max(1L, iters));
   if (rank == 0)
-    std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g\n",
-                tmax / std::max(1L, iters), sum,
-                double(msgs) / std::max(1L, iters));
+    std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_ms=%.6g "
+                "halo_ms_min=%.6g\n",
+                tmax / steps, sum, double(msgs) / steps, hmax / steps * 1e3,
+                hmin / steps * 1e3);
   MPI_Finalize();
   return 0;
 }

@@ -1,6 +1,6 @@
 // Distributed benchmark kernels in ndarray IR, written for any size n.
 // bench/dist/run.py appends `@bench_main(%iters: index) -> f64`, which calls
-// one kernel with a constant n (the pipeline inlines it, so every shape is
+// one kernel with constant sizes (the pipeline inlines it, so every shape is
 // static, as a JIT specializing on sizes would see it), and imex-dist-bench
 // runs it on every rank. The grids are created with `dist.team = 1`: rows
 // (dimension 0) are split in blocks over the MPI ranks.
@@ -13,33 +13,34 @@
 func.func private @imex_bench_start()
 func.func private @imex_bench_stop()
 
-// 2-D 5-point Jacobi (halo of one row):
-//   u = zeros((n, n)); u[0, :] = 1
+// 2-D 5-point Jacobi (halo of one row) on a rows x cols grid:
+//   u = zeros((rows, cols)); u[0, :] = 1
 //   for _ in range(iters):
 //       u[1:-1, 1:-1] = ((u[:-2, 1:-1] + u[2:, 1:-1]) + (u[1:-1, :-2] + u[1:-1, 2:])) * 0.25
-func.func private @jacobi(%n: index, %iters: index) -> f64 {
+func.func private @jacobi(%rows: index, %cols: index, %iters: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %zero = arith.constant 0.0 : f64
   %one = arith.constant 1.0 : f64
   %quarter = arith.constant 0.25 : f64
-  %u = ndarray.create(%n, %n) value %zero {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  %u = ndarray.create(%rows, %cols) value %zero {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
   %top = ndarray.create value %one : !ndarray.ndarray<f64>
-  ndarray.insert_slice %top into %u[0, 0] [1, %n] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %top into %u[0, 0] [1, %cols] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
   %q = ndarray.create value %quarter : !ndarray.ndarray<f64>
-  %m = arith.subi %n, %c2 : index
+  %m = arith.subi %rows, %c2 : index
+  %mc = arith.subi %cols, %c2 : index
   func.call @imex_bench_start() : () -> ()
   scf.for %it = %c0 to %iters step %c1 {
-    %north = ndarray.subview %u[0, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %south = ndarray.subview %u[2, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %west = ndarray.subview %u[1, 0] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %east = ndarray.subview %u[1, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %north = ndarray.subview %u[0, 1] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %south = ndarray.subview %u[2, 1] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %west = ndarray.subview %u[1, 0] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %east = ndarray.subview %u[1, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
     %ns = ndarray.ewbin add %north, %south : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
     %we = ndarray.ewbin add %west, %east : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
     %sum = ndarray.ewbin add %ns, %we : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
     %new = ndarray.ewbin multiply %sum, %q : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<f64>) -> !ndarray.ndarray<?x?xf64>
-    ndarray.insert_slice %new into %u[1, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+    ndarray.insert_slice %new into %u[1, 1] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   }
   func.call @imex_bench_stop() : () -> ()
   %total = ndarray.reduction sum %u : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<f64>
@@ -50,13 +51,13 @@ func.func private @jacobi(%n: index, %iters: index) -> f64 {
 // 2-D wave equation, leapfrog with a 4th-order Laplacian: ten shifted reads
 // of u per step, four of them shifted along the distributed dimension (a
 // halo of two rows on each side), plus one of uprev. The outer two rows and
-// columns stay 0; u = uprev = 1 on a square initially.
+// columns stay 0; u = uprev = 1 on a rectangle initially.
 //   for _ in range(iters):
 //       lap = (-u[:-4, c] + 16 u[1:-3, c] - 30 u[c, c] + 16 u[3:-1, c] - u[4:, c]
 //              - u[c, :-4] + 16 u[c, 1:-3] - 30 u[c, c] + 16 u[c, 3:-1] - u[c, 4:]) / 12
 //       new = (2 u[c, c] - uprev[c, c]) + 0.25 * lap          (c = 2:-2)
 //       uprev[c, c] = u[c, c]; u[c, c] = new
-func.func private @wave2d(%n: index, %iters: index) -> f64 {
+func.func private @wave2d(%rows: index, %cols: index, %iters: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -75,27 +76,29 @@ func.func private @wave2d(%n: index, %iters: index) -> f64 {
   %sixteen = ndarray.create value %f16 : !ndarray.ndarray<f64>
   %thirty = ndarray.create value %f30 : !ndarray.ndarray<f64>
   %c2f = ndarray.create value %fc2 : !ndarray.ndarray<f64>
-  %u = ndarray.create(%n, %n) value %f0 {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
-  %uprev = ndarray.create(%n, %n) value %f0 {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
-  // the square [n/4, n/4 + n/8) x [n/3, n/3 + n/8)
-  %r0 = arith.divui %n, %c4 : index
-  %q0 = arith.divui %n, %c3i : index
-  %w = arith.divui %n, %c8 : index
-  ndarray.insert_slice %one into %u[%r0, %q0] [%w, %w] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
-  ndarray.insert_slice %one into %uprev[%r0, %q0] [%w, %w] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
-  %m = arith.subi %n, %c4 : index
+  %u = ndarray.create(%rows, %cols) value %f0 {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  %uprev = ndarray.create(%rows, %cols) value %f0 {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  // the rectangle [rows/4, rows/4 + rows/8) x [cols/3, cols/3 + cols/8)
+  %r0 = arith.divui %rows, %c4 : index
+  %q0 = arith.divui %cols, %c3i : index
+  %wr = arith.divui %rows, %c8 : index
+  %wc = arith.divui %cols, %c8 : index
+  ndarray.insert_slice %one into %u[%r0, %q0] [%wr, %wc] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %one into %uprev[%r0, %q0] [%wr, %wc] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
+  %m = arith.subi %rows, %c4 : index
+  %mc = arith.subi %cols, %c4 : index
   func.call @imex_bench_start() : () -> ()
   scf.for %it = %c0 to %iters step %c1 {
-    %rm2 = ndarray.subview %u[0, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %rm1 = ndarray.subview %u[1, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %ctr = ndarray.subview %u[2, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %rp1 = ndarray.subview %u[3, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %rp2 = ndarray.subview %u[4, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %cm2 = ndarray.subview %u[2, 0] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %cm1 = ndarray.subview %u[2, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %cp1 = ndarray.subview %u[2, 3] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %cp2 = ndarray.subview %u[2, 4] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
-    %prev = ndarray.subview %uprev[2, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %rm2 = ndarray.subview %u[0, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %rm1 = ndarray.subview %u[1, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %ctr = ndarray.subview %u[2, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %rp1 = ndarray.subview %u[3, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %rp2 = ndarray.subview %u[4, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %cm2 = ndarray.subview %u[2, 0] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %cm1 = ndarray.subview %u[2, 1] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %cp1 = ndarray.subview %u[2, 3] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %cp2 = ndarray.subview %u[2, 4] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %prev = ndarray.subview %uprev[2, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
     %a0 = ndarray.ewuny negative %rm2 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
     %b1 = ndarray.ewbin multiply %sixteen, %rm1 : (!ndarray.ndarray<f64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
     %a1 = ndarray.ewbin add %a0, %b1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
@@ -116,8 +119,8 @@ func.func private @wave2d(%n: index, %iters: index) -> f64 {
     %t1 = ndarray.ewbin subtract %t0, %prev : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
     %t2 = ndarray.ewbin multiply %c2f, %lap : (!ndarray.ndarray<f64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
     %new = ndarray.ewbin add %t1, %t2 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
-    ndarray.insert_slice %ctr into %uprev[2, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
-    ndarray.insert_slice %new into %u[2, 2] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+    ndarray.insert_slice %ctr into %uprev[2, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+    ndarray.insert_slice %new into %u[2, 2] [%m, %mc] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   }
   func.call @imex_bench_stop() : () -> ()
   %total = ndarray.reduction sum %u : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<f64>

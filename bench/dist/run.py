@@ -4,22 +4,29 @@ imex-dist-bench, against the hand-written C++/MPI version
 (bench/dist/jacobi_mpi.cpp, -O3 -march=native), in the same run, on 1, 2
 and 4 ranks (4 oversubscribes a 2-core machine).
 
-For each kernel, grid size and rank count it prints the time per step of
+For each kernel, grid (n: n x n, or RxC: R rows, the distributed
+dimension, by C columns) and rank count it prints the time per step of
 both (the best of --repeat runs; each run's time is the slowest rank's),
-t_mpi / t_ours (> 1: ours is faster) and the halo messages each rank sends
+t_mpi / t_ours (> 1: ours is faster), the halo messages each rank sends
 per step (ours from the IDTR counters, max over ranks; the C++ version
-sends one per neighbour), and the halo time each rank spends in IDTR per
-step (in the exchange calls and blocked in their waits: the communication
-time overlap did not hide; from the IDTR time counters). The checksums of
-both must agree. With --ablate including overlap-comm-and-compute it also
-prints the fraction of that time overlap hides.
+sends one per neighbour), and the halo time per step, min and max over
+the ranks: ours in IDTR (in the exchange calls and blocked in their waits:
+the communication time overlap did not hide; from the IDTR time counters),
+the reference's in its exchange (Isend/Irecv/Waitall). The rank arriving
+last at an exchange waits least, so the min is the cost of communicating
+and the max adds the imbalance between ranks. The checksums of both must
+agree. With --ablate including overlap-comm-and-compute it also prints the
+fraction of that time overlap hides (and overlap plus IDTR's asynchronous
+progress thread, with async-progress).
 
 Pipeline variants (for the communication optimizations): --variant
 NAME=PIPELINE adds a row per variant; --ablate OPT,... (or `auto`: the
-known options the pipeline accepts, read from `imex-opt --help`) adds two
-variants per option, `OPT=0` and `OPT=1`, e.g.
+known options the pipeline accepts, read from `imex-opt --help`, and
+async-progress) adds two variants per option, `OPT=0` and `OPT=1`, e.g.
   run.py --ablate dist-coalesce,overlap-comm-and-compute
-Results are appended to --csv.
+`async-progress` is a runtime option: IDTR_ASYNC_PROGRESS=0/1 in the
+environment of the ranks (IDTR's progress thread), with the default
+pipeline. Results are appended to --csv.
 """
 
 import argparse
@@ -35,33 +42,51 @@ PIPELINE = "imex-dist-cpu-pipeline"
 KNOWN_OPTIONS = ["dist-coalesce", "dist-infer-elementwise-cores",
                  "overlap-comm-and-compute", "add-comm-cache-keys"]
 SIZES = {"jacobi": [1024, 4096], "wave2d": [1024, 2048]}
+# Runtime options for --ablate: environment variables of the ranks.
+RUNTIME_OPTIONS = {"async-progress": "IDTR_ASYNC_PROGRESS"}
 # Point updates per timed run (about a second).
 WORK = {"jacobi": 2e8, "wave2d": 6e7}
 TEAM = " {dist.team = 1 : i64}"
 
 
-def specialize(kernel, n, dist=True):
-    """kernels.mlir plus @bench_main(%iters) calling `kernel` with n."""
+def parse_grid(text):
+    """`n` (n x n) or `RxC` -> (rows, cols)."""
+    rows, _, cols = text.lower().partition("x")
+    return int(rows), int(cols or rows)
+
+
+def grid_name(rows, cols):
+    return str(rows) if rows == cols else f"{rows}x{cols}"
+
+
+def specialize(kernel, rows, cols, dist=True):
+    """kernels.mlir plus @bench_main(%iters) calling `kernel` on a rows x
+    cols grid."""
     with open(os.path.join(HERE, "kernels.mlir")) as f:
         text = f.read()
     if not dist:
         text = text.replace(TEAM, "")
     return text + f"""
 func.func @bench_main(%iters: index) -> f64 {{
-  %n = arith.constant {n} : index
-  %r = func.call @{kernel}(%n, %iters) : (index, index) -> f64
+  %rows = arith.constant {rows} : index
+  %cols = arith.constant {cols} : index
+  %r = func.call @{kernel}(%rows, %cols, %iters)
+      : (index, index, index) -> f64
   return %r : f64
 }}
 """
 
 
-def mpirun(nprocs, cmd):
+def mpirun(nprocs, cmd, extra_env=None):
     # Ranks are pinned to cores while there are enough cores; beyond that
     # Open MPI oversubscribes (and yields the core while waiting).
     bind = "core" if nprocs <= (os.cpu_count() or 1) else "none"
     flags = ["--oversubscribe", "--bind-to", bind]
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    for name, value in (extra_env or {}).items():
+        env[name] = value
+        flags += ["-x", name]
     proc = subprocess.run(["mpirun", "-n", str(nprocs), *flags, *cmd],
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:
@@ -78,8 +103,8 @@ def mpirun(nprocs, cmd):
     return fields
 
 
-def best(nprocs, cmd, repeat):
-    runs = [mpirun(nprocs, cmd) for _ in range(repeat)]
+def best(nprocs, cmd, repeat, extra_env=None):
+    runs = [mpirun(nprocs, cmd, extra_env) for _ in range(repeat)]
     return min(runs, key=lambda r: r["time"])
 
 
@@ -104,43 +129,71 @@ def exposed(result):
 
 
 def print_hidden(rows):
-    """For runs with overlap-comm-and-compute off and on: the fraction of
-    the exposed halo time without overlap that overlap hides."""
+    """For runs with overlap-comm-and-compute off and on (and async-progress
+    on, with overlap): the fraction of the exposed halo time without overlap
+    that is hidden, for the min and the max over the ranks."""
     by_case = {}
     for row in rows:
-        key = (row["kernel"], row["n"], row["ranks"])
+        key = (row["kernel"], row["grid"], row["ranks"])
         by_case.setdefault(key, {})[row["variant"]] = row
     lines = []
-    for (kernel, n, ranks), variants in by_case.items():
+    for (kernel, grid, ranks), variants in by_case.items():
         off = variants.get("overlap-comm-and-compute=0")
-        on = variants.get("overlap-comm-and-compute=1")
-        if not off or not on or ranks == 1:
+        if not off or ranks == 1:
             continue
-        base = off["halo_exposed_ms_per_step"]
-        if base <= 0:
-            continue
-        hidden = 1.0 - on["halo_exposed_ms_per_step"] / base
-        lines.append(f"{kernel:<8}{n:>6}{ranks:>6}  exposed halo ms/step "
-                     f"{base:.4f} -> {on['halo_exposed_ms_per_step']:.4f}: "
-                     f"{hidden * 100:.0f}% hidden by overlap")
+        for name, what in (("overlap-comm-and-compute=1", "overlap"),
+                           ("async-progress=1",
+                            "overlap + async progress")):
+            on = variants.get(name)
+            if not on:
+                continue
+            parts = []
+            for col, label in (("halo_exposed_ms_min", "min"),
+                               ("halo_exposed_ms_per_step", "max")):
+                base, now = off[col], on[col]
+                hidden = (f"{(1.0 - now / base) * 100:.0f}%" if base > 0
+                          else "-")
+                parts.append(f"{label} {base:.4f} -> {now:.4f} ({hidden})")
+            lines.append(f"{kernel:<8}{grid:>12}{ranks:>6}  exposed halo "
+                         f"ms/step, hidden by {what}: {', '.join(parts)}")
     if lines:
         print("\n" + "\n".join(lines))
 
 
 def variants(args):
-    out = [("default", args.pipeline)] + [tuple(v.split("=", 1))
-                                          for v in args.variant]
+    """(name, pipeline, environment of the ranks) to run."""
+    out = [("default", args.pipeline, {})] + [
+        (*v.split("=", 1), {}) for v in args.variant]
     if args.ablate:
         options = (pipeline_options(os.path.join(args.build, "bin",
                                                  "imex-opt"))
+                   + list(RUNTIME_OPTIONS)
                    if args.ablate == "auto" else args.ablate.split(","))
-        if not options:
-            print(f"--ablate {args.ablate}: {PIPELINE} has none of the "
-                  f"options {', '.join(KNOWN_OPTIONS)} yet", file=sys.stderr)
         for o in options:
             for value in (0, 1):
-                out.append((f"{o}={value}", f"{args.pipeline}{{{o}={value}}}"))
+                if o in RUNTIME_OPTIONS:
+                    out.append((f"{o}={value}", args.pipeline,
+                                {RUNTIME_OPTIONS[o]: str(value)}))
+                else:
+                    out.append((f"{o}={value}",
+                                f"{args.pipeline}{{{o}={value}}}", {}))
     return out
+
+
+def append_csv(path, rows):
+    """Appends to `path`; an existing file with other columns (an older
+    version of this script) is renamed to path.old first."""
+    if os.path.exists(path):
+        with open(path, newline="") as f:
+            header = next(csv.reader(f), None)
+        if header != list(rows[0]):
+            os.replace(path, path + ".old")
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
 
 
 def main():
@@ -151,8 +204,10 @@ def main():
     parser.add_argument("--reference", required=True,
                         help="the jacobi_mpi executable")
     parser.add_argument("--kernels", default="jacobi,wave2d")
-    parser.add_argument("--sizes", help="grid sizes n (n x n) for every "
-                        "kernel, e.g. 512,2048 (default: per kernel)")
+    parser.add_argument("--sizes", help="grids for every kernel: n (n x n) "
+                        "or RxC (R rows, split over the ranks, by C "
+                        "columns), e.g. 512,2048,16x524288 (default: per "
+                        "kernel)")
     parser.add_argument("--ranks", default="1,2,4")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--iters", type=int,
@@ -180,52 +235,63 @@ def main():
 
     print(f"load average before: {os.getloadavg()[0]:.2f} on "
           f"{os.cpu_count()} cores (other processes disturb the times)")
-    header = (f"{'kernel':<8}{'n':>6}{'ranks':>6}  {'variant':<30}"
+    header = (f"{'kernel':<8}{'grid':>12}{'ranks':>6}  {'variant':<30}"
               f"{'ours ms':>9}{'MPI ms':>9}{'MPI/ours':>9}"
               f"{'halo msgs/rank/step':>21}{'MPI msgs':>9}"
-              f"{'halo exposed ms':>17}")
+              f"{'halo ms min-max':>19}{'MPI halo ms min-max':>21}")
     print(header)
     print("-" * len(header))
     rows, failures = [], []
     for kernel in args.kernels.split(","):
-        sizes = ([int(s) for s in args.sizes.split(",")] if args.sizes
-                 else SIZES[kernel])
-        for n in sizes:
-            path = os.path.join(tmpdir, f"{kernel}_{n}.mlir")
+        sizes = ([parse_grid(s) for s in args.sizes.split(",")] if args.sizes
+                 else [(n, n) for n in SIZES[kernel]])
+        for nrows, ncols in sizes:
+            grid = grid_name(nrows, ncols)
+            path = os.path.join(tmpdir, f"{kernel}_{grid}.mlir")
             with open(path, "w") as f:
-                f.write(specialize(kernel, n, dist=not args.no_dist))
-            iters = args.iters or max(5, min(2000, int(WORK[kernel] / n / n)))
+                f.write(specialize(kernel, nrows, ncols,
+                                   dist=not args.no_dist))
+            iters = args.iters or max(
+                5, min(2000, int(WORK[kernel] / nrows / ncols)))
             for p in ranks:
-                ref = best(p, [args.reference, kernel, str(n), str(iters),
-                               "2"], args.repeat)
-                for name, pipeline in pipelines:
+                ref = best(p, [args.reference, kernel, str(nrows), str(ncols),
+                               str(iters), "2"], args.repeat)
+                for name, pipeline, env in pipelines:
                     try:
                         ours = best(p, [bench, path, str(iters),
                                         f"--pipeline={pipeline}"],
-                                    args.repeat)
+                                    args.repeat, env)
                     except RuntimeError as e:
-                        failures.append(f"{kernel} n={n} ranks={p} "
+                        failures.append(f"{kernel} grid={grid} ranks={p} "
                                         f"{name}: {e}")
-                        print(f"{kernel:<8}{n:>6}{p:>6}  {name:<30}  FAILED")
+                        print(f"{kernel:<8}{grid:>12}{p:>6}  {name:<30}  "
+                              f"FAILED")
                         continue
                     close = abs(ours["checksum"] - ref["checksum"]) <= \
                         1e-9 * max(1.0, abs(ref["checksum"]))
                     if not close:
                         failures.append(
-                            f"{kernel} n={n} ranks={p} {name}: checksum "
+                            f"{kernel} grid={grid} ranks={p} {name}: checksum "
                             f"{ours['checksum']!r} != MPI "
                             f"{ref['checksum']!r}")
                     ratio = ref["time"] / ours["time"]
-                    print(f"{kernel:<8}{n:>6}{p:>6}  {name:<30}"
+                    lo = ours.get("halo_exposed_ms_min", 0.0)
+                    ours_halo = f"{lo:.3f}-{exposed(ours):.3f}"
+                    ref_halo = (f"{ref['halo_ms_min']:.3f}-"
+                                f"{ref['halo_ms']:.3f}")
+                    print(f"{kernel:<8}{grid:>12}{p:>6}  {name:<30}"
                           f"{ours['time'] * 1e3:9.3f}{ref['time'] * 1e3:9.3f}"
                           f"{ratio:9.2f}{ours['halo_msgs']:21.2f}"
                           f"{ref['halo_msgs']:9.2f}"
-                          f"{exposed(ours):17.4f}"
+                          f"{ours_halo:>19}{ref_halo:>21}"
                           f"{'' if close else '  CHECKSUM MISMATCH'}")
                     sys.stdout.flush()
                     rows.append({
-                        "kernel": kernel, "n": n, "ranks": p, "variant": name,
-                        "pipeline": pipeline, "iters": iters,
+                        "kernel": kernel, "grid": grid, "rows": nrows,
+                        "cols": ncols, "ranks": p, "variant": name,
+                        "pipeline": pipeline,
+                        "env": " ".join(f"{k}={v}" for k, v in env.items()),
+                        "iters": iters,
                         "ours_s": ours["time"], "mpi_s": ref["time"],
                         "mpi_over_ours": ratio,
                         "halo_msgs_per_rank_step": ours["halo_msgs"],
@@ -236,16 +302,14 @@ def main():
                         "collectives_per_rank_step": ours.get("collectives"),
                         "mpi_halo_msgs_per_rank_step": ref["halo_msgs"],
                         "halo_exposed_ms_per_step": exposed(ours),
+                        "halo_exposed_ms_min": lo,
+                        "mpi_halo_ms_per_step": ref["halo_ms"],
+                        "mpi_halo_ms_min": ref["halo_ms_min"],
                         "checksum_ok": close})
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print_hidden(rows)
     if rows:
-        new = not os.path.exists(args.csv)
-        with open(args.csv, "a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-            if new:
-                writer.writeheader()
-            writer.writerows(rows)
+        append_csv(args.csv, rows)
         print(f"\nappended {len(rows)} rows to {args.csv}")
     if failures:
         print("\n" + "\n\n".join(failures), file=sys.stderr)

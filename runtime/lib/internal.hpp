@@ -169,6 +169,7 @@ struct AsyncOp {
   const char *entry = "";
   int stat_kind = -1; // IDTR_STAT_* its wait time is attributed to
   std::vector<MPI_Request> reqs;
+  bool transferred = false; // reqs completed (tested by the progress thread)
   std::vector<std::unique_ptr<std::byte[]>> buffers;
   std::vector<std::function<void()>> finish; // run after all requests complete
   // The arrays the operation reads and writes (input first), validated by
@@ -187,6 +188,19 @@ bool checks_enabled();
 int64_t register_op(std::unique_ptr<AsyncOp> op);
 /// Complete the op (MPI_Waitall + finishers) and destroy it.
 void complete_op(AsyncOp &op);
+
+// -------------------------------------------------------------- progress ---
+
+/// Default of IDTR_ASYNC_PROGRESS_INTERVAL_US.
+constexpr long kDefaultProgressIntervalUs = 50;
+/// An operation with requests was registered: wakes the progress thread
+/// (progress.cpp; started on first use if IDTR_ASYNC_PROGRESS is set).
+void progress_begin();
+/// Stops the progress thread; before MPI is finalized.
+void progress_shutdown();
+/// Tests the requests of the registered operations not known complete (for
+/// the progress thread); whether any is still in flight.
+bool test_outstanding_ops();
 
 // ---------------------------------------------------------------- plans ---
 

@@ -163,6 +163,7 @@ void ensure_mpi() {
 }
 
 void cleanup_mpi() {
+  progress_shutdown();
   State &s = st();
   std::unordered_map<int64_t, std::unique_ptr<AsyncOp>> pending;
   {
@@ -312,19 +313,46 @@ void stat_add(int kind, int counter, int64_t v) {
 
 int64_t register_op(std::unique_ptr<AsyncOp> op) {
   State &s = st();
-  std::lock_guard<std::mutex> lk(s.hmu);
-  uint64_t n = s.next_handle++;
-  if (n >= (1ull << 47))
-    fail("handle space exhausted");
-  int64_t h = static_cast<int64_t>(kHandleMagic | n);
-  s.ops.emplace(h, std::move(op));
+  bool in_flight = !op->reqs.empty();
+  int64_t h;
+  {
+    std::lock_guard<std::mutex> lk(s.hmu);
+    uint64_t n = s.next_handle++;
+    if (n >= (1ull << 47))
+      fail("handle space exhausted");
+    h = static_cast<int64_t>(kHandleMagic | n);
+    s.ops.emplace(h, std::move(op));
+  }
+  if (in_flight)
+    progress_begin();
   return h;
 }
 
+// The progress thread only touches operations in the table, under hmu; a
+// wait takes its operation out of the table first, so the requests of an
+// operation are never used by two threads at once.
+bool test_outstanding_ops() {
+  State &s = st();
+  std::lock_guard<std::mutex> lk(s.hmu);
+  bool in_flight = false;
+  for (auto &kv : s.ops) {
+    AsyncOp &op = *kv.second;
+    if (op.transferred || op.reqs.empty())
+      continue;
+    int done = 0;
+    IDTR_MPI(MPI_Testall(static_cast<int>(op.reqs.size()), op.reqs.data(),
+                         &done, MPI_STATUSES_IGNORE));
+    op.transferred = done != 0;
+    in_flight |= !op.transferred;
+  }
+  return in_flight;
+}
+
 void complete_op(AsyncOp &op) {
-  if (!op.reqs.empty())
+  if (!op.reqs.empty()) {
     IDTR_MPI(MPI_Waitall(static_cast<int>(op.reqs.size()), op.reqs.data(),
                          MPI_STATUSES_IGNORE));
+  }
   for (auto &f : op.finish)
     f();
 }

@@ -2,6 +2,8 @@
 // order. Cache: plan caching semantics and thread safety.
 #include "test_util.hpp"
 
+#include <chrono>
+#include <cstdlib>
 #include <random>
 #include <thread>
 
@@ -449,4 +451,41 @@ TEST(Async, WaitBuffersZeroHandle) {
   idtr::Descriptor<double> d(&x, {1});
   _idtr_wait_buffers(0, 1, d.get(), 1, d.get(), 1, d.get());
   EXPECT_EQ(x, 1);
+}
+
+// ------------------------------------------------------------ progress ---
+
+// Halo rows of 1 MiB (rendezvous protocol in every MPI): the odd ranks start
+// the exchange and then compute for a second without entering MPI; the even
+// ranks wait at once. Their wait needs the odd ranks to take part in the
+// transfer (match, copy, acknowledge). With IDTR_ASYNC_PROGRESS the odd
+// ranks' progress thread does that, so the even ranks are done long before
+// the odd ranks come back; without it they wait for them. The CTest variant
+// idtr.Progress.thread.np<N> sets IDTR_ASYNC_PROGRESS=1 and checks the
+// former (a functional property with a 2x margin, not a performance
+// threshold); every variant checks the received halos.
+TEST(Progress, TransfersCompleteWhileThePeerComputes) {
+  const int p = nprocs(), me = rank();
+  const Vec g{2 * p + 1, 1 << 17};
+  HaloJob h(g, 1, 21);
+  const auto compute = std::chrono::milliseconds(1000);
+  const char *e = std::getenv("IDTR_ASYNC_PROGRESS");
+  const bool async = e && *e && *e != '0';
+  MPI_Barrier(MPI_COMM_WORLD);
+  int64_t handle = h.start(-1);
+  double waited = 0;
+  if (me % 2) {
+    std::this_thread::sleep_for(compute);
+    _idtr_wait(handle);
+  } else {
+    double t0 = MPI_Wtime();
+    _idtr_wait(handle);
+    waited = MPI_Wtime() - t0;
+  }
+  h.check(21, "progress");
+  if (async && p > 1 && me % 2 == 0)
+    EXPECT_LT(waited, 0.5 * std::chrono::duration<double>(compute).count())
+        << "rank " << me << " waited for its computing neighbours although "
+        << "IDTR_ASYNC_PROGRESS is set";
+  MPI_Barrier(MPI_COMM_WORLD);
 }
