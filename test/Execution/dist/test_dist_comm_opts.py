@@ -3,8 +3,10 @@ dist-infer-elementwise-cores, overlap-comm-and-compute, add-comm-cache-keys)
 change how arrays are exchanged and computed, never the results: stencil
 programs print bitwise the same arrays with every optimization on (the
 default), with each one off and with all off, on 1-4 ranks (uneven sizes,
-a rank owning no rows), and match their numpy twins. With dist-coalesce a
-stencil step exchanges each array once."""
+a rank owning no rows), also with the runtime's asynchronous progress
+thread (IDTR_ASYNC_PROGRESS=1) testing the messages while the core
+computes, and match their numpy twins. With dist-coalesce a stencil step
+exchanges each array once."""
 
 import os
 import sys
@@ -25,6 +27,7 @@ ALL_OFF = " ".join(f"{o}=0" for o in OPTIONS)
 # Each optimization alone off is checked on three ranks (a middle rank with
 # neighbours on both sides, uneven blocks).
 SINGLE_OFF_RANKS = [n for n in RANKS if n == 3] or list(RANKS[-1:])
+ASYNC_PROGRESS = {"IDTR_ASYNC_PROGRESS": "1"}
 
 PRINT = """
 func.func private @imexPrintF64(tensor<*xf64> {bufferization.access = "read"})
@@ -201,10 +204,10 @@ PROGRAMS = {
 }
 
 
-def run(source, nprocs, options):
+def run(source, nprocs, options, env=None):
     pipeline = DIST_PIPELINE + (f"{{{options}}}" if options else "")
     rc, ranks, launcher = mpi_run(source, nprocs, [f"--pipeline={pipeline}"],
-                                  {"IMEX_PRINT_ALL_RANKS": "1"})
+                                  {"IMEX_PRINT_ALL_RANKS": "1", **(env or {})})
     assert rc == 0, (f"{pipeline} on {nprocs} ranks failed ({rc}):\n"
                      f"{launcher}\n" + "\n".join(
                          f"--- rank {r}:\n{o}\n{e}"
@@ -224,29 +227,33 @@ def run(source, nprocs, options):
 def test_results_do_not_depend_on_optimizations(name):
     make_source, numpy_twin, steps, exchanged = PROGRAMS[name]
     source, want = make_source(), numpy_twin()
-    variants = [(n, "") for n in RANKS] + [(n, ALL_OFF) for n in RANKS]
-    variants += [(n, f"{o}=0") for o in OPTIONS for n in SINGLE_OFF_RANKS]
+    # (ranks, pipeline options, label, environment)
+    variants = [(n, "", "default", None) for n in RANKS]
+    variants += [(n, ALL_OFF, ALL_OFF, None) for n in RANKS]
+    variants += [(n, f"{o}=0", f"{o}=0", None) for o in OPTIONS
+                 for n in SINGLE_OFF_RANKS]
+    variants += [(n, "", "IDTR_ASYNC_PROGRESS=1", ASYNC_PROGRESS)
+                 for n in SINGLE_OFF_RANKS]
     results = {}
-    for nprocs, options in variants:
-        calls, arrays = run(source, nprocs, options)
-        results[(nprocs, options)] = (calls, arrays)
+    for nprocs, options, label, env in variants:
+        calls, arrays = run(source, nprocs, options, env)
+        results[(nprocs, label)] = (calls, arrays)
         assert len(arrays) == len(want)
         for got, expected in zip(arrays, want):
             np.testing.assert_allclose(
                 got, expected, rtol=1e-12, atol=1e-14,
-                err_msg=f"{name} on {nprocs} ranks ({options or 'default'})"
-                " vs numpy")
-    for (nprocs, options), (calls, arrays) in results.items():
+                err_msg=f"{name} on {nprocs} ranks ({label}) vs numpy")
+    for (nprocs, label), (calls, arrays) in results.items():
         reference = results[(nprocs, ALL_OFF)][1]
         for got, ref in zip(arrays, reference):
             assert np.array_equal(got, ref), \
-                (f"{name} on {nprocs} ranks: {options or 'default'} differs "
-                 "from all optimizations off")
+                (f"{name} on {nprocs} ranks: {label} differs from all "
+                 "optimizations off")
     if exchanged is not None:
         for nprocs in RANKS:
             if nprocs == 1:
                 continue
-            calls = results[(nprocs, "")][0]
+            calls = results[(nprocs, "default")][0]
             # One exchange per array and step (plus the gathers printing).
             assert calls <= exchanged * steps + 4, \
                 f"{name} on {nprocs} ranks: {calls} halo exchanges"
