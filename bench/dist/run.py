@@ -40,7 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PIPELINE = "imex-dist-cpu-pipeline"
 # Options of imex-dist-cpu-pipeline that switch communication optimizations.
 KNOWN_OPTIONS = ["dist-coalesce", "dist-infer-elementwise-cores",
-                 "overlap-comm-and-compute", "add-comm-cache-keys"]
+                 "overlap-comm-and-compute", "add-comm-cache-keys",
+                 "double-buffer-loops"]
 SIZES = {"jacobi": [1024, 4096], "wave2d": [1024, 2048]}
 # Runtime options for --ablate: environment variables of the ranks.
 RUNTIME_OPTIONS = {"async-progress": "IDTR_ASYNC_PROGRESS"}

@@ -8,7 +8,8 @@
 using namespace mlir;
 
 /// The textual CPU pipeline from ndarray IR to the LLVM dialect.
-static std::string getCPUPipeline(bool fuseElementwise, bool countAllocations) {
+template <typename Options>
+static std::string getCPUPipeline(const Options &options) {
   // Each stage is a textual upstream pipeline; docs/pipeline.md explains
   // why each pass is there.
   std::string pipeline =
@@ -18,12 +19,16 @@ static std::string getCPUPipeline(bool fuseElementwise, bool countAllocations) {
       // ndarray -> linalg on tensors, shapes made static where known.
       "canonicalize,convert-ndarray-to-linalg,drop-regions,canonicalize,cse,"
       "resolve-shaped-type-result-dims,canonicalize,";
-  if (fuseElementwise)
+  if (options.fuseElementwise)
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
   pipeline +=
       // Loop-invariant sizes out of loops, so that the buffers of loop
-      // temporaries can be allocated once (buffer-loop-hoisting).
-      "scf-for-loop-canonicalization,loop-invariant-code-motion,"
+      // temporaries can be allocated once (buffer-loop-hoisting) and
+      // updates write at invariant positions.
+      "scf-for-loop-canonicalization,loop-invariant-code-motion,";
+  if (options.doubleBufferLoops)
+    pipeline += "imex-double-buffer-loops,canonicalize,cse,";
+  pipeline +=
       // Tensors -> buffers, in place where possible, every buffer freed.
       "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"
       "loops bufferize-function-"
@@ -41,7 +46,7 @@ static std::string getCPUPipeline(bool fuseElementwise, bool countAllocations) {
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,convert-math-to-llvm,"
       "convert-math-to-libm,";
-  pipeline += countAllocations
+  pipeline += options.countAllocations
                   ? "finalize-memref-to-llvm{use-generic-functions=1},"
                   : "finalize-memref-to-llvm,";
   pipeline += "convert-arith-to-llvm,"
@@ -59,9 +64,7 @@ static void addPipeline(OpPassManager &pm, StringRef name,
 
 void imex::buildCPUPipeline(OpPassManager &pm,
                             const CPUPipelineOptions &options) {
-  addPipeline(
-      pm, "imex-cpu-pipeline",
-      getCPUPipeline(options.fuseElementwise, options.countAllocations));
+  addPipeline(pm, "imex-cpu-pipeline", getCPUPipeline(options));
 }
 
 void imex::buildDistCPUPipeline(OpPassManager &pm,
@@ -81,9 +84,7 @@ void imex::buildDistCPUPipeline(OpPassManager &pm,
   if (options.addCommCacheKeys)
     pipeline += "add-comm-cache-keys,";
   pipeline += "lower-distruntime-to-idtr,";
-  addPipeline(pm, "imex-dist-cpu-pipeline",
-              pipeline + getCPUPipeline(options.fuseElementwise,
-                                        options.countAllocations));
+  addPipeline(pm, "imex-dist-cpu-pipeline", pipeline + getCPUPipeline(options));
 }
 
 void imex::registerIMEXPipelines() {

@@ -109,4 +109,34 @@ def StridedCopiesToLinalg
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
+  let summary = "Two buffers for tensors a loop updates from their previous "
+                "version";
+  let description = [{
+    Runs on tensors, before one-shot bufferization. A loop carrying a tensor
+    that each iteration updates by a chain of writes at loop-invariant
+    positions (`tensor.insert_slice` into the previous version, parallel
+    linalg ops overwriting their whole init) whose values read the previous
+    version, e.g. a time step `u[1:-1, 1:-1] = f(u)`, bufferizes to a
+    temporary for the new values and a copy into the tensor per iteration:
+    the buffer is still read while the values are computed. Hand-written
+    stencils instead keep two buffers and swap them.
+
+    The loop is unrolled by two (`scf` loop unrolling; an epilogue loop runs
+    the odd iteration) and a second iter_arg, initialised like the first, is
+    added: the first copy of the body reads the argument and writes its
+    chain into the second, the second copy reads that and writes into the
+    argument. Every yield is then equivalent to its iter_arg, both copies
+    update in place, and no copy per iteration remains (one copy of the
+    initial value at loop entry). Elements outside the written region are
+    never written in the loop, so both buffers hold their initial values
+    there.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // IMEX_CONVERSION_PASSES_TD

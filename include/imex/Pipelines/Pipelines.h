@@ -19,6 +19,15 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Fuse elementwise linalg ops (off only to measure the "
                      "effect of fusion)"),
       llvm::cl::init(true)};
+  // Off by default: the unrolled loop bodies make LLVM's code generation
+  // for the host CPU (already ~30 s for the distributed examples) slower
+  // still; see docs/pipeline.md.
+  Option<bool> doubleBufferLoops{
+      *this, "double-buffer-loops",
+      llvm::cl::desc("Two buffers for tensors a loop updates from their "
+                     "previous version, instead of a copy per iteration "
+                     "(imex-double-buffer-loops)"),
+      llvm::cl::init(false)};
   Option<bool> countAllocations{
       *this, "count-allocations",
       llvm::cl::desc("Allocate through the counting functions of "

@@ -890,12 +890,19 @@ struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
       result = buildIf(
           b, loc, rowAligned, owned.getType(),
           [&] {
-            Value into = owned, row = first;
-            for (Value part : src.parts) {
-              Value rows = m.rows(part);
-              into = insertAt(into, part, row, rows);
-              row = m.add(row, rows);
+            // The core first: it is computed first (before the waits of
+            // overlapped exchanges), so it can be computed in place of the
+            // destination rows.
+            Value rows[3], rowStart[3];
+            Value row = first;
+            for (int i = 0; i < 3; ++i) {
+              rows[i] = m.rows(src.parts[i]);
+              rowStart[i] = row;
+              row = m.add(row, rows[i]);
             }
+            Value into = owned;
+            for (int i : {1, 0, 2})
+              into = insertAt(into, src.parts[i], rowStart[i], rows[i]);
             return into;
           },
           [&] {

@@ -1,0 +1,150 @@
+// RUN: imex-opt %s -imex-double-buffer-loops -split-input-file | FileCheck %s
+
+// A Jacobi-like step: the interior is written from shifted reads of the
+// previous version. The loop is unrolled by two; the first copy writes into
+// the spare (second iter_arg, initialised like the first), the second copy
+// reads that and writes back into the first iter_arg; an epilogue loop runs
+// an odd last iteration as before.
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @stencil(
+//  CHECK-SAME:   %[[INIT:.*]]: tensor<16x16xf64>, %[[N:.*]]: index)
+//       CHECK:   %[[MAIN:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[U:.*]] = %[[INIT]], %[[S:.*]] = %[[INIT]])
+//       CHECK:     %[[A:.*]] = tensor.extract_slice %[[U]][0, 1] [14, 14]
+//       CHECK:     %[[F:.*]] = linalg.generic {{.*}} ins(%[[A]]
+//       CHECK:     %[[FIRST:.*]] = tensor.insert_slice %[[F]] into %[[S]][1, 1] [14, 14] [1, 1]
+//       CHECK:     %[[B:.*]] = tensor.extract_slice %[[FIRST]][0, 1] [14, 14]
+//       CHECK:     %[[G:.*]] = linalg.generic {{.*}} ins(%[[B]]
+//       CHECK:     %[[SECOND:.*]] = tensor.insert_slice %[[G]] into %[[U]][1, 1] [14, 14] [1, 1]
+//       CHECK:     scf.yield %[[SECOND]], %[[FIRST]]
+//       CHECK:   %[[LAST:.*]] = scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[V:.*]] = %[[MAIN]]#0)
+//       CHECK:     tensor.insert_slice %{{.*}} into %[[V]][1, 1]
+//       CHECK:   return %[[LAST]]
+func.func @stencil(%init: tensor<16x16xf64>, %n: index) -> tensor<16x16xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init) -> (tensor<16x16xf64>) {
+    %a = tensor.extract_slice %u[0, 1] [14, 14] [1, 1] : tensor<16x16xf64> to tensor<14x14xf64>
+    %b = tensor.extract_slice %u[2, 1] [14, 14] [1, 1] : tensor<16x16xf64> to tensor<14x14xf64>
+    %e = tensor.empty() : tensor<14x14xf64>
+    %f = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<14x14xf64>, tensor<14x14xf64>) outs(%e : tensor<14x14xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %z = arith.addf %x, %y : f64
+      linalg.yield %z : f64
+    } -> tensor<14x14xf64>
+    %w = tensor.insert_slice %f into %u[1, 1] [14, 14] [1, 1] : tensor<14x14xf64> into tensor<16x16xf64>
+    scf.yield %w : tensor<16x16xf64>
+  }
+  return %r : tensor<16x16xf64>
+}
+
+// -----
+
+// A chain of writes (pieces of the rows, a piece computed in place into a
+// slice of the previous write) and an argument that is only passed through:
+// both copies of the chain are re-rooted, the other argument is untouched.
+
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @chain(
+//       CHECK:   scf.for {{.*}} iter_args(%[[U:.*]] = %{{.*}}, %[[K:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (tensor<8xf64>, index, tensor<8xf64>)
+//       CHECK:     %[[A1:.*]] = tensor.insert_slice %{{.*}} into %[[S]][2] [3] [1]
+//       CHECK:     %[[A2:.*]] = tensor.insert_slice %{{.*}} into %[[A1]][5] [1] [1]
+//       CHECK:     %[[A3:.*]] = tensor.extract_slice %[[A2]][1] [1] [1]
+//       CHECK:     %[[A4:.*]] = linalg.generic {{.*}} outs(%[[A3]]
+//       CHECK:     %[[A5:.*]] = tensor.insert_slice %[[A4]] into %[[A2]][1] [1] [1]
+//       CHECK:     %[[B1:.*]] = tensor.insert_slice %{{.*}} into %[[U]][2] [3] [1]
+//       CHECK:     %[[B5:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[1] [1] [1]
+//       CHECK:     scf.yield %[[B5]], %{{.*}}, %[[A5]]
+func.func @chain(%init: tensor<8xf64>, %n: index, %k: index) -> (tensor<8xf64>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init, %kk = %k) -> (tensor<8xf64>, index) {
+    %a = tensor.extract_slice %u[3] [3] [1] : tensor<8xf64> to tensor<3xf64>
+    %b = tensor.extract_slice %u[0] [1] [1] : tensor<8xf64> to tensor<1xf64>
+    %w1 = tensor.insert_slice %a into %u[2] [3] [1] : tensor<3xf64> into tensor<8xf64>
+    %w2 = tensor.insert_slice %b into %w1[5] [1] [1] : tensor<1xf64> into tensor<8xf64>
+    %d = tensor.extract_slice %w2[1] [1] [1] : tensor<8xf64> to tensor<1xf64>
+    %g = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%b : tensor<1xf64>) outs(%d : tensor<1xf64>) {
+    ^bb0(%x: f64, %o: f64):
+      %z = arith.mulf %x, %x : f64
+      linalg.yield %z : f64
+    } -> tensor<1xf64>
+    %w3 = tensor.insert_slice %g into %w2[1] [1] [1] : tensor<1xf64> into tensor<8xf64>
+    scf.yield %w3, %kk : tensor<8xf64>, index
+  }
+  return %r#0, %r#1 : tensor<8xf64>, index
+}
+
+// -----
+
+// Not changed: the position of the write depends on the iteration (the
+// written region differs between iterations).
+// CHECK-LABEL: func.func @moving_write(
+//   CHECK-NOT:   step %c2
+//       CHECK:   iter_args(%{{.*}} = %{{.*}}) -> (tensor<8xf64>)
+func.func @moving_write(%init: tensor<8xf64>, %n: index) -> tensor<8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init) -> (tensor<8xf64>) {
+    %a = tensor.extract_slice %u[0] [1] [1] : tensor<8xf64> to tensor<1xf64>
+    %w = tensor.insert_slice %a into %u[%i] [1] [1] : tensor<1xf64> into tensor<8xf64>
+    scf.yield %w : tensor<8xf64>
+  }
+  return %r : tensor<8xf64>
+}
+
+// -----
+
+// Not changed: the new values do not read the previous version (it is
+// already updated in place), and an accumulation reads its init.
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @no_gain(
+//   CHECK-NOT:   step %c2
+//       CHECK:   return
+func.func @no_gain(%init: tensor<8xf64>, %src: tensor<2xf64>, %n: index) -> tensor<8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init) -> (tensor<8xf64>) {
+    %w = tensor.insert_slice %src into %u[1] [2] [1] : tensor<2xf64> into tensor<8xf64>
+    scf.yield %w : tensor<8xf64>
+  }
+  return %r : tensor<8xf64>
+}
+// CHECK-LABEL: func.func @accumulate(
+//   CHECK-NOT:   step %c2
+//       CHECK:   return
+func.func @accumulate(%init: tensor<8xf64>, %n: index) -> tensor<8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init) -> (tensor<8xf64>) {
+    %a = tensor.extract_slice %u[0] [8] [1] : tensor<8xf64> to tensor<8xf64>
+    %g = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<8xf64>) outs(%u : tensor<8xf64>) {
+    ^bb0(%x: f64, %o: f64):
+      %z = arith.addf %x, %o : f64
+      linalg.yield %z : f64
+    } -> tensor<8xf64>
+    scf.yield %g : tensor<8xf64>
+  }
+  return %r : tensor<8xf64>
+}
+
+// -----
+
+// Not changed: an intermediate version is read where the chain writes
+// later in the iteration (the spare would hold a value two iterations old).
+// CHECK-LABEL: func.func @read_between_writes(
+//   CHECK-NOT:   step %c2
+//       CHECK:   return
+func.func @read_between_writes(%init: tensor<8xf64>, %n: index) -> tensor<8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init) -> (tensor<8xf64>) {
+    %a = tensor.extract_slice %u[0] [2] [1] : tensor<8xf64> to tensor<2xf64>
+    %w1 = tensor.insert_slice %a into %u[2] [2] [1] : tensor<2xf64> into tensor<8xf64>
+    %b = tensor.extract_slice %w1[4] [2] [1] : tensor<8xf64> to tensor<2xf64>
+    %w2 = tensor.insert_slice %b into %w1[6] [2] [1] : tensor<2xf64> into tensor<8xf64>
+    %w3 = tensor.insert_slice %a into %w2[4] [2] [1] : tensor<2xf64> into tensor<8xf64>
+    scf.yield %w3 : tensor<8xf64>
+  }
+  return %r : tensor<8xf64>
+}
