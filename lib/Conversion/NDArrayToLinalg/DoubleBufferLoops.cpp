@@ -62,13 +62,11 @@ bool onlyOverwritten(Value version, OpOperand *next) {
 /// versions not read otherwise (unless `allowReads`: the chain of both
 /// copies of an unrolled body, whose middle version is read by the second).
 /// Empty otherwise.
-SmallVector<OpOperand *> findUpdateChain(Value end, Value root,
-                                         scf::ForOp loop,
+SmallVector<OpOperand *> findUpdateChain(Value end, Value root, scf::ForOp loop,
                                          bool allowReads = false) {
   SmallVector<OpOperand *> chain;
   for (Value value = end; value != root;) {
-    if (!chain.empty() && !allowReads &&
-        !onlyOverwritten(value, chain.back()))
+    if (!chain.empty() && !allowReads && !onlyOverwritten(value, chain.back()))
       return {};
     Operation *def = value.getDefiningOp();
     if (!def || def->getParentOp() != loop)
@@ -105,9 +103,8 @@ SmallVector<unsigned> findDoubleBufferedArgs(scf::ForOp loop) {
         findUpdateChain(loop.getYieldedValues()[index], arg, loop);
     if (chain.empty())
       continue;
-    bool read = llvm::any_of(arg.getUses(), [&](OpOperand &use) {
-      return &use != chain.back();
-    });
+    bool read = llvm::any_of(
+        arg.getUses(), [&](OpOperand &use) { return &use != chain.back(); });
     if (read)
       args.push_back(index);
   }
@@ -144,8 +141,8 @@ struct DoubleBufferLoopsPass
     SmallVector<Value> inits, firstResults;
     for (unsigned index : args) {
       SmallVector<OpOperand *> chain = findUpdateChain(
-          main.getYieldedValues()[index], main.getRegionIterArgs()[index],
-          main, /*allowReads=*/true);
+          main.getYieldedValues()[index], main.getRegionIterArgs()[index], main,
+          /*allowReads=*/true);
       if (chain.empty() || chain.size() % 2)
         continue;
       OpOperand *second = chain[chain.size() / 2 - 1];
@@ -172,7 +169,8 @@ struct DoubleBufferLoopsPass
       // The first copy writes into the spare, the second into the
       // argument the first copy read.
       OpOperand *first = firstRoots[i], *second = secondRoots[i];
-      Value arg = first->get(), spare = doubled.getRegionIterArgs()[numArgs + i];
+      Value arg = first->get(),
+            spare = doubled.getRegionIterArgs()[numArgs + i];
       rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(spare); });
       rewriter.modifyOpInPlace(second->getOwner(), [&] { second->set(arg); });
     }
