@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "imex/ExecutionEngine/JitCompiler.h"
 #include "imex/Tools/Registration.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -78,6 +79,8 @@ int main(int argc, char **argv) {
     if (!std::strncmp(argv[i], "--pipeline=", 11))
       pipeline = argv[i] + 11;
 
+  // Code generation as in imex-runner (no loop strength reduction).
+  imex::setLoopStrengthReduction(false);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   DialectRegistry registry;

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "imex/ExecutionEngine/JitCompiler.h"
 #include "imex/Tools/Registration.h"
 
 #include "idtr/idtr.h"
@@ -127,6 +128,8 @@ int main(int argc, char **argv) {
       return fail(rank, std::string("unknown argument ") + argv[i]);
   }
 
+  // Code generation as in imex-runner (no loop strength reduction).
+  imex::setLoopStrengthReduction(false);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   DialectRegistry registry;

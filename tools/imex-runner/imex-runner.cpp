@@ -1,29 +1,38 @@
 //===- imex-runner.cpp - lower and JIT-run ndarray programs ---------------===//
 //
 // Parses a .mlir file, lowers it with a pass pipeline (imex-cpu-pipeline by
-// default) and runs an entry function with MLIR's ExecutionEngine. Options
-// of mlir-runner (-e, --entry-point-result, --shared-libs, -O0..3) apply;
-// the MLIR runner-utils libraries, libimex_runner_utils and (if built) the
-// IDTR runtime libidtr are linked by default.
+// default), compiles it to an object for the host CPU and runs an entry
+// function. Options as mlir-runner's (-e, --entry-point-result,
+// --shared-libs, -O0..3); the MLIR runner-utils libraries,
+// libimex_runner_utils and (if built) the IDTR runtime libidtr are linked by
+// default.
+//
+// Compiled objects are cached on disk (see ObjectCache): the ranks of an MPI
+// job compile a program once (one rank compiles, the others wait for its
+// object), and so does a later run of the same program and options.
+// --timing reports where the time went.
 //
 //===----------------------------------------------------------------------===//
 
+#include "imex/ExecutionEngine/JitCompiler.h"
 #include "imex/Tools/Registration.h"
 
+#include <chrono>
 #include <cstdio>
 
-#include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
 #ifndef IMEX_MLIR_LIB_DIR
@@ -31,87 +40,125 @@
 #endif
 
 using namespace mlir;
+using namespace imex;
 
-static llvm::cl::opt<std::string> pipeline(
+namespace {
+
+llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
+                                         llvm::cl::desc("<input file>"),
+                                         llvm::cl::init("-"));
+llvm::cl::opt<std::string> pipeline(
     "pipeline",
     llvm::cl::desc("Pass pipeline lowering the input to the LLVM dialect"),
     llvm::cl::init("imex-cpu-pipeline"));
-
-static llvm::cl::opt<bool>
+llvm::cl::opt<std::string> entryName("e", llvm::cl::desc("Entry function"),
+                                     llvm::cl::init("main"));
+llvm::cl::opt<std::string> entryResult(
+    "entry-point-result",
+    llvm::cl::desc("Result type of the entry function: void, i32, i64 or "
+                   "f32 (printed)"),
+    llvm::cl::init("void"));
+llvm::cl::list<std::string> sharedLibs("shared-libs",
+                                       llvm::cl::desc("Libraries to link"),
+                                       llvm::cl::CommaSeparated);
+enum OptLevel : unsigned { O0, O1, O2, O3 };
+llvm::cl::opt<OptLevel> optLevel(
+    llvm::cl::desc("Optimization level (LLVM IR and codegen)"),
+    llvm::cl::values(clEnumVal(O0, "no optimization"), clEnumVal(O1, "-O1"),
+                     clEnumVal(O2, "-O2"), clEnumVal(O3, "-O3 (default)")),
+    llvm::cl::init(O3));
+llvm::cl::opt<bool>
     printLowered("print-lowered-ir",
-                 llvm::cl::desc("Print the IR after lowering (to stderr)"),
+                 llvm::cl::desc("Print the IR after lowering (to stderr); "
+                                "compiles even when the object is cached"),
                  llvm::cl::init(false));
+llvm::cl::opt<bool> timing(
+    "timing",
+    llvm::cl::desc("Report compile and run times and code sizes (stderr)"),
+    llvm::cl::init(false));
+llvm::cl::opt<bool> loopStrengthReduction(
+    "loop-strength-reduction",
+    llvm::cl::desc("Run LLVM's loop strength reduction in code generation "
+                   "(slow on lowered array code; off by default)"),
+    llvm::cl::init(false));
+llvm::cl::opt<bool>
+    noCache("no-cache",
+            llvm::cl::desc("Compile even when the object is cached, and do "
+                           "not store it (also: IMEX_CACHE_DIR=off)"),
+            llvm::cl::init(false));
 
-static LogicalResult lower(Operation *op, JitRunnerOptions &options) {
-  PassManager pm(op->getContext(), op->getName().getStringRef());
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
-    llvm::errs() << "imex-runner: invalid --pipeline '" << pipeline
-                 << "': " << errors << "\n";
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+int fail(const Twine &message) {
+  llvm::errs() << "imex-runner: " << message << "\n";
+  return 1;
+}
+
+/// The entry function must exist and take no arguments; its result is
+/// what --entry-point-result says.
+LogicalResult checkEntry(ModuleOp module) {
+  auto entry = module.lookupSymbol<func::FuncOp>(entryName);
+  if (!entry) {
+    fail("entry function '" + entryName + "' not found");
     return failure();
   }
-  if (failed(pm.run(op))) {
-    llvm::errs() << "imex-runner: lowering with '" << pipeline << "' failed\n";
+  if (entry.getNumArguments() != 0) {
+    fail("entry function '" + entryName +
+         "' takes arguments: JIT can't invoke a main function expecting "
+         "arguments");
     return failure();
   }
-  if (printLowered)
-    op->print(llvm::errs());
-  auto module = dyn_cast<ModuleOp>(op);
-  if (module && !module.lookupSymbol(options.mainFuncName)) {
-    llvm::errs() << "imex-runner: entry function '" << options.mainFuncName
-                 << "' not found\n";
+  ArrayRef<Type> results = entry.getResultTypes();
+  Builder b(module.getContext());
+  Type expected = llvm::StringSwitch<Type>(entryResult)
+                      .Case("i32", b.getI32Type())
+                      .Case("i64", b.getI64Type())
+                      .Case("f32", b.getF32Type())
+                      .Default(nullptr);
+  if (entryResult != "void" && !expected) {
+    fail("unknown --entry-point-result '" + entryResult + "'");
+    return failure();
+  }
+  if (expected ? results != ArrayRef<Type>(expected) : !results.empty()) {
+    fail("entry function '" + entryName + "' does not return " + entryResult);
     return failure();
   }
   return success();
 }
 
-/// Adds `flag` unless an option starting with `prefix` was given.
-static void addDefault(std::vector<std::string> &args, StringRef prefix,
-                       std::string flag) {
-  for (const std::string &arg : args)
-    if (StringRef(arg).starts_with(prefix))
-      return;
-  args.push_back(std::move(flag));
+LogicalResult lower(ModuleOp module) {
+  PassManager pm(module.getContext());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    return fail("invalid --pipeline '" + pipeline + "': " + errors), failure();
+  if (failed(pm.run(module)))
+    return fail("lowering with '" + pipeline + "' failed"), failure();
+  if (printLowered)
+    module->print(llvm::errs());
+  if (!module.lookupSymbol(entryName))
+    return fail("entry function '" + entryName + "' not found"), failure();
+  return success();
 }
 
-int main(int argc, char **argv) {
-  // Run-time checks in lowered code print with puts() and abort(): keep
-  // stdout line-buffered so the message is not lost in a pipe. No crash
-  // handler: an abort requested by the program is not a compiler crash.
-  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::InitializeNativeTargetAsmParser();
-
-  DialectRegistry registry;
-  imex::registerEverything(registry);
-  registerAllToLLVMIRTranslations(registry);
-
-  std::vector<std::string> args(argv, argv + argc);
-  addDefault(args, "--entry-point-result", "--entry-point-result=void");
-  addDefault(args, "-entry-point-result", "--entry-point-result=void");
-  bool hasOptLevel = llvm::any_of(args, [](StringRef arg) {
-    return arg == "-O0" || arg == "-O1" || arg == "-O2" || arg == "-O3";
-  });
-  if (!hasOptLevel)
-    args.push_back("-O3");
-  args.push_back("--shared-libs=" IMEX_MLIR_LIB_DIR "/libmlir_runner_utils.so");
-  args.push_back("--shared-libs=" IMEX_MLIR_LIB_DIR
-                 "/libmlir_c_runner_utils.so");
-  // IMEX's own printing helpers, next to this tool (build tree or install).
+/// The libraries lowered programs call: MLIR's runner utilities, IMEX's
+/// printing helpers and IDTR (next to this tool, or in the build tree).
+std::vector<std::string> getDefaultLibraries(const char *argv0) {
+  std::vector<std::string> libs = {IMEX_MLIR_LIB_DIR "/libmlir_runner_utils.so",
+                                   IMEX_MLIR_LIB_DIR
+                                   "/libmlir_c_runner_utils.so"};
   std::string self = llvm::sys::fs::getMainExecutable(
-      argv[0], reinterpret_cast<void *>(&lower));
+      argv0, reinterpret_cast<void *>(&getDefaultLibraries));
   SmallString<256> libDir(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
   llvm::sys::path::append(libDir, "lib");
   SmallString<256> utils(libDir);
   llvm::sys::path::append(utils, "libimex_runner_utils.so");
   if (llvm::sys::fs::exists(utils))
-    args.push_back(("--shared-libs=" + utils).str());
-  // The IDTR runtime, for lowered distruntime ops: installed next to the
-  // runner utilities, or in the build tree (not built without
-  // IMEX_ENABLE_RUNTIME; non-distributed programs do not need it).
+    libs.push_back(std::string(utils));
   SmallString<256> idtr(libDir);
   llvm::sys::path::append(idtr, "libidtr.so");
 #ifdef IMEX_IDTR_BUILD_LIB
@@ -119,12 +166,172 @@ int main(int argc, char **argv) {
     idtr = IMEX_IDTR_BUILD_LIB;
 #endif
   if (llvm::sys::fs::exists(idtr))
-    args.push_back(("--shared-libs=" + idtr).str());
-  std::vector<char *> cargs;
-  for (std::string &arg : args)
-    cargs.push_back(arg.data());
+    libs.push_back(std::string(idtr));
+  return libs;
+}
 
-  JitRunnerConfig config;
-  config.mlirTransformer = lower;
-  return JitRunnerMain(cargs.size(), cargs.data(), registry, config);
+/// What identifies this tool's build in cache keys: a rebuilt runner may
+/// lower differently.
+std::string getToolIdentity(const char *argv0) {
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&getToolIdentity));
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(self, status))
+    return self;
+  return self + ":" + std::to_string(status.getSize()) + ":" +
+         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Run-time checks in lowered code print with puts() and abort(): keep
+  // stdout line-buffered so the message is not lost in a pipe. No crash
+  // handler: an abort requested by the program is not a compiler crash.
+  std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+  auto start = std::chrono::steady_clock::now();
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeNativeTargetAsmParser();
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "IMEX JIT runner for ndarray programs\n");
+
+  setLoopStrengthReduction(loopStrengthReduction);
+
+  DialectRegistry registry;
+  imex::registerEverything(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+
+  std::string errorMessage;
+  auto input = openInputFile(inputFilename, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  std::string source = input->getBuffer().str();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  if (failed(checkEntry(*module)))
+    return 1;
+  double parseSeconds = secondsSince(start);
+
+  auto machine = getHostTargetMachineBuilder(optLevel);
+  if (!machine)
+    return fail("no JIT target: " + toString(machine.takeError()));
+
+  // The cache key: the program and every option but the input's name and
+  // the reporting ones (LLVM's own options may change the code).
+  std::optional<ObjectCache> cache;
+  std::string key;
+  if (!noCache && !printLowered) {
+    if (std::optional<std::string> dir = ObjectCache::getDefaultDirectory()) {
+      auto opened = ObjectCache::open(*dir);
+      if (opened)
+        cache = std::move(*opened);
+      else
+        llvm::errs() << "imex-runner: warning: not caching: "
+                     << toString(opened.takeError()) << "\n";
+    }
+  }
+  if (cache) {
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i)
+      if (argv[i] != inputFilename.getValue() &&
+          StringRef(argv[i]) != "--timing" && StringRef(argv[i]) != "-timing")
+        args.push_back(argv[i]);
+    std::string tool = getToolIdentity(argv[0]);
+    std::string level = std::to_string(optLevel.getValue());
+    SmallVector<StringRef> parts = {source, tool, level};
+    parts.append(args.begin(), args.end());
+    key = ObjectCache::makeKey(parts);
+  }
+
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  CompileStats stats;
+  const char *cacheState = cache ? "hit" : "off";
+  {
+    std::optional<ObjectCache::Lock> lock;
+    if (cache) {
+      auto acquired = cache->acquire(key);
+      if (acquired) {
+        lock.emplace(std::move(*acquired));
+        object = cache->lookup(key);
+      } else {
+        llvm::errs() << "imex-runner: warning: not caching: "
+                     << toString(acquired.takeError()) << "\n";
+        cache.reset();
+        cacheState = "off";
+      }
+    }
+    if (!object) {
+      if (cache)
+        cacheState = "miss";
+      auto lowerStart = std::chrono::steady_clock::now();
+      if (failed(lower(*module)))
+        return 1;
+      stats.lowerSeconds = secondsSince(lowerStart);
+      auto compiled = compileToObject(*module, *machine, optLevel, stats);
+      if (!compiled)
+        return fail("compilation failed: " + toString(compiled.takeError()));
+      object = std::move(*compiled);
+      if (cache)
+        if (llvm::Error error = cache->store(key, *object))
+          llvm::errs() << "imex-runner: warning: not caching: "
+                       << toString(std::move(error)) << "\n";
+    }
+  }
+  uint64_t objectBytes = object->getBufferSize();
+
+  auto linkStart = std::chrono::steady_clock::now();
+  std::vector<std::string> libs = getDefaultLibraries(argv[0]);
+  libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
+  auto session = JitSession::create(*machine, libs);
+  if (!session)
+    return fail(toString(session.takeError()));
+  if (llvm::Error error = (*session)->addObject(std::move(object)))
+    return fail("cannot link the program: " + toString(std::move(error)));
+  auto entry = (*session)->lookup(entryName);
+  if (!entry)
+    return fail("entry function '" + entryName +
+                "' not found: " + toString(entry.takeError()));
+  double linkSeconds = secondsSince(linkStart);
+
+  auto runStart = std::chrono::steady_clock::now();
+  if (entryResult == "i32")
+    llvm::outs() << reinterpret_cast<int32_t (*)()>(*entry)() << "\n";
+  else if (entryResult == "i64")
+    llvm::outs() << reinterpret_cast<int64_t (*)()>(*entry)() << "\n";
+  else if (entryResult == "f32")
+    llvm::outs() << reinterpret_cast<float (*)()>(*entry)() << "\n";
+  else
+    reinterpret_cast<void (*)()>(*entry)();
+  llvm::outs().flush();
+  std::fflush(stdout);
+  double runSeconds = secondsSince(runStart);
+  session->reset(); // global destructors, before the report
+
+  if (timing) {
+    llvm::errs() << llvm::formatv(
+        "imex-runner: timing: parse {0:f3} s, lower {1:f3} s, translate "
+        "{2:f3} s, llvm-opt {3:f3} s, codegen {4:f3} s, link {5:f3} s, run "
+        "{6:f3} s, total {7:f3} s\n",
+        parseSeconds, stats.lowerSeconds, stats.translateSeconds,
+        stats.optimizeSeconds, stats.codegenSeconds, linkSeconds, runSeconds,
+        secondsSince(start));
+    llvm::errs() << llvm::formatv(
+        "imex-runner: size: {0} lowered ops, {1} LLVM IR instructions, {2} "
+        "object bytes\n",
+        stats.loweredOps, stats.llvmInstructions, objectBytes);
+    llvm::errs() << "imex-runner: cache " << cacheState;
+    if (cache)
+      llvm::errs() << " " << cache->getDirectory();
+    llvm::errs() << "\n";
+  }
+  return 0;
 }

@@ -1,0 +1,208 @@
+//===- JitCompiler.cpp - compile lowered modules to host objects ----------===//
+//
+// LLVM dialect -> LLVM IR -> optimized IR -> object file, timed step by step,
+// and a JIT session that links such objects and runs their functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/ExecutionEngine/JitCompiler.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SmallVectorMemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace imex;
+
+namespace {
+
+/// Seconds since construction.
+struct Stopwatch {
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+};
+
+/// Replaces the global array `arrayName` (llvm.global_ctors or _dtors) by
+/// a function `functionName` calling its entries by ascending priority.
+void outlineGlobalArray(
+    llvm::Module &module, StringRef arrayName, StringRef functionName,
+    llvm::iterator_range<llvm::orc::CtorDtorIterator> range) {
+  llvm::GlobalVariable *array = module.getNamedGlobal(arrayName);
+  if (!array)
+    return;
+  // (priority, position, function): entries of equal priority keep their
+  // order.
+  SmallVector<std::tuple<unsigned, unsigned, llvm::Function *>> entries;
+  for (llvm::orc::CtorDtorIterator::Element element : range)
+    if (element.Func)
+      entries.emplace_back(element.Priority, entries.size(), element.Func);
+  llvm::sort(entries);
+  llvm::LLVMContext &context = module.getContext();
+  auto *fnType = llvm::FunctionType::get(llvm::Type::getVoidTy(context), false);
+  auto *function = llvm::Function::Create(
+      fnType, llvm::GlobalValue::ExternalLinkage, functionName, module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", function));
+  for (auto [priority, position, callee] : entries)
+    builder.CreateCall(callee->getFunctionType(), callee);
+  builder.CreateRetVoid();
+  array->eraseFromParent();
+}
+
+} // namespace
+
+void imex::setLoopStrengthReduction(bool enable) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("disable-lsr");
+  if (it != options.end())
+    static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(!enable);
+}
+
+llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+imex::getHostTargetMachineBuilder(unsigned optLevel) {
+  auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine)
+    return machine.takeError();
+  static constexpr llvm::CodeGenOptLevel levels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  machine->setCodeGenOptLevel(levels[std::min(optLevel, 3u)]);
+  return machine;
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+imex::compileToObject(ModuleOp module,
+                      const llvm::orc::JITTargetMachineBuilder &machine,
+                      unsigned optLevel, CompileStats &stats) {
+  module.walk([&](Operation *) { ++stats.loweredOps; });
+  auto targetMachine =
+      llvm::orc::JITTargetMachineBuilder(machine).createTargetMachine();
+  if (!targetMachine)
+    return targetMachine.takeError();
+
+  Stopwatch translate;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return llvm::createStringError("could not translate the module to LLVM IR");
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(),
+                                                  targetMachine->get());
+  outlineGlobalArray(*llvmModule, "llvm.global_ctors", kRunConstructors,
+                     llvm::orc::getConstructors(*llvmModule));
+  outlineGlobalArray(*llvmModule, "llvm.global_dtors", kRunDestructors,
+                     llvm::orc::getDestructors(*llvmModule));
+  stats.translateSeconds = translate.seconds();
+
+  Stopwatch optimize;
+  auto optimizer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                             targetMachine->get());
+  if (llvm::Error error = optimizer(llvmModule.get()))
+    return std::move(error);
+  stats.optimizeSeconds = optimize.seconds();
+  for (llvm::Function &function : *llvmModule)
+    stats.llvmInstructions += function.getInstructionCount();
+
+  Stopwatch codegen;
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager passes;
+  if ((*targetMachine)
+          ->addPassesToEmitFile(passes, stream, nullptr,
+                                llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit object files");
+  passes.run(*llvmModule);
+  stats.codegenSeconds = codegen.seconds();
+  stats.objectBytes = object.size();
+  return std::make_unique<llvm::SmallVectorMemoryBuffer>(
+      std::move(object), "imex-jit-object", /*RequiresNullTerminator=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// JitSession
+//===----------------------------------------------------------------------===//
+
+JitSession::JitSession(std::unique_ptr<llvm::orc::LLJIT> jit)
+    : jit(std::move(jit)) {}
+
+JitSession::~JitSession() {
+  for (void (*destructor)() : llvm::reverse(destructors))
+    destructor();
+}
+
+llvm::Expected<std::unique_ptr<JitSession>>
+JitSession::create(const llvm::orc::JITTargetMachineBuilder &machine,
+                   ArrayRef<std::string> sharedLibs) {
+  // The object layer of MLIR's ExecutionEngine: RuntimeDyld with stubs for
+  // calls into the shared libraries, which may be far from the JIT's code.
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(machine)
+          .setObjectLinkingLayerCreator(
+              [](llvm::orc::ExecutionSession &session)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+                    session, [](const llvm::MemoryBuffer &) {
+                      return std::make_unique<llvm::SectionMemoryManager>();
+                    });
+              })
+          .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+          .create();
+  if (!jit)
+    return jit.takeError();
+  llvm::orc::JITDylib &main = (*jit)->getMainJITDylib();
+  char prefix = (*jit)->getDataLayout().getGlobalPrefix();
+  for (const std::string &path : sharedLibs) {
+    auto library =
+        llvm::orc::DynamicLibrarySearchGenerator::Load(path.c_str(), prefix);
+    if (!library)
+      return llvm::createStringError("cannot load shared library '" + path +
+                                     "': " + toString(library.takeError()));
+    main.addGenerator(std::move(*library));
+  }
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  return std::unique_ptr<JitSession>(new JitSession(std::move(*jit)));
+}
+
+llvm::Error JitSession::addObject(std::unique_ptr<llvm::MemoryBuffer> object) {
+  if (llvm::Error error = jit->addObjectFile(std::move(object)))
+    return error;
+  // Constructors of this object run now, destructors at the end.
+  if (auto run = jit->lookup(kRunConstructors))
+    run->toPtr<void (*)()>()();
+  else
+    llvm::consumeError(run.takeError());
+  if (auto run = jit->lookup(kRunDestructors))
+    destructors.push_back(run->toPtr<void (*)()>());
+  else
+    llvm::consumeError(run.takeError());
+  return llvm::Error::success();
+}
+
+llvm::Expected<void *> JitSession::lookup(StringRef name) {
+  auto address = jit->lookup(name);
+  if (!address)
+    return address.takeError();
+  return address->toPtr<void *>();
+}
