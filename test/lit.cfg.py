@@ -43,3 +43,7 @@ if _mpiexec and os.path.exists(_libidtr):
         "Open MPI" in _version or "OpenRTE" in _version) else []
     config.substitutions.append(("%mpiexec", " ".join([_mpiexec] + _flags)))
     config.available_features.add("idtr")
+
+# imex-runner's object cache: one in the build tree, not the user's.
+config.environment["IMEX_CACHE_DIR"] = os.path.join(config.imex_obj_root,
+                                                    "jit-cache")

@@ -84,10 +84,10 @@ ObjectCache::Lock::~Lock() {
 }
 
 llvm::Expected<ObjectCache::Lock> ObjectCache::acquire(StringRef key) const {
-  // Lock files are not pruned (their names do not start with llvmcache-);
-  // they are empty and one per program.
-  llvm::SmallString<256> path(directory);
-  llvm::sys::path::append(path, "lock-" + key);
+  // Pruning may remove a lock file someone holds: a process locking the
+  // new file then compiles the same object again, harmless as entries are
+  // renamed into place whole.
+  std::string path = getPath(key, ".lock");
   int fd;
   if (std::error_code error = llvm::sys::fs::openFileForReadWrite(
           path, fd, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_None))

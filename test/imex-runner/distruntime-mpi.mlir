@@ -16,6 +16,16 @@
 // RUN: FileCheck %s --input-file=%t.np4.err --check-prefix=LEAKS4
 // Every rank prints with IMEX_PRINT_ALL_RANKS=1.
 // RUN: env IMEX_PRINT_ALL_RANKS=1 %mpiexec -n 3 imex-runner %t.mlir | FileCheck %s --check-prefix=ALL
+// The ranks compile the program once: one rank compiles and stores the
+// object while the others wait for it, then load it; a later job on another
+// rank count loads it too (the compiled code does not depend on the rank).
+// RUN: rm -rf %t.cache
+// RUN: env IMEX_CACHE_DIR=%t.cache %mpiexec -n 3 imex-runner %t.mlir --timing 2>&1 >/dev/null | grep -o "cache [a-z]*" | sort | uniq -c | FileCheck %s --check-prefix=ONCE3
+// RUN: env IMEX_CACHE_DIR=%t.cache %mpiexec -n 2 imex-runner %t.mlir --timing 2>&1 >/dev/null | grep -o "cache [a-z]*" | sort | uniq -c | FileCheck %s --check-prefix=ONCE2
+// ONCE3: 2 cache hit
+// ONCE3-NEXT: 1 cache miss
+// ONCE2: 2 cache hit
+// ONCE2-NOT: miss
 
 // LEAKS1: IMEX_ALLOCATIONS allocated=[[A:[1-9][0-9]*]] freed=[[A]]{{$}}
 // LEAKS1-NOT: IMEX_ALLOCATIONS

@@ -20,9 +20,9 @@
 #include <chrono>
 #include <cstdio>
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -100,7 +100,7 @@ int fail(const Twine &message) {
 /// The entry function must exist and take no arguments; its result is
 /// what --entry-point-result says.
 LogicalResult checkEntry(ModuleOp module) {
-  auto entry = module.lookupSymbol<func::FuncOp>(entryName);
+  auto entry = module.lookupSymbol<FunctionOpInterface>(entryName);
   if (!entry) {
     fail("entry function '" + entryName + "' not found");
     return failure();
