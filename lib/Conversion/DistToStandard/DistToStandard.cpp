@@ -508,8 +508,8 @@ struct CastLowering : public DistPattern<CastOp> {
   }
 };
 
-/// Ops computed on the owned block alone, keeping its rows: copies,
-/// unary elementwise ops and element type conversions.
+/// Ops computed on the owned block alone, keeping its rows: copies and
+/// unit dimensions added or removed after dimension 0.
 template <typename OpTy> struct OwnedBlockLowering : public DistPattern<OpTy> {
   using DistPattern<OpTy>::DistPattern;
   LogicalResult
@@ -1366,7 +1366,8 @@ struct ConvertDistToStandardPass
     patterns.add<InitDistArrayLowering, PartsOfLowering, LocalOffsetsOfLowering,
                  RepartitionLowering, LocalRepartitionLowering,
                  AlignCoresLowering, DimLowering, CastLowering,
-                 OwnedBlockLowering<CopyOp>, SliceLowering<SubviewOp>,
+                 OwnedBlockLowering<CopyOp>, OwnedBlockLowering<ExpandDimsOp>,
+                 OwnedBlockLowering<SqueezeOp>, SliceLowering<SubviewOp>,
                  SliceLowering<ExtractSliceOp>, InsertSliceLowering,
                  ReductionLowering, ReshapeLowering, PermuteDimsLowering>(
         converter, context);

@@ -50,6 +50,12 @@ bool hasDistributedLowering(Operation *op) {
     return !dist::dropsSplitDimension(op);
   if (auto reshape = dyn_cast<ReshapeOp>(op))
     return reshape.getType().getRank() > 0;
+  // Unit dimensions added or removed after dimension 0: each rank's block
+  // keeps its rows.
+  if (auto expand = dyn_cast<ExpandDimsOp>(op))
+    return !llvm::is_contained(expand.getAxes(), 0);
+  if (auto squeeze = dyn_cast<SqueezeOp>(op))
+    return !llvm::is_contained(squeeze.getAxes(), 0);
   if (auto concat = dyn_cast<ConcatOp>(op))
     return concat.getAxis() != 0;
   return false;

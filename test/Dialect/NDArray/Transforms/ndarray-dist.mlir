@@ -76,3 +76,24 @@ func.func @loop(%n: index, %k: index) -> !ndarray.ndarray<f64> {
   %s = ndarray.reduction sum %r : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<f64>
   return %s : !ndarray.ndarray<f64>
 }
+
+// -----
+
+// Unit dimensions added or removed after dimension 0 keep each rank's rows:
+// no communication. At dimension 0 the split dimension moves: gathered.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.expand_dims %{{.*}} [1, 3] : !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<6x1x3x1xf64, #dist.dist_env<{{.*}}>>
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.squeeze %{{.*}} [1] : !ndarray.ndarray<6x1x3x1xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<6x3x1xf64, #dist.dist_env<{{.*}}>>
+// CHECK: dist.repartition
+// CHECK: ndarray.expand_dims %{{.*}} [0] : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<1x6x3xf64>
+func.func @unit_dims(%x: !ndarray.ndarray<6x3xf64>) -> (tensor<6x3x1xf64>, tensor<1x6x3xf64>) {
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6x3xf64>
+  %e = ndarray.expand_dims %a [1, 3] : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6x1x3x1xf64>
+  %s = ndarray.squeeze %e [1] : !ndarray.ndarray<6x1x3x1xf64> -> !ndarray.ndarray<6x3x1xf64>
+  %r = ndarray.expand_dims %a [0] : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<1x6x3xf64>
+  %ts = ndarray.to_tensor %s : !ndarray.ndarray<6x3x1xf64> -> tensor<6x3x1xf64>
+  %tr = ndarray.to_tensor %r : !ndarray.ndarray<1x6x3xf64> -> tensor<1x6x3xf64>
+  return %ts, %tr : tensor<6x3x1xf64>, tensor<1x6x3xf64>
+}
