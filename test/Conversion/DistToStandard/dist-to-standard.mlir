@@ -158,3 +158,29 @@ func.func @aligned_cores(%l: !local, %o: !local, %r: !local, %off: index, %n: in
   %p:3 = dist.parts_of %v : !dist -> !local, !local, !local
   return %p#1 : !local
 }
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist3 = !ndarray.ndarray<?x4x1xf64, #dist.dist_env<team = 1 loffs = ?,0,0 lparts = ?x4x1,?x4x1,?x4x1>>
+!local = !ndarray.ndarray<?x4xf64>
+!local3 = !ndarray.ndarray<?x4x1xf64>
+
+// Unit dimensions after dimension 0 are added and removed on the owned
+// block; the results own the same rows and have no halos. No communication.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-SAME: (%[[L:.*]]: !ndarray.ndarray<?x4xf64>, %[[O:.*]]: !ndarray.ndarray<?x4xf64>, %[[R:.*]]: !ndarray.ndarray<?x4xf64>
+// CHECK-NOT: distruntime
+// CHECK: %[[E:.*]] = ndarray.expand_dims %[[O]] [2] : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4x1xf64>
+// CHECK: %[[S:.*]] = ndarray.squeeze %[[E]] [2] : !ndarray.ndarray<?x4x1xf64> -> !ndarray.ndarray<?x4xf64>
+// CHECK-NOT: distruntime
+// CHECK: return %{{.*}}, %[[S]], %{{.*}} :
+func.func @unit_dims(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> (!local, !local, !local) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %e = ndarray.expand_dims %d [2] : !dist -> !dist3
+  %s = ndarray.squeeze %e [2] : !dist3 -> !dist
+  %p:3 = dist.parts_of %s : !dist -> !local, !local, !local
+  return %p#0, %p#1, %p#2 : !local, !local, !local
+}
