@@ -146,12 +146,10 @@ LogicalResult lower(ModuleOp module) {
 
 /// The libraries lowered programs call: MLIR's runner utilities, IMEX's
 /// printing helpers and IDTR (next to this tool, or in the build tree).
-std::vector<std::string> getDefaultLibraries(const char *argv0) {
+std::vector<std::string> getDefaultLibraries(StringRef self) {
   std::vector<std::string> libs = {IMEX_MLIR_LIB_DIR "/libmlir_runner_utils.so",
                                    IMEX_MLIR_LIB_DIR
                                    "/libmlir_c_runner_utils.so"};
-  std::string self = llvm::sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&getDefaultLibraries));
   SmallString<256> libDir(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
   llvm::sys::path::append(libDir, "lib");
@@ -172,14 +170,54 @@ std::vector<std::string> getDefaultLibraries(const char *argv0) {
 
 /// What identifies this tool's build in cache keys: a rebuilt runner may
 /// lower differently.
-std::string getToolIdentity(const char *argv0) {
-  std::string self = llvm::sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&getToolIdentity));
+std::string getToolIdentity(StringRef self) {
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(self, status))
-    return self;
-  return self + ":" + std::to_string(status.getSize()) + ":" +
+    return self.str();
+  return self.str() + ":" + std::to_string(status.getSize()) + ":" +
          std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+}
+
+void warnNotCaching(llvm::Error error) {
+  llvm::errs() << "imex-runner: warning: not caching: "
+               << toString(std::move(error)) << "\n";
+}
+
+/// The object of `module`: `cache`'s entry for `key` if there is one, else
+/// compiled (and stored). Holds the key's lock meanwhile, so that
+/// processes starting together compile once. `cacheState` says which.
+std::unique_ptr<llvm::MemoryBuffer>
+getObject(ModuleOp module, const llvm::orc::JITTargetMachineBuilder &machine,
+          std::optional<ObjectCache> &cache, StringRef key, CompileStats &stats,
+          StringRef &cacheState) {
+  std::optional<ObjectCache::Lock> lock;
+  if (cache) {
+    auto acquired = cache->acquire(key);
+    if (!acquired) {
+      warnNotCaching(acquired.takeError());
+      cache.reset();
+    } else {
+      lock.emplace(std::move(*acquired));
+      if (std::unique_ptr<llvm::MemoryBuffer> object = cache->lookup(key)) {
+        cacheState = "hit";
+        return object;
+      }
+    }
+  }
+  cacheState = cache ? "miss" : "off";
+  auto lowerStart = std::chrono::steady_clock::now();
+  if (failed(lower(module)))
+    return nullptr;
+  stats.lowerSeconds = secondsSince(lowerStart);
+  auto object = compileToObject(module, machine, optLevel, stats);
+  if (!object) {
+    fail("compilation failed: " + toString(object.takeError()));
+    return nullptr;
+  }
+  if (cache)
+    if (llvm::Error error = cache->store(key, **object))
+      warnNotCaching(std::move(error));
+  return std::move(*object);
 }
 
 } // namespace
@@ -221,6 +259,8 @@ int main(int argc, char **argv) {
     return 1;
   double parseSeconds = secondsSince(start);
 
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&getDefaultLibraries));
   auto machine = getHostTargetMachineBuilder(optLevel);
   if (!machine)
     return fail("no JIT target: " + toString(machine.takeError()));
@@ -235,8 +275,7 @@ int main(int argc, char **argv) {
       if (opened)
         cache = std::move(*opened);
       else
-        llvm::errs() << "imex-runner: warning: not caching: "
-                     << toString(opened.takeError()) << "\n";
+        warnNotCaching(opened.takeError());
     }
   }
   if (cache) {
@@ -245,51 +284,23 @@ int main(int argc, char **argv) {
       if (argv[i] != inputFilename.getValue() &&
           StringRef(argv[i]) != "--timing" && StringRef(argv[i]) != "-timing")
         args.push_back(argv[i]);
-    std::string tool = getToolIdentity(argv[0]);
+    std::string tool = getToolIdentity(self);
     std::string level = std::to_string(optLevel.getValue());
     SmallVector<StringRef> parts = {source, tool, level};
     parts.append(args.begin(), args.end());
     key = ObjectCache::makeKey(parts);
   }
 
-  std::unique_ptr<llvm::MemoryBuffer> object;
   CompileStats stats;
-  const char *cacheState = cache ? "hit" : "off";
-  {
-    std::optional<ObjectCache::Lock> lock;
-    if (cache) {
-      auto acquired = cache->acquire(key);
-      if (acquired) {
-        lock.emplace(std::move(*acquired));
-        object = cache->lookup(key);
-      } else {
-        llvm::errs() << "imex-runner: warning: not caching: "
-                     << toString(acquired.takeError()) << "\n";
-        cache.reset();
-        cacheState = "off";
-      }
-    }
-    if (!object) {
-      if (cache)
-        cacheState = "miss";
-      auto lowerStart = std::chrono::steady_clock::now();
-      if (failed(lower(*module)))
-        return 1;
-      stats.lowerSeconds = secondsSince(lowerStart);
-      auto compiled = compileToObject(*module, *machine, optLevel, stats);
-      if (!compiled)
-        return fail("compilation failed: " + toString(compiled.takeError()));
-      object = std::move(*compiled);
-      if (cache)
-        if (llvm::Error error = cache->store(key, *object))
-          llvm::errs() << "imex-runner: warning: not caching: "
-                       << toString(std::move(error)) << "\n";
-    }
-  }
+  StringRef cacheState;
+  std::unique_ptr<llvm::MemoryBuffer> object =
+      getObject(*module, *machine, cache, key, stats, cacheState);
+  if (!object)
+    return 1;
   uint64_t objectBytes = object->getBufferSize();
 
   auto linkStart = std::chrono::steady_clock::now();
-  std::vector<std::string> libs = getDefaultLibraries(argv[0]);
+  std::vector<std::string> libs = getDefaultLibraries(self);
   libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
   auto session = JitSession::create(*machine, libs);
   if (!session)
