@@ -17,8 +17,9 @@ launch per rank count keeps the suite fast) and checks
   ranks print, IMEX_PRINT_ALL_RANKS=1, and must agree bitwise);
 * that every rank frees each buffer it allocates exactly once;
 * with more than one rank, that the program communicated through IDTR at
-  all (and exchanged halos, for tests that say so), read from the IDTR
-  counters (`_idtr_stats`) the program prints last.
+  all (and exchanged halos, for tests that say so; and sent no more than a
+  given number of bytes, for tests that bound the communicated volume),
+  read from the IDTR counters (`_idtr_stats`) the program prints last.
 
 When a launch fails (compiler error, crash, abort), each case is run alone
 on that rank count (and still checked), so the failure names the cases
@@ -50,7 +51,7 @@ TEAM = "" if EMULATE else " {dist.team = 1 : i64}"
 STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
               "alltoall", "reduce", "metadata", "all"]
 STAT_HALO, STAT_ALL = 0, 8
-CNT_CALLS, CNT_MSGS_SENT = 0, 1
+CNT_CALLS, CNT_MSGS_SENT, CNT_BYTES_SENT, CNT_COLL_BYTES = 0, 1, 2, 6
 
 NUMPY_BINARY = {
     "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
@@ -545,7 +546,8 @@ class Dist:
                                  val.dtype, val.exact))
 
     def finish(self):
-        """Prints the IDTR counters (calls per kind, halo messages sent)."""
+        """Prints the IDTR counters: calls per kind, halo messages sent,
+        bytes sent point-to-point and contributed to collectives."""
         if EMULATE:
             return
         self.p.globals.append("func.func private @_idtr_stats(i64, i64) -> "
@@ -556,10 +558,13 @@ class Dist:
             c = self.op(f"arith.constant {CNT_CALLS} : i64")
             values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
                                   f"(i64, i64) -> i64"))
-        k = self.op(f"arith.constant {STAT_HALO} : i64")
-        c = self.op(f"arith.constant {CNT_MSGS_SENT} : i64")
-        values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
-                              "(i64, i64) -> i64"))
+        for kind, counter in ((STAT_HALO, CNT_MSGS_SENT),
+                              (STAT_ALL, CNT_BYTES_SENT),
+                              (STAT_ALL, CNT_COLL_BYTES)):
+            k = self.op(f"arith.constant {kind} : i64")
+            c = self.op(f"arith.constant {counter} : i64")
+            values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
+                                  "(i64, i64) -> i64"))
         n = len(values)
         t = self.op(f"tensor.from_elements {', '.join(values)} : "
                     f"tensor<{n}xi64>")
@@ -625,7 +630,7 @@ def _run(d, nprocs):
     return got, stats, errors
 
 
-def _run_and_compare(d, n, expect_halo, errors):
+def _run_and_compare(d, n, expect_halo, errors, max_bytes=None):
     got, stats, rank_errors = _run(d, n)
     errors += rank_errors
     for check in d.checks:
@@ -635,13 +640,14 @@ def _run_and_compare(d, n, expect_halo, errors):
             errors.append(f"{check.label} on {n} ranks differs from "
                           f"numpy:\n{e}")
     if stats is not None and n > 1:
-        errors += _check_stats(stats, n, expect_halo)
+        errors += _check_stats(stats, n, expect_halo, max_bytes)
     return got
 
 
-def run_cases(cases, ranks=None, expect_halo=False):
+def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None):
     """Runs all `cases` in one program on each rank count; see the module
-    docstring for what is checked. When the program fails on some rank
+    docstring for what is checked. `max_bytes`: no rank may send more bytes
+    (point-to-point and into collectives, over the whole program). When the program fails on some rank
     count, each case runs alone there (still checked) and the failing ones
     are reported with their own, small program; later rank counts run the
     program without them. Raises AssertionError listing every problem."""
@@ -654,7 +660,8 @@ def run_cases(cases, ranks=None, expect_halo=False):
             break
         d = build(working)
         try:
-            results[n] = _run_and_compare(d, n, expect_halo, errors)
+            results[n] = _run_and_compare(d, n, expect_halo, errors,
+                                          max_bytes)
             continue
         except LaunchFailed as e:
             batch_error = str(e)
@@ -662,7 +669,8 @@ def run_cases(cases, ranks=None, expect_halo=False):
         for case in working:
             try:
                 results[n].update(_run_and_compare(build([case]), n,
-                                                   expect_halo, errors))
+                                                   expect_halo, errors,
+                                                   max_bytes))
             except LaunchFailed as e:
                 failing.append(case_name(case))
                 broken[case_name(case)] = n
@@ -687,8 +695,15 @@ def run_cases(cases, ranks=None, expect_halo=False):
     assert not errors, "\n\n".join(errors)
 
 
-def _check_stats(stats, n, expect_halo):
+def _check_stats(stats, n, expect_halo, max_bytes=None):
     errors = []
+    if max_bytes is not None:
+        sent = [int(s[len(STAT_KINDS) + 1]) + int(s[len(STAT_KINDS) + 2])
+                for s in stats]
+        if max(sent) > max_bytes:
+            errors.append(f"on {n} ranks a rank sent {max(sent)} bytes, more "
+                          f"than the {max_bytes} allowed (bytes sent per "
+                          f"rank {sent})")
     calls = [int(s[STAT_ALL]) for s in stats]
     if max(calls) == 0:
         errors.append(f"on {n} ranks no rank called IDTR at all: the arrays "

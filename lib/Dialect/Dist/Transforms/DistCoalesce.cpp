@@ -13,7 +13,8 @@
 //  2. merges the repartitions of views of one array within a block into one
 //     repartition of the array to the union (bounding box) of the rows they
 //     read; each view then takes its rows out of it locally
-//     (`dist.local_repartition`).
+//     (`dist.local_repartition`). Gathers (every rank requests all rows of a
+//     view, e.g. of a[i]) are not merged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,7 +125,25 @@ struct ViewRequest {
   Value base;
 };
 
+/// Whether `op` makes all rows of its source available on every rank (a
+/// gather, e.g. of the row `a[i]` selects).
+bool isGather(RepartitionOp op) {
+  if (!isConstantIntValue(op.getOffset(), 0))
+    return false;
+  int64_t rows = cast<NDArrayType>(op.getSource().getType()).getDimSize(0);
+  if (std::optional<int64_t> size = getConstantIntValue(op.getSize()))
+    return *size == rows;
+  auto dim = op.getSize().getDefiningOp<DimOp>();
+  return dim && dim.getSource() == op.getSource() &&
+         isConstantIntValue(dim.getIndex(), 0);
+}
+
+/// The request `op` makes, unless it is a gather: gathers of different
+/// views of an array are not merged (the bounding box of a[0] and a[-1] is
+/// the whole array, on every rank).
 std::optional<ViewRequest> getViewRequest(RepartitionOp op) {
+  if (isGather(op))
+    return std::nullopt;
   Value source = op.getSource();
   Operation *def = source.getDefiningOp();
   if (isa_and_present<SubviewOp, ExtractSliceOp>(def) &&

@@ -321,6 +321,18 @@ void alignInsertedSource(ImmutableInsertSliceOp op) {
       alignOperand(b, loc, source, sliceRank, sliceRows, offset, size));
 }
 
+/// Points every use of `result` at its distributed twin of type
+/// `distType` (the local result is replicated: each rank keeps its block).
+void redistributeResult(OpBuilder &b, Location loc, OpResult result,
+                        Type distType) {
+  SmallVector<OpOperand *> uses =
+      llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
+  Value distributed = dist::createDistribute(
+      b, loc, result, dist::getDistEnv(distType).getTeam(), distType);
+  for (OpOperand *use : uses)
+    use->set(distributed);
+}
+
 /// Computes `op` on gathered operands and distributes its result again.
 LogicalResult rewriteWithGather(Operation *op) {
   OpBuilder b(op);
@@ -335,12 +347,38 @@ LogicalResult rewriteWithGather(Operation *op) {
       continue;
     Type distType = result.getType();
     result.setType(dist::withoutDistEnv(cast<NDArrayType>(distType)));
-    SmallVector<OpOperand *> uses =
-        llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
-    Value distributed =
-        dist::createDistribute(b, loc, result, env.getTeam(), distType);
-    for (OpOperand *use : uses)
-      use->set(distributed);
+    redistributeResult(b, loc, result, distType);
+  }
+  return success();
+}
+
+/// A view or slice dropping the split dimension (`a[i, :]`, `a[i]`): only
+/// the rows it selects are gathered (the owner sends them to every rank),
+/// through the same view without dropping dimensions; the dropping view is
+/// then taken of the gathered rows.
+template <typename OpTy> LogicalResult gatherSelectedRows(OpTy op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto sourceType = cast<NDArrayType>(op.getSource().getType());
+  auto local = dist::withoutDistEnv(sourceType);
+  NDArrayType keptType = dist::withDistEnv(
+      local.cloneWith(op.getStaticSizes(), local.getElementType()),
+      dist::getDistEnv(sourceType).getTeam());
+  Value kept =
+      SubviewOp::create(b, loc, keptType, op.getSource(), op.getMixedOffsets(),
+                        op.getMixedSizes(), op.getMixedStrides());
+  Value rows = dist::createGather(b, loc, kept);
+  SmallVector<OpFoldResult> zeros(keptType.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(keptType.getRank(), b.getIndexAttr(1));
+  Type resultType = op.getType();
+  auto view =
+      OpTy::create(b, loc, dist::withoutDistEnv(cast<NDArrayType>(resultType)),
+                   rows, zeros, op.getMixedSizes(), ones);
+  op.getResult().replaceAllUsesWith(view.getResult());
+  op.erase();
+  if (dist::getDistEnv(resultType)) {
+    b.setInsertionPointAfter(view);
+    redistributeResult(b, loc, view->getResult(0), resultType);
   }
   return success();
 }
@@ -420,6 +458,14 @@ LogicalResult rewriteOp(Operation *op) {
     load.getIndicesMutable().assign(zeros);
     return success();
   }
+  if (auto view = dyn_cast<SubviewOp>(op);
+      view && dist::getDistEnv(view.getSource().getType()) &&
+      dist::dropsSplitDimension(op))
+    return gatherSelectedRows(view);
+  if (auto slice = dyn_cast<ExtractSliceOp>(op);
+      slice && dist::getDistEnv(slice.getSource().getType()) &&
+      dist::dropsSplitDimension(op))
+    return gatherSelectedRows(slice);
   if (auto toTensor = dyn_cast<ToTensorOp>(op)) {
     if (dist::getDistEnv(toTensor.getArray().getType()))
       toTensor.getArrayMutable().set(

@@ -141,3 +141,32 @@ func.func @broadcast_operand(%a: !d, %b: !d, %o: index, %s: index, %c: i1) -> !d
   %r = dist.repartition %e offset %o size %s : !d -> !d
   return %r : !d
 }
+
+// -----
+
+!d = !ndarray.ndarray<100x8xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x8,?x8,?x8>>
+!row = !ndarray.ndarray<1x8xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x8,?x8,?x8>>
+!rows = !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x8,?x8,?x8>>
+
+// Gathers of views (every rank requests all rows of the view, as for a[0]
+// and a[-1]) are not merged: their bounding box would be the whole array.
+// CHECK-LABEL: func.func @gathers_of_rows
+// CHECK: %[[F:.*]] = ndarray.subview %{{.*}}[0, 0]
+// CHECK: dist.repartition %[[F]] offset %{{.*}} size %{{.*}} :
+// CHECK: %[[L:.*]] = ndarray.subview %{{.*}}[99, 0]
+// CHECK: dist.repartition %[[L]] offset %{{.*}} size %{{.*}} :
+// CHECK: %[[V:.*]] = ndarray.subview %{{.*}}[%{{.*}}, 0]
+// CHECK: dist.repartition %[[V]] offset %{{.*}} size %{{.*}} :
+// CHECK-NOT: dist.local_repartition
+func.func @gathers_of_rows(%u: !d, %i: index, %n: index) -> (!row, !row, !rows) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %first = ndarray.subview %u[0, 0] [1, 8] [1, 1] : !d to !row
+  %f = dist.repartition %first offset %c0 size %c1 : !row -> !row
+  %last = ndarray.subview %u[99, 0] [1, 8] [1, 1] : !d to !row
+  %l = dist.repartition %last offset %c0 size %c1 : !row -> !row
+  %some = ndarray.subview %u[%i, 0] [%n, 8] [1, 1] : !d to !rows
+  %rows = ndarray.dim %some, %c0 : !rows
+  %s = dist.repartition %some offset %c0 size %rows : !rows -> !rows
+  return %f, %l, %s : !row, !row, !rows
+}

@@ -1,0 +1,43 @@
+"""Operations whose communicated volume is O(what they select), not
+O(array): each program reads a large distributed array (1000 x 64 f64,
+512 KiB) and no rank may send more than a few KiB in all. (The gather
+fallback would send each rank's whole block to every other rank.)"""
+
+import pytest
+
+from dist_harness import data, named, run_cases
+
+ROWS, COLS = 1000, 64
+# Any rank's block of the array is >= 128 KiB on up to 4 ranks.
+MAX_BYTES = 16 * 1024
+
+
+def row_reads(d, dynamic):
+    """a[i], a[i, j:k], a[-1]: the owner sends the selected row(s)."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    d.check(d.view(a, 123), "a[123]")
+    d.check(d.view(a, (ROWS - 1, slice(2, 9))), "a[-1, 2:9]")
+    d.check(d.add(d.view(a, 0), d.view(a, 999)), "a[0] + a[999]")
+    d.check(d.extract(a, (500, slice(None, None, 2))), "a[500, ::2].copy()")
+
+
+def unit_dims(d, dynamic):
+    """expand_dims/squeeze after dimension 0 stay local; the checked row
+    sums (8 KiB) are what is gathered."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    e = d.expand_dims(a, [1, 3])
+    s = d.squeeze(e, [3])
+    d.check(d.reduce("max", s, axes=[1, 2]), "max(a[:, None, :], (1, 2))")
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_row_reads(dynamic):
+    run_cases([named("row_reads", row_reads, dynamic)], max_bytes=MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_unit_dims(dynamic):
+    # The row maxima (1000 x 8 bytes) are gathered for printing: each rank
+    # sends its share to every other.
+    run_cases([named("unit_dims", unit_dims, dynamic)],
+              max_bytes=3 * ROWS * 8 + MAX_BYTES)
