@@ -18,7 +18,8 @@ static std::string getCPUPipeline(const Options &options) {
       "inline,"
       // ndarray -> linalg on tensors, shapes made static where known.
       "canonicalize,convert-ndarray-to-linalg,drop-regions,canonicalize,cse,"
-      "resolve-shaped-type-result-dims,canonicalize,";
+      "resolve-shaped-type-result-dims,canonicalize,"
+      "imex-slice-elementwise-producers,canonicalize,";
   if (options.fuseElementwise)
     pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
   pipeline +=

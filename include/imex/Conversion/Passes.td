@@ -93,6 +93,24 @@ def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
 }
 
 
+def SliceElementwiseProducers
+    : Pass<"imex-slice-elementwise-producers"> {
+  let summary = "Compute only the sliced elements of elementwise ops";
+  let description = [{
+    A `tensor.extract_slice` (unit strides, no rank reduction) that is the
+    only use of an all-parallel linalg op on tensors becomes that op
+    computed on the slice, through the op's TilingInterface (upstream
+    `tensor::replaceExtractSliceWithTiledProducer`; `linalg.index` values
+    are offset by the slice's position). A distributed `linspace` is then
+    computed on each rank's block only instead of the whole array, with the
+    same values; `(a + b)[2:5]` adds three elements.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def StridedCopiesToLinalg
     : Pass<"imex-strided-copies-to-linalg"> {
   let summary = "Turn memref.copy of strided memrefs into linalg.copy";

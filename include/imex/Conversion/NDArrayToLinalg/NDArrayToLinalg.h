@@ -3,6 +3,7 @@
 #ifndef IMEX_CONVERSION_NDARRAYTOLINALG_NDARRAYTOLINALG_H
 #define IMEX_CONVERSION_NDARRAYTOLINALG_NDARRAYTOLINALG_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -19,6 +20,7 @@ namespace imex {
 #define GEN_PASS_DECL_CONVERTNDARRAYTOLINALG
 #define GEN_PASS_DECL_DOUBLEBUFFERLOOPS
 #define GEN_PASS_DECL_LLVMNOALIASARGS
+#define GEN_PASS_DECL_SLICEELEMENTWISEPRODUCERS
 #define GEN_PASS_DECL_STRIDEDCOPIESTOLINALG
 #include "imex/Conversion/Passes.h.inc"
 

@@ -1,0 +1,60 @@
+//===- SliceElementwiseProducers.cpp - compute only the sliced elements ---===//
+//
+// `tensor.extract_slice` of the only use of an elementwise linalg op becomes
+// the op on the slice (upstream tiling of the producer: `linalg.index` is
+// offset, so index-based values such as linspace's stay exact).
+//
+//===----------------------------------------------------------------------===//
+
+#include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace imex {
+#define GEN_PASS_DEF_SLICEELEMENTWISEPRODUCERS
+#include "imex/Conversion/Passes.h.inc"
+} // namespace imex
+
+using namespace mlir;
+
+namespace {
+
+struct SliceElementwiseProducer : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto producer = slice.getSource().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !producer->hasOneUse() ||
+        !producer.hasPureTensorSemantics() || producer->getNumResults() != 1 ||
+        producer.getNumParallelLoops() != producer.getNumLoops() ||
+        !slice.hasUnitStride() ||
+        slice.getType().getRank() != slice.getSourceType().getRank())
+      return failure();
+    FailureOr<TilingResult> tiled = tensor::replaceExtractSliceWithTiledProducer(
+        rewriter, slice, cast<OpResult>(slice.getSource()));
+    if (failed(tiled))
+      return failure();
+    Value result = tiled->tiledValues.front();
+    if (result.getType() != slice.getType())
+      result = tensor::CastOp::create(rewriter, slice.getLoc(), slice.getType(),
+                                      result);
+    rewriter.replaceOp(slice, result);
+    return success();
+  }
+};
+
+struct SliceElementwiseProducersPass
+    : public imex::impl::SliceElementwiseProducersBase<
+          SliceElementwiseProducersPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SliceElementwiseProducer>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
