@@ -967,6 +967,41 @@ struct ReductionLowering : public DistPattern<ReductionOp> {
                                          Value owned, Value start, Value rows);
 };
 
+/// broadcast_to keeping dimension 0 (ndarray-dist distributes only those):
+/// the owned block broadcast to its rows of the result.
+struct BroadcastToRowsLowering : public DistPattern<BroadcastToOp> {
+  using DistPattern::DistPattern;
+  LogicalResult
+  matchAndRewrite(BroadcastToOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType resultType = op.getType();
+    if (!dist::getDistEnv(resultType) ||
+        !dist::getDistEnv(op.getSource().getType()))
+      return failure();
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.parts[1];
+    // The local result's dimension 0 is dynamic (the owned rows); the
+    // others keep the op's sizes.
+    SmallVector<Value> sizes{m.rows(owned)};
+    auto dynamicSizes = adaptor.getDynamicSizes();
+    for (int64_t d = 0, k = 0; d < resultType.getRank(); ++d) {
+      if (!resultType.isDynamicDim(d))
+        continue;
+      if (d > 0)
+        sizes.push_back(dynamicSizes[k].front());
+      ++k;
+    }
+    Value local = BroadcastToOp::create(rewriter, loc, getRowsType(resultType),
+                                        owned, sizes);
+    rewriter.replaceOpWithMultiple(
+        op, {fromOwned(rewriter, loc, resultType, local, ownedStart(m, array),
+                       array.size0)});
+    return success();
+  }
+};
+
 /// Reshapes redistribute the row-major element order with
 /// `distruntime.copy_reshape` to the default partition of the result.
 struct ReshapeLowering : public DistPattern<ReshapeOp> {
@@ -1363,14 +1398,15 @@ struct ConvertDistToStandardPass
 
     RewritePatternSet patterns(context);
     patterns.add<ElementwiseLowering>(converter, context, alignedOps);
-    patterns.add<InitDistArrayLowering, PartsOfLowering, LocalOffsetsOfLowering,
-                 RepartitionLowering, LocalRepartitionLowering,
-                 AlignCoresLowering, DimLowering, CastLowering,
-                 OwnedBlockLowering<CopyOp>, OwnedBlockLowering<ExpandDimsOp>,
-                 OwnedBlockLowering<SqueezeOp>, SliceLowering<SubviewOp>,
-                 SliceLowering<ExtractSliceOp>, InsertSliceLowering,
-                 ReductionLowering, ReshapeLowering, PermuteDimsLowering>(
-        converter, context);
+    patterns
+        .add<InitDistArrayLowering, PartsOfLowering, LocalOffsetsOfLowering,
+             RepartitionLowering, LocalRepartitionLowering, AlignCoresLowering,
+             DimLowering, CastLowering, OwnedBlockLowering<CopyOp>,
+             OwnedBlockLowering<ExpandDimsOp>, OwnedBlockLowering<SqueezeOp>,
+             BroadcastToRowsLowering, SliceLowering<SubviewOp>,
+             SliceLowering<ExtractSliceOp>, InsertSliceLowering,
+             ReductionLowering, ReshapeLowering, PermuteDimsLowering>(converter,
+                                                                      context);
     dist::populateExpandDistIndexOpsPatterns(patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

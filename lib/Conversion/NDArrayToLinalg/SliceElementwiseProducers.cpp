@@ -22,7 +22,8 @@ using namespace mlir;
 
 namespace {
 
-struct SliceElementwiseProducer : public OpRewritePattern<tensor::ExtractSliceOp> {
+struct SliceElementwiseProducer
+    : public OpRewritePattern<tensor::ExtractSliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
                                 PatternRewriter &rewriter) const override {
@@ -33,8 +34,9 @@ struct SliceElementwiseProducer : public OpRewritePattern<tensor::ExtractSliceOp
         !slice.hasUnitStride() ||
         slice.getType().getRank() != slice.getSourceType().getRank())
       return failure();
-    FailureOr<TilingResult> tiled = tensor::replaceExtractSliceWithTiledProducer(
-        rewriter, slice, cast<OpResult>(slice.getSource()));
+    FailureOr<TilingResult> tiled =
+        tensor::replaceExtractSliceWithTiledProducer(
+            rewriter, slice, cast<OpResult>(slice.getSource()));
     if (failed(tiled))
       return failure();
     Value result = tiled->tiledValues.front();

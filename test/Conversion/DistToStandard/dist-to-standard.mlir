@@ -184,3 +184,28 @@ func.func @unit_dims(%l: !local, %o: !local, %r: !local, %off: index, %n: index)
   %p:3 = dist.parts_of %s : !dist -> !local, !local, !local
   return %p#0, %p#1, %p#2 : !local, !local, !local
 }
+
+// -----
+
+!src = !ndarray.ndarray<?x1xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x1,?x1,?x1>>
+!dst = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+!local = !ndarray.ndarray<?x1xf64>
+!localdst = !ndarray.ndarray<?x?xf64>
+
+// broadcast_to keeping dimension 0 broadcasts the owned block to its rows:
+// dimension 0 gets the owned row count, the others the op's sizes.
+// CHECK-LABEL: func.func @broadcast_rows
+// CHECK-SAME: (%[[L:[^:]*]]: !ndarray.ndarray<?x1xf64>, %[[O:[^:]*]]: !ndarray.ndarray<?x1xf64>, %{{[^:]*}}: !ndarray.ndarray<?x1xf64>, %{{[^:]*}}: index, %[[N:[^:]*]]: index, %[[M:[^:]*]]: index)
+// CHECK-NOT: distruntime
+// CHECK: %[[ROWS:.*]] = ndarray.dim %[[O]], %{{.*}}
+// CHECK: %[[B:.*]] = ndarray.broadcast_to %[[O]](%[[ROWS]], %[[M]]) : !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?x?xf64>
+// CHECK-NOT: distruntime
+// CHECK: return %{{.*}}, %[[B]], %{{.*}} :
+func.func @broadcast_rows(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %m: index) -> (!localdst, !localdst, !localdst) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c1) : !local, !local, !local -> !src
+  %b = ndarray.broadcast_to %d(%n, %m) : !src -> !dst
+  %p:3 = dist.parts_of %b : !dst -> !localdst, !localdst, !localdst
+  return %p#0, %p#1, %p#2 : !localdst, !localdst, !localdst
+}

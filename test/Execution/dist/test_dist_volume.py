@@ -30,6 +30,15 @@ def unit_dims(d, dynamic):
     d.check(d.reduce("max", s, axes=[1, 2]), "max(a[:, None, :], (1, 2))")
 
 
+def column_broadcast(d):
+    """broadcast_to keeping dimension 0: each rank broadcasts its rows
+    (static sizes: a dynamic size 1 would broadcast dimension 0)."""
+    c = d.array(data((ROWS, 1, COLS)))
+    b = d.broadcast_to(c, [ROWS, 3, COLS])
+    d.check(d.reduce("max", b, axes=[1, 2]),
+            "max(broadcast (n, 1, m) to (n, 3, m), (1, 2))")
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_row_reads(dynamic):
     run_cases([named("row_reads", row_reads, dynamic)], max_bytes=MAX_BYTES)
@@ -40,4 +49,9 @@ def test_unit_dims(dynamic):
     # The row maxima (1000 x 8 bytes) are gathered for printing: each rank
     # sends its share to every other.
     run_cases([named("unit_dims", unit_dims, dynamic)],
+              max_bytes=3 * ROWS * 8 + MAX_BYTES)
+
+
+def test_column_broadcast():
+    run_cases([named("column_broadcast", column_broadcast)],
               max_bytes=3 * ROWS * 8 + MAX_BYTES)

@@ -97,3 +97,21 @@ func.func @unit_dims(%x: !ndarray.ndarray<6x3xf64>) -> (tensor<6x3x1xf64>, tenso
   %tr = ndarray.to_tensor %r : !ndarray.ndarray<1x6x3xf64> -> tensor<1x6x3xf64>
   return %ts, %tr : tensor<6x3x1xf64>, tensor<1x6x3xf64>
 }
+
+// -----
+
+// broadcast_to keeping dimension 0 is computed on each rank's rows; adding
+// a leading dimension moves the split dimension: gathered.
+// CHECK-LABEL: func.func @broadcasts
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.broadcast_to %{{.*}} : !ndarray.ndarray<6x1xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>>
+// CHECK: dist.repartition
+// CHECK: ndarray.broadcast_to %{{.*}} : !ndarray.ndarray<6x1xf64> -> !ndarray.ndarray<2x6x1xf64>
+func.func @broadcasts(%x: !ndarray.ndarray<6x1xf64>) -> (tensor<6x3xf64>, tensor<2x6x1xf64>) {
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x1xf64> -> !ndarray.ndarray<6x1xf64>
+  %b = ndarray.broadcast_to %a : !ndarray.ndarray<6x1xf64> -> !ndarray.ndarray<6x3xf64>
+  %c = ndarray.broadcast_to %a : !ndarray.ndarray<6x1xf64> -> !ndarray.ndarray<2x6x1xf64>
+  %tb = ndarray.to_tensor %b : !ndarray.ndarray<6x3xf64> -> tensor<6x3xf64>
+  %tc = ndarray.to_tensor %c : !ndarray.ndarray<2x6x1xf64> -> tensor<2x6x1xf64>
+  return %tb, %tc : tensor<6x3xf64>, tensor<2x6x1xf64>
+}
