@@ -1,7 +1,7 @@
-"""Operations whose communicated volume is O(what they select), not
-O(array): each program reads a large distributed array (1000 x 64 f64,
-512 KiB) and no rank may send more than a few KiB in all. (The gather
-fallback would send each rank's whole block to every other rank.)"""
+"""Operations whose communicated volume is O(what they select, or what
+must move), not O(array): each program reads a large distributed array
+(1000 x 64 f64, 512 KiB) and no rank may send more than the op needs. (The
+gather fallback would send each rank's whole block to every other rank.)"""
 
 import pytest
 
@@ -39,6 +39,16 @@ def column_broadcast(d):
             "max(broadcast (n, 1, m) to (n, 3, m), (1, 2))")
 
 
+def row_concat(d, dynamic):
+    """concat along dimension 0: each rank receives at most its block of
+    the result (rows of the operands that fall into it)."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    r = d.array(data((50, COLS)), dist=False)
+    b = d.array(data((700, COLS)), dynamic=dynamic)
+    c = d.concat([a, r, b], 0)
+    d.check(d.reduce("max", c, axes=[1]), "max(concat([a, r, b]), 1)")
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_row_reads(dynamic):
     run_cases([named("row_reads", row_reads, dynamic)], max_bytes=MAX_BYTES)
@@ -55,3 +65,13 @@ def test_unit_dims(dynamic):
 def test_column_broadcast():
     run_cases([named("column_broadcast", column_broadcast)],
               max_bytes=3 * ROWS * 8 + MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_row_concat(dynamic):
+    # A rank sends at most the rows it owns (under half of the 1750 rows
+    # on 2 ranks or more), plus its row maxima for printing; a gather of the
+    # operands sends (ranks - 1) / ranks of them, over the bound from 3 ranks.
+    rows = ROWS + 50 + 700
+    run_cases([named("row_concat", row_concat, dynamic)],
+              max_bytes=(rows // 2 + 1) * COLS * 8 + 3 * rows * 8 + MAX_BYTES)

@@ -11,6 +11,7 @@
 #include "imex/Dialect/NDArray/Transforms/Passes.h"
 
 #include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/IR/IndexMath.h"
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
 
@@ -392,6 +393,74 @@ template <typename OpTy> LogicalResult gatherSelectedRows(OpTy op) {
   return success();
 }
 
+/// Concatenation along the split dimension: this rank's block of the result
+/// (default partition) is made of the operand rows that fall into it. Each
+/// distributed operand is repartitioned to exactly its rows of the block
+/// (at most the block's rows move), a replicated one is sliced; the pieces
+/// are concatenated locally.
+LogicalResult distributeRowConcat(ConcatOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  dist::IndexMath m(b, loc);
+  auto value = [&](OpFoldResult ofr) {
+    return getValueOrCreateConstantIndexOp(b, loc, ofr);
+  };
+  OpFoldResult total = m.constant(0);
+  for (Value operand : op.getOperands())
+    total = m.add(total, dist::getDimSize(b, loc, operand, 0));
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), value(total));
+  OpFoldResult last = m.add(first, count);
+
+  SmallVector<Value> pieces;
+  OpFoldResult start = m.constant(0);
+  for (Value operand : op.getOperands()) {
+    auto type = cast<NDArrayType>(operand.getType());
+    OpFoldResult rows = dist::getDimSize(b, loc, operand, 0);
+    OpFoldResult lo = m.clamp(m.sub(first, start), m.constant(0), rows);
+    OpFoldResult hi = m.clamp(m.sub(last, start), m.constant(0), rows);
+    OpFoldResult size = m.sub(hi, lo);
+    start = m.add(start, rows);
+    NDArrayType local = dist::withoutDistEnv(type);
+    SmallVector<int64_t> shape(local.getShape());
+    shape[0] = ShapedType::kDynamic;
+    NDArrayType rowsType = local.cloneWith(shape, local.getElementType());
+    if (dist::getDistEnv(type)) {
+      Value box = dist::RepartitionOp::create(b, loc, type, operand, value(lo),
+                                              value(size));
+      auto parts = dist::PartsOfOp::create(b, loc, box);
+      pieces.push_back(
+          ConcatOp::create(b, loc, rowsType, parts.getResults(), 0));
+      continue;
+    }
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+    offsets[0] = lo;
+    sizes.push_back(size);
+    for (int64_t d = 1; d < type.getRank(); ++d)
+      sizes.push_back(dist::getDimSize(b, loc, operand, d));
+    pieces.push_back(
+        SubviewOp::create(b, loc, rowsType, operand, offsets, sizes, strides));
+  }
+  NDArrayType local = dist::withoutDistEnv(resultType);
+  SmallVector<int64_t> shape(local.getShape());
+  shape[0] = ShapedType::kDynamic;
+  Value owned = ConcatOp::create(
+      b, loc, local.cloneWith(shape, local.getElementType()), pieces, 0);
+  SmallVector<Value> globalShape{value(total)};
+  for (int64_t d = 1; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, op.getOperand(0), d));
+  Value distributed =
+      dist::createFromOwned(b, loc, resultType, owned, first, globalShape);
+  op.getResult().replaceAllUsesWith(distributed);
+  op.erase();
+  return success();
+}
+
 /// Replaces a creation op carrying `dist.team` by the local block of the
 /// array it creates.
 LogicalResult distributeCreation(Operation *op) {
@@ -439,7 +508,7 @@ LogicalResult rewriteOp(Operation *op) {
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
     if (concat.getAxis() == 0)
-      return rewriteWithGather(op);
+      return distributeRowConcat(concat);
     alignElementwiseOperands(op);
     return success();
   }

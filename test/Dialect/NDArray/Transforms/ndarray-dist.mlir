@@ -115,3 +115,24 @@ func.func @broadcasts(%x: !ndarray.ndarray<6x1xf64>) -> (tensor<6x3xf64>, tensor
   %tc = ndarray.to_tensor %c : !ndarray.ndarray<2x6x1xf64> -> tensor<2x6x1xf64>
   return %tb, %tc : tensor<6x3xf64>, tensor<2x6x1xf64>
 }
+
+// -----
+
+// Concatenation along dimension 0: this rank's block of the result (default
+// partition of the total rows) gets each operand's rows that fall into it,
+// by a repartition of the distributed operand to those rows and a slice of
+// the replicated one; the pieces are concatenated locally.
+// CHECK-LABEL: func.func @row_concat
+// CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %{{.*}}, %{{.*}} shape(%c10)
+// CHECK: %[[BOX:.*]] = dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>>
+// CHECK: %[[P:.*]]:3 = dist.parts_of %[[BOX]]
+// CHECK: %[[A:.*]] = ndarray.concat %[[P]]#0, %[[P]]#1, %[[P]]#2 axis 0
+// CHECK: %[[R:.*]] = ndarray.subview %{{.*}}[%{{.*}}, 0] [%{{.*}}, 3] [1, 1] : !ndarray.ndarray<4x3xf64> to !ndarray.ndarray<?x3xf64>
+// CHECK: %[[OWN:.*]] = ndarray.concat %[[A]], %[[R]] axis 0
+// CHECK: dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%c10{{.*}}, %c3{{.*}}) {{.*}} -> !ndarray.ndarray<10x3xf64, #dist.dist_env<{{.*}}>>
+func.func @row_concat(%x: !ndarray.ndarray<6x3xf64>, %r: !ndarray.ndarray<4x3xf64>) -> tensor<10x3xf64> {
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6x3xf64>
+  %c = ndarray.concat %a, %r axis 0 : (!ndarray.ndarray<6x3xf64>, !ndarray.ndarray<4x3xf64>) -> !ndarray.ndarray<10x3xf64>
+  %t = ndarray.to_tensor %c : !ndarray.ndarray<10x3xf64> -> tensor<10x3xf64>
+  return %t : tensor<10x3xf64>
+}
