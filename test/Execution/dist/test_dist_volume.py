@@ -49,6 +49,16 @@ def row_concat(d, dynamic):
     d.check(d.reduce("max", c, axes=[1]), "max(concat([a, r, b]), 1)")
 
 
+def row_matmul(d, dynamic):
+    """a @ b with a's rows distributed: each rank multiplies its rows by the
+    whole b (64 x 8, gathered: 4 KiB), a's rows stay where they are."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    b = d.array(data((COLS, 8)), dynamic=dynamic)
+    d.check(d.reduce("max", d.matmul(a, b), axes=[1]), "max(a @ b, 1)")
+    x = d.array(data((COLS,)), dist=False)
+    d.check(d.matmul(a, x), "a @ replicated x")
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_row_reads(dynamic):
     run_cases([named("row_reads", row_reads, dynamic)], max_bytes=MAX_BYTES)
@@ -75,3 +85,10 @@ def test_row_concat(dynamic):
     rows = ROWS + 50 + 700
     run_cases([named("row_concat", row_concat, dynamic)],
               max_bytes=(rows // 2 + 1) * COLS * 8 + 3 * rows * 8 + MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_row_matmul(dynamic):
+    # Printed: the row maxima and a @ x (1000 values each, gathered).
+    run_cases([named("row_matmul", row_matmul, dynamic)],
+              max_bytes=2 * 3 * ROWS * 8 + MAX_BYTES)

@@ -393,6 +393,55 @@ template <typename OpTy> LogicalResult gatherSelectedRows(OpTy op) {
   return success();
 }
 
+/// The local type of some rows of an array of type `type`.
+NDArrayType getLocalRowsType(NDArrayType type) {
+  NDArrayType local = dist::withoutDistEnv(type);
+  SmallVector<int64_t> shape(local.getShape());
+  shape[0] = ShapedType::kDynamic;
+  return local.cloneWith(shape, local.getElementType());
+}
+
+/// Rows [first, first + count) of `array` as a local array on this rank
+/// (`first` and `count` may differ between ranks): of a distributed array
+/// through a repartition (which moves the rows this rank does not own), of
+/// a replicated one a view.
+Value getLocalRows(OpBuilder &b, Location loc, Value array, OpFoldResult first,
+                   OpFoldResult count) {
+  auto type = cast<NDArrayType>(array.getType());
+  NDArrayType rowsType = getLocalRowsType(type);
+  if (dist::getDistEnv(type)) {
+    Value box = dist::RepartitionOp::create(
+        b, loc, type, array, getValueOrCreateConstantIndexOp(b, loc, first),
+        getValueOrCreateConstantIndexOp(b, loc, count));
+    auto parts = dist::PartsOfOp::create(b, loc, box);
+    return ConcatOp::create(b, loc, rowsType, parts.getResults(), 0);
+  }
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes{count},
+      strides(type.getRank(), b.getIndexAttr(1));
+  offsets[0] = first;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    sizes.push_back(dist::getDimSize(b, loc, array, d));
+  return SubviewOp::create(b, loc, rowsType, array, offsets, sizes, strides);
+}
+
+/// Replaces the result of `op` by the distributed array of its type whose
+/// block of the default partition, starting at global row `first`, is
+/// `owned`; `rows` is its global size of dimension 0, `shapeOf` has its
+/// sizes of dimensions 1...
+void replaceWithDistributed(OpBuilder &b, Operation *op, Value owned,
+                            Value first, Value rows, Value shapeOf) {
+  Location loc = op->getLoc();
+  Type distType = op->getResult(0).getType();
+  SmallVector<Value> globalShape{rows};
+  for (int64_t d = 1; d < cast<NDArrayType>(distType).getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, shapeOf, d));
+  Value distributed =
+      dist::createFromOwned(b, loc, distType, owned, first, globalShape);
+  op->getResult(0).replaceAllUsesWith(distributed);
+  op->erase();
+}
+
 /// Concatenation along the split dimension: this rank's block of the result
 /// (default partition) is made of the operand rows that fall into it. Each
 /// distributed operand is repartitioned to exactly its rows of the block
@@ -406,58 +455,52 @@ LogicalResult distributeRowConcat(ConcatOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   dist::IndexMath m(b, loc);
-  auto value = [&](OpFoldResult ofr) {
-    return getValueOrCreateConstantIndexOp(b, loc, ofr);
-  };
   OpFoldResult total = m.constant(0);
   for (Value operand : op.getOperands())
     total = m.add(total, dist::getDimSize(b, loc, operand, 0));
+  Value rows = getValueOrCreateConstantIndexOp(b, loc, total);
   auto [first, count] =
-      dist::createDefaultPartition(b, loc, env.getTeam(), value(total));
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
   OpFoldResult last = m.add(first, count);
 
   SmallVector<Value> pieces;
   OpFoldResult start = m.constant(0);
   for (Value operand : op.getOperands()) {
-    auto type = cast<NDArrayType>(operand.getType());
-    OpFoldResult rows = dist::getDimSize(b, loc, operand, 0);
-    OpFoldResult lo = m.clamp(m.sub(first, start), m.constant(0), rows);
-    OpFoldResult hi = m.clamp(m.sub(last, start), m.constant(0), rows);
-    OpFoldResult size = m.sub(hi, lo);
-    start = m.add(start, rows);
-    NDArrayType local = dist::withoutDistEnv(type);
-    SmallVector<int64_t> shape(local.getShape());
-    shape[0] = ShapedType::kDynamic;
-    NDArrayType rowsType = local.cloneWith(shape, local.getElementType());
-    if (dist::getDistEnv(type)) {
-      Value box = dist::RepartitionOp::create(b, loc, type, operand, value(lo),
-                                              value(size));
-      auto parts = dist::PartsOfOp::create(b, loc, box);
-      pieces.push_back(
-          ConcatOp::create(b, loc, rowsType, parts.getResults(), 0));
-      continue;
-    }
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
-    offsets[0] = lo;
-    sizes.push_back(size);
-    for (int64_t d = 1; d < type.getRank(); ++d)
-      sizes.push_back(dist::getDimSize(b, loc, operand, d));
-    pieces.push_back(
-        SubviewOp::create(b, loc, rowsType, operand, offsets, sizes, strides));
+    OpFoldResult size = dist::getDimSize(b, loc, operand, 0);
+    OpFoldResult lo = m.clamp(m.sub(first, start), m.constant(0), size);
+    OpFoldResult hi = m.clamp(m.sub(last, start), m.constant(0), size);
+    start = m.add(start, size);
+    pieces.push_back(getLocalRows(b, loc, operand, lo, m.sub(hi, lo)));
   }
-  NDArrayType local = dist::withoutDistEnv(resultType);
-  SmallVector<int64_t> shape(local.getShape());
-  shape[0] = ShapedType::kDynamic;
-  Value owned = ConcatOp::create(
-      b, loc, local.cloneWith(shape, local.getElementType()), pieces, 0);
-  SmallVector<Value> globalShape{value(total)};
-  for (int64_t d = 1; d < resultType.getRank(); ++d)
-    globalShape.push_back(dist::getDimValue(b, loc, op.getOperand(0), d));
-  Value distributed =
-      dist::createFromOwned(b, loc, resultType, owned, first, globalShape);
-  op.getResult().replaceAllUsesWith(distributed);
-  op.erase();
+  Value owned =
+      ConcatOp::create(b, loc, getLocalRowsType(resultType), pieces, 0);
+  replaceWithDistributed(b, op, owned, first, rows, op.getOperand(0));
+  return success();
+}
+
+/// Matrix products whose rows are the rows of a 2-d `lhs` (distributed or
+/// not): this rank computes its block of the result (default partition)
+/// from those rows of `lhs` and the whole `rhs`, gathered if distributed:
+/// the size of `rhs` moves to each rank, plus the rows of `lhs` a rank does
+/// not own (none when `lhs` has the default partition).
+LogicalResult distributeRowMatmul(MatMulOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env || cast<NDArrayType>(op.getLhs().getType()).getRank() != 2)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value rows = dist::getDimValue(b, loc, op.getLhs(), 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  Value lhs = getLocalRows(b, loc, op.getLhs(), first, count);
+  Value rhs = op.getRhs();
+  if (dist::getDistEnv(rhs.getType()))
+    rhs = dist::createGather(b, loc, rhs);
+  Value owned =
+      MatMulOp::create(b, loc, getLocalRowsType(resultType), lhs, rhs);
+  // Dimension 1 of a matrix result is the last dimension of rhs.
+  replaceWithDistributed(b, op, owned, first, rows, rhs);
   return success();
 }
 
@@ -544,6 +587,8 @@ LogicalResult rewriteOp(Operation *op) {
       slice && dist::getDistEnv(slice.getSource().getType()) &&
       dist::dropsSplitDimension(op))
     return gatherSelectedRows(slice);
+  if (auto matmul = dyn_cast<MatMulOp>(op))
+    return distributeRowMatmul(matmul);
   if (auto toTensor = dyn_cast<ToTensorOp>(op)) {
     if (dist::getDistEnv(toTensor.getArray().getType()))
       toTensor.getArrayMutable().set(
