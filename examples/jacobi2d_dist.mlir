@@ -15,9 +15,9 @@
 //   mpirun -n 3 build/bin/imex-runner examples/jacobi2d_dist.mlir --pipeline=imex-dist-cpu-pipeline
 //
 // which prints the checksum sum(u) after 200 iterations on a 64 x 64 grid
-// (numpy gives 472.53775709353835: python3 examples/jacobi2d_dist.py); every
-// rank count prints it up to rounding (the partial sums are added in a
-// different order).
+// (numpy gives 472.53775709353835: python3 examples/jacobi2d_dist.py, which
+// adds in another order); every rank count prints the same bits (the sum is
+// reduced in fixed blocks of rows, see docs/distribution.md).
 
 func.func private @imexPrintF64(tensor<*xf64> {bufferization.access = "read"})
 

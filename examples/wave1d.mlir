@@ -19,8 +19,8 @@
 //
 // which prints sum(u) and sum(u * u) after 500 steps on 1000 points; numpy
 // gives 80.9726620097031 and 28.904124451790537 (python3 examples/wave1d.py).
-// Every rank count prints the same checksums up to rounding (the partial
-// sums are combined in a different order).
+// Every rank count prints the same checksums, to the bit (the sums are
+// reduced in fixed blocks of rows, see docs/distribution.md).
 
 func.func private @imexPrintF64(tensor<*xf64> {bufferization.access = "read"})
 

@@ -41,6 +41,11 @@ namespace {
 // Local representation
 //===----------------------------------------------------------------------===//
 
+/// Rows per block of the reproducible floating point reductions over
+/// dimension 0 (part of the result's definition: changing it changes the
+/// rounding).
+constexpr int64_t kOrderedReductionBlock = 64;
+
 /// Number of values a distributed array of rank >= 1 becomes.
 constexpr unsigned kNumLocalValues = 5;
 
@@ -1170,9 +1175,14 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
   };
   Type element = resultType.getElementType();
   // Floating point sums and products depend on the order of the operations.
-  // To give the same result on any number of ranks, each rank reduces its
-  // rows over the other axes, the per-row partial results are gathered and
-  // reduced over dimension 0 in global row order on every rank.
+  // To give the same result on any number of ranks, the rows are reduced in
+  // blocks of kOrderedReductionBlock consecutive global rows (a blocking of
+  // the global array; the last block is completed with the identity), each
+  // block on one rank in row order, and the block results are gathered and
+  // reduced in block order on every rank. A rank takes the blocks that start
+  // in its rows and receives their rest from the next ranks (less than a
+  // block): the rows moved are O(block), the partials gathered O(rows /
+  // block), per column of the result.
   SmallVector<int64_t> otherAxes;
   for (int64_t d : axes)
     if (d != 0)
@@ -1187,7 +1197,44 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
                               source, b.getDenseI64ArrayAttr(otherAxes),
                               /*keepdims=*/true, /*correction=*/nullptr);
     }
-    Value all = gatherRows(b, loc, team, partials, start, rows);
+    NDArrayType rowsType = getRowsType(cast<NDArrayType>(partials.getType()));
+    Value block = m.c(kOrderedReductionBlock);
+    auto alignUp = [&](Value row) {
+      return m.min(m.mul(m.ceilDiv(row, block), block), rows);
+    };
+    Value boxBegin = alignUp(start);
+    Value boxSize = m.sub(alignUp(m.add(start, m.rows(source))), boxBegin);
+    std::array<Value, 3> pieces =
+        exchangeRows(b, loc, team, partials, start, rows, boxBegin, boxSize);
+    // Complete the last block with the identity, then one row per block.
+    Value blocks = m.ceilDiv(boxSize, block);
+    SmallVector<Value> padShape{m.sub(m.mul(blocks, block), boxSize)};
+    for (int64_t d = 1; d < rowsType.getRank(); ++d)
+      padShape.push_back(dist::getDimValue(b, loc, partials, d));
+    TypedAttr identity = k == ReductionKind::prod
+                             ? TypedAttr(b.getFloatAttr(element, 1.0))
+                             : TypedAttr(b.getFloatAttr(element, 0.0));
+    Value padded = ConcatOp::create(
+        b, loc, rowsType,
+        ValueRange{pieces[0], pieces[1], pieces[2],
+                   createFilled(b, loc, rowsType, padShape, identity)},
+        0);
+    SmallVector<int64_t> blockedShape{ShapedType::kDynamic,
+                                      kOrderedReductionBlock};
+    SmallVector<Value> blockedSizes{blocks};
+    for (int64_t d = 1; d < rowsType.getRank(); ++d) {
+      blockedShape.push_back(rowsType.getDimSize(d));
+      if (rowsType.isDynamicDim(d))
+        blockedSizes.push_back(padShape[d]);
+    }
+    Value blocked = ReshapeOp::create(
+        b, loc, NDArrayType::get(blockedShape, element), padded, blockedSizes,
+        /*copy=*/nullptr);
+    Value blockResults = ReductionOp::create(
+        b, loc, rowsType, k, blocked, b.getDenseI64ArrayAttr({1}),
+        /*keepdims=*/false, /*correction=*/nullptr);
+    Value all = gatherRows(b, loc, team, blockResults,
+                           m.ceilDiv(boxBegin, block), m.ceilDiv(rows, block));
     return ReductionOp::create(b, loc, keptType(element), k, all,
                                b.getDenseI64ArrayAttr({0}),
                                /*keepdims=*/true, /*correction=*/nullptr)

@@ -65,11 +65,21 @@ func.func @reduce_int(%l: !local, %o: !local, %r: !local, %off: index, %n: index
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 
-// Floating point sums are reduced in global row order on every rank (the
-// same result on any number of ranks): per-row partials are gathered.
+// Floating point sums are reduced in blocks of 64 global rows, each on the
+// rank where the block starts (it receives the rest of the block), and the
+// block results are gathered and reduced in block order on every rank: the
+// same result on any number of ranks. The last block is completed with
+// zeros.
 // CHECK-LABEL: func.func @reduce_float
-// CHECK: %[[ROWS:.*]] = ndarray.reduction sum %{{.*}} axes [1] keepdims
-// CHECK: distruntime.get_halo %[[ROWS]]
+// CHECK-SAME: (%{{[^:]*}}: !ndarray.ndarray<?x4xf64>, %[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>
+// CHECK: %[[ROWS:.*]] = ndarray.reduction sum %[[O]] axes [1] keepdims
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = distruntime.get_halo %[[ROWS]] {{.*}} bb_offsets[%[[BEGIN:[^,]*]], %{{.*}}] bb_sizes[%[[SIZE:[^,]*]],
+// CHECK: %[[BLOCKS:.*]] = arith.ceildivsi %[[SIZE]], %c64
+// CHECK: %[[PAD:.*]] = ndarray.create(%{{.*}}) value %{{.*}} : !ndarray.ndarray<?x1xf64>
+// CHECK: %[[PADDED:.*]] = ndarray.concat %{{.*}}, %{{.*}}, %{{.*}}, %[[PAD]] axis 0
+// CHECK: %[[BLOCKED:.*]] = ndarray.reshape %[[PADDED]](%[[BLOCKS]]) : !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?x64x1xf64>
+// CHECK: %[[PER_BLOCK:.*]] = ndarray.reduction sum %[[BLOCKED]] axes [1] :
+// CHECK: distruntime.get_halo %[[PER_BLOCK]]
 // CHECK: %[[ALL:.*]] = ndarray.concat
 // CHECK: ndarray.reduction sum %[[ALL]] axes [0] keepdims
 // CHECK-NOT: distruntime.allreduce

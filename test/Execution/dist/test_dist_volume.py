@@ -59,6 +59,17 @@ def row_matmul(d, dynamic):
     d.check(d.matmul(a, x), "a @ replicated x")
 
 
+def column_reductions(d, dynamic):
+    """Float sum/mean/std over dimension 0: blocks of 64 rows reduced where
+    they are (less than a block moves between neighbours), only the block
+    results gathered."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    d.check(d.reduce("sum", a, axes=[0]), "sum(a, 0)")
+    d.check(d.reduce("mean", a, axes=[0]), "mean(a, 0)")
+    d.check(d.reduce("std", a, axes=[0]), "std(a, 0)")
+    d.check(d.reduce("sum", a), "sum(a)")
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_row_reads(dynamic):
     run_cases([named("row_reads", row_reads, dynamic)], max_bytes=MAX_BYTES)
@@ -92,3 +103,12 @@ def test_row_matmul(dynamic):
     # Printed: the row maxima and a @ x (1000 values each, gathered).
     run_cases([named("row_matmul", row_matmul, dynamic)],
               max_bytes=2 * 3 * ROWS * 8 + MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_column_reductions(dynamic):
+    # Per reduction (std takes two): under a block of rows to a neighbour
+    # and the block results (16 blocks of 64 values) to every other rank.
+    per_reduction = 63 * COLS * 8 + 3 * 16 * COLS * 8
+    run_cases([named("column_reductions", column_reductions, dynamic)],
+              max_bytes=5 * per_reduction + MAX_BYTES)
