@@ -8,7 +8,6 @@
 #include "imex/ExecutionEngine/JitCompiler.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -18,6 +17,9 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Target/TargetMachine.h"
@@ -66,6 +68,37 @@ void outlineGlobalArray(
   array->eraseFromParent();
 }
 
+/// LLVM's default pipeline at `optLevel`, tuned as MLIR's ExecutionEngine
+/// does (vectorizers and unrolling on), with the standard instrumentations:
+/// LLVM's -time-passes, -print-after and the like work.
+void optimizeModule(llvm::Module &module, llvm::TargetMachine *targetMachine,
+                    unsigned optLevel) {
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassInstrumentationCallbacks callbacks;
+  llvm::StandardInstrumentations instrumentations(module.getContext(),
+                                                  /*DebugLogging=*/false);
+  instrumentations.registerCallbacks(callbacks, &mam);
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(targetMachine, tuning, std::nullopt, &callbacks);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  builder.buildPerModuleDefaultPipeline(levels[std::min(optLevel, 3u)])
+      .run(module, mam);
+  if (llvm::TimePassesIsEnabled)
+    instrumentations.getTimePasses().print();
+}
+
 } // namespace
 
 void imex::setLoopStrengthReduction(bool enable) {
@@ -112,10 +145,7 @@ imex::compileToObject(ModuleOp module,
   stats.translateSeconds = translate.seconds();
 
   Stopwatch optimize;
-  auto optimizer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                             targetMachine->get());
-  if (llvm::Error error = optimizer(llvmModule.get()))
-    return std::move(error);
+  optimizeModule(*llvmModule, targetMachine->get(), optLevel);
   stats.optimizeSeconds = optimize.seconds();
   for (llvm::Function &function : *llvmModule)
     stats.llvmInstructions += function.getInstructionCount();
