@@ -136,13 +136,7 @@ Value buildIf(OpBuilder &b, Location loc, Value cond, Type type,
   return ifOp.getResult(0);
 }
 
-/// The local type of `count` rows of an array of type `type`.
-NDArrayType getRowsType(NDArrayType type) {
-  SmallVector<int64_t> shape(type.getShape());
-  if (!shape.empty())
-    shape[0] = ShapedType::kDynamic;
-  return dist::withoutDistEnv(type).cloneWith(shape, type.getElementType());
-}
+using dist::getRowsType;
 
 /// Rows [first, first + count) of the local array `array` (a view).
 Value sliceRows(OpBuilder &b, Location loc, Value array, Value first,

@@ -121,23 +121,40 @@ bool dist::isOwnedRange(Value array, Value offset, Value size) {
 }
 
 /// The type of a part: dimension 0 dynamic, the others as in `type`.
-static NDArrayType getRowsType(NDArrayType type) {
+NDArrayType dist::getRowsType(NDArrayType type) {
   SmallVector<int64_t> shape(type.getShape());
-  shape[0] = ShapedType::kDynamic;
+  if (!shape.empty())
+    shape[0] = ShapedType::kDynamic;
   return dist::withoutDistEnv(type).cloneWith(shape, type.getElementType());
+}
+
+Value dist::createLocalRows(OpBuilder &b, Location loc, Value array,
+                            OpFoldResult first, OpFoldResult count) {
+  auto type = cast<NDArrayType>(array.getType());
+  NDArrayType rowsType = getRowsType(type);
+  if (getDistEnv(type)) {
+    Value box = RepartitionOp::create(
+        b, loc, type, array, getValueOrCreateConstantIndexOp(b, loc, first),
+        getValueOrCreateConstantIndexOp(b, loc, count));
+    auto parts = PartsOfOp::create(b, loc, box);
+    return ConcatOp::create(b, loc, rowsType, parts.getResults(),
+                            /*axis=*/0);
+  }
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes{count},
+      strides(type.getRank(), b.getIndexAttr(1));
+  offsets[0] = first;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    sizes.push_back(getDimSize(b, loc, array, d));
+  return SubviewOp::create(b, loc, rowsType, array, offsets, sizes, strides);
 }
 
 Value dist::createGather(OpBuilder &b, Location loc, Value array) {
   auto type = cast<NDArrayType>(array.getType());
-  Value rows = getDimValue(b, loc, array, 0);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value whole = RepartitionOp::create(b, loc, type, array, zero, rows);
-  auto parts = PartsOfOp::create(b, loc, whole);
-  NDArrayType rowsType = getRowsType(type);
-  Value gathered = ConcatOp::create(b, loc, rowsType, parts.getResults(),
-                                    /*axis=*/0);
+  Value gathered = createLocalRows(b, loc, array, b.getIndexAttr(0),
+                                   getDimSize(b, loc, array, 0));
   NDArrayType local = withoutDistEnv(type);
-  if (local != rowsType)
+  if (local != gathered.getType())
     gathered = CastOp::create(b, loc, local, gathered);
   return gathered;
 }

@@ -393,38 +393,6 @@ template <typename OpTy> LogicalResult gatherSelectedRows(OpTy op) {
   return success();
 }
 
-/// The local type of some rows of an array of type `type`.
-NDArrayType getLocalRowsType(NDArrayType type) {
-  NDArrayType local = dist::withoutDistEnv(type);
-  SmallVector<int64_t> shape(local.getShape());
-  shape[0] = ShapedType::kDynamic;
-  return local.cloneWith(shape, local.getElementType());
-}
-
-/// Rows [first, first + count) of `array` as a local array on this rank
-/// (`first` and `count` may differ between ranks): of a distributed array
-/// through a repartition (which moves the rows this rank does not own), of
-/// a replicated one a view.
-Value getLocalRows(OpBuilder &b, Location loc, Value array, OpFoldResult first,
-                   OpFoldResult count) {
-  auto type = cast<NDArrayType>(array.getType());
-  NDArrayType rowsType = getLocalRowsType(type);
-  if (dist::getDistEnv(type)) {
-    Value box = dist::RepartitionOp::create(
-        b, loc, type, array, getValueOrCreateConstantIndexOp(b, loc, first),
-        getValueOrCreateConstantIndexOp(b, loc, count));
-    auto parts = dist::PartsOfOp::create(b, loc, box);
-    return ConcatOp::create(b, loc, rowsType, parts.getResults(), 0);
-  }
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes{count},
-      strides(type.getRank(), b.getIndexAttr(1));
-  offsets[0] = first;
-  for (int64_t d = 1; d < type.getRank(); ++d)
-    sizes.push_back(dist::getDimSize(b, loc, array, d));
-  return SubviewOp::create(b, loc, rowsType, array, offsets, sizes, strides);
-}
-
 /// Replaces the result of `op` by the distributed array of its type whose
 /// block of the default partition, starting at global row `first`, is
 /// `owned`; `rows` is its global size of dimension 0, `shapeOf` has its
@@ -470,10 +438,10 @@ LogicalResult distributeRowConcat(ConcatOp op) {
     OpFoldResult lo = m.clamp(m.sub(first, start), m.constant(0), size);
     OpFoldResult hi = m.clamp(m.sub(last, start), m.constant(0), size);
     start = m.add(start, size);
-    pieces.push_back(getLocalRows(b, loc, operand, lo, m.sub(hi, lo)));
+    pieces.push_back(dist::createLocalRows(b, loc, operand, lo, m.sub(hi, lo)));
   }
   Value owned =
-      ConcatOp::create(b, loc, getLocalRowsType(resultType), pieces, 0);
+      ConcatOp::create(b, loc, dist::getRowsType(resultType), pieces, 0);
   replaceWithDistributed(b, op, owned, first, rows, op.getOperand(0));
   return success();
 }
@@ -493,12 +461,12 @@ LogicalResult distributeRowMatmul(MatMulOp op) {
   Value rows = dist::getDimValue(b, loc, op.getLhs(), 0);
   auto [first, count] =
       dist::createDefaultPartition(b, loc, env.getTeam(), rows);
-  Value lhs = getLocalRows(b, loc, op.getLhs(), first, count);
+  Value lhs = dist::createLocalRows(b, loc, op.getLhs(), first, count);
   Value rhs = op.getRhs();
   if (dist::getDistEnv(rhs.getType()))
     rhs = dist::createGather(b, loc, rhs);
   Value owned =
-      MatMulOp::create(b, loc, getLocalRowsType(resultType), lhs, rhs);
+      MatMulOp::create(b, loc, dist::getRowsType(resultType), lhs, rhs);
   // Dimension 1 of a matrix result is the last dimension of rhs.
   replaceWithDistributed(b, op, owned, first, rows, rhs);
   return success();

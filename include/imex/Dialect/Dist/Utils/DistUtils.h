@@ -98,6 +98,18 @@ std::optional<RowLayout> getOperandsLayout(mlir::Operation *op);
 mlir::LogicalResult hoistDefinitions(mlir::ValueRange values,
                                      mlir::Operation *before);
 
+/// The local type of some rows of an array of type `type`: dimension 0
+/// dynamic (unless 0-d), no distribution environment.
+ndarray::NDArrayType getRowsType(ndarray::NDArrayType type);
+
+/// Rows [first, first + count) of `array` as a local array on this rank
+/// (`first` and `count` may differ between ranks): of a distributed array
+/// through a repartition (which moves the rows this rank does not own), of
+/// a replicated one a view.
+mlir::Value createLocalRows(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value array, mlir::OpFoldResult first,
+                            mlir::OpFoldResult count);
+
 /// The whole distributed array `array` on every rank, as a replicated array.
 mlir::Value createGather(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value array);
