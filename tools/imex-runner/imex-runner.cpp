@@ -92,8 +92,10 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Messages are written in one piece: the ranks of an MPI job share the
+/// launcher's stderr.
 int fail(const Twine &message) {
-  llvm::errs() << "imex-runner: " << message << "\n";
+  llvm::errs() << ("imex-runner: " + message + "\n").str();
   return 1;
 }
 
@@ -179,8 +181,7 @@ std::string getToolIdentity(StringRef self) {
 }
 
 void warnNotCaching(llvm::Error error) {
-  llvm::errs() << "imex-runner: warning: not caching: "
-               << toString(std::move(error)) << "\n";
+  fail("warning: not caching: " + toString(std::move(error)));
 }
 
 /// The object of `module`: `cache`'s entry for `key` if there is one, else
@@ -328,21 +329,25 @@ int main(int argc, char **argv) {
   session->reset(); // global destructors, before the report
 
   if (timing) {
-    llvm::errs() << llvm::formatv(
+    // One write, as for messages.
+    std::string report;
+    llvm::raw_string_ostream os(report);
+    os << llvm::formatv(
         "imex-runner: timing: parse {0:f3} s, lower {1:f3} s, translate "
         "{2:f3} s, llvm-opt {3:f3} s, codegen {4:f3} s, link {5:f3} s, run "
         "{6:f3} s, total {7:f3} s\n",
         parseSeconds, stats.lowerSeconds, stats.translateSeconds,
         stats.optimizeSeconds, stats.codegenSeconds, linkSeconds, runSeconds,
         secondsSince(start));
-    llvm::errs() << llvm::formatv(
+    os << llvm::formatv(
         "imex-runner: size: {0} lowered ops, {1} LLVM IR instructions, {2} "
         "object bytes\n",
         stats.loweredOps, stats.llvmInstructions, objectBytes);
-    llvm::errs() << "imex-runner: cache " << cacheState;
+    os << "imex-runner: cache " << cacheState;
     if (cache)
-      llvm::errs() << " " << cache->getDirectory();
-    llvm::errs() << "\n";
+      os << " " << cache->getDirectory();
+    os << "\n";
+    llvm::errs() << report;
   }
   return 0;
 }
