@@ -19,9 +19,9 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Fuse elementwise linalg ops (off only to measure the "
                      "effect of fusion)"),
       llvm::cl::init(true)};
-  // Off by default: the unrolled loop bodies make LLVM's code generation
-  // for the host CPU (already ~30 s for the distributed examples) slower
-  // still; see docs/pipeline.md.
+  // Off by default: the unrolled loop bodies triple the compile time of the
+  // distributed examples (mostly LLVM's optimization pipeline); see
+  // docs/pipeline.md.
   Option<bool> doubleBufferLoops{
       *this, "double-buffer-loops",
       llvm::cl::desc("Two buffers for tensors a loop updates from their "
