@@ -7,6 +7,7 @@
 
 #include "imex/ExecutionEngine/JitCompiler.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -235,4 +236,42 @@ llvm::Expected<void *> JitSession::lookup(StringRef name) {
   if (!address)
     return address.takeError();
   return address->toPtr<void *>();
+}
+
+mlir::LogicalResult imex::addPackedInterface(mlir::ModuleOp module,
+                                             StringRef name) {
+  using namespace mlir;
+  std::string ciface = ("_mlir_ciface_" + name).str();
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(ciface);
+  if (!callee)
+    return module.emitError("no C interface '")
+           << ciface << "' (set llvm.emit_c_interface on '" << name << "')";
+  LLVM::LLVMFunctionType type = callee.getFunctionType();
+  if (!isa<LLVM::LLVMVoidType>(type.getReturnType()))
+    return callee.emitError("a packed interface needs a function without "
+                            "results");
+  MLIRContext *context = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(context);
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = callee.getLoc();
+  auto packed = LLVM::LLVMFuncOp::create(
+      b, loc, (kPackedPrefix + name).str(),
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), {ptr}));
+  Block *entry = packed.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  SmallVector<Value> arguments;
+  for (auto [i, param] : llvm::enumerate(type.getParams())) {
+    Value slot =
+        LLVM::GEPOp::create(b, loc, ptr, ptr, entry->getArgument(0),
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value address = LLVM::LoadOp::create(b, loc, ptr, slot);
+    // Memrefs are passed to the C interface by pointer already.
+    arguments.push_back(
+        isa<LLVM::LLVMPointerType>(param)
+            ? address
+            : LLVM::LoadOp::create(b, loc, param, address).getResult());
+  }
+  LLVM::CallOp::create(b, loc, callee, arguments);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return success();
 }

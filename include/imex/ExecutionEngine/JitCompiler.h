@@ -61,6 +61,15 @@ compileToObject(mlir::ModuleOp module,
 /// --loop-strength-reduction turns it on).
 void setLoopStrengthReduction(bool enable);
 
+/// Adds `void <kPackedPrefix><name>(void **arguments)` to `module` (lowered
+/// to the LLVM dialect), which calls the C interface `_mlir_ciface_<name>`
+/// of a function without results (`llvm.emit_c_interface`): `arguments[i]`
+/// points to argument `i`, a memref descriptor or a scalar. Embedders call
+/// kernels of any signature through it.
+mlir::LogicalResult addPackedInterface(mlir::ModuleOp module,
+                                       llvm::StringRef name);
+
+inline constexpr const char *kPackedPrefix = "_imex_packed_";
 inline constexpr const char *kRunConstructors = "__imex_run_constructors";
 inline constexpr const char *kRunDestructors = "__imex_run_destructors";
 

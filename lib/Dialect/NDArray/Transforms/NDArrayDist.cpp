@@ -87,6 +87,9 @@ bool isDistributedResult(OpResult result) {
     return false;
   if (auto reduction = dyn_cast<ReductionOp>(op))
     return !llvm::is_contained(reduction.getReducedAxes(), 0);
+  // A new version of the destination: distributed like it.
+  if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
+    return dist::getDistEnv(insert.getDestination().getType()) != nullptr;
   if (isa<SubviewOp, ExtractSliceOp>(op) && dist::dropsSplitDimension(op))
     return false;
   return cast<NDArrayType>(result.getType()).getRank() > 0;
@@ -510,6 +513,102 @@ LogicalResult distributeCreation(Operation *op) {
   return success();
 }
 
+/// Distributed function arguments: an argument of array type with a
+/// `dist.team` attribute is this rank's block of the default partition of a
+/// distributed array; two index arguments inserted after it carry the global
+/// index of the block's first row and the global size of dimension 0 (the
+/// calling convention of docs/distribution.md). The body sees the
+/// distributed array.
+LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
+  if (func.isExternal())
+    return success();
+  for (unsigned i = func.getNumArguments(); i-- > 0;) {
+    Attribute attr = func.getArgAttr(i, kTeamAttrName);
+    if (!attr)
+      continue;
+    any = true;
+    auto teamAttr = dyn_cast<IntegerAttr>(attr);
+    auto type = dyn_cast<NDArrayType>(func.getArgument(i).getType());
+    if (!teamAttr || teamAttr.getInt() < 1)
+      return func.emitOpError("argument #")
+             << i << ": '" << kTeamAttrName
+             << "' must be an integer team id >= 1";
+    if (!type || type.getRank() == 0 || dist::getDistEnv(type))
+      return func.emitOpError("argument #")
+             << i << ": '" << kTeamAttrName
+             << "' needs a local array of rank >= 1";
+    func.removeArgAttr(i, kTeamAttrName);
+    Location loc = func.getArgument(i).getLoc();
+    Type index = IndexType::get(func.getContext());
+    if (failed(func.insertArguments({i + 1, i + 1}, {index, index}, {},
+                                    {loc, loc})))
+      return func.emitOpError("cannot add the arguments of distributed "
+                              "argument #")
+             << i;
+    BlockArgument block = func.getArgument(i);
+    SmallVector<OpOperand *> uses =
+        llvm::map_to_vector(block.getUses(), [](OpOperand &u) { return &u; });
+    Value offset = func.getArgument(i + 1), rows = func.getArgument(i + 2);
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    SmallVector<Value> shape{rows};
+    for (int64_t d = 1; d < type.getRank(); ++d)
+      shape.push_back(dist::getDimValue(b, loc, block, d));
+    SmallVector<int64_t> staticShape(type.getShape());
+    staticShape[0] = ShapedType::kDynamic;
+    Value distributed = dist::createFromOwned(
+        b, loc,
+        dist::withDistEnv(type.cloneWith(staticShape, type.getElementType()),
+                          teamAttr.getInt()),
+        block, offset, shape);
+    for (OpOperand *use : uses)
+      use->set(distributed);
+  }
+  return success();
+}
+
+/// The local block a distributed argument was bound from, if `array` is
+/// one (see distributeArguments).
+Value getArgumentBlock(Value array) {
+  auto init = array.getDefiningOp<dist::InitDistArrayOp>();
+  if (!init || init.getParts().size() != 3)
+    return {};
+  Value block = init.getParts()[1];
+  if (auto cast = block.getDefiningOp<CastOp>())
+    block = cast.getSource();
+  auto arg = dyn_cast<BlockArgument>(block);
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+    return {};
+  return block;
+}
+
+/// ndarray-value-semantics writes the final value of an updated argument
+/// back with a full insert at each return; for a distributed argument this
+/// rank's rows of that value go into its block.
+LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
+  auto isZero = [](OpFoldResult v) { return isConstantIntValue(v, 0); };
+  auto isOne = [](OpFoldResult v) { return isConstantIntValue(v, 1); };
+  if (!llvm::all_of(insert.getMixedOffsets(), isZero) ||
+      !llvm::all_of(insert.getMixedStrides(), isOne))
+    return insert.emitOpError("in-place update of a distributed argument "
+                              "that is not a whole-array write-back; run "
+                              "-ndarray-value-semantics first");
+  OpBuilder b(insert);
+  Location loc = insert.getLoc();
+  auto init = insert.getDestination().getDefiningOp<dist::InitDistArrayOp>();
+  auto type = cast<NDArrayType>(block.getType());
+  SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(dist::getDimSize(b, loc, block, d));
+  Value rows = dist::createLocalRows(b, loc, insert.getSource(),
+                                     init.getLocalOffsets()[0], sizes[0]);
+  InsertSliceOp::create(b, loc, rows, block, zeros, sizes, ones);
+  insert.erase();
+  return success();
+}
+
 LogicalResult rewriteOp(Operation *op) {
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -528,6 +627,8 @@ LogicalResult rewriteOp(Operation *op) {
     return success();
   }
   if (auto insert = dyn_cast<InsertSliceOp>(op)) {
+    if (Value block = getArgumentBlock(insert.getDestination()))
+      return writeBackToArgument(insert, block);
     if (dist::getDistEnv(insert.getDestination().getType()))
       return op->emitOpError("in-place update of a distributed array; run "
                              "-ndarray-value-semantics first");
@@ -581,12 +682,15 @@ struct NDArrayDistPass
   }
 
   LogicalResult runOnFunction(FunctionOpInterface func) {
+    bool distributedArguments = false;
+    if (failed(distributeArguments(func, distributedArguments)))
+      return failure();
     SmallVector<Operation *> seeds;
     func->walk([&](Operation *op) {
       if (op->hasAttr(kTeamAttrName))
         seeds.push_back(op);
     });
-    if (seeds.empty())
+    if (seeds.empty() && !distributedArguments)
       return success();
     for (Operation *op : seeds)
       if (failed(distributeCreation(op)))

@@ -1,0 +1,565 @@
+"""imex: numpy-style arrays compiled with MLIR, distributed over MPI ranks.
+
+    import imex as xp
+    a = xp.linspace(0.0, 1.0, 1000, split=0)   # distributed under mpirun
+    b = xp.sin(a) * 2.0 + a                    # recorded, not yet computed
+    print(float(xp.sum(b)))                    # compiled, run, reduced
+
+See docs/python.md.
+"""
+
+import builtins
+import math
+import operator
+import sys
+
+import numpy as np
+
+from . import _array, _core, _dtypes
+from ._array import ndarray
+from ._core import Node
+from ._dtypes import (bool, float32, float64, int8, int16, int32,  # noqa: A004
+                      int64, uint8, uint16, uint32, uint64)
+
+__array_api_version__ = "2023.12"
+
+e = math.e
+pi = math.pi
+inf = math.inf
+nan = math.nan
+newaxis = None
+
+Array = ndarray
+
+
+from ._imex import CompileError  # noqa: E402 (a compiler diagnostic)
+
+
+# --- set-up -----------------------------------------------------------------
+
+def init(comm=None):
+    """Distributes arrays created with `split=` over the ranks of `comm`
+    (an mpi4py communicator; default MPI_COMM_WORLD). When the job has more
+    than one rank, an uncaught exception on any rank ends all of them."""
+    if comm is not None:
+        _core._State.team = _core.ext().register_team(comm.py2f())
+        _core._State.team_info = None
+    nprocs, _ = _core.team_info()
+    if nprocs > 1:
+        _install_abort_hook()
+    return nprocs
+
+
+def _install_abort_hook():
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):
+        previous(kind, value, traceback)
+        sys.stderr.flush()
+        _core.ext().abort(1)
+
+    sys.excepthook = hook
+
+
+def nprocs():
+    """Ranks of the team distributed arrays live on."""
+    return _core.team_info()[0]
+
+
+def rank():
+    """This process's rank in that team."""
+    return _core.team_info()[1]
+
+
+def sync():
+    """Evaluates every pending operation."""
+    _core.sync()
+
+
+def stats():
+    """Counters of the kernel cache: compiles, cache_hits, disk_hits,
+    dispatches."""
+    return dict(_core._State.stats)
+
+
+def print0(*args, **kwargs):
+    """print() on rank 0 only (the arguments are converted on every rank,
+    so that gathers run everywhere)."""
+    text = [str(a) for a in args]
+    if not _core.under_mpi() or _core.team_info()[1] == 0:
+        builtins.print(*text, **kwargs)
+
+
+# --- creation ---------------------------------------------------------------
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    shape = tuple(operator.index(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    return shape
+
+
+def _check_split(split, shape):
+    if split not in (None, 0):
+        raise NotImplementedError(
+            f"split={split}: only dimension 0 is distributed")
+    return split if shape else None
+
+
+def asarray(obj, /, *, dtype=None, copy=None, split=None):
+    """An array holding `obj` (an array, numpy array, nested sequence or
+    scalar). numpy data is copied. `split=0` distributes dimension 0."""
+    if isinstance(obj, ndarray):
+        if dtype is not None and _dtypes.canonical(dtype) != obj.dtype:
+            return astype(obj, dtype)
+        if split is not None and obj.split is None:
+            return asarray(obj.to_numpy(), split=split)
+        return _array._wrap(_copy(obj._node)) if copy else obj
+    if copy is False:
+        raise ValueError("asarray: numpy data is always copied (copy=False)")
+    data = np.asarray(obj, dtype=None if dtype is None else
+                      _dtypes.canonical(dtype))
+    if dtype is None:
+        if data.dtype.kind == "f" and data.dtype != np.float32:
+            data = data.astype(np.float64)
+        elif data.dtype.kind == "i" and data.dtype.itemsize > 8:
+            data = data.astype(np.int64)
+    _dtypes.to_mlir(data.dtype)
+    split = _check_split(split, data.shape)
+    return ndarray(_core.concrete(data, split))
+
+
+from_numpy = asarray
+
+
+def _copy(node):
+    return _core.record(Node(node.shape, node.dtype, node.split, "astype",
+                             [node], True))
+
+
+def _full(shape, fill, dtype, split):
+    shape = _shape_tuple(shape)
+    dtype = _dtypes.canonical(dtype)
+    split = _check_split(split, shape)
+    if split is not None:
+        _core.team_info()
+    return ndarray(_core.record(Node(shape, dtype, split, "full",
+                                     attrs=fill)))
+
+
+def _fill_dtype(fill, dtype):
+    if dtype is not None:
+        return dtype
+    if isinstance(fill, builtins.bool):
+        return _dtypes.bool
+    if isinstance(fill, int):
+        return _dtypes.int64
+    return _dtypes.float64
+
+
+def empty(shape, *, dtype=None, device=None, split=None):
+    return _full(shape, None, dtype or float64, split)
+
+
+def zeros(shape, *, dtype=None, device=None, split=None):
+    return _full(shape, 0, dtype or float64, split)
+
+
+def ones(shape, *, dtype=None, device=None, split=None):
+    return _full(shape, 1, dtype or float64, split)
+
+
+def full(shape, fill_value, *, dtype=None, device=None, split=None):
+    if isinstance(fill_value, ndarray):
+        fill_value = fill_value.to_numpy()[()].item()
+    return _full(shape, fill_value, _fill_dtype(fill_value, dtype), split)
+
+
+def _like(x, dtype, split):
+    return (x.shape, dtype or x.dtype, x.split if split is None else split)
+
+
+def empty_like(x, /, *, dtype=None, device=None, split=None):
+    shape, dtype, split = _like(x, dtype, split)
+    return empty(shape, dtype=dtype, split=split)
+
+
+def zeros_like(x, /, *, dtype=None, device=None, split=None):
+    shape, dtype, split = _like(x, dtype, split)
+    return zeros(shape, dtype=dtype, split=split)
+
+
+def ones_like(x, /, *, dtype=None, device=None, split=None):
+    shape, dtype, split = _like(x, dtype, split)
+    return ones(shape, dtype=dtype, split=split)
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None, split=None):
+    shape, dtype, split = _like(x, dtype, split)
+    return full(shape, fill_value, dtype=dtype, split=split)
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None,
+             endpoint=True, split=None):
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"linspace: num must be >= 0, not {num}")
+    dtype = _dtypes.canonical(dtype or float64)
+    split = _check_split(split, (num,))
+    if split is not None:
+        _core.team_info()
+    return ndarray(_core.record(Node(
+        (num,), dtype, split, "linspace",
+        attrs=(float(start), float(stop), num, builtins.bool(endpoint)))))
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
+           split=None):
+    if stop is None:
+        start, stop = 0, start
+    if step == 0:
+        raise ValueError("arange: step must not be 0")
+    num = builtins.max(0, math.ceil((stop - start) / step))
+    if dtype is None:
+        ints = builtins.all(isinstance(v, int) for v in (start, stop, step))
+        dtype = int64 if ints else float64
+    dtype = _dtypes.canonical(dtype)
+    values = linspace(start, start + num * step, num, endpoint=False,
+                      split=split)
+    if dtype.kind in "iu":
+        values = round(values)
+    return astype(values, dtype) if dtype != float64 else values
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None,
+        split=None):
+    return asarray(np.eye(n_rows, n_cols, k, dtype=_dtypes.canonical(
+        dtype or float64)), split=split)
+
+
+# --- elementwise ------------------------------------------------------------
+
+_BINARY = ["add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or",
+           "bitwise_right_shift", "bitwise_xor", "copysign", "divide",
+           "equal", "floor_divide", "greater", "greater_equal", "hypot",
+           "less", "less_equal", "logaddexp", "logical_and", "logical_or",
+           "logical_xor", "maximum", "minimum", "multiply", "not_equal",
+           "pow", "remainder", "subtract"]
+_UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh",
+          "bitwise_invert", "ceil", "cos", "cosh", "exp", "expm1", "floor",
+          "isfinite", "isinf", "isnan", "log", "log1p", "log2", "log10",
+          "logical_not", "negative", "positive", "round", "sign", "signbit",
+          "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc"]
+
+
+def _make_binary(kind):
+    def function(x1, x2, /):
+        return _array._binary(kind, x1, x2)
+    function.__name__ = function.__qualname__ = kind
+    function.__doc__ = f"Elementwise {kind} (array API), with broadcasting."
+    return function
+
+
+def _make_unary(kind):
+    def function(x, /):
+        return _array._unary(kind, x)
+    function.__name__ = function.__qualname__ = kind
+    function.__doc__ = f"Elementwise {kind} (array API)."
+    return function
+
+
+for _kind in _BINARY:
+    globals()[_kind] = _make_binary(_kind)
+for _kind in _UNARY:
+    globals()[_kind] = _make_unary(_kind)
+acos = globals()["acos"]
+abs = globals()["abs"]  # noqa: A001
+round = globals()["round"]  # noqa: A001
+arccos, arcsin, arctan = acos, globals()["asin"], globals()["atan"]
+power = globals()["pow"]
+
+
+def _not_implemented(name):
+    def function(*args, **kwargs):
+        raise NotImplementedError(f"{name} is not supported by imex yet")
+    function.__name__ = name
+    return function
+
+
+for _name in ["clip", "conj", "imag", "real", "nonzero", "unique_all",
+              "unique_counts", "unique_inverse", "unique_values", "argsort",
+              "sort", "argmax", "argmin", "searchsorted", "take", "tile",
+              "repeat", "roll", "flip", "moveaxis", "tensordot", "vecdot",
+              "cumulative_sum", "meshgrid", "tril", "triu", "from_dlpack",
+              "broadcast_arrays", "unstack", "count_nonzero", "diff",
+              "signbit_", "isdtype", "result_type", "can_cast"]:
+    globals().setdefault(_name, _not_implemented(_name))
+
+
+def where(condition, x1, x2, /):
+    c = _array._operand(condition)
+    if not isinstance(c, Node):
+        c = _core.record(_array._scalar_node(c))
+    a = _array._operand(x1)
+    b = _array._operand(x2, a.dtype if isinstance(a, Node) else None)
+    if not isinstance(a, Node):
+        a = _array._operand(x1, b.dtype if isinstance(b, Node) else None)
+    nodes = [n if isinstance(n, Node) else _core.record(
+        _array._scalar_node(n)) for n in (a, b)]
+    dtype = _dtypes.from_mlir(_core.ext().promote(
+        _dtypes.to_mlir(nodes[0].dtype), _dtypes.to_mlir(nodes[1].dtype)))
+    shape = np.broadcast_shapes(c.shape, nodes[0].shape, nodes[1].shape)
+    inputs = [c] + nodes
+    return ndarray(_core.record(Node(shape, dtype, _array._split_of(
+        inputs, len(shape)), "where", inputs)))
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    dtype = _dtypes.canonical(dtype)
+    if dtype == x.dtype and not copy:
+        return x
+    node = x._node
+    return ndarray(_core.record(Node(node.shape, dtype, node.split,
+                                     "astype", [node],
+                                     builtins.bool(copy))))
+
+
+ndarray.astype = lambda self, dtype, copy=True: astype(self, dtype, copy=copy)
+ndarray.to_device = lambda self, device, /, *, stream=None: self
+
+
+# --- reductions -------------------------------------------------------------
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    result = []
+    for a in axis:
+        if not -ndim <= a < ndim:
+            raise ValueError(f"axis {a} is out of bounds for array of "
+                             f"dimension {ndim}")
+        result.append(a % ndim)
+    if len(set(result)) != len(result):
+        raise ValueError("repeated axis")
+    return tuple(sorted(result))
+
+
+def _reduce(kind, x, axis, keepdims, correction=0.0):
+    node = x._node
+    axes = _axes(axis, x.ndim)
+    if kind in ("min", "max") and builtins.any(node.shape[a] == 0
+                                               for a in axes):
+        raise ValueError(f"zero-size array to reduction operation {kind} "
+                         "which has no identity")
+    dtype = _dtypes.from_mlir(_core.ext().reduction_dtype(
+        kind, _dtypes.to_mlir(node.dtype)))
+    shape = []
+    for d, n in enumerate(node.shape):
+        if d in axes:
+            if keepdims:
+                shape.append(1)
+        else:
+            shape.append(n)
+    split = None if 0 in axes else node.split
+    return ndarray(_core.record(Node(shape, dtype, split, "reduction",
+                                     [node], (kind, axes,
+                                              builtins.bool(keepdims),
+                                              float(correction)))))
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
+    result = _reduce("sum", x, axis, keepdims)
+    return result if dtype is None else astype(result, dtype)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    result = _reduce("prod", x, axis, keepdims)
+    return result if dtype is None else astype(result, dtype)
+
+
+def min(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("min", x, axis, keepdims)
+
+
+def max(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("max", x, axis, keepdims)
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    return _reduce("mean", x, axis, keepdims)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _reduce("var", x, axis, keepdims, correction)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _reduce("std", x, axis, keepdims, correction)
+
+
+def any(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("any", x, axis, keepdims)
+
+
+def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("all", x, axis, keepdims)
+
+
+for _name in ["sum", "prod", "min", "max", "mean", "var", "std", "any",
+              "all"]:
+    setattr(ndarray, _name, (lambda f: lambda self, **kw: f(self, **kw))(
+        globals()[_name]))
+
+
+# --- linear algebra and manipulation -----------------------------------------
+
+def matmul(x1, x2, /):
+    a, b = x1._node, x2._node
+    if a.shape == () or b.shape == ():
+        raise ValueError("matmul: operands must not be 0-d")
+    sa = a.shape if len(a.shape) > 1 else (1,) + a.shape
+    sb = b.shape if len(b.shape) > 1 else b.shape + (1,)
+    if sa[-1] != sb[-2]:
+        raise ValueError(f"matmul: mismatch in its core dimension: "
+                         f"{a.shape} @ {b.shape}")
+    batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+    shape = batch + (sa[-2],) * (len(a.shape) > 1) + (sb[-1],) * (
+        len(b.shape) > 1)
+    dtype = _dtypes.from_mlir(_core.ext().promote(
+        _dtypes.to_mlir(a.dtype), _dtypes.to_mlir(b.dtype)))
+    split = a.split if len(shape) and len(a.shape) == len(shape) else None
+    return ndarray(_core.record(Node(shape, dtype, split, "matmul",
+                                     [a, b])))
+
+
+def reshape(x, /, shape, *, copy=None):
+    node = x._node
+    shape = list(shape if isinstance(shape, (tuple, list)) else (shape,))
+    if shape.count(-1) > 1:
+        raise ValueError("reshape: can only specify one unknown dimension")
+    known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
+    if -1 in shape:
+        if known == 0 or x.size % known:
+            raise ValueError(f"cannot reshape array of size {x.size} into "
+                             f"shape {tuple(shape)}")
+        shape[shape.index(-1)] = x.size // known
+    if int(np.prod(shape, dtype=np.int64)) != x.size:
+        raise ValueError(f"cannot reshape array of size {x.size} into shape "
+                         f"{tuple(shape)}")
+    return ndarray(_core.record(Node(shape, node.dtype,
+                                     node.split if shape else None,
+                                     "reshape", [node],
+                                     builtins.bool(copy))))
+
+
+def permute_dims(x, /, axes):
+    node = x._node
+    axes = tuple(a % x.ndim if x.ndim else a for a in axes)
+    if sorted(axes) != list(range(x.ndim)):
+        raise ValueError(f"permute_dims: axes {axes} are not a permutation "
+                         f"of {x.ndim} dimensions")
+    shape = [node.shape[a] for a in axes]
+    split = node.split if axes and axes[0] == 0 else (
+        0 if node.split is not None else None)
+    return ndarray(_core.record(Node(shape, node.dtype, split,
+                                     "permute_dims", [node], axes)))
+
+
+def broadcast_to(x, /, shape):
+    node = x._node
+    shape = _shape_tuple(shape)
+    if np.broadcast_shapes(node.shape, shape) != shape:
+        raise ValueError(f"operands could not be broadcast together with "
+                         f"remapped shapes [original->remapped]: "
+                         f"{node.shape} and requested shape {shape}")
+    return ndarray(_core.record(Node(shape, node.dtype, _array._split_of(
+        [node], len(shape)), "broadcast_to", [node])))
+
+
+def expand_dims(x, /, *, axis=0):
+    node = x._node
+    ndim = x.ndim + 1
+    if not -ndim <= axis < ndim:
+        raise IndexError(f"expand_dims: axis {axis} is out of bounds for "
+                         f"the result of {ndim} dimensions")
+    axis %= ndim
+    shape = list(node.shape)
+    shape.insert(axis, 1)
+    return ndarray(_core.record(Node(shape, node.dtype, node.split,
+                                     "expand_dims", [node], (axis,))))
+
+
+def squeeze(x, /, axis):
+    node = x._node
+    axes = _axes(axis, x.ndim)
+    for a in axes:
+        if node.shape[a] != 1:
+            raise ValueError("cannot select an axis to squeeze out which "
+                             "has size not equal to one")
+    shape = [n for d, n in enumerate(node.shape) if d not in axes]
+    split = None if 0 in axes else node.split
+    return ndarray(_core.record(Node(shape, node.dtype, split, "squeeze",
+                                     [node], axes)))
+
+
+def concat(arrays, /, *, axis=0):
+    nodes = [a._node for a in arrays]
+    if not nodes:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        return concat([reshape(a, (-1,)) for a in arrays], axis=0)
+    ndim = len(nodes[0].shape)
+    if ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = _axes(axis, ndim)[0]
+    for n in nodes:
+        if len(n.shape) != ndim or builtins.any(
+                n.shape[d] != nodes[0].shape[d] for d in range(ndim)
+                if d != axis):
+            raise ValueError("all the input array dimensions except for "
+                             "the concatenation axis must match exactly")
+    shape = list(nodes[0].shape)
+    shape[axis] = builtins.sum(n.shape[axis] for n in nodes)
+    dtype = nodes[0].dtype
+    for n in nodes[1:]:
+        dtype = _dtypes.from_mlir(_core.ext().promote(
+            _dtypes.to_mlir(dtype), _dtypes.to_mlir(n.dtype)))
+    return ndarray(_core.record(Node(shape, dtype, _array._split_of(
+        nodes, ndim), "concat", nodes, axis)))
+
+
+def stack(arrays, /, *, axis=0):
+    arrays = list(arrays)
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    ndim = arrays[0].ndim + 1
+    if not -ndim <= axis < ndim:
+        raise IndexError(f"stack: axis {axis} is out of bounds")
+    for a in arrays:
+        if a.shape != arrays[0].shape:
+            raise ValueError("all input arrays must have the same shape")
+    return concat([expand_dims(a, axis=axis % ndim) for a in arrays],
+                  axis=axis % ndim)
+
+
+def to_numpy(x, /):
+    return x.to_numpy()
+
+
+ndarray.reshape = lambda self, *shape: reshape(
+    self, shape[0] if len(shape) == 1 else shape)
+ndarray.to_numpy = lambda self: _core.to_numpy(self._node)
+
+_array.negative = globals()["negative"]
+_array.positive = globals()["positive"]
+_array.abs = abs
+_array.bitwise_invert = globals()["bitwise_invert"]
+_array.matmul = matmul
+_array.permute_dims = permute_dims
+_array.asarray = asarray
+
+del _kind, _name

@@ -1,0 +1,410 @@
+"""The array object: a Python handle on a node of the deferred graph."""
+
+import functools
+import weakref
+
+import numpy as np
+
+from . import _core, _dtypes
+from ._core import Node
+
+
+class ndarray:  # noqa: N801 (the array API's name for the array object)
+    """An n-dimensional array whose operations are compiled with IMEX.
+
+    Operations are recorded and evaluated at the next sync point (conversion
+    to numpy or to a Python scalar, printing, `imex.sync()`, an in-place
+    update); see docs/python.md.
+    """
+
+    __slots__ = ("_node", "__weakref__")
+    __array_priority__ = 100  # numpy defers binary operators to us
+
+    def __init__(self, node):
+        self._node = node
+        node.handle = weakref.ref(self)
+
+    # -- attributes --------------------------------------------------------
+    @property
+    def shape(self):
+        return self._node.shape
+
+    @property
+    def dtype(self):
+        return self._node.dtype
+
+    @property
+    def ndim(self):
+        return len(self._node.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self._node.shape, dtype=np.int64))
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def split(self):
+        """The distributed dimension (0), or None for a replicated array."""
+        return self._node.split
+
+    @property
+    def T(self):
+        if self.ndim != 2:
+            raise ValueError(f"x.T requires a 2-d array, not {self.ndim}-d "
+                             "(use permute_dims)")
+        return permute_dims(self, (1, 0))
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("x.mT requires an array of at least 2 dims")
+        axes = list(range(self.ndim))
+        axes[-2], axes[-1] = axes[-1], axes[-2]
+        return permute_dims(self, axes)
+
+    def __array_namespace__(self, api_version=None):
+        import imex
+        if api_version not in (None, "2023.12", "2022.12", "2021.12"):
+            raise ValueError(f"unsupported array API version {api_version}")
+        return imex
+
+    # -- conversion --------------------------------------------------------
+    def to_numpy(self):
+        """The values as a numpy array (a copy; a distributed array is
+        gathered to every rank)."""
+        return _core.to_numpy(self._node)
+
+    def __array__(self, dtype=None, copy=None):
+        result = self.to_numpy()
+        return result if dtype is None else result.astype(dtype)
+
+    def _scalar(self, kind):
+        if self.ndim != 0:
+            raise TypeError(f"only 0-d arrays convert to Python {kind.__name__}"
+                            f", not an array of shape {self.shape}")
+        return kind(self.to_numpy()[()])
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __bool__(self):
+        return self._scalar(bool)
+
+    def __index__(self):
+        if not _dtypes.is_integer(self.dtype):
+            raise TypeError("only integer 0-d arrays are indices")
+        return self._scalar(int)
+
+    def __len__(self):
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self):
+        body = np.array2string(self.to_numpy(), separator=", ",
+                               prefix="imex.asarray(")
+        split = "" if self.split is None else f", split={self.split}"
+        return f"imex.asarray({body}, dtype={self.dtype}{split})"
+
+    def __str__(self):
+        return str(self.to_numpy())
+
+    __hash__ = None
+
+    # -- operators ---------------------------------------------------------
+    def __getitem__(self, key):
+        return _wrap(_view(self._node, key))
+
+    def __setitem__(self, key, value):
+        destination = _view(self._node, key, for_write=True)
+        if destination is None:
+            return
+        source = _operand(value, self.dtype)
+        if isinstance(source, Node):
+            shape = source.shape
+            if source.dtype != self.dtype:
+                source = _core.record(Node(source.shape, self.dtype,
+                                           source.split, "astype", [source],
+                                           True))
+        else:
+            shape = ()
+            source = (source[0], _dtypes.to_mlir(self.dtype))
+        if np.broadcast_shapes(shape, destination.shape) != destination.shape:
+            raise ValueError(f"could not broadcast input array from shape "
+                             f"{shape} into shape {destination.shape}")
+        if destination.base().pending:
+            _core.sync()
+        _core.sync(write=(destination, source))
+
+    def __neg__(self):
+        return negative(self)
+
+    def __pos__(self):
+        return positive(self)
+
+    def __abs__(self):
+        return abs(self)
+
+    def __invert__(self):
+        return bitwise_invert(self)
+
+    def __matmul__(self, other):
+        return matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return matmul(other, self)
+
+    def __imatmul__(self, other):
+        self[...] = matmul(self, other)
+        return self
+
+
+def _wrap(node):
+    if node.handle is not None:
+        handle = node.handle()
+        if handle is not None:
+            return handle
+    return ndarray(node)
+
+
+# Binary operators, reflected operators and in-place operators.
+_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+_COMPARISONS = {
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+    "gt": "greater", "ge": "greater_equal",
+}
+
+
+def _install_operators():
+    def forward(kind):
+        def op(self, other):
+            if _operand(other, self.dtype, strict=False) is None:
+                return NotImplemented
+            return _binary(kind, self, other)
+        return op
+
+    def reflected(kind):
+        def op(self, other):
+            if _operand(other, self.dtype, strict=False) is None:
+                return NotImplemented
+            return _binary(kind, other, self)
+        return op
+
+    def inplace(kind):
+        def op(self, other):
+            self[...] = _binary(kind, self, other)
+            return self
+        return op
+
+    for name, kind in _OPERATORS.items():
+        setattr(ndarray, f"__{name}__", forward(kind))
+        setattr(ndarray, f"__r{name}__", reflected(kind))
+        setattr(ndarray, f"__i{name}__", inplace(kind))
+    for name, kind in _COMPARISONS.items():
+        setattr(ndarray, f"__{name}__", forward(kind))
+
+
+# --- operands ---------------------------------------------------------------
+
+def _scalar_dtype(value, like):
+    """The dtype of Python scalar `value` next to an array of dtype `like`
+    (the array API: the array's dtype when the kinds agree)."""
+    if isinstance(value, bool):
+        return like if like is not None else _dtypes.bool
+    if isinstance(value, int):
+        if like is not None and like.kind in "iuf":
+            return like
+        return _dtypes.int64
+    if like is not None and like.kind == "f":
+        return like
+    return _dtypes.float64
+
+
+def _operand(value, like=None, strict=True):
+    """A node, or (Python scalar, numpy dtype) for a scalar; None (or
+    TypeError when `strict`) for anything else."""
+    if isinstance(value, ndarray):
+        return value._node
+    if isinstance(value, (bool, int, float)) and not isinstance(
+            value, np.ndarray):
+        return (value, _scalar_dtype(value, like))
+    if isinstance(value, (np.ndarray, np.generic)):
+        return asarray(value)._node
+    if strict:
+        raise TypeError(f"unsupported operand type: {type(value).__name__}")
+    return None
+
+
+def _scalar_node(scalar):
+    """A Python scalar operand as a recorded 0-d node."""
+    value, dtype = scalar
+    return Node((), dtype, op="full", attrs=value)
+
+
+@functools.lru_cache(maxsize=None)
+def _ewbin_dtype(kind, lhs, rhs):
+    return _dtypes.from_mlir(_core.ext().ewbin_dtype(
+        kind, _dtypes.to_mlir(lhs), _dtypes.to_mlir(rhs)))
+
+
+@functools.lru_cache(maxsize=None)
+def _ewuny_dtype(kind, source):
+    return _dtypes.from_mlir(_core.ext().ewuny_dtype(
+        kind, _dtypes.to_mlir(source)))
+
+
+def _split_of(nodes, ndim):
+    if ndim and any(isinstance(n, Node) and n.split is not None
+                    for n in nodes):
+        return 0
+    return None
+
+
+def _binary(kind, x, y):
+    if isinstance(x, ndarray) or not isinstance(y, ndarray):
+        a = _operand(x)
+        b = _operand(y, a.dtype if isinstance(a, Node) else None)
+        if not isinstance(a, Node):
+            a = _operand(x, b.dtype if isinstance(b, Node) else None)
+    else:
+        b = _operand(y)
+        a = _operand(x, b.dtype)
+    da = a.dtype if isinstance(a, Node) else a[1]
+    db = b.dtype if isinstance(b, Node) else b[1]
+    try:
+        dtype = _ewbin_dtype(kind, da, db)
+    except TypeError as error:
+        raise TypeError(f"{kind}: {error}") from None
+    sa = a.shape if isinstance(a, Node) else ()
+    sb = b.shape if isinstance(b, Node) else ()
+    shape = np.broadcast_shapes(sa, sb)
+    inputs = [n if isinstance(n, Node) else (n[0], _dtypes.to_mlir(n[1]))
+              for n in (a, b)]
+    return _wrap(_core.record(Node(shape, dtype, _split_of(inputs,
+                                                           len(shape)),
+                                   "ewbin", inputs, kind)))
+
+
+def _unary(kind, x):
+    node = _operand(x)
+    if not isinstance(node, Node):
+        node = _core.record(_scalar_node(node))
+    try:
+        dtype = _ewuny_dtype(kind, node.dtype)
+    except TypeError as error:
+        raise TypeError(f"{kind}: {error}") from None
+    return _wrap(_core.record(Node(node.shape, dtype, node.split, "ewuny",
+                                   [node], kind)))
+
+
+# --- indexing ---------------------------------------------------------------
+
+def _normalize_key(shape, key):
+    """Per-dimension entries of a basic index and the positions of new
+    axes: each entry is (kind, start, start_from_end, size, size_from_end,
+    step), with `*_from_end` set when the value is `dim - k` for a constant
+    k (kept symbolic in kernels)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    for item in key:
+        if isinstance(item, (ndarray, np.ndarray, list)) or (
+                isinstance(item, bool)):
+            raise NotImplementedError(
+                "__getitem__: integer-array and boolean indexing")
+        if not (item is None or item is Ellipsis or isinstance(item, slice)
+                or hasattr(item, "__index__")):
+            raise IndexError(f"invalid index {item!r}")
+    if sum(1 for i in key if i is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for i in key if i is not None and i is not Ellipsis)
+    if used > len(shape):
+        raise IndexError(f"too many indices for array: array is "
+                         f"{len(shape)}-dimensional, but {used} were indexed")
+    if Ellipsis in key:
+        at = key.index(Ellipsis)
+        key = (key[:at] + (slice(None),) * (len(shape) - used) +
+               key[at + 1:])
+    else:
+        key = key + (slice(None),) * (len(shape) - used)
+    entries, new_axes, result_rank = [], [], 0
+    d = 0
+    for item in key:
+        if item is None:
+            new_axes.append(result_rank)
+            result_rank += 1
+            continue
+        n = shape[d]
+        if isinstance(item, slice):
+            entries.append(_normalize_slice(item, n))
+            result_rank += 1
+        else:
+            i = item.__index__()
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {d} "
+                                 f"with size {n}")
+            entries.append(("int", i, None, 1, None, 1) if i >= 0 else
+                           ("int", n + i, -i, 1, None, 1))
+        d += 1
+    return entries, new_axes
+
+
+def _normalize_slice(item, n):
+    start, stop, step = (item.start, item.stop,
+                         1 if item.step is None else item.step.__index__())
+    if step <= 0:
+        raise NotImplementedError(
+            "__getitem__: slices with negative or zero steps")
+    s, e, _ = item.indices(n)
+    size = len(range(s, e, step))
+    start_end = None
+    if start is not None and start < 0 and n + start >= 0:
+        start_end = -start
+    size_end = None
+    stop_from_end = stop is None or (stop < 0 and n + stop >= 0)
+    if step == 1 and start_end is None and stop_from_end and e >= s:
+        size_end = n - size
+    return ("slice", s, start_end, size, size_end, step)
+
+
+def _view(node, key, for_write=False):
+    entries, new_axes = _normalize_key(node.shape, key)
+    shape = [e[3] for e in entries if e[0] == "slice"]
+    if all(e[0] == "slice" and e[1] == 0 and e[3] == n and e[5] == 1
+           for e, n in zip(entries, node.shape)) and not new_axes:
+        return node
+    split = node.split
+    if split is not None and entries and entries[0][0] == "int":
+        split = None
+    view = Node(shape, node.dtype, split, "view", [node], tuple(entries))
+    if node.base().pending:
+        _core.record(view)
+    for axis in new_axes:
+        if for_write:
+            break  # new axes do not change what is written
+        view = _core.record(Node(shape[:axis] + [1] + shape[axis:],
+                                 node.dtype, view.split, "expand_dims",
+                                 [view], (axis,)))
+        shape = list(view.shape)
+    return view
+
+
+# Names filled in by imex/__init__.py (circular: the operators use them).
+negative = positive = abs = bitwise_invert = matmul = permute_dims = None
+asarray = None
+_install_operators()

@@ -1,0 +1,616 @@
+"""Deferred evaluation: array operations record nodes of a graph; a sync
+point turns the pending nodes into one ndarray-IR function, compiles it (or
+finds it in the kernel cache) and runs it.
+
+Kernels are keyed by their IR text, which holds the structure of the program
+only (element types, ranks, which sizes are 1, distribution, constant slice
+bounds); sizes, Python scalars and data are arguments at run time, so a loop
+of Python statements compiles once and then only dispatches.
+
+Every array is a `Node`:
+  * concrete: `data` holds a numpy array (for a distributed array: this
+    rank's block of the default partition, `offset` its first global row);
+  * a view (`op == "view"`): a slice of another node, evaluated wherever it
+    is used, so it always sees the current contents of its base;
+  * pending: an operation on other nodes, evaluated at the next sync point
+    if a Python array still refers to it (temporaries are fused away).
+"""
+
+import itertools
+import os
+import weakref
+
+import numpy as np
+
+from . import _dtypes
+
+# Pending operations beyond which recording syncs by itself (bounds the size
+# of a kernel when a program never syncs).
+MAX_PENDING = 256
+
+
+class _State:
+    ext = None
+    team = 1
+    team_info = None  # (nprocs, rank), queried on first distributed use
+    kernels = {}
+    pending = {}  # id -> Node: computations not evaluated yet
+    pending_views = []  # weak references to views of pending nodes
+    stats = {"compiles": 0, "cache_hits": 0, "dispatches": 0,
+             "disk_hits": 0}
+
+
+_ids = itertools.count()
+
+
+def ext():
+    """The extension, set up on first use."""
+    if _State.ext is None:
+        from . import _config, _imex
+        path = _imex.__file__
+        status = os.stat(path)
+        identity = f"{path}:{status.st_size}:{status.st_mtime_ns}"
+        _imex.init(_config.SHARED_LIBS, _imex.default_cache_dir(), identity)
+        _State.ext = _imex
+    return _State.ext
+
+
+def team_info():
+    if _State.team_info is None:
+        e = ext()
+        _State.team_info = (e.team_size(_State.team),
+                            e.team_rank(_State.team))
+    return _State.team_info
+
+
+def under_mpi():
+    """Whether this process was started by an MPI launcher."""
+    return any(v in os.environ for v in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                         "PMIX_RANK"))
+
+
+def default_partition(rows):
+    """(offset, size) of this rank's block of `rows` rows, as
+    dist.default_partition and the runtime compute it."""
+    nprocs, rank = team_info()
+    base, extra = divmod(rows, nprocs)
+    first_bigger = nprocs - extra
+    size = base + (1 if rank >= first_bigger else 0)
+    offset = rank * base + max(0, rank - first_bigger)
+    return offset, size
+
+
+class Node:
+    __slots__ = ("id", "shape", "dtype", "split", "op", "inputs", "attrs",
+                 "data", "offset", "handle", "__weakref__")
+
+    def __init__(self, shape, dtype, split=None, op=None, inputs=(),
+                 attrs=None, data=None, offset=0):
+        self.id = next(_ids)
+        self.shape = tuple(int(n) for n in shape)
+        self.dtype = dtype
+        self.split = split if self.shape else None
+        self.op = op
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.data = data
+        self.offset = offset
+        self.handle = None
+
+    @property
+    def pending(self):
+        return self.data is None and self.op not in (None, "view")
+
+    def base(self):
+        """The node a chain of views ends at."""
+        node = self
+        while node.op == "view":
+            node = node.inputs[0]
+        return node
+
+
+def concrete(data, split=None):
+    """A node holding numpy `data` (the whole array; for `split=0` this
+    rank keeps its block)."""
+    data = np.asarray(data)
+    if split is not None and data.ndim > 0:
+        offset, size = default_partition(data.shape[0])
+        block = np.ascontiguousarray(data[offset:offset + size])
+        return Node(data.shape, data.dtype, 0, data=block, offset=offset)
+    return Node(data.shape, data.dtype, data=np.ascontiguousarray(data))
+
+
+def record(node):
+    """Registers a pending node (its Python handle is attached later)."""
+    _State.pending[node.id] = node
+    if node.op == "view" and node.base().pending:
+        _State.pending_views.append(weakref.ref(node))
+    if len(_State.pending) > MAX_PENDING:
+        sync()
+    return node
+
+
+def _alive(node):
+    return node.handle is not None and node.handle() is not None
+
+
+# --- IR construction --------------------------------------------------------
+
+def _type(dims, dtype):
+    text = "".join(("?" if d is None else str(d)) + "x" for d in dims)
+    return f"!ndarray.ndarray<{text}{dtype}>"
+
+
+def _broadcast_dims(*dim_lists):
+    rank = max(len(d) for d in dim_lists)
+    result = []
+    for i in range(rank):
+        ones = True
+        for dims in dim_lists:
+            j = i - (rank - len(dims))
+            if j >= 0 and dims[j] != 1:
+                ones = False
+        result.append(1 if ones else None)
+    return result
+
+
+def _static_dims(shape, dynamic_first=False):
+    dims = [1 if n == 1 else None for n in shape]
+    if dynamic_first and dims:
+        dims[0] = None
+    return dims
+
+
+class Builder:
+    """One kernel: `func.func @kernel` with its arguments and body."""
+
+    def __init__(self):
+        self.args = []  # signature entries
+        self.values = []  # run-time arguments, in signature order
+        self.lines = []
+        self.ssa = {}  # node id -> (name, dims, mlir dtype)
+        self.constants = {}
+        self.count = 0
+        self.distributed = False
+
+    def fresh(self):
+        self.count += 1
+        return f"%{self.count}"
+
+    def line(self, text):
+        self.lines.append("  " + text)
+
+    def op(self, text):
+        name = self.fresh()
+        self.line(f"{name} = {text}")
+        return name
+
+    def index(self, k):
+        k = int(k)
+        if k not in self.constants:
+            self.constants[k] = self.op(f"arith.constant {k} : index")
+        return self.constants[k]
+
+    def _arg(self, type_text, values, attrs=""):
+        name = f"%a{len(self.args)}"
+        self.args.append(f"{name}: {type_text}{attrs}")
+        self.values.extend(values)
+        return name
+
+    def index_arg(self, n):
+        return self._arg("index", [int(n)])
+
+    def element(self, value, dtype):
+        """The Python scalar `value` as an SSA value of the storage type of
+        mlir element type `dtype` (an argument: constants would enter the
+        kernel's key)."""
+        storage = dtype[1:] if dtype.startswith("ui") else dtype
+        if dtype.startswith("f"):
+            v = self._arg("f64", [float(value)])
+            if dtype != "f64":
+                v = self.op(f"arith.truncf {v} : f64 to {dtype}")
+            return v, storage
+        v = self._arg("i64", [int(value)])
+        if storage == "i1":
+            zero = self.op("arith.constant 0 : i64")
+            v = self.op(f"arith.cmpi ne, {v}, {zero} : i64")
+        elif storage != "i64":
+            v = self.op(f"arith.trunci {v} : i64 to {storage}")
+        return v, storage
+
+    def scalar(self, value, dtype):
+        """A 0-d array of mlir element type `dtype` holding `value`."""
+        v, storage = self.element(value, dtype)
+        a = self.op(f"ndarray.create value {v} : {_type([], storage)}")
+        return self.cast_unsigned((a, [], storage), dtype)
+
+    def cast_unsigned(self, value, dtype):
+        """`value` (of the signless storage type) as element type `dtype`."""
+        name, dims, storage = value
+        if storage == dtype:
+            return value
+        name = self.op(f"ndarray.cast_elemtype {name} : "
+                       f"{_type(dims, storage)} to {_type(dims, dtype)}")
+        return name, dims, dtype
+
+    def dim(self, value, d):
+        name, dims, dtype = value
+        if dims[d] == 1:
+            return self.index(1)
+        return self.op(f"ndarray.dim {name}, {self.index(d)} : "
+                       f"{_type(dims, dtype)}")
+
+    def dims_of(self, value):
+        return [self.dim(value, d) for d in range(len(value[1]))]
+
+    # -- nodes -------------------------------------------------------------
+    def value(self, node):
+        """The SSA value (name, dims, dtype) of `node`, emitted on first
+        use."""
+        known = self.ssa.get(node.id)
+        if known is not None:
+            return known
+        if node.data is not None:
+            result = self._input(node)
+        elif node.op == "view":
+            result = _emit_view(self, node)
+        else:
+            result = EMITTERS[node.op](self, node)
+        self.ssa[node.id] = result
+        return result
+
+    def _input(self, node):
+        dtype = _dtypes.to_mlir(node.dtype)
+        if node.split is not None:
+            self.distributed = True
+            dims = _static_dims(node.shape, dynamic_first=True)
+            name = self._arg(_type(dims, dtype),
+                             [node.data, node.offset, node.shape[0]],
+                             f" {{dist.team = {_State.team} : i64}}")
+        else:
+            dims = _static_dims(node.shape)
+            name = self._arg(_type(dims, dtype), [node.data])
+        return name, dims, dtype
+
+    def output(self, node, replicated=False):
+        """Writes `node`'s value into a fresh numpy array (distributed like
+        `node` unless `replicated`); returns (array, offset)."""
+        value = self.value(node)
+        dtype = value[2]
+        split = node.split is not None and not replicated
+        shape = node.shape
+        offset = 0
+        if split:
+            offset, rows = default_partition(shape[0])
+            data = np.empty((rows,) + shape[1:], node.dtype)
+            dims = _static_dims(shape, dynamic_first=True)
+            out = self._arg(_type(dims, dtype), [data, offset, shape[0]],
+                            f" {{dist.team = {_State.team} : i64}}")
+            self.distributed = True
+        else:
+            data = np.empty(shape, node.dtype)
+            dims = _static_dims(shape)
+            out = self._arg(_type(dims, dtype), [data])
+        self.insert(value, (out, dims, dtype))
+        return data, offset
+
+    def insert(self, source, destination):
+        """`destination[...] = source` (numpy broadcasting)."""
+        rank = len(destination[1])
+        sizes = self.dims_of(destination)
+        zeros = ", ".join("0" for _ in range(rank))
+        ones = ", ".join("1" for _ in range(rank))
+        self.line(f"ndarray.insert_slice {source[0]} into {destination[0]}"
+                  f"[{zeros}] [{', '.join(sizes)}] [{ones}] : "
+                  f"{_type(source[1], source[2])} into "
+                  f"{_type(destination[1], destination[2])}")
+
+    def text(self):
+        return "\n".join(
+            [f"func.func @kernel({', '.join(self.args)}) {{"] + self.lines +
+            ["  return", "}", ""])
+
+
+# --- emitters ---------------------------------------------------------------
+
+def _emit_operands(b, node):
+    return [b.value(x) if isinstance(x, Node) else
+            b.scalar(x[0], x[1]) for x in node.inputs]
+
+
+def _emit_ewbin(b, node):
+    x, y = _emit_operands(b, node)
+    dims = _broadcast_dims(x[1], y[1])
+    dtype = _dtypes.to_mlir(node.dtype)
+    name = b.op(f"ndarray.ewbin {node.attrs} {x[0]}, {y[0]} : "
+                f"({_type(x[1], x[2])}, {_type(y[1], y[2])}) -> "
+                f"{_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _emit_ewuny(b, node):
+    (x,) = _emit_operands(b, node)
+    dtype = _dtypes.to_mlir(node.dtype)
+    name = b.op(f"ndarray.ewuny {node.attrs} {x[0]} : {_type(x[1], x[2])} "
+                f"-> {_type(x[1], dtype)}")
+    return name, x[1], dtype
+
+
+def _emit_where(b, node):
+    c, x, y = _emit_operands(b, node)
+    dims = _broadcast_dims(c[1], x[1], y[1])
+    dtype = _dtypes.to_mlir(node.dtype)
+    name = b.op(f"ndarray.where {c[0]}, {x[0]}, {y[0]} : "
+                f"({_type(c[1], c[2])}, {_type(x[1], x[2])}, "
+                f"{_type(y[1], y[2])}) -> {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _emit_reduction(b, node):
+    (x,) = _emit_operands(b, node)
+    kind, axes, keepdims, correction = node.attrs
+    dims = []
+    for d, n in enumerate(x[1]):
+        if d in axes:
+            if keepdims:
+                dims.append(1)
+        else:
+            dims.append(n)
+    dtype = _dtypes.to_mlir(node.dtype)
+    text = f"ndarray.reduction {kind} {x[0]}"
+    if len(axes) != len(x[1]):
+        text += f" axes [{', '.join(str(a) for a in axes)}]"
+    if keepdims:
+        text += " keepdims"
+    if correction:
+        text += f" correction {float(correction)!r}"
+    name = b.op(f"{text} : {_type(x[1], x[2])} -> {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _emit_matmul(b, node):
+    x, y = _emit_operands(b, node)
+    dims = [None] * len(node.shape)  # conservative: always valid
+    dtype = _dtypes.to_mlir(node.dtype)
+    name = b.op(f"ndarray.matmul {x[0]}, {y[0]} : ({_type(x[1], x[2])}, "
+                f"{_type(y[1], y[2])}) -> {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _sized_result(b, node, mnemonic, suffix=""):
+    """An op whose result sizes are operands for its dynamic dimensions."""
+    (x,) = _emit_operands(b, node)
+    dims = _static_dims(node.shape)
+    dtype = _dtypes.to_mlir(node.dtype)
+    dynamic = [b.index_arg(n) for n, d in zip(node.shape, dims) if d is None]
+    operands = f"({', '.join(dynamic)})" if dynamic else ""
+    name = b.op(f"ndarray.{mnemonic} {x[0]}{operands}{suffix} : "
+                f"{_type(x[1], x[2])} -> {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _emit_reshape(b, node):
+    return _sized_result(b, node, "reshape",
+                         " copy" if node.attrs else "")
+
+
+def _emit_broadcast_to(b, node):
+    return _sized_result(b, node, "broadcast_to")
+
+
+def _emit_permute_dims(b, node):
+    (x,) = _emit_operands(b, node)
+    dims = [x[1][a] for a in node.attrs]
+    name = b.op(f"ndarray.permute_dims {x[0]} "
+                f"[{', '.join(str(a) for a in node.attrs)}] : "
+                f"{_type(x[1], x[2])} -> {_type(dims, x[2])}")
+    return name, dims, x[2]
+
+
+def _emit_expand_dims(b, node):
+    (x,) = _emit_operands(b, node)
+    dims = list(x[1])
+    for a in sorted(node.attrs):
+        dims.insert(a, 1)
+    name = b.op(f"ndarray.expand_dims {x[0]} "
+                f"[{', '.join(str(a) for a in sorted(node.attrs))}] : "
+                f"{_type(x[1], x[2])} -> {_type(dims, x[2])}")
+    return name, dims, x[2]
+
+
+def _emit_squeeze(b, node):
+    (x,) = _emit_operands(b, node)
+    dims = [n for d, n in enumerate(x[1]) if d not in node.attrs]
+    name = b.op(f"ndarray.squeeze {x[0]} "
+                f"[{', '.join(str(a) for a in sorted(node.attrs))}] : "
+                f"{_type(x[1], x[2])} -> {_type(dims, x[2])}")
+    return name, dims, x[2]
+
+
+def _emit_concat(b, node):
+    xs = _emit_operands(b, node)
+    axis = node.attrs
+    dims = []
+    for d in range(len(node.shape)):
+        dims.append(1 if d != axis and all(x[1][d] == 1 for x in xs)
+                    else None)
+    dtype = _dtypes.to_mlir(node.dtype)
+    name = b.op(f"ndarray.concat {', '.join(x[0] for x in xs)} axis {axis} "
+                f": ({', '.join(_type(x[1], x[2]) for x in xs)}) -> "
+                f"{_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _emit_astype(b, node):
+    (x,) = _emit_operands(b, node)
+    dtype = _dtypes.to_mlir(node.dtype)
+    copy = " copy" if node.attrs else ""
+    name = b.op(f"ndarray.cast_elemtype {x[0]}{copy} : {_type(x[1], x[2])} "
+                f"to {_type(x[1], dtype)}")
+    return name, x[1], dtype
+
+
+def _team_attr(node):
+    return (f" {{dist.team = {_State.team} : i64}}"
+            if node.split is not None else "")
+
+
+def _emit_full(b, node):
+    dtype = _dtypes.to_mlir(node.dtype)
+    storage = dtype[1:] if dtype.startswith("ui") else dtype
+    dims = _static_dims(node.shape)
+    sizes = [b.index_arg(n) for n, d in zip(node.shape, dims) if d is None]
+    operands = f"({', '.join(sizes)})" if sizes else ""
+    fill = ""
+    if node.attrs is not None:
+        fill = f" value {b.element(node.attrs, dtype)[0]}"
+    if node.split is not None:
+        b.distributed = True
+    name = b.op(f"ndarray.create{operands}{fill}{_team_attr(node)} : "
+                f"{_type(dims, storage)}")
+    return b.cast_unsigned((name, dims, storage), dtype)
+
+
+def _emit_linspace(b, node):
+    start, stop, num, endpoint = node.attrs
+    dtype = _dtypes.to_mlir(node.dtype)
+    s = b._arg("f64", [float(start)])
+    e = b._arg("f64", [float(stop)])
+    n = b.index_arg(num)
+    dims = _static_dims(node.shape)
+    if node.split is not None:
+        b.distributed = True
+    flag = " endpoint" if endpoint else ""
+    name = b.op(f"ndarray.linspace {s}, {e}, {n}{flag}{_team_attr(node)} : "
+                f"f64 -> {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
+def _slice_operand(b, parent, d, value, from_end):
+    """An offset or size: a literal, or `dim - from_end` when it was given
+    relative to the end (so that the kernel does not depend on the size)."""
+    if from_end is None:
+        return str(int(value))
+    dim = b.dim(parent, d)
+    return b.op(f"arith.subi {dim}, {b.index(from_end)} : index")
+
+
+def _emit_view(b, node):
+    parent = b.value(node.inputs[0])
+    offsets, sizes, strides, dims = [], [], [], []
+    for d, entry in enumerate(node.attrs):
+        kind, start, start_end, size, size_end, step = entry
+        offsets.append(_slice_operand(b, parent, d, start, start_end))
+        strides.append(str(step))
+        if kind == "int":
+            sizes.append("1")
+            continue
+        if size == 1 and size_end is None:
+            sizes.append("1")
+            dims.append(1)
+        else:
+            sizes.append(_slice_operand(b, parent, d, size, size_end)
+                         if size_end is not None else b.index(size))
+            dims.append(None)
+    name = b.op(f"ndarray.subview {parent[0]}[{', '.join(offsets)}] "
+                f"[{', '.join(sizes)}] [{', '.join(strides)}] : "
+                f"{_type(parent[1], parent[2])} to {_type(dims, parent[2])}")
+    return name, dims, parent[2]
+
+
+EMITTERS = {
+    "ewbin": _emit_ewbin, "ewuny": _emit_ewuny, "where": _emit_where,
+    "reduction": _emit_reduction, "matmul": _emit_matmul,
+    "reshape": _emit_reshape, "broadcast_to": _emit_broadcast_to,
+    "permute_dims": _emit_permute_dims, "expand_dims": _emit_expand_dims,
+    "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
+    "full": _emit_full, "linspace": _emit_linspace,
+}
+
+
+# --- evaluation -------------------------------------------------------------
+
+def _run(builder):
+    text = builder.text()
+    kernel = _State.kernels.get(text)
+    if kernel is None:
+        pipeline = ("imex-dist-cpu-pipeline" if builder.distributed
+                    else "imex-cpu-pipeline")
+        kernel = ext().compile(text, "kernel", pipeline)
+        _State.kernels[text] = kernel
+        _State.stats["compiles"] += 1
+        if kernel.stats["cache"] == "hit":
+            _State.stats["disk_hits"] += 1
+    else:
+        _State.stats["cache_hits"] += 1
+    _State.stats["dispatches"] += 1
+    kernel(*builder.values)
+
+
+def _needed():
+    """Pending nodes a Python array refers to (directly or through a
+    view), in program order."""
+    needed = {n.id: n for n in _State.pending.values()
+              if n.op != "view" and _alive(n)}
+    for ref in _State.pending_views:
+        view = ref()
+        if view is not None and _alive(view):
+            base = view.base()
+            if base.pending:
+                needed[base.id] = base
+    return [needed[k] for k in sorted(needed)]
+
+
+def sync(write=None, gather=None):
+    """Evaluates every pending node a Python array refers to, then performs
+    `write` (destination view node, source node or (scalar, dtype)) and
+    returns the whole value of `gather` (a node) as a numpy array."""
+    needed = _needed()
+    if not needed and write is None and gather is None:
+        _State.pending.clear()
+        _State.pending_views.clear()
+        return None
+    b = Builder()
+    for node in needed:
+        b.value(node)
+    if write is not None:
+        destination, source = write
+        src = (b.value(source) if isinstance(source, Node)
+               else b.scalar(*source))
+        b.insert(src, b.value(destination))
+    outputs = [(node, b.output(node)) for node in needed]
+    gathered = b.output(gather, replicated=True)[0] if gather else None
+    _State.pending.clear()
+    _State.pending_views.clear()
+    _run(b)
+    for node, (data, offset) in outputs:
+        node.data, node.offset = data, offset
+        node.op, node.inputs, node.attrs = None, (), None
+    return gathered
+
+
+def to_numpy(node):
+    """The whole array as a numpy array (gathered to every rank if it is
+    distributed)."""
+    if node.base().pending:
+        sync()
+    if node.data is not None and node.split is None:
+        return node.data.copy()
+    local = _local_view(node)
+    if local is not None:
+        return local.copy()
+    return sync(gather=node)
+
+
+def _local_view(node):
+    """A numpy view of a replicated node made of views of concrete data."""
+    if node.data is not None:
+        return node.data if node.split is None else None
+    if node.op != "view":
+        return None
+    parent = _local_view(node.inputs[0])
+    if parent is None:
+        return None
+    key = tuple(e[1] if e[0] == "int" else
+                slice(e[1], e[1] + e[3] * e[5], e[5]) for e in node.attrs)
+    return parent[key]
