@@ -18,7 +18,7 @@ import numpy as np
 from . import _array, _core, _dtypes
 from ._array import ndarray
 from ._core import Node
-from ._dtypes import (bool, float32, float64, int8, int16, int32,  # noqa: A004
+from ._dtypes import (bool, float16, float32, float64, int8, int16, int32,  # noqa: A004
                       int64, uint8, uint16, uint32, uint64)
 
 __array_api_version__ = "2023.12"
@@ -96,7 +96,7 @@ def _shape_tuple(shape):
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
     shape = tuple(operator.index(n) for n in shape)
-    if any(n < 0 for n in shape):
+    if builtins.any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed: {shape}")
     return shape
 

@@ -140,7 +140,12 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         else:
             shape = ()
             source = (source[0], _dtypes.to_mlir(self.dtype))
-        if np.broadcast_shapes(shape, destination.shape) != destination.shape:
+        try:
+            fits = (np.broadcast_shapes(shape, destination.shape) ==
+                    destination.shape)
+        except ValueError:
+            fits = False
+        if not fits:
             raise ValueError(f"could not broadcast input array from shape "
                              f"{shape} into shape {destination.shape}")
         if destination.base().pending:

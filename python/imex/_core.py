@@ -115,9 +115,9 @@ def concrete(data, split=None):
     data = np.asarray(data)
     if split is not None and data.ndim > 0:
         offset, size = default_partition(data.shape[0])
-        block = np.ascontiguousarray(data[offset:offset + size])
+        block = np.array(data[offset:offset + size], order="C")
         return Node(data.shape, data.dtype, 0, data=block, offset=offset)
-    return Node(data.shape, data.dtype, data=np.ascontiguousarray(data))
+    return Node(data.shape, data.dtype, data=np.array(data, order="C"))
 
 
 def record(node):

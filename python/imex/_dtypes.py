@@ -12,13 +12,14 @@ uint8 = np.dtype(np.uint8)
 uint16 = np.dtype(np.uint16)
 uint32 = np.dtype(np.uint32)
 uint64 = np.dtype(np.uint64)
+float16 = np.dtype(np.float16)
 float32 = np.dtype(np.float32)
 float64 = np.dtype(np.float64)
 
 _TO_MLIR = {
     bool: "i1", int8: "i8", int16: "i16", int32: "i32", int64: "i64",
     uint8: "ui8", uint16: "ui16", uint32: "ui32", uint64: "ui64",
-    float32: "f32", float64: "f64",
+    float16: "f16", float32: "f32", float64: "f64",
 }
 _FROM_MLIR = {v: k for k, v in _TO_MLIR.items()}
 

@@ -1,0 +1,124 @@
+"""Creation functions, conversions and array attributes against numpy."""
+
+import numpy as np
+import pytest
+
+import imex as xp
+from helpers import DTYPES, check, sample
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_zeros_ones_full_empty(dtype):
+    check(xp.zeros((3, 4), dtype=dtype), np.zeros((3, 4), dtype))
+    check(xp.ones((2, 1, 3), dtype=dtype), np.ones((2, 1, 3), dtype))
+    fill = True if np.dtype(dtype) == np.bool_ else 7
+    check(xp.full((5,), fill, dtype=dtype), np.full((5,), fill, dtype))
+    assert xp.empty((2, 2), dtype=dtype).shape == (2, 2)
+
+
+def test_default_dtypes_and_scalar_fill():
+    assert xp.zeros(3).dtype == xp.float64
+    check(xp.full((2,), 3), np.full((2,), 3, np.int64))
+    check(xp.full((2,), 2.5), np.full((2,), 2.5))
+    check(xp.full((2,), False), np.full((2,), False))
+    check(xp.zeros(()), np.zeros(()))
+    check(xp.ones((0, 3)), np.ones((0, 3)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_like(dtype):
+    x = sample((2, 3), dtype)
+    a = xp.asarray(x)
+    check(xp.zeros_like(a), np.zeros_like(x))
+    check(xp.ones_like(a), np.ones_like(x))
+    check(xp.empty_like(a) * 0 if np.dtype(dtype) != np.bool_ else
+          xp.zeros_like(a), np.zeros_like(x))
+    check(xp.full_like(a, 1), np.full_like(x, 1))
+    check(xp.zeros_like(a, dtype=xp.float32), np.zeros_like(x, np.float32))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_asarray_round_trip(dtype):
+    x = sample((3, 2, 2), dtype)
+    a = xp.asarray(x)
+    assert a.shape == (3, 2, 2) and a.dtype == x.dtype and a.ndim == 3
+    assert a.size == 12
+    check(a, x, exact=True)
+    np.testing.assert_array_equal(np.asarray(a), x)
+    assert a.__array_namespace__() is xp
+
+
+def test_asarray_of_sequences_and_scalars():
+    check(xp.asarray([[1, 2], [3, 4]]), np.array([[1, 2], [3, 4]]))
+    check(xp.asarray([1.5, 2.0]), np.array([1.5, 2.0]))
+    check(xp.asarray(3.0), np.asarray(3.0))
+    check(xp.asarray([1, 2], dtype=xp.float32), np.array([1, 2], np.float32))
+    a = xp.asarray(np.arange(3.0))
+    assert xp.asarray(a) is a
+    b = xp.asarray(a, copy=True)
+    b[0] = 9.0
+    check(a, np.arange(3.0))
+
+
+def test_asarray_copies_numpy_data():
+    x = np.arange(4.0)
+    a = xp.asarray(x)
+    x[0] = 100.0
+    check(a, np.arange(4.0))
+    a[1] = -1.0
+    assert x[1] == 1.0
+
+
+@pytest.mark.parametrize("args", [(0.0, 1.0, 5), (-2.0, 3.0, 7), (1.0, 0.0, 4),
+                                  (0.0, 1.0, 1), (0.0, 1.0, 0)])
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace(args, endpoint):
+    check(xp.linspace(*args, endpoint=endpoint),
+          np.linspace(*args, endpoint=endpoint))
+    check(xp.linspace(*args, endpoint=endpoint, dtype=xp.float32),
+          np.linspace(*args, endpoint=endpoint, dtype=np.float32), rtol=1e-6)
+
+
+@pytest.mark.parametrize("args", [(5,), (2, 9), (0, 10, 3), (1.0, 2.0, 0.25),
+                                  (10, 2, -2), (3, 3)])
+def test_arange(args):
+    check(xp.arange(*args), np.arange(*args))
+
+
+@pytest.mark.parametrize("args", [(3,), (3, 4), (4, 3)])
+@pytest.mark.parametrize("k", [0, 1, -1])
+def test_eye(args, k):
+    check(xp.eye(*args, k=k), np.eye(*args, k=k))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("to", [xp.bool, xp.int8, xp.int64, xp.uint16,
+                                xp.float32, xp.float64], ids=str)
+def test_astype(dtype, to):
+    x = np.abs(sample((3, 3), dtype))
+    check(xp.astype(xp.asarray(x), to), x.astype(to))
+    check(xp.asarray(x).astype(to), x.astype(to))
+
+
+def test_scalar_conversions():
+    a = xp.asarray(np.array(2.5))
+    assert float(a) == 2.5 and int(a) == 2 and bool(a)
+    assert int(xp.asarray(np.array(7, np.int32))) == 7
+    assert not bool(xp.asarray(np.array(False)))
+    with pytest.raises(TypeError, match="0-d"):
+        float(xp.ones(3))
+    assert len(xp.ones((4, 2))) == 4
+    assert [float(v) for v in xp.asarray(np.arange(3.0))] == [0.0, 1.0, 2.0]
+
+
+def test_repr_and_str():
+    a = xp.asarray(np.array([1.0, 2.0]))
+    assert repr(a) == "imex.asarray([1., 2.], dtype=float64)"
+    assert str(a) == "[1. 2.]"
+
+
+def test_unsupported_dtype():
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        xp.asarray(np.array([1 + 2j]))
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        xp.zeros(3, dtype=np.complex128)

@@ -1,0 +1,100 @@
+"""Indexing, slicing with views and in-place updates against numpy."""
+
+import numpy as np
+import pytest
+
+import imex as xp
+from helpers import check, sample
+
+KEYS = [
+    (slice(1, -1), slice(1, -1)), (slice(None, None, 2),), (0,), (-1,),
+    (1, slice(None)), (slice(None), 2), (Ellipsis, 1), (slice(2, None),),
+    (slice(-3, None), slice(None, -2)), (slice(0, 100),), (None, 0),
+    (slice(1, 3), None, slice(None)), (2, 3), (slice(5, 2),),
+    (slice(None), slice(1, None, 3)),
+]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=str)
+def test_getitem(key):
+    x = sample((5, 6), np.float64, seed=30)
+    check(xp.asarray(x)[key], x[key], exact=True)
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS if None not in k], ids=str)
+def test_setitem(key):
+    x = sample((5, 6), np.float64, seed=31)
+    a = xp.asarray(x)
+    value = sample(x[key].shape, np.float64, seed=32)
+    a[key] = xp.asarray(value)
+    x[key] = value
+    check(a, x, exact=True)
+    a[key] = 3.5
+    x[key] = 3.5
+    check(a, x, exact=True)
+
+
+def test_views_alias_their_base():
+    x = np.arange(12.0).reshape(3, 4)
+    a = xp.asarray(x)
+    v = a[1:, 1:]
+    a[2, 2] = -1.0
+    x[2, 2] = -1.0
+    check(v, x[1:, 1:])
+    v[0, 0] = 100.0  # writes through to a
+    x[1, 1] = 100.0
+    check(a, x)
+    w = v[1:, :2]  # a view of a view
+    w[...] = 0.0
+    x[2:, 1:3] = 0.0
+    check(a, x)
+
+
+def test_reads_before_a_write_see_old_values():
+    x = np.arange(6.0)
+    a = xp.asarray(x)
+    b = a * 2.0  # pending
+    a[:] = 0.0
+    check(b, x * 2.0)
+    check(a, np.zeros(6))
+
+
+def test_view_of_a_computed_array():
+    x = sample((4, 4), np.float64, seed=33)
+    a = xp.asarray(x)
+    v = (a + 1.0)[1:3]
+    check(v * 2.0, (x + 1.0)[1:3] * 2.0)
+    check(v, (x + 1.0)[1:3])
+
+
+def test_stencil_step_in_place():
+    x = sample((8, 9), np.float64, seed=34)
+    u = xp.asarray(x)
+    for _ in range(3):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                                u[1:-1, 2:])
+        x[1:-1, 1:-1] = 0.25 * (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] +
+                                x[1:-1, 2:])
+    check(u, x)
+
+
+@pytest.mark.parametrize("key,error", [
+    ((0, 0, 0), "too many indices"), ((7,), "out of bounds"),
+    ((Ellipsis, Ellipsis), "single ellipsis"), (("a",), "invalid index")])
+def test_index_errors(key, error):
+    with pytest.raises(IndexError, match=error):
+        xp.ones((3, 3))[key]
+
+
+def test_unsupported_indexing_raises_not_implemented():
+    a = xp.ones((3, 3))
+    with pytest.raises(NotImplementedError, match="__getitem__"):
+        a[xp.asarray(np.array([0, 1]))]
+    with pytest.raises(NotImplementedError, match="__getitem__"):
+        a[::-1]
+
+
+def test_setitem_broadcast_error():
+    a = xp.ones((3, 3))
+    with pytest.raises(ValueError, match="could not broadcast"):
+        a[0] = xp.ones(4)
