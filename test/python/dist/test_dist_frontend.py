@@ -1,0 +1,104 @@
+"""Distributed arrays (split=0) under mpirun: every rank checks the gathered
+result against numpy. Sizes do not divide evenly; with 4 ranks some ranks
+own nothing."""
+
+import numpy as np
+import pytest
+
+import imex as xp
+from helpers import check, sample
+
+SIZES = [1, 3, 7, 10]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def setup():
+    xp.init()
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_creation(n):
+    check(xp.zeros((n, 3), split=0), np.zeros((n, 3)))
+    check(xp.full((n,), 2.5, split=0), np.full((n,), 2.5))
+    check(xp.linspace(0.0, 1.0, n, split=0), np.linspace(0.0, 1.0, n))
+    check(xp.arange(n, split=0), np.arange(n))
+    x = sample((n, 2), np.int32, seed=n)
+    a = xp.asarray(x, split=0)
+    assert a.split == 0 and a.shape == (n, 2)
+    check(a, x)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_elementwise(n):
+    x = sample((n, 4), np.float64, seed=40)
+    y = sample((n, 4), np.float64, seed=41)
+    r = sample((4,), np.float64, seed=42)
+    a, b = xp.asarray(x, split=0), xp.asarray(y, split=0)
+    c = xp.sin(a) * b + xp.asarray(r) - 1.5
+    assert c.split == 0
+    check(c, np.sin(x) * y + r - 1.5)
+    check(a > b, x > y)
+
+
+@pytest.mark.parametrize("n", [3, 7, 10])
+def test_shifted_views(n):
+    x = sample((n, 5), np.float64, seed=43)
+    a = xp.asarray(x, split=0)
+    check(a[1:] - a[:-1], x[1:] - x[:-1])
+    check(a[2:, 1:] + a[:-2, :-1], x[2:, 1:] + x[:-2, :-1])
+    check(a[-2:], x[-2:])
+
+
+@pytest.mark.parametrize("n", [5, 9])
+@pytest.mark.parametrize("steps", [1, 4])
+def test_jacobi_in_place(n, steps):
+    x = sample((n, 6), np.float64, seed=44)
+    u = xp.asarray(x, split=0)
+    for _ in range(steps):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                                u[1:-1, 2:])
+        x[1:-1, 1:-1] = 0.25 * (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] +
+                                x[1:-1, 2:])
+    check(u, x)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("kind", ["sum", "max", "mean", "prod"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_reductions(n, kind, axis):
+    x = sample((n, 3), np.float64, seed=45, low=0.5, high=1.5)
+    got = getattr(xp, kind)(xp.asarray(x, split=0), axis=axis)
+    check(got, np.asarray(getattr(np, kind)(x, axis=axis)))
+
+
+@pytest.mark.parametrize("n", [3, 7])
+def test_rows_and_writes(n):
+    x = sample((n, 4), np.float64, seed=46)
+    a = xp.asarray(x, split=0)
+    check(a[n - 1], x[n - 1])
+    check(a[:, 2], x[:, 2])
+    a[1] = 0.0
+    x[1] = 0.0
+    a[:, 0] = xp.asarray(np.arange(n, dtype=np.float64))
+    x[:, 0] = np.arange(n)
+    check(a, x)
+    a += 1.0
+    check(a, x + 1.0)
+
+
+@pytest.mark.parametrize("n", [3, 10])
+def test_matmul_and_concat(n):
+    x = sample((n, 3), np.float64, seed=47)
+    m = sample((3, 2), np.float64, seed=48)
+    a = xp.asarray(x, split=0)
+    check(a @ xp.asarray(m), x @ m)
+    check(xp.concat([a, a * 2.0], axis=0), np.concatenate([x, x * 2.0]))
+    check(xp.concat([a, a], axis=1), np.concatenate([x, x], axis=1))
+
+
+def test_scalars_are_replicated():
+    x = sample((7,), np.float64, seed=49)
+    a = xp.asarray(x, split=0)
+    assert float(xp.sum(a)) == pytest.approx(x.sum())
+    assert int(xp.sum(a > 0)) == int((x > 0).sum())
+    assert bool(xp.any(a > 100.0)) is False
