@@ -60,7 +60,6 @@ def test_temporaries_are_not_materialized():
 PROGRAM = """
 import sys
 sys.path.insert(0, {path!r})
-import conftest
 import numpy as np
 import imex as xp
 a = xp.asarray(np.arange(5.0))
