@@ -251,7 +251,8 @@ _UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh",
           "bitwise_invert", "ceil", "cos", "cosh", "exp", "expm1", "floor",
           "isfinite", "isinf", "isnan", "log", "log1p", "log2", "log10",
           "logical_not", "negative", "positive", "round", "sign", "signbit",
-          "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc"]
+          "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc",
+          "erf"]  # erf: not in the array API, but in the dialect
 
 
 def _make_binary(kind):

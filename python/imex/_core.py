@@ -18,6 +18,7 @@ Every array is a `Node`:
 
 import itertools
 import os
+import sys
 import weakref
 
 import numpy as np
@@ -170,6 +171,7 @@ class Builder:
         self.lines = []
         self.ssa = {}  # node id -> (name, dims, mlir dtype)
         self.constants = {}
+        self.rows = {}  # global rows -> number of the argument holding it
         self.count = 0
         self.distributed = False
 
@@ -199,6 +201,18 @@ class Builder:
 
     def index_arg(self, n):
         return self._arg("index", [int(n)])
+
+    def dist_arg(self, type_text, block, rows):
+        """A distributed array argument: this rank's `block` of an array of
+        `rows` global rows. Arrays of equal length share the argument that
+        holds it, which tells the compiler that they are aligned."""
+        self.distributed = True
+        if rows not in self.rows:
+            self.rows[rows] = len(self.args)
+            self.index_arg(rows)
+        return self._arg(type_text, [block],
+                         f" {{dist.team = {_State.team} : i64, "
+                         f"dist.rows = {self.rows[rows]} : i64}}")
 
     def element(self, value, dtype):
         """The Python scalar `value` as an SSA value of the storage type of
@@ -262,11 +276,8 @@ class Builder:
     def _input(self, node):
         dtype = _dtypes.to_mlir(node.dtype)
         if node.split is not None:
-            self.distributed = True
             dims = _static_dims(node.shape, dynamic_first=True)
-            name = self._arg(_type(dims, dtype),
-                             [node.data, node.offset, node.shape[0]],
-                             f" {{dist.team = {_State.team} : i64}}")
+            name = self.dist_arg(_type(dims, dtype), node.data, node.shape[0])
         else:
             dims = _static_dims(node.shape)
             name = self._arg(_type(dims, dtype), [node.data])
@@ -284,9 +295,7 @@ class Builder:
             offset, rows = default_partition(shape[0])
             data = np.empty((rows,) + shape[1:], node.dtype)
             dims = _static_dims(shape, dynamic_first=True)
-            out = self._arg(_type(dims, dtype), [data, offset, shape[0]],
-                            f" {{dist.team = {_State.team} : i64}}")
-            self.distributed = True
+            out = self.dist_arg(_type(dims, dtype), data, shape[0])
         else:
             data = np.empty(shape, node.dtype)
             dims = _static_dims(shape)
@@ -536,7 +545,11 @@ def _run(builder):
     if kernel is None:
         pipeline = ("imex-dist-cpu-pipeline" if builder.distributed
                     else "imex-cpu-pipeline")
+        if os.environ.get("IMEX_PRINT_KERNELS"):
+            sys.stderr.write(f"// imex kernel ({pipeline})\n{text}")
         kernel = ext().compile(text, "kernel", pipeline)
+        if os.environ.get("IMEX_PRINT_KERNELS"):
+            sys.stderr.write(f"// {kernel.stats}\n")
         _State.kernels[text] = kernel
         _State.stats["compiles"] += 1
         if kernel.stats["cache"] == "hit":

@@ -70,8 +70,7 @@ private:
 };
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -178,9 +177,9 @@ std::unique_ptr<Kernel> compile(const std::string &source,
                                 const std::string &pipeline) {
   Engine &engine = getEngine();
   imex::CompileStats stats;
-  std::string key = imex::ObjectCache::makeKey(
-      {source, name, pipeline, engine.identity,
-       std::to_string(engine.optLevel)});
+  std::string key =
+      imex::ObjectCache::makeKey({source, name, pipeline, engine.identity,
+                                  std::to_string(engine.optLevel)});
   std::optional<imex::ObjectCache::Lock> lock;
   std::unique_ptr<llvm::MemoryBuffer> object;
   const char *cacheState = "off";
@@ -214,8 +213,8 @@ std::unique_ptr<Kernel> compile(const std::string &source,
     if (failed(imex::addPackedInterface(*module, name)))
       diagnostics.raise("no entry point");
     stats.lowerSeconds = secondsSince(start);
-    auto compiled = imex::compileToObject(*module, *engine.machine,
-                                          engine.optLevel, stats);
+    auto compiled =
+        imex::compileToObject(*module, *engine.machine, engine.optLevel, stats);
     if (!compiled)
       throw CompileError("compiling the kernel failed: " +
                          llvm::toString(compiled.takeError()));
@@ -277,8 +276,7 @@ Kind parseKind(const std::string &text,
 
 PYBIND11_MODULE(_imex, m) {
   m.doc() = "The in-process compiler and runtime interface of imex";
-  py::register_exception<CompileError>(m, "CompileError",
-                                       PyExc_RuntimeError);
+  py::register_exception<CompileError>(m, "CompileError", PyExc_RuntimeError);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   imex::registerIMEXPipelines();
@@ -288,9 +286,9 @@ PYBIND11_MODULE(_imex, m) {
       "init",
       [](std::vector<std::string> libs, std::optional<std::string> cacheDir,
          std::string identity, unsigned optLevel) {
-        theEngine = std::make_unique<Engine>(std::move(libs),
-                                             std::move(cacheDir),
-                                             std::move(identity), optLevel);
+        theEngine =
+            std::make_unique<Engine>(std::move(libs), std::move(cacheDir),
+                                     std::move(identity), optLevel);
       },
       py::arg("libs"), py::arg("cache_dir"), py::arg("identity"),
       py::arg("opt_level") = 3,
@@ -328,16 +326,16 @@ PYBIND11_MODULE(_imex, m) {
       throw py::type_error(reason);
     return printType(*type);
   });
-  m.def("reduction_dtype", [](const std::string &kind,
-                              const std::string &source) {
-    return printType(imex::ndarray::inferReductionElementType(
-        parseKind<imex::ndarray::ReductionKind>(
-            kind, imex::ndarray::symbolizeReductionKind),
-        parseElementType(source)));
-  });
+  m.def("reduction_dtype",
+        [](const std::string &kind, const std::string &source) {
+          return printType(imex::ndarray::inferReductionElementType(
+              parseKind<imex::ndarray::ReductionKind>(
+                  kind, imex::ndarray::symbolizeReductionKind),
+              parseElementType(source)));
+        });
   m.def("promote", [](const std::string &a, const std::string &b) {
-    Type type = imex::ndarray::promoteTypes(parseElementType(a),
-                                            parseElementType(b));
+    Type type =
+        imex::ndarray::promoteTypes(parseElementType(a), parseElementType(b));
     if (!type)
       throw py::type_error("no common type of " + a + " and " + b);
     return printType(type);

@@ -144,6 +144,68 @@ static FailureOr<int64_t> getArrayRank(std::optional<Location> location,
 // InitDistArrayOp
 //===----------------------------------------------------------------------===//
 
+/// The value of the global size `dim` of the distributed array `array`
+/// when it is known without new ops: the shape operand of the
+/// `init_dist_array` it comes from, through elementwise ops (whose
+/// non-broadcast operands must all agree), casts and redistributions.
+static Value findGlobalSize(Value array, int64_t dim, unsigned depth) {
+  auto type = dyn_cast<NDArrayType>(array.getType());
+  if (!type || depth > 32 || !type.isDynamicDim(dim))
+    return {};
+  Operation *def = array.getDefiningOp();
+  if (!def)
+    return {};
+  if (auto init = dyn_cast<InitDistArrayOp>(def))
+    return init.getGlobalShape().empty() ? Value() : init.getGlobalShape()[dim];
+  if (isa<RepartitionOp, LocalRepartitionOp, ndarray::CastOp,
+          ndarray::CastElemTypeOp, ndarray::EWUnyOp>(def))
+    return findGlobalSize(def->getOperand(0), dim, depth + 1);
+  if (auto insert = dyn_cast<ndarray::ImmutableInsertSliceOp>(def))
+    return findGlobalSize(insert.getDestination(), dim, depth + 1);
+  if (!isa<ndarray::EWBinOp, ndarray::WhereOp>(def))
+    return {};
+  // Dimensions aligned at the end; operands of size 1 there broadcast.
+  Value common;
+  for (Value operand : def->getOperands()) {
+    auto operandType = cast<NDArrayType>(operand.getType());
+    int64_t d = dim - (type.getRank() - operandType.getRank());
+    if (d < 0 || operandType.getDimSize(d) == 1)
+      continue;
+    Value size = findGlobalSize(operand, d, depth + 1);
+    if (!size || (common && size != common))
+      return {};
+    common = size;
+  }
+  return common;
+}
+
+Value dist::getKnownGlobalSize(Value array, int64_t dim) {
+  return findGlobalSize(array, dim, 0);
+}
+
+namespace {
+/// `ndarray.dim` of a distributed array whose global size is known.
+struct FoldDimOfDistributedArray : public OpRewritePattern<ndarray::DimOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ndarray::DimOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> dim = getConstantIntValue(op.getIndex());
+    if (!dim || !getDistEnv(op.getSource().getType()))
+      return failure();
+    Value size = getKnownGlobalSize(op.getSource(), *dim);
+    if (!size)
+      return failure();
+    rewriter.replaceOp(op, size);
+    return success();
+  }
+};
+} // namespace
+
+void InitDistArrayOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                  MLIRContext *context) {
+  results.add<FoldDimOfDistributedArray>(context);
+}
+
 LogicalResult InitDistArrayOp::verify() {
   NDArrayType type = getType();
   DistEnvAttr env = getDistEnv(type);

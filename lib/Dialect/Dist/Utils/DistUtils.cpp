@@ -109,8 +109,9 @@ bool dist::isOwnedRange(Value array, Value offset, Value size) {
           auto value = dyn_cast<Value>(dimSize);
           auto dim = value ? value.getDefiningOp<DimOp>() : DimOp();
           // (folders may have replaced the array by an
-          // operand of the same shape)
-          return dim && isConstantIntValue(dim.getIndex(), d);
+          // operand of the same shape, or the size by its known value)
+          return (dim && isConstantIntValue(dim.getIndex(), d)) ||
+                 (value && value == getKnownGlobalSize(array, d));
         }()
                              : isConstantIntValue(dimSize, type.getDimSize(d));
     if (!isConstantIntValue(target.getMixedOffsets()[d], 0) ||

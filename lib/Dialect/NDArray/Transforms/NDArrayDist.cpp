@@ -513,21 +513,29 @@ LogicalResult distributeCreation(Operation *op) {
   return success();
 }
 
-/// Distributed function arguments: an argument of array type with a
-/// `dist.team` attribute is this rank's block of the default partition of a
-/// distributed array; two index arguments inserted after it carry the global
-/// index of the block's first row and the global size of dimension 0 (the
-/// calling convention of docs/distribution.md). The body sees the
-/// distributed array.
+/// Distributed function arguments: an array argument with `dist.team = T`
+/// is this rank's block of the default partition of a distributed array
+/// whose global number of rows is the index argument `dist.rows = k` (the
+/// calling convention of docs/distribution.md). Arrays of equal length
+/// share that argument, which tells the compiler they are aligned. The body
+/// sees the distributed array.
 LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
   if (func.isExternal())
     return success();
-  for (unsigned i = func.getNumArguments(); i-- > 0;) {
+  constexpr llvm::StringLiteral kRowsAttrName = "dist.rows";
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     Attribute attr = func.getArgAttr(i, kTeamAttrName);
-    if (!attr)
+    if (!attr) {
+      if (func.getArgAttr(i, kRowsAttrName))
+        return func.emitOpError("argument #")
+               << i << ": '" << kRowsAttrName << "' without '" << kTeamAttrName
+               << "'";
       continue;
+    }
     any = true;
     auto teamAttr = dyn_cast<IntegerAttr>(attr);
+    auto rowsAttr =
+        dyn_cast_or_null<IntegerAttr>(func.getArgAttr(i, kRowsAttrName));
     auto type = dyn_cast<NDArrayType>(func.getArgument(i).getType());
     if (!teamAttr || teamAttr.getInt() < 1)
       return func.emitOpError("argument #")
@@ -537,29 +545,46 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
       return func.emitOpError("argument #")
              << i << ": '" << kTeamAttrName
              << "' needs a local array of rank >= 1";
+    if (!rowsAttr || rowsAttr.getInt() < 0 ||
+        rowsAttr.getInt() >= static_cast<int64_t>(e) ||
+        !func.getArgument(rowsAttr.getInt()).getType().isIndex())
+      return func.emitOpError("argument #")
+             << i << ": a distributed argument needs '" << kRowsAttrName
+             << " = k', k the number of an index argument (its global "
+                "rows)";
     func.removeArgAttr(i, kTeamAttrName);
-    Location loc = func.getArgument(i).getLoc();
-    Type index = IndexType::get(func.getContext());
-    if (failed(func.insertArguments({i + 1, i + 1}, {index, index}, {},
-                                    {loc, loc})))
-      return func.emitOpError("cannot add the arguments of distributed "
-                              "argument #")
-             << i;
+    func.removeArgAttr(i, kRowsAttrName);
     BlockArgument block = func.getArgument(i);
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(block.getUses(), [](OpOperand &u) { return &u; });
-    Value offset = func.getArgument(i + 1), rows = func.getArgument(i + 2);
+    Location loc = block.getLoc();
+    Value rows = func.getArgument(rowsAttr.getInt());
     OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    auto [offset, size] =
+        dist::createDefaultPartition(b, loc, teamAttr.getInt(), rows);
     SmallVector<Value> shape{rows};
     for (int64_t d = 1; d < type.getRank(); ++d)
       shape.push_back(dist::getDimValue(b, loc, block, d));
+    // The whole block, as a view whose size is the partition's: blocks of
+    // arrays of equal length then have one size value, so the compiler sees
+    // that they are aligned.
+    SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes{size};
+    for (int64_t d = 1; d < type.getRank(); ++d)
+      sizes.push_back(dist::getDimSize(b, loc, block, d));
+    SmallVector<int64_t> blockShape(type.getShape());
+    blockShape[0] = ShapedType::kDynamic;
+    Value owned = SubviewOp::create(
+        b, loc, type.cloneWith(blockShape, type.getElementType()), block, zeros,
+        sizes, ones);
     SmallVector<int64_t> staticShape(type.getShape());
     staticShape[0] = ShapedType::kDynamic;
     Value distributed = dist::createFromOwned(
         b, loc,
         dist::withDistEnv(type.cloneWith(staticShape, type.getElementType()),
                           teamAttr.getInt()),
-        block, offset, shape);
+        owned, offset, shape);
     for (OpOperand *use : uses)
       use->set(distributed);
   }
@@ -573,8 +598,8 @@ Value getArgumentBlock(Value array) {
   if (!init || init.getParts().size() != 3)
     return {};
   Value block = init.getParts()[1];
-  if (auto cast = block.getDefiningOp<CastOp>())
-    block = cast.getSource();
+  while (isa_and_present<CastOp, SubviewOp>(block.getDefiningOp()))
+    block = block.getDefiningOp()->getOperand(0);
   auto arg = dyn_cast<BlockArgument>(block);
   if (!arg || !arg.getOwner()->isEntryBlock() ||
       !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))

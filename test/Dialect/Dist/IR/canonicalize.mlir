@@ -347,3 +347,39 @@ func.func @repartition_in_loop(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team =
   }
   return
 }
+
+// -----
+
+// The global size of a distributed array is known through elementwise ops
+// whose operands agree on it (size-1 operands broadcast).
+// CHECK-LABEL: func @dim_of_distributed
+// CHECK-SAME: (%[[L:.*]]: !ndarray.ndarray<?xf64>, %[[O:.*]]: !ndarray.ndarray<?xf64>, %[[OFF:.*]]: index, %[[N:.*]]: index
+// CHECK-NOT: ndarray.dim
+// CHECK: return %[[N]], %[[N]]
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+func.func @dim_of_distributed(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %s: !ndarray.ndarray<1xf64>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %a = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
+  %b = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
+  %e = ndarray.ewbin add %a, %b : (!d, !d) -> !d
+  %f = ndarray.ewuny exp %e : !d -> !d
+  %g = ndarray.ewbin multiply %f, %s : (!d, !ndarray.ndarray<1xf64>) -> !d
+  %0 = ndarray.dim %e, %c0 : !d
+  %1 = ndarray.dim %g, %c0 : !d
+  return %0, %1 : index, index
+}
+
+// -----
+
+// Unknown when the operands' sizes are different values.
+// CHECK-LABEL: func @dim_of_distributed_unknown
+// CHECK: ndarray.dim
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+func.func @dim_of_distributed_unknown(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %m: index) -> index {
+  %c0 = arith.constant 0 : index
+  %a = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
+  %b = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%m) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
+  %e = ndarray.ewbin add %a, %b : (!d, !d) -> !d
+  %0 = ndarray.dim %e, %c0 : !d
+  return %0 : index
+}

@@ -35,6 +35,10 @@ ndarray::NDArrayType getPartType(ndarray::NDArrayType distType, unsigned part);
 /// `type` distributed over `team` with a partition not known statically
 /// (`DistEnvAttr::getDynamic`); replaces a dist env `type` may have.
 ndarray::NDArrayType withDistEnv(ndarray::NDArrayType type, int64_t team);
+/// The value of the dynamic global size `dim` of the distributed array
+/// `array` when it is known without new ops (the shape operand of the
+/// `dist.init_dist_array` it is computed from), else null.
+mlir::Value getKnownGlobalSize(mlir::Value array, int64_t dim);
 } // namespace imex::dist
 
 #define GET_OP_CLASSES

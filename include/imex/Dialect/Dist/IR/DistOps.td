@@ -89,6 +89,7 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     qualified(type($result))
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Dist_PartsOfOp : Dist_Op<"parts_of", [Pure]> {
