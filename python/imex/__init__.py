@@ -9,6 +9,7 @@ See docs/python.md.
 """
 
 import builtins
+import functools
 import math
 import operator
 import sys
@@ -88,6 +89,119 @@ def print0(*args, **kwargs):
     text = [str(a) for a in args]
     if not _core.under_mpi() or _core.team_info()[1] == 0:
         builtins.print(*text, **kwargs)
+
+
+# --- compiled functions -----------------------------------------------------
+
+def jit(function):
+    """Compiles `function` over arrays as one kernel per call signature.
+
+    The function is traced with the arrays it is called with: its array
+    operations and in-place updates are recorded (not run) and compiled
+    together, so a whole time-step loop written with `fori_loop` is one
+    compiled function. Kernels are cached by structure (dtypes, ranks,
+    distribution), so later calls with other sizes or scalars only
+    dispatch. Inside, arrays have no values: converting one to numpy or a
+    Python scalar raises RuntimeError (return it instead).
+    """
+    @functools.wraps(function)
+    def traced(*args, **kwargs):
+        if _core._State.tracing:
+            return function(*args, **kwargs)  # nested: part of the trace
+        _core.sync()
+        _core._State.tracing += 1
+        try:
+            result = function(*args, **kwargs)
+            _core.sync()
+        except BaseException:
+            _core._State.pending.clear()
+            _core._State.pending_views.clear()
+            _core._State.scopes.clear()
+            raise
+        finally:
+            _core._State.tracing -= 1
+        return result
+    return traced
+
+
+class _LoopIndex:
+    """The induction variable of a traced fori_loop (not usable in array
+    expressions yet)."""
+
+    def __repr__(self):
+        return "<imex.fori_loop index>"
+
+
+def fori_loop(lower, upper, body, init_val):
+    """`for i in range(lower, upper): val = body(i, val)`; returns val.
+
+    `init_val` is an array or a tuple of arrays. Inside an @imex.jit
+    function the loop stays a loop in the compiled code (the body is traced
+    once; the bounds are run-time arguments); elsewhere it runs in Python.
+    The body may also update arrays in place.
+    """
+    lower, upper = operator.index(lower), operator.index(upper)
+    if not _core._State.tracing:
+        value = init_val
+        for i in range(lower, upper):
+            value = body(i, value)
+        return value
+    single = isinstance(init_val, ndarray)
+    inits = [init_val] if single else list(init_val)
+    if not inits or not builtins.all(isinstance(a, ndarray) for a in inits):
+        raise TypeError("fori_loop: init_val must be an array or a tuple of "
+                        "arrays")
+    init_nodes = [a._node for a in inits]
+    args = [Node(n.shape, n.dtype, n.split, "loop_arg") for n in init_nodes]
+    handles = [ndarray(a) for a in args]
+    scope = []
+    _core._State.scopes.append(scope)
+    try:
+        out = body(_LoopIndex(), handles[0] if single else tuple(handles))
+    finally:
+        _core._State.scopes.pop()
+    outs = [out] if single else list(out)
+    if len(outs) != len(inits):
+        raise TypeError(f"fori_loop: the body returned {len(outs)} values for "
+                        f"{len(inits)} loop-carried arrays")
+    result_nodes = []
+    for k, (o, n) in enumerate(zip(outs, init_nodes)):
+        o = asarray(o) if not isinstance(o, ndarray) else o
+        if o.shape != n.shape or o.dtype != n.dtype:
+            raise TypeError(f"fori_loop: value {k} changes from shape "
+                            f"{n.shape} {n.dtype} to {o.shape} {o.dtype} in "
+                            "the body")
+        result_nodes.append(o._node)
+    # A value the body returns unchanged is the initial array itself, as in
+    # Python: the body's in-place updates of it update that array.
+    same = {args[k].id: init_nodes[k] for k in range(len(args))
+            if result_nodes[k] is args[k]}
+    _substitute(scope, same)
+    carried = [k for k in range(len(args)) if args[k].id not in same]
+    loop = _core.record(Node((), None, op="loop",
+                             inputs=[init_nodes[k] for k in carried],
+                             attrs=(lower, upper, [args[k] for k in carried],
+                                    scope,
+                                    [result_nodes[k] for k in carried])))
+    results = [ndarray(_core.record(Node(init_nodes[k].shape,
+                                         init_nodes[k].dtype,
+                                         init_nodes[k].split, "loop_result",
+                                         [loop], carried.index(k))))
+               if k in carried else inits[k] for k in range(len(args))]
+    return results[0] if single else tuple(results)
+
+
+def _substitute(nodes, replacements):
+    """Replaces the nodes `replacements` maps (by id) among the inputs of
+    `nodes` and of the loops nested in them."""
+    for node in nodes:
+        node.inputs = tuple(replacements.get(x.id, x) if isinstance(x, Node)
+                            else x for x in node.inputs)
+        if node.op == "loop":
+            lower, upper, args, body, results = node.attrs
+            _substitute(body, replacements)
+            node.attrs = (lower, upper, args, body,
+                          [replacements.get(r.id, r) for r in results])
 
 
 # --- creation ---------------------------------------------------------------

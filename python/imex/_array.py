@@ -148,6 +148,10 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         if not fits:
             raise ValueError(f"could not broadcast input array from shape "
                              f"{shape} into shape {destination.shape}")
+        if _core._State.tracing:
+            _core.record(Node((), None, op="write",
+                              inputs=[destination, source]))
+            return
         if destination.base().pending:
             _core.sync()
         _core.sync(write=(destination, source))

@@ -37,6 +37,8 @@ class _State:
     kernels = {}
     pending = {}  # id -> Node: computations not evaluated yet
     pending_views = []  # weak references to views of pending nodes
+    tracing = 0  # > 0 inside @imex.jit: writes are recorded, not run
+    scopes = []  # node lists of the loop bodies being traced
     stats = {"compiles": 0, "cache_hits": 0, "dispatches": 0,
              "disk_hits": 0}
 
@@ -123,12 +125,22 @@ def concrete(data, split=None):
 
 def record(node):
     """Registers a pending node (its Python handle is attached later)."""
+    if _State.scopes:
+        _State.scopes[-1].append(node)
+        return node
     _State.pending[node.id] = node
     if node.op == "view" and node.base().pending:
         _State.pending_views.append(weakref.ref(node))
-    if len(_State.pending) > MAX_PENDING:
+    if len(_State.pending) > MAX_PENDING and not _State.tracing:
         sync()
     return node
+
+
+def check_not_tracing(what):
+    if _State.tracing:
+        raise RuntimeError(f"{what} of an array inside an @imex.jit function:"
+                           " its value is not known while the function is "
+                           "traced (return the array instead)")
 
 
 def _alive(node):
@@ -169,6 +181,8 @@ class Builder:
         self.args = []  # signature entries
         self.values = []  # run-time arguments, in signature order
         self.lines = []
+        self.prologue = []  # constants, usable in every region
+        self.indent = "  "
         self.ssa = {}  # node id -> (name, dims, mlir dtype)
         self.constants = {}
         self.rows = {}  # global rows -> number of the argument holding it
@@ -180,7 +194,7 @@ class Builder:
         return f"%{self.count}"
 
     def line(self, text):
-        self.lines.append("  " + text)
+        self.lines.append(self.indent + text)
 
     def op(self, text):
         name = self.fresh()
@@ -190,7 +204,9 @@ class Builder:
     def index(self, k):
         k = int(k)
         if k not in self.constants:
-            self.constants[k] = self.op(f"arith.constant {k} : index")
+            name = self.fresh()
+            self.prologue.append(f"  {name} = arith.constant {k} : index")
+            self.constants[k] = name
         return self.constants[k]
 
     def _arg(self, type_text, values, attrs=""):
@@ -266,6 +282,10 @@ class Builder:
             return known
         if node.data is not None:
             result = self._input(node)
+        elif node.op in ("loop_arg", "traced_out_of_scope"):
+            raise RuntimeError("an array computed inside an imex.fori_loop "
+                               "body is used outside of it (return it from "
+                               "the body instead)")
         elif node.op == "view":
             result = _emit_view(self, node)
         else:
@@ -316,7 +336,8 @@ class Builder:
 
     def text(self):
         return "\n".join(
-            [f"func.func @kernel({', '.join(self.args)}) {{"] + self.lines +
+            [f"func.func @kernel({', '.join(self.args)}) {{"] +
+            self.prologue + self.lines +
             ["  return", "}", ""])
 
 
@@ -527,13 +548,76 @@ def _emit_view(b, node):
     return name, dims, parent[2]
 
 
+def _cast_to(b, value, dims):
+    name, vdims, dtype = value
+    if list(vdims) == list(dims):
+        return name
+    return b.op(f"ndarray.cast {name} : {_type(vdims, dtype)} to "
+                f"{_type(dims, dtype)}")
+
+
+def _emit_loop(b, node):
+    """`scf.for` over the traced body of an imex.fori_loop."""
+    lower, upper, args, body, results = node.attrs
+    inits = [b.value(n) for n in node.inputs]
+    # Loop-carried arrays keep the types of their initial values, with sizes
+    # other than 1 dynamic (the body may change which sizes are static).
+    types = [[None if d != 1 else 1 for d in v[1]] for v in inits]
+    init_names = [_cast_to(b, v, t) for v, t in zip(inits, types)]
+    lb, ub = b.index_arg(lower), b.index_arg(upper)
+    name = b.fresh()
+    iv = b.fresh()
+    carried = [b.fresh() for _ in args]
+    type_list = ", ".join(_type(t, v[2]) for t, v in zip(types, inits))
+    iter_args = ", ".join(f"{c} = {i}" for c, i in zip(carried, init_names))
+    count = f":{len(args)}" if len(args) > 1 else ""
+    if args:
+        b.line(f"{name}{count} = scf.for {iv} = {lb} to {ub} step "
+               f"{b.index(1)} iter_args({iter_args}) -> ({type_list}) {{")
+    else:
+        b.line(f"scf.for {iv} = {lb} to {ub} step {b.index(1)} {{")
+    outer_indent = b.indent
+    b.indent += "  "
+    outside = set(b.ssa)
+    for arg, c, t, v in zip(args, carried, types, inits):
+        b.ssa[arg.id] = (c, t, v[2])
+    emit_in_order(b, body)
+    yields = [_cast_to(b, b.value(r), t) for r, t in zip(results, types)]
+    if yields:
+        b.line(f"scf.yield {', '.join(yields)} : {type_list}")
+    b.indent = outer_indent
+    b.line("}")
+    # Values defined in the body are not visible after the loop.
+    for key in set(b.ssa) - outside:
+        del b.ssa[key]
+    return [(f"{name}#{k}" if len(args) > 1 else name, t, v[2])
+            for k, (t, v) in enumerate(zip(types, inits))]
+
+
+def _emit_loop_result(b, node):
+    return b.value(node.inputs[0])[node.attrs]
+
+
+def emit_in_order(b, nodes):
+    """Emits traced nodes in program order (writes among them)."""
+    for node in nodes:
+        if node.op == "write":
+            destination, source = node.inputs
+            src = (b.value(source) if isinstance(source, Node)
+                   else b.scalar(*source))
+            b.insert(src, b.value(destination))
+        else:
+            b.value(node)
+
+
 EMITTERS = {
     "ewbin": _emit_ewbin, "ewuny": _emit_ewuny, "where": _emit_where,
     "reduction": _emit_reduction, "matmul": _emit_matmul,
     "reshape": _emit_reshape, "broadcast_to": _emit_broadcast_to,
     "permute_dims": _emit_permute_dims, "expand_dims": _emit_expand_dims,
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
-    "full": _emit_full, "linspace": _emit_linspace,
+    "full": _emit_full, "linspace": _emit_linspace, "loop": _emit_loop,
+    "loop_result": _emit_loop_result,
 }
 
 
@@ -564,7 +648,7 @@ def _needed():
     """Pending nodes a Python array refers to (directly or through a
     view), in program order."""
     needed = {n.id: n for n in _State.pending.values()
-              if n.op != "view" and _alive(n)}
+              if n.op not in ("view", "write", "loop") and _alive(n)}
     for ref in _State.pending_views:
         view = ref()
         if view is not None and _alive(view):
@@ -579,11 +663,15 @@ def sync(write=None, gather=None):
     `write` (destination view node, source node or (scalar, dtype)) and
     returns the whole value of `gather` (a node) as a numpy array."""
     needed = _needed()
-    if not needed and write is None and gather is None:
+    effects = _State.tracing and any(
+        n.op in ("write", "loop") for n in _State.pending.values())
+    if not needed and write is None and gather is None and not effects:
         _State.pending.clear()
         _State.pending_views.clear()
         return None
     b = Builder()
+    if _State.tracing:
+        emit_in_order(b, sorted(_State.pending.values(), key=lambda n: n.id))
     for node in needed:
         b.value(node)
     if write is not None:
@@ -605,6 +693,7 @@ def sync(write=None, gather=None):
 def to_numpy(node):
     """The whole array as a numpy array (gathered to every rank if it is
     distributed)."""
+    check_not_tracing("conversion to numpy or a Python scalar")
     if node.base().pending:
         sync()
     if node.data is not None and node.split is None:

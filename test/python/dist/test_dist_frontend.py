@@ -102,3 +102,24 @@ def test_scalars_are_replicated():
     assert float(xp.sum(a)) == pytest.approx(x.sum())
     assert int(xp.sum(a > 0)) == int((x > 0).sum())
     assert bool(xp.any(a > 100.0)) is False
+
+
+@xp.jit
+def _jacobi(u, iterations):
+    def step(i, u):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                                u[1:-1, 2:])
+        return u
+    return xp.fori_loop(0, iterations, step, u)
+
+
+@pytest.mark.parametrize("n", [4, 9])
+@pytest.mark.parametrize("steps", [1, 5])
+def test_jit_time_step_loop(n, steps):
+    x = sample((n, 5), np.float64, seed=50)
+    u = xp.asarray(x, split=0)
+    _jacobi(u, steps)
+    for _ in range(steps):
+        x[1:-1, 1:-1] = 0.25 * (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] +
+                                x[1:-1, 2:])
+    check(u, x)

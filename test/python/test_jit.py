@@ -1,0 +1,113 @@
+"""@imex.jit and imex.fori_loop: whole functions, time-step loops that stay
+loops, compiled once per structure."""
+
+import numpy as np
+import pytest
+
+import imex as xp
+from helpers import check, sample
+
+
+def jacobi_step(m, u):
+    u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] +
+                            u[1:-1, 2:])
+    return u
+
+
+@xp.jit
+def jacobi(u, iterations):
+    return xp.fori_loop(0, iterations, lambda i, u: jacobi_step(xp, u), u)
+
+
+def test_fori_loop_updates_in_place_and_compiles_once():
+    x = sample((9, 7), np.float64, seed=60)
+    u = xp.asarray(x)
+    result = jacobi(u, 5)
+    for _ in range(5):
+        jacobi_step(np, x)
+    assert result is u
+    check(u, x)
+    compiles = xp.stats()["compiles"]
+    jacobi(u, 3)  # other trip count: same kernel
+    jacobi(xp.asarray(np.ones((20, 11))), 2)  # other sizes: same kernel
+    assert xp.stats()["compiles"] == compiles
+    for _ in range(3):
+        jacobi_step(np, x)
+    check(u, x)
+
+
+@xp.jit
+def wave(u, u_prev, steps, c2):
+    def step(i, state):
+        u, u_prev = state
+        u_next = xp.zeros_like(u)
+        u_next[1:-1] = (2.0 * u[1:-1] - u_prev[1:-1] +
+                        c2 * (u[:-2] + u[2:] - 2.0 * u[1:-1]))
+        return u_next, u
+    return xp.fori_loop(0, steps, step, (u, u_prev))
+
+
+@pytest.mark.parametrize("steps", [0, 1, 6])
+def test_fori_loop_carries_tuples(steps):
+    y = np.sin(np.linspace(0.0, 3.0, 25))
+    u, u_prev = wave(xp.asarray(y), xp.asarray(y), steps, 0.1)
+    a, b = y.copy(), y.copy()
+    for _ in range(steps):
+        n = np.zeros_like(a)
+        n[1:-1] = 2.0 * a[1:-1] - b[1:-1] + 0.1 * (a[:-2] + a[2:] -
+                                                    2.0 * a[1:-1])
+        a, b = n, a
+    check(u, a)
+    check(u_prev, b)
+
+
+def test_fori_loop_outside_jit_runs_in_python():
+    total = xp.fori_loop(0, 4, lambda i, t: t + float(i), xp.zeros(3))
+    check(total, np.full(3, 6.0))
+
+
+def test_nested_loops_and_reductions():
+    @xp.jit
+    def f(a, outer, inner):
+        def body(i, a):
+            return xp.fori_loop(0, inner, lambda j, b: b * 0.5 + 1.0, a)
+        a = xp.fori_loop(0, outer, body, a)
+        return a, xp.sum(a)
+
+    a, s = f(xp.asarray(np.arange(4.0)), 2, 3)
+    x = np.arange(4.0)
+    for _ in range(6):
+        x = x * 0.5 + 1.0
+    check(a, x)
+    assert float(s) == pytest.approx(x.sum())
+
+
+def test_a_jit_function_is_one_kernel():
+    @xp.jit
+    def f(a, b):
+        return xp.sqrt(a * a + b * b) - 1.0
+
+    x, y = sample((50,), np.float64, seed=61), sample((50,), np.float64,
+                                                        seed=62)
+    dispatches = xp.stats()["dispatches"]
+    check(f(xp.asarray(x), xp.asarray(y)), np.sqrt(x * x + y * y) - 1.0)
+    assert xp.stats()["dispatches"] == dispatches + 1
+
+
+def test_values_are_unknown_while_tracing():
+    @xp.jit
+    def f(a):
+        return float(xp.sum(a))
+
+    with pytest.raises(RuntimeError, match="inside an @imex.jit"):
+        f(xp.ones(3))
+    check(xp.ones(2) + 1.0, np.full(2, 2.0))  # state is clean afterwards
+
+
+def test_loop_bodies_must_keep_shapes_and_dtypes():
+    @xp.jit
+    def f(a):
+        return xp.fori_loop(0, 2, lambda i, a: a[1:], a)
+
+    with pytest.raises(TypeError, match="changes from shape"):
+        f(xp.ones(4))
