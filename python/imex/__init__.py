@@ -136,9 +136,11 @@ def fori_loop(lower, upper, body, init_val):
     """`for i in range(lower, upper): val = body(i, val)`; returns val.
 
     `init_val` is an array or a tuple of arrays. Inside an @imex.jit
-    function the loop stays a loop in the compiled code (the body is traced
-    once; the bounds are run-time arguments); elsewhere it runs in Python.
-    The body may also update arrays in place.
+    function the loop stays a loop in the compiled code (the number of
+    iterations is a run-time argument); elsewhere it runs in Python. The
+    body may update arrays in place. A body that returns its arrays
+    unchanged or permuted (`return v, u`: double buffering) updates them in
+    place, as in Python; a body that returns new arrays carries them.
     """
     lower, upper = operator.index(lower), operator.index(upper)
     if not _core._State.tracing:
@@ -151,57 +153,70 @@ def fori_loop(lower, upper, body, init_val):
     if not inits or not builtins.all(isinstance(a, ndarray) for a in inits):
         raise TypeError("fori_loop: init_val must be an array or a tuple of "
                         "arrays")
+
+    def call(values, scope=None):
+        """Traces one iteration into `scope` (None: where the loop is)."""
+        if scope is not None:
+            _core._State.scopes.append(scope)
+        try:
+            out = body(_LoopIndex(), values[0] if single else tuple(values))
+        finally:
+            if scope is not None:
+                _core._State.scopes.pop()
+        outs = [out] if single else list(out)
+        if len(outs) != len(inits):
+            raise TypeError(f"fori_loop: the body returned {len(outs)} "
+                            f"values for {len(inits)} loop-carried arrays")
+        outs = [o if isinstance(o, ndarray) else asarray(o) for o in outs]
+        for k, (o, n) in enumerate(zip(outs, inits)):
+            if o.shape != n.shape or o.dtype != n.dtype:
+                raise TypeError(f"fori_loop: value {k} changes from shape "
+                                f"{n.shape} {n.dtype} to {o.shape} {o.dtype}"
+                                " in the body")
+        return outs
+
+    # Trace once on stand-ins to see what the body returns.
     init_nodes = [a._node for a in inits]
     args = [Node(n.shape, n.dtype, n.split, "loop_arg") for n in init_nodes]
-    handles = [ndarray(a) for a in args]
+    probe_scope = []
+    outs = call([ndarray(a) for a in args], probe_scope)
+    position = {a.id: k for k, a in enumerate(args)}
+    permutation = [position.get(o._node.id) for o in outs]
+    trips = builtins.max(0, upper - lower)
+    if None not in permutation:
+        return _permuting_loop(call, inits, permutation, trips, single)
+    # New arrays each iteration: loop-carried values.
+    results = [o._node for o in outs]
+    loop = _core.record(Node((), None, op="loop", inputs=init_nodes,
+                             attrs=(0, trips, args, probe_scope, results)))
+    handles = [ndarray(_core.record(Node(n.shape, n.dtype, n.split,
+                                         "loop_result", [loop], k)))
+               for k, n in enumerate(init_nodes)]
+    return handles[0] if single else tuple(handles)
+
+
+def _permuting_loop(call, inits, permutation, trips, single):
+    """The loop of a body that returns its own arrays, permuted: the arrays
+    are updated in place. The compiled loop runs blocks of as many
+    iterations as the permutation's order (after which every array is back
+    in its place); the rest of the iterations follow it."""
+    order = 1
+    cycle = list(range(len(permutation)))
+    while True:
+        cycle = [permutation[c] for c in cycle]
+        if cycle == list(range(len(permutation))):
+            break
+        order += 1
+    blocks, rest = divmod(trips, order)
     scope = []
-    _core._State.scopes.append(scope)
-    try:
-        out = body(_LoopIndex(), handles[0] if single else tuple(handles))
-    finally:
-        _core._State.scopes.pop()
-    outs = [out] if single else list(out)
-    if len(outs) != len(inits):
-        raise TypeError(f"fori_loop: the body returned {len(outs)} values for "
-                        f"{len(inits)} loop-carried arrays")
-    result_nodes = []
-    for k, (o, n) in enumerate(zip(outs, init_nodes)):
-        o = asarray(o) if not isinstance(o, ndarray) else o
-        if o.shape != n.shape or o.dtype != n.dtype:
-            raise TypeError(f"fori_loop: value {k} changes from shape "
-                            f"{n.shape} {n.dtype} to {o.shape} {o.dtype} in "
-                            "the body")
-        result_nodes.append(o._node)
-    # A value the body returns unchanged is the initial array itself, as in
-    # Python: the body's in-place updates of it update that array.
-    same = {args[k].id: init_nodes[k] for k in range(len(args))
-            if result_nodes[k] is args[k]}
-    _substitute(scope, same)
-    carried = [k for k in range(len(args)) if args[k].id not in same]
-    loop = _core.record(Node((), None, op="loop",
-                             inputs=[init_nodes[k] for k in carried],
-                             attrs=(lower, upper, [args[k] for k in carried],
-                                    scope,
-                                    [result_nodes[k] for k in carried])))
-    results = [ndarray(_core.record(Node(init_nodes[k].shape,
-                                         init_nodes[k].dtype,
-                                         init_nodes[k].split, "loop_result",
-                                         [loop], carried.index(k))))
-               if k in carried else inits[k] for k in range(len(args))]
-    return results[0] if single else tuple(results)
-
-
-def _substitute(nodes, replacements):
-    """Replaces the nodes `replacements` maps (by id) among the inputs of
-    `nodes` and of the loops nested in them."""
-    for node in nodes:
-        node.inputs = tuple(replacements.get(x.id, x) if isinstance(x, Node)
-                            else x for x in node.inputs)
-        if node.op == "loop":
-            lower, upper, args, body, results = node.attrs
-            _substitute(body, replacements)
-            node.attrs = (lower, upper, args, body,
-                          [replacements.get(r.id, r) for r in results])
+    current = list(inits)
+    for _ in range(order):
+        current = call(current, scope)
+    _core.record(Node((), None, op="loop", attrs=(0, blocks, [], scope,
+                                                  [])))
+    for _ in range(rest):
+        current = call(current)
+    return current[0] if single else tuple(current)
 
 
 # --- creation ---------------------------------------------------------------

@@ -1,12 +1,18 @@
 """The array object: a Python handle on a node of the deferred graph."""
 
 import functools
+import platform
+import sys
 import weakref
 
 import numpy as np
 
 from . import _core, _dtypes
 from ._core import Node
+
+
+_TEMPORARY_REFCOUNT = 3 if platform.python_implementation() == "CPython" \
+    else 0
 
 
 class ndarray:  # noqa: N801 (the array API's name for the array object)
@@ -127,6 +133,12 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         return _wrap(_view(self._node, key))
 
     def __setitem__(self, key, value):
+        # A value no variable holds (`a[k] = expr`: referenced only by the
+        # caller's stack, this frame and getrefcount's argument) need not be
+        # stored: it is computed straight into its destination.
+        if (_TEMPORARY_REFCOUNT and isinstance(value, ndarray) and
+                sys.getrefcount(value) <= _TEMPORARY_REFCOUNT):
+            value._node.handle = None
         destination = _view(self._node, key, for_write=True)
         if destination is None:
             return

@@ -185,7 +185,7 @@ class Builder:
         self.indent = "  "
         self.ssa = {}  # node id -> (name, dims, mlir dtype)
         self.constants = {}
-        self.rows = {}  # global rows -> number of the argument holding it
+        self.sizes = {}  # size -> (argument number, argument)
         self.count = 0
         self.distributed = False
 
@@ -218,17 +218,40 @@ class Builder:
     def index_arg(self, n):
         return self._arg("index", [int(n)])
 
-    def dist_arg(self, type_text, block, rows):
+    def size(self, n):
+        """The index argument holding size `n`, shared by every array
+        dimension of that size: the compiler then sees which sizes agree
+        (no broadcasting checks, aligned distributed arrays)."""
+        if n not in self.sizes:
+            self.sizes[n] = (len(self.args), self.index_arg(n))
+        return self.sizes[n]
+
+    def array_arg(self, dims, dtype, data, shape):
+        """A local array argument, seen through a view whose sizes are the
+        shared size arguments."""
+        return self.view_with_sizes(self._arg(_type(dims, dtype), [data]),
+                                    dims, dtype, shape)
+
+    def view_with_sizes(self, name, dims, dtype, shape):
+        """`name` viewed whole, with the shared size arguments as sizes."""
+        if None not in dims:
+            return name
+        sizes = [str(n) if d == 1 else self.size(n)[1]
+                 for n, d in zip(shape, dims)]
+        zeros = ", ".join("0" for _ in dims)
+        ones = ", ".join("1" for _ in dims)
+        return self.op(f"ndarray.subview {name}[{zeros}] [{', '.join(sizes)}]"
+                       f" [{ones}] : {_type(dims, dtype)} to "
+                       f"{_type(dims, dtype)}")
+
+    def dist_arg(self, type_text, block, shape):
         """A distributed array argument: this rank's `block` of an array of
-        `rows` global rows. Arrays of equal length share the argument that
-        holds it, which tells the compiler that they are aligned."""
+        global `shape` (docs/distribution.md)."""
         self.distributed = True
-        if rows not in self.rows:
-            self.rows[rows] = len(self.args)
-            self.index_arg(rows)
+        numbers = ", ".join(str(self.size(n)[0]) for n in shape)
         return self._arg(type_text, [block],
                          f" {{dist.team = {_State.team} : i64, "
-                         f"dist.rows = {self.rows[rows]} : i64}}")
+                         f"dist.shape = array<i64: {numbers}>}}")
 
     def element(self, value, dtype):
         """The Python scalar `value` as an SSA value of the storage type of
@@ -297,10 +320,10 @@ class Builder:
         dtype = _dtypes.to_mlir(node.dtype)
         if node.split is not None:
             dims = _static_dims(node.shape, dynamic_first=True)
-            name = self.dist_arg(_type(dims, dtype), node.data, node.shape[0])
+            name = self.dist_arg(_type(dims, dtype), node.data, node.shape)
         else:
             dims = _static_dims(node.shape)
-            name = self._arg(_type(dims, dtype), [node.data])
+            name = self.array_arg(dims, dtype, node.data, node.shape)
         return name, dims, dtype
 
     def output(self, node, replicated=False):
@@ -315,11 +338,11 @@ class Builder:
             offset, rows = default_partition(shape[0])
             data = np.empty((rows,) + shape[1:], node.dtype)
             dims = _static_dims(shape, dynamic_first=True)
-            out = self.dist_arg(_type(dims, dtype), data, shape[0])
+            out = self.dist_arg(_type(dims, dtype), data, shape)
         else:
             data = np.empty(shape, node.dtype)
             dims = _static_dims(shape)
-            out = self._arg(_type(dims, dtype), [data])
+            out = self.array_arg(dims, dtype, data, shape)
         self.insert(value, (out, dims, dtype))
         return data, offset
 
@@ -412,7 +435,7 @@ def _sized_result(b, node, mnemonic, suffix=""):
     (x,) = _emit_operands(b, node)
     dims = _static_dims(node.shape)
     dtype = _dtypes.to_mlir(node.dtype)
-    dynamic = [b.index_arg(n) for n, d in zip(node.shape, dims) if d is None]
+    dynamic = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
     operands = f"({', '.join(dynamic)})" if dynamic else ""
     name = b.op(f"ndarray.{mnemonic} {x[0]}{operands}{suffix} : "
                 f"{_type(x[1], x[2])} -> {_type(dims, dtype)}")
@@ -489,7 +512,7 @@ def _emit_full(b, node):
     dtype = _dtypes.to_mlir(node.dtype)
     storage = dtype[1:] if dtype.startswith("ui") else dtype
     dims = _static_dims(node.shape)
-    sizes = [b.index_arg(n) for n, d in zip(node.shape, dims) if d is None]
+    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
     operands = f"({', '.join(sizes)})" if sizes else ""
     fill = ""
     if node.attrs is not None:
@@ -506,7 +529,7 @@ def _emit_linspace(b, node):
     dtype = _dtypes.to_mlir(node.dtype)
     s = b._arg("f64", [float(start)])
     e = b._arg("f64", [float(stop)])
-    n = b.index_arg(num)
+    n = b.size(num)[1]
     dims = _static_dims(node.shape)
     if node.split is not None:
         b.distributed = True
@@ -580,7 +603,8 @@ def _emit_loop(b, node):
     b.indent += "  "
     outside = set(b.ssa)
     for arg, c, t, v in zip(args, carried, types, inits):
-        b.ssa[arg.id] = (c, t, v[2])
+        # Seen through a view with the shared sizes, as arguments are.
+        b.ssa[arg.id] = (b.view_with_sizes(c, t, v[2], arg.shape), t, v[2])
     emit_in_order(b, body)
     yields = [_cast_to(b, b.value(r), t) for r, t in zip(results, types)]
     if yields:

@@ -515,27 +515,27 @@ LogicalResult distributeCreation(Operation *op) {
 
 /// Distributed function arguments: an array argument with `dist.team = T`
 /// is this rank's block of the default partition of a distributed array
-/// whose global number of rows is the index argument `dist.rows = k` (the
-/// calling convention of docs/distribution.md). Arrays of equal length
-/// share that argument, which tells the compiler they are aligned. The body
-/// sees the distributed array.
+/// whose global shape is held by the index arguments `dist.shape = [k0,
+/// k1, ...]` (the calling convention of docs/distribution.md). Arrays of
+/// equal shape share these arguments, which tells the compiler they are
+/// aligned. The body sees the distributed array.
 LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
   if (func.isExternal())
     return success();
-  constexpr llvm::StringLiteral kRowsAttrName = "dist.rows";
+  constexpr llvm::StringLiteral kShapeAttrName = "dist.shape";
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     Attribute attr = func.getArgAttr(i, kTeamAttrName);
     if (!attr) {
-      if (func.getArgAttr(i, kRowsAttrName))
+      if (func.getArgAttr(i, kShapeAttrName))
         return func.emitOpError("argument #")
-               << i << ": '" << kRowsAttrName << "' without '" << kTeamAttrName
-               << "'";
+               << i << ": '" << kShapeAttrName << "' without '"
+               << kTeamAttrName << "'";
       continue;
     }
     any = true;
     auto teamAttr = dyn_cast<IntegerAttr>(attr);
-    auto rowsAttr =
-        dyn_cast_or_null<IntegerAttr>(func.getArgAttr(i, kRowsAttrName));
+    auto shapeAttr = dyn_cast_or_null<DenseI64ArrayAttr>(
+        func.getArgAttr(i, kShapeAttrName));
     auto type = dyn_cast<NDArrayType>(func.getArgument(i).getType());
     if (!teamAttr || teamAttr.getInt() < 1)
       return func.emitOpError("argument #")
@@ -545,46 +545,48 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
       return func.emitOpError("argument #")
              << i << ": '" << kTeamAttrName
              << "' needs a local array of rank >= 1";
-    if (!rowsAttr || rowsAttr.getInt() < 0 ||
-        rowsAttr.getInt() >= static_cast<int64_t>(e) ||
-        !func.getArgument(rowsAttr.getInt()).getType().isIndex())
+    auto isSizeArgument = [&](int64_t k) {
+      return k >= 0 && k < static_cast<int64_t>(e) &&
+             func.getArgument(k).getType().isIndex();
+    };
+    if (!shapeAttr || shapeAttr.size() != type.getRank() ||
+        !llvm::all_of(shapeAttr.asArrayRef(), isSizeArgument))
       return func.emitOpError("argument #")
-             << i << ": a distributed argument needs '" << kRowsAttrName
-             << " = k', k the number of an index argument (its global "
-                "rows)";
+             << i << ": a distributed argument needs '" << kShapeAttrName
+             << " = array<i64: k0, ...>', one index argument (its global "
+                "size) per dimension";
     func.removeArgAttr(i, kTeamAttrName);
-    func.removeArgAttr(i, kRowsAttrName);
+    func.removeArgAttr(i, kShapeAttrName);
     BlockArgument block = func.getArgument(i);
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(block.getUses(), [](OpOperand &u) { return &u; });
     Location loc = block.getLoc();
-    Value rows = func.getArgument(rowsAttr.getInt());
+    SmallVector<Value> shape = llvm::map_to_vector(
+        shapeAttr.asArrayRef(), [&](int64_t k) -> Value {
+          return func.getArgument(k);
+        });
     OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
     auto [offset, size] =
-        dist::createDefaultPartition(b, loc, teamAttr.getInt(), rows);
-    SmallVector<Value> shape{rows};
-    for (int64_t d = 1; d < type.getRank(); ++d)
-      shape.push_back(dist::getDimValue(b, loc, block, d));
-    // The whole block, as a view whose size is the partition's: blocks of
-    // arrays of equal length then have one size value, so the compiler sees
-    // that they are aligned.
+        dist::createDefaultPartition(b, loc, teamAttr.getInt(), shape[0]);
+    // The whole block, as a view with the partition's size and the global
+    // sizes of dimensions 1..: the blocks of arrays of equal shape then
+    // have the same size values.
     SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes{size};
-    for (int64_t d = 1; d < type.getRank(); ++d)
-      sizes.push_back(dist::getDimSize(b, loc, block, d));
-    SmallVector<int64_t> blockShape(type.getShape());
-    blockShape[0] = ShapedType::kDynamic;
-    Value owned = SubviewOp::create(
-        b, loc, type.cloneWith(blockShape, type.getElementType()), block, zeros,
-        sizes, ones);
-    SmallVector<int64_t> staticShape(type.getShape());
-    staticShape[0] = ShapedType::kDynamic;
+    SmallVector<int64_t> globalShape{ShapedType::kDynamic};
+    for (int64_t d = 1; d < type.getRank(); ++d) {
+      sizes.push_back(type.isDynamicDim(d)
+                          ? OpFoldResult(shape[d])
+                          : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+      globalShape.push_back(type.getDimSize(d));
+    }
+    NDArrayType rowsType = type.cloneWith(globalShape, type.getElementType());
+    Value owned = SubviewOp::create(b, loc, rowsType, block, zeros, sizes,
+                                    ones);
     Value distributed = dist::createFromOwned(
-        b, loc,
-        dist::withDistEnv(type.cloneWith(staticShape, type.getElementType()),
-                          teamAttr.getInt()),
-        owned, offset, shape);
+        b, loc, dist::withDistEnv(rowsType, teamAttr.getInt()), owned, offset,
+        shape);
     for (OpOperand *use : uses)
       use->set(distributed);
   }

@@ -26,28 +26,35 @@ func.func @escapes() -> !ndarray.ndarray<4xf64> {
 
 // -----
 
-// expected-error @+1 {{argument #0: a distributed argument needs 'dist.rows = k', k the number of an index argument (its global rows)}}
-func.func @missing_rows(%a: !ndarray.ndarray<?xf64> {dist.team = 1 : i64}) {
+// expected-error @+1 {{argument #0: a distributed argument needs 'dist.shape = array<i64: k0, ...>', one index argument (its global size) per dimension}}
+func.func @missing_shape(%a: !ndarray.ndarray<?xf64> {dist.team = 1 : i64}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{argument #1: a distributed argument needs 'dist.rows = k'}}
-func.func @rows_not_index(%n: f64, %a: !ndarray.ndarray<?xf64> {dist.team = 1 : i64, dist.rows = 0 : i64}) {
+// expected-error @+1 {{argument #1: a distributed argument needs 'dist.shape}}
+func.func @shape_not_index(%n: f64, %a: !ndarray.ndarray<?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #1: a distributed argument needs 'dist.shape}}
+func.func @shape_of_wrong_rank(%n: index, %a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0>}) {
   return
 }
 
 // -----
 
 // expected-error @+1 {{argument #0: 'dist.team' needs a local array of rank >= 1}}
-func.func @scalar_argument(%a: !ndarray.ndarray<f64> {dist.team = 1 : i64, dist.rows = 1 : i64}, %n: index) {
+func.func @scalar_argument(%a: !ndarray.ndarray<f64> {dist.team = 1 : i64, dist.shape = array<i64: 1>}, %n: index) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{argument #0: 'dist.rows' without 'dist.team'}}
-func.func @rows_without_team(%a: !ndarray.ndarray<?xf64> {dist.rows = 1 : i64}, %n: index) {
+// expected-error @+1 {{argument #0: 'dist.shape' without 'dist.team'}}
+func.func @shape_without_team(%a: !ndarray.ndarray<?xf64> {dist.shape = array<i64: 1>}, %n: index) {
   return
 }

@@ -165,24 +165,24 @@ func.func @row_matmul(%x: !ndarray.ndarray<6x4xf64>, %y: !ndarray.ndarray<4x3xf6
 // -----
 
 // A distributed argument is this rank's block of the default partition; its
-// global rows are the index argument named by dist.rows (arrays sharing it
-// are aligned). The updated argument is written back by rows.
+// global shape is held by the index arguments named by dist.shape (arrays
+// sharing them are aligned). The updated argument is written back by rows.
 // CHECK-LABEL: func.func @arguments
-// CHECK-SAME: (%[[N:.*]]: index, %[[A:.*]]: !ndarray.ndarray<?x4xf64>, %[[B:.*]]: !ndarray.ndarray<?x4xf64>)
+// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[A:.*]]: !ndarray.ndarray<?x4xf64>, %[[B:.*]]: !ndarray.ndarray<?x4xf64>)
 // CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %{{.*}}, %{{.*}} shape(%[[N]])
 // CHECK: %[[OWNED:.*]] = ndarray.subview %[[B]][0, 0] [%[[SIZE]], 4] [1, 1]
-// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWNED]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%[[N]], %{{.*}})
+// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWNED]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%[[N]], %[[M]])
 // CHECK: ndarray.subview %[[A]][0, 0]
 // CHECK: ndarray.ewbin add
 // CHECK: dist.parts_of
 // CHECK: ndarray.insert_slice %{{.*}} into %[[B]]
-func.func @arguments(%n: index,
-    %a: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.rows = 0 : i64},
-    %b: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.rows = 0 : i64}) {
+func.func @arguments(%n: index, %m: index,
+    %a: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>},
+    %b: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>}) {
   %s = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>) -> !ndarray.ndarray<?x4xf64>
   %c0 = arith.constant 0 : index
-  %m = ndarray.dim %b, %c0 : !ndarray.ndarray<?x4xf64>
-  %v = ndarray.immutable_insert_slice %s into %b[0, 0] [%m, 4] [1, 1] : !ndarray.ndarray<?x4xf64> into !ndarray.ndarray<?x4xf64>
-  ndarray.insert_slice %v into %b[0, 0] [%m, 4] [1, 1] : !ndarray.ndarray<?x4xf64> into !ndarray.ndarray<?x4xf64>
+  %rows = ndarray.dim %b, %c0 : !ndarray.ndarray<?x4xf64>
+  %v = ndarray.immutable_insert_slice %s into %b[0, 0] [%rows, 4] [1, 1] : !ndarray.ndarray<?x4xf64> into !ndarray.ndarray<?x4xf64>
+  ndarray.insert_slice %v into %b[0, 0] [%rows, 4] [1, 1] : !ndarray.ndarray<?x4xf64> into !ndarray.ndarray<?x4xf64>
   return
 }
