@@ -40,26 +40,16 @@ from ._imex import CompileError  # noqa: E402 (a compiler diagnostic)
 
 def init(comm=None):
     """Distributes arrays created with `split=` over the ranks of `comm`
-    (an mpi4py communicator; default MPI_COMM_WORLD). When the job has more
-    than one rank, an uncaught exception on any rank ends all of them."""
+    (an mpi4py communicator; default MPI_COMM_WORLD) and returns the number
+    of ranks. With more than one rank, an uncaught exception on any rank
+    ends all of them (MPI_Abort) rather than leaving them waiting."""
+    _core.sync()
     if comm is not None:
         _core._State.team = _core.ext().register_team(comm.py2f())
-        _core._State.team_info = None
-    nprocs, _ = _core.team_info()
-    if nprocs > 1:
-        _install_abort_hook()
-    return nprocs
-
-
-def _install_abort_hook():
-    previous = sys.excepthook
-
-    def hook(kind, value, traceback):
-        previous(kind, value, traceback)
-        sys.stderr.flush()
-        _core.ext().abort(1)
-
-    sys.excepthook = hook
+    else:
+        _core._State.team = 1
+    _core._State.team_info = None
+    return _core.team_info()[0]
 
 
 def nprocs():

@@ -63,7 +63,25 @@ def team_info():
         e = ext()
         _State.team_info = (e.team_size(_State.team),
                             e.team_rank(_State.team))
+        if _State.team_info[0] > 1:
+            _install_abort_hook()
     return _State.team_info
+
+
+def _install_abort_hook():
+    """An uncaught exception on one rank ends every rank (MPI_Abort)
+    instead of leaving the others waiting in a collective."""
+    if getattr(sys.excepthook, "imex_abort", False):
+        return
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):
+        previous(kind, value, traceback)
+        sys.stderr.flush()
+        ext().abort(1)
+
+    hook.imex_abort = True
+    sys.excepthook = hook
 
 
 def under_mpi():
