@@ -260,10 +260,11 @@ def _scalar_dtype(value, like):
 def _operand(value, like=None, strict=True):
     """A node, or (Python scalar, numpy dtype) for a scalar; None (or
     TypeError when `strict`) for anything else."""
-    if isinstance(value, ndarray):
+    kind = type(value)
+    if kind is ndarray:
         return value._node
-    if isinstance(value, (bool, int, float)) and not isinstance(
-            value, np.ndarray):
+    if kind is float or kind is int or kind is bool or isinstance(
+            value, (bool, int, float)):
         return (value, _scalar_dtype(value, like))
     if isinstance(value, (np.ndarray, np.generic)):
         return asarray(value)._node
@@ -314,7 +315,8 @@ def _binary(kind, x, y):
         raise TypeError(f"{kind}: {error}") from None
     sa = a.shape if isinstance(a, Node) else ()
     sb = b.shape if isinstance(b, Node) else ()
-    shape = np.broadcast_shapes(sa, sb)
+    shape = sa if sa == sb or not sb else (
+        sb if not sa else np.broadcast_shapes(sa, sb))
     inputs = [n if isinstance(n, Node) else (n[0], _dtypes.to_mlir(n[1]))
               for n in (a, b)]
     return _wrap(_core.record(Node(shape, dtype, _split_of(inputs,

@@ -108,7 +108,8 @@ class Node:
     def __init__(self, shape, dtype, split=None, op=None, inputs=(),
                  attrs=None, data=None, offset=0):
         self.id = next(_ids)
-        self.shape = tuple(int(n) for n in shape)
+        self.shape = shape if type(shape) is tuple else tuple(
+            int(n) for n in shape)
         self.dtype = dtype
         self.split = split if self.shape else None
         self.op = op
@@ -167,12 +168,22 @@ def _alive(node):
 
 # --- IR construction --------------------------------------------------------
 
+_TYPES = {}
+
+
 def _type(dims, dtype):
-    text = "".join(("?" if d is None else str(d)) + "x" for d in dims)
-    return f"!ndarray.ndarray<{text}{dtype}>"
+    key = (tuple(dims), dtype)
+    text = _TYPES.get(key)
+    if text is None:
+        shape = "".join(("?" if d is None else str(d)) + "x" for d in dims)
+        text = _TYPES[key] = f"!ndarray.ndarray<{shape}{dtype}>"
+    return text
 
 
 def _broadcast_dims(*dim_lists):
+    first = dim_lists[0]
+    if all(d == first for d in dim_lists):
+        return list(first)
     rank = max(len(d) for d in dim_lists)
     result = []
     for i in range(rank):
@@ -245,10 +256,37 @@ class Builder:
         return self.sizes[n]
 
     def array_arg(self, dims, dtype, data, shape):
-        """A local array argument, seen through a view whose sizes are the
-        shared size arguments."""
-        return self.view_with_sizes(self._arg(_type(dims, dtype), [data]),
-                                    dims, dtype, shape)
+        """A local array argument whose sizes are the shared size
+        arguments: a memref given those sizes (memref.reinterpret_cast)
+        wrapped as an array, at function level."""
+        if None not in dims or dtype.startswith("ui"):
+            return self.view_with_sizes(self._arg(_type(dims, dtype), [data]),
+                                        dims, dtype, shape)
+        memref = "memref<" + "".join(
+            ("?" if d is None else str(d)) + "x" for d in dims) + dtype + ">"
+        name = self._arg(memref, [data])
+        sizes = [str(n) if d == 1 else self.size(n)[1]
+                 for n, d in zip(shape, dims)]
+        strides = ["1"]
+        for size, d in zip(reversed(sizes[1:]), reversed(dims[1:])):
+            inner = strides[0]
+            if d == 1:
+                strides.insert(0, inner)
+            elif inner == "1":
+                strides.insert(0, size)
+            else:
+                product = self.fresh()
+                self.prologue.append(f"  {product} = arith.muli {inner}, "
+                                     f"{size} : index")
+                strides.insert(0, product)
+        cast, array = self.fresh(), self.fresh()
+        self.prologue.append(
+            f"  {cast} = memref.reinterpret_cast {name} to offset: [0], "
+            f"sizes: [{', '.join(sizes)}], strides: [{', '.join(strides)}] : "
+            f"{memref} to {memref}")
+        self.prologue.append(f"  {array} = ndarray.from_memref {cast} : "
+                             f"{memref} -> {_type(dims, dtype)}")
+        return array
 
     def view_with_sizes(self, name, dims, dtype, shape):
         """`name` viewed whole, with the shared size arguments as sizes."""

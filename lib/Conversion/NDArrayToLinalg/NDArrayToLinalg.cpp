@@ -90,6 +90,11 @@ static OpFoldResult getSize(OpBuilder &b, Location loc, Value tensor,
   }
   if (auto cast = dyn_cast_if_present<tensor::CastOp>(def))
     return getSize(b, loc, cast.getSource(), dim);
+  // A memref given its sizes (e.g. shared size arguments of a kernel).
+  if (auto toTensor = dyn_cast_if_present<bufferization::ToTensorOp>(def))
+    if (auto reinterpret =
+            toTensor.getBuffer().getDefiningOp<memref::ReinterpretCastOp>())
+      return reinterpret.getMixedSizes()[dim];
   if (auto dps = dyn_cast_if_present<DestinationStyleOpInterface>(def))
     if (auto result = dyn_cast<OpResult>(tensor))
       return getSize(b, loc, dps.getTiedOpOperand(result)->get(), dim);
@@ -194,6 +199,19 @@ static Value repeatDim(OpBuilder &b, Location loc, Value tensor, int64_t dim,
       .getResult(0);
 }
 
+/// Whether two sizes are provably equal: the same constant or value, or
+/// `tensor.dim` of the same tensor and dimension.
+static bool isSameSize(OpFoldResult a, OpFoldResult b) {
+  if (isEqualConstantIntOrValue(a, b))
+    return true;
+  auto dimA = dyn_cast_if_present<tensor::DimOp>(
+      dyn_cast<Value>(a) ? cast<Value>(a).getDefiningOp() : nullptr);
+  auto dimB = dyn_cast_if_present<tensor::DimOp>(
+      dyn_cast<Value>(b) ? cast<Value>(b).getDefiningOp() : nullptr);
+  return dimA && dimB && dimA.getSource() == dimB.getSource() &&
+         isEqualConstantIntOrValue(dimA.getIndex(), dimB.getIndex());
+}
+
 /// `tensor` prepared as an input of an elementwise op over `targetSizes`
 /// (numpy broadcasting, end-aligned), with its indexing map. Static unit
 /// dimensions broadcast through the map; a dynamic size that turns out to be
@@ -214,7 +232,7 @@ broadcastInput(OpBuilder &b, Location loc, Value tensor,
       continue;
     }
     exprs.push_back(b.getAffineDimExpr(dim));
-    if (isEqualConstantIntOrValue(size, target))
+    if (isSameSize(size, target))
       continue;
     Value s = toIndex(b, loc, size), t = toIndex(b, loc, target);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -700,7 +718,12 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
     if (!toTensor)
       return rewriter.notifyMatchFailure(
           op, "in-place update of an array not backed by a memref");
-    Value updated = prepareInsertSource(rewriter, op, adaptor.getSource());
+    // A write-back's source is a version of the destination: same shape and
+    // element type.
+    bool writeBack = op->hasAttr(kWriteBackAttrName);
+    Value updated =
+        writeBack ? adaptor.getSource()
+                  : prepareInsertSource(rewriter, op, adaptor.getSource());
     // Write-backs cover the whole array; anything else updates a copy of
     // the current contents first.
     SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
@@ -710,7 +733,7 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    if (!isFullOverwrite(op))
+    if (!writeBack && !isFullOverwrite(op))
       updated = tensor::InsertSliceOp::create(
           rewriter, op.getLoc(), updated, toTensor.getResult(), offsets,
           op.getMixedSizes(), op.getMixedStrides());

@@ -575,6 +575,12 @@ OpFoldResult DimOp::fold(FoldAdaptor adaptor) {
     getSourceMutable().assign(insert.getDestination());
     return getResult();
   }
+  // A wrapped memref whose sizes are given (memref.reinterpret_cast).
+  if (auto fromMemRef = getSource().getDefiningOp<FromMemRefOp>())
+    if (auto sized = fromMemRef.getSource()
+                         .getDefiningOp<OffsetSizeAndStrideOpInterface>())
+      if (static_cast<int64_t>(sized.getMixedSizes().size()) == type.getRank())
+        return sized.getMixedSizes()[dim];
   return {};
 }
 

@@ -528,14 +528,14 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     if (!attr) {
       if (func.getArgAttr(i, kShapeAttrName))
         return func.emitOpError("argument #")
-               << i << ": '" << kShapeAttrName << "' without '"
-               << kTeamAttrName << "'";
+               << i << ": '" << kShapeAttrName << "' without '" << kTeamAttrName
+               << "'";
       continue;
     }
     any = true;
     auto teamAttr = dyn_cast<IntegerAttr>(attr);
-    auto shapeAttr = dyn_cast_or_null<DenseI64ArrayAttr>(
-        func.getArgAttr(i, kShapeAttrName));
+    auto shapeAttr =
+        dyn_cast_or_null<DenseI64ArrayAttr>(func.getArgAttr(i, kShapeAttrName));
     auto type = dyn_cast<NDArrayType>(func.getArgument(i).getType());
     if (!teamAttr || teamAttr.getInt() < 1)
       return func.emitOpError("argument #")
@@ -561,8 +561,8 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(block.getUses(), [](OpOperand &u) { return &u; });
     Location loc = block.getLoc();
-    SmallVector<Value> shape = llvm::map_to_vector(
-        shapeAttr.asArrayRef(), [&](int64_t k) -> Value {
+    SmallVector<Value> shape =
+        llvm::map_to_vector(shapeAttr.asArrayRef(), [&](int64_t k) -> Value {
           return func.getArgument(k);
         });
     OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
@@ -582,8 +582,8 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
       globalShape.push_back(type.getDimSize(d));
     }
     NDArrayType rowsType = type.cloneWith(globalShape, type.getElementType());
-    Value owned = SubviewOp::create(b, loc, rowsType, block, zeros, sizes,
-                                    ones);
+    Value owned =
+        SubviewOp::create(b, loc, rowsType, block, zeros, sizes, ones);
     Value distributed = dist::createFromOwned(
         b, loc, dist::withDistEnv(rowsType, teamAttr.getInt()), owned, offset,
         shape);

@@ -325,13 +325,13 @@ void ValueSemanticsBuilder::writeBack(func::ReturnOp ret, Versions &versions) {
     SmallVector<OpFoldResult> sizes;
     for (int64_t dim = 0; dim < type.getRank(); ++dim) {
       if (type.isDynamicDim(dim))
-        sizes.push_back(
-            DimOp::create(builder, ret.getLoc(), root, dim).getResult());
+        sizes.push_back(builder.createOrFold<DimOp>(ret.getLoc(), root, dim));
       else
         sizes.push_back(builder.getIndexAttr(type.getDimSize(dim)));
     }
-    InsertSliceOp::create(builder, ret.getLoc(), current, root, offsets, sizes,
-                          strides);
+    auto write = InsertSliceOp::create(builder, ret.getLoc(), current, root,
+                                       offsets, sizes, strides);
+    write->setAttr(kWriteBackAttrName, builder.getUnitAttr());
   }
 }
 

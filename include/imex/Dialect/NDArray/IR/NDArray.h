@@ -74,4 +74,11 @@ public:
 #define GET_OP_CLASSES
 #include "imex/Dialect/NDArray/IR/NDArrayOps.h.inc"
 
+namespace imex::ndarray {
+/// Marks the `ndarray.insert_slice` with which ndarray-value-semantics
+/// writes the final version of an updated argument back: its source has the
+/// destination's shape by construction (no broadcasting to check).
+inline constexpr llvm::StringLiteral kWriteBackAttrName = "ndarray.write_back";
+} // namespace imex::ndarray
+
 #endif // IMEX_DIALECT_NDARRAY_IR_NDARRAY_H
