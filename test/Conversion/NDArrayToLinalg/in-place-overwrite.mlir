@@ -1,4 +1,4 @@
-// RUN: imex-opt %s -split-input-file --pass-pipeline='builtin.module(inline,canonicalize,convert-ndarray-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize)' | FileCheck %s
+// RUN: imex-opt %s -split-input-file --pass-pipeline='builtin.module(inline,canonicalize,convert-ndarray-to-linalg,canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize,cse,canonicalize)' | FileCheck %s
 
 // a[...] = b + s * c: the fused loop writes straight into a.
 // CHECK-LABEL: func @triad
@@ -28,5 +28,34 @@ func.func @two_outputs(%x: !ndarray.ndarray<8xf64>, %p: !ndarray.ndarray<8xf64>,
   %f = ndarray.ewbin add %e, %x : (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) -> !ndarray.ndarray<8xf64>
   ndarray.insert_slice %e into %p[0] [8] [1] : !ndarray.ndarray<8xf64> into !ndarray.ndarray<8xf64>
   ndarray.insert_slice %f into %q[0] [8] [1] : !ndarray.ndarray<8xf64> into !ndarray.ndarray<8xf64>
+  return
+}
+
+// -----
+
+// Arrays over memrefs given shared sizes (as the Python frontend passes
+// them): an update through a view of one from the other needs no broadcast
+// checks, and the write-back of the updated array is in place: one loop
+// nest, no copies.
+// CHECK-LABEL: func @shared_sizes
+// CHECK-NOT: scf.if
+// CHECK-NOT: memref.copy
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @shared_sizes(%n: index, %m: index, %x: memref<?x?xf64>, %y: memref<?x?xf64>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %xr = memref.reinterpret_cast %x to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<?x?xf64> to memref<?x?xf64>
+  %yr = memref.reinterpret_cast %y to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<?x?xf64> to memref<?x?xf64>
+  %u = ndarray.from_memref %xr : memref<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %v = ndarray.from_memref %yr : memref<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %k = arith.subi %n, %c1 : index
+  %a = ndarray.subview %u[1, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %b = ndarray.subview %u[0, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %s = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %w = ndarray.subview %v[1, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %s into %w[0, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   return
 }

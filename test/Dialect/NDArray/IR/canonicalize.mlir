@@ -260,3 +260,20 @@ func.func @complementary_comparisons(%x: index, %unused: !ndarray.ndarray<f64>) 
   %or = arith.ori %eq, %ne : i1
   return %and, %or : i1, i1
 }
+
+// -----
+
+// The sizes of a wrapped memref that was given its sizes.
+// CHECK-LABEL: func @dim_of_sized_memref
+// CHECK-SAME: (%[[M:.*]]: memref<?x?xf64>, %[[N:.*]]: index, %[[K:.*]]: index)
+// CHECK-NOT: ndarray.dim
+// CHECK: return %[[N]], %[[K]]
+func.func @dim_of_sized_memref(%m: memref<?x?xf64>, %n: index, %k: index) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = memref.reinterpret_cast %m to offset: [0], sizes: [%n, %k], strides: [%k, 1] : memref<?x?xf64> to memref<?x?xf64>
+  %a = ndarray.from_memref %r : memref<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %0 = ndarray.dim %a, %c0 : !ndarray.ndarray<?x?xf64>
+  %1 = ndarray.dim %a, %c1 : !ndarray.ndarray<?x?xf64>
+  return %0, %1 : index, index
+}

@@ -30,7 +30,7 @@ func.func @write_through_view(%n: index, %s: !ndarray.ndarray<f64>) -> !ndarray.
 // CHECK: %[[R0:.*]] = ndarray.ewuny negative %[[A]]
 // CHECK: %[[A1:.*]] = ndarray.immutable_insert_slice %[[S]] into %[[A]]
 // CHECK: %[[R1:.*]] = ndarray.ewuny negative %[[A1]]
-// CHECK: ndarray.insert_slice %[[A1]] into %[[A]][0] [4] [1]
+// CHECK: ndarray.insert_slice %[[A1]] into %[[A]][0] [4] [1] {ndarray.write_back}
 // CHECK: return %[[R0]], %[[R1]]
 func.func @read_before_write(%a: !ndarray.ndarray<4xf64>, %s: !ndarray.ndarray<f64>) -> (!ndarray.ndarray<4xf64>, !ndarray.ndarray<4xf64>) {
   %0 = ndarray.ewuny negative %a : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
