@@ -185,6 +185,86 @@ def fori_loop(lower, upper, body, init_val):
     return handles[0] if single else tuple(handles)
 
 
+def while_loop(cond_fun, body_fun, init_val):
+    """`while cond_fun(val): val = body_fun(val)`; returns val.
+
+    `cond_fun` returns a 0-d boolean array (e.g. a comparison of a
+    reduction); `init_val` is an array or a tuple of arrays. Inside an
+    @imex.jit function the loop stays a loop (`scf.while`); elsewhere it runs
+    in Python. Arrays the body returns unchanged are updated in place; the
+    others are carried (new arrays each iteration).
+    """
+    if not _core._State.tracing:
+        value = init_val
+        while builtins.bool(cond_fun(value)):
+            value = body_fun(value)
+        return value
+    single = isinstance(init_val, ndarray)
+    inits = [init_val] if single else list(init_val)
+    if not inits or not builtins.all(isinstance(a, ndarray) for a in inits):
+        raise TypeError("while_loop: init_val must be an array or a tuple of "
+                        "arrays")
+    pack = (lambda values: values[0]) if single else tuple
+    init_nodes = [a._node for a in inits]
+
+    def stand_ins():
+        return [Node(n.shape, n.dtype, n.split, "loop_arg")
+                for n in init_nodes]
+
+    def trace(function, values, scope):
+        _core._State.scopes.append(scope)
+        try:
+            return function(pack(values))
+        finally:
+            _core._State.scopes.pop()
+
+    def results_of(out):
+        outs = [out] if single else list(out)
+        if len(outs) != len(inits):
+            raise TypeError(f"while_loop: the body returned {len(outs)} "
+                            f"values for {len(inits)} loop-carried arrays")
+        outs = [o if isinstance(o, ndarray) else asarray(o) for o in outs]
+        for k, (o, n) in enumerate(zip(outs, inits)):
+            if o.shape != n.shape or o.dtype != n.dtype:
+                raise TypeError(f"while_loop: value {k} changes from shape "
+                                f"{n.shape} {n.dtype} to {o.shape} {o.dtype}"
+                                " in the body")
+        return outs
+
+    # Which arrays does the body return unchanged? Those are the arrays
+    # themselves, updated in place; the others are carried.
+    probe = stand_ins()
+    outs = results_of(trace(body_fun, [ndarray(a) for a in probe], []))
+    carried = [k for k, o in enumerate(outs) if o._node is not probe[k]]
+
+    def bind(args):
+        values = list(inits)
+        for k in carried:
+            values[k] = ndarray(args[k])
+        return values
+
+    cond_args, body_args = stand_ins(), stand_ins()
+    cond_scope, body_scope = [], []
+    condition = trace(cond_fun, bind(cond_args), cond_scope)
+    if not isinstance(condition, ndarray) or condition.shape != () or \
+            condition.dtype != bool:
+        raise TypeError("while_loop: cond_fun must return a 0-d boolean "
+                        "array")
+    outs = results_of(trace(body_fun, bind(body_args), body_scope))
+    loop = _core.record(Node(
+        (), None, op="while", inputs=[init_nodes[k] for k in carried],
+        attrs=([cond_args[k] for k in carried], cond_scope,
+               condition._node, [body_args[k] for k in carried],
+               body_scope, [outs[k]._node for k in carried])))
+    results = list(inits)
+    for position, k in enumerate(carried):
+        n = init_nodes[k]
+        results[k] = ndarray(_core.record(Node(n.shape, n.dtype, n.split,
+                                               "loop_result", [loop],
+                                               position)))
+    return pack(results)
+
+
 def _permuting_loop(call, inits, permutation, trips, single):
     """The loop of a body that returns its own arrays, permuted: the arrays
     are updated in place. The compiled loop runs blocks of as many

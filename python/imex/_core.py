@@ -215,6 +215,7 @@ class Builder:
         self.ssa = {}  # node id -> (name, dims, mlir dtype)
         self.constants = {}
         self.sizes = {}  # size -> (argument number, argument)
+        self.inputs = set()  # ids of the nodes passed as arguments
         self.count = 0
         self.distributed = False
 
@@ -261,7 +262,7 @@ class Builder:
         wrapped as an array, at function level."""
         if None not in dims or dtype.startswith("ui"):
             return self.view_with_sizes(self._arg(_type(dims, dtype), [data]),
-                                        dims, dtype, shape)
+                                        dims, dtype, shape, prologue=True)
         memref = "memref<" + "".join(
             ("?" if d is None else str(d)) + "x" for d in dims) + dtype + ">"
         name = self._arg(memref, [data])
@@ -288,17 +289,29 @@ class Builder:
                              f"{memref} -> {_type(dims, dtype)}")
         return array
 
-    def view_with_sizes(self, name, dims, dtype, shape):
-        """`name` viewed whole, with the shared size arguments as sizes."""
+    def view_with_sizes(self, name, dims, dtype, shape, prologue=False):
+        """`name` viewed whole, with the shared size arguments as sizes
+        (at function level with `prologue`)."""
         if None not in dims:
             return name
         sizes = [str(n) if d == 1 else self.size(n)[1]
                  for n, d in zip(shape, dims)]
         zeros = ", ".join("0" for _ in dims)
         ones = ", ".join("1" for _ in dims)
-        return self.op(f"ndarray.subview {name}[{zeros}] [{', '.join(sizes)}]"
-                       f" [{ones}] : {_type(dims, dtype)} to "
-                       f"{_type(dims, dtype)}")
+        text = (f"ndarray.subview {name}[{zeros}] [{', '.join(sizes)}] "
+                f"[{ones}] : {_type(dims, dtype)} to {_type(dims, dtype)}")
+        if not prologue:
+            return self.op(text)
+        view = self.fresh()
+        self.prologue.append(f"  {view} = {text}")
+        return view
+
+    def forget_region(self, outside):
+        """Forgets the values defined in a region just emitted (all but
+        `outside` and the arguments, which are at function level)."""
+        for key in set(self.ssa) - outside:
+            if key not in self.inputs:
+                del self.ssa[key]
 
     def dist_arg(self, type_text, block, shape):
         """A distributed array argument: this rank's `block` of an array of
@@ -361,6 +374,7 @@ class Builder:
             return known
         if node.data is not None:
             result = self._input(node)
+            self.inputs.add(node.id)
         elif node.op in ("loop_arg", "traced_out_of_scope"):
             raise RuntimeError("an array computed inside an imex.fori_loop "
                                "body is used outside of it (return it from "
@@ -668,9 +682,62 @@ def _emit_loop(b, node):
     b.indent = outer_indent
     b.line("}")
     # Values defined in the body are not visible after the loop.
-    for key in set(b.ssa) - outside:
-        del b.ssa[key]
+    b.forget_region(outside)
     return [(f"{name}#{k}" if len(args) > 1 else name, t, v[2])
+            for k, (t, v) in enumerate(zip(types, inits))]
+
+
+def _emit_while(b, node):
+    """`scf.while` over the traced condition and body of an
+    imex.while_loop."""
+    cond_args, cond_scope, condition, body_args, body_scope, results = \
+        node.attrs
+    inits = [b.value(n) for n in node.inputs]
+    types = [[None if d != 1 else 1 for d in v[1]] for v in inits]
+    init_names = [_cast_to(b, v, t) for v, t in zip(inits, types)]
+    type_list = ", ".join(_type(t, v[2]) for t, v in zip(types, inits))
+    name = b.fresh()
+    before = [b.fresh() for _ in inits]
+    after = [b.fresh() for _ in inits]
+    if inits:
+        count = f":{len(inits)}" if len(inits) > 1 else ""
+        operands = ", ".join(f"{x} = {i}" for x, i in zip(before, init_names))
+        b.line(f"{name}{count} = scf.while ({operands}) : ({type_list}) -> "
+               f"({type_list}) {{")
+    else:
+        b.line("scf.while : () -> () {")
+
+    def region(args, names, scope, finish):
+        outer_indent = b.indent
+        b.indent += "  "
+        outside = set(b.ssa)
+        for arg, n, t, v in zip(args, names, types, inits):
+            b.ssa[arg.id] = (b.view_with_sizes(n, t, v[2], arg.shape), t,
+                             v[2])
+        emit_in_order(b, scope)
+        finish()
+        b.forget_region(outside)
+        b.indent = outer_indent
+
+    def condition_op():
+        flag = b.op(f"ndarray.load {b.value(condition)[0]}[] : "
+                    f"{_type([], 'i1')}")
+        forwarded = f" {', '.join(before)} : {type_list}" if inits else ""
+        b.line(f"scf.condition({flag}){forwarded}")
+
+    def yield_op():
+        yields = [_cast_to(b, b.value(r), t) for r, t in zip(results, types)]
+        b.line(f"scf.yield {', '.join(yields)} : {type_list}" if yields
+               else "scf.yield")
+
+    region(cond_args, before, cond_scope, condition_op)
+    b.line("} do {")
+    if inits:
+        b.line("^bb0(" + ", ".join(f"{a}: {_type(t, v[2])}" for a, t, v in
+                                   zip(after, types, inits)) + "):")
+    region(body_args, after, body_scope, yield_op)
+    b.line("}")
+    return [(f"{name}#{k}" if len(inits) > 1 else name, t, v[2])
             for k, (t, v) in enumerate(zip(types, inits))]
 
 
@@ -697,6 +764,7 @@ EMITTERS = {
     "permute_dims": _emit_permute_dims, "expand_dims": _emit_expand_dims,
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
     "full": _emit_full, "linspace": _emit_linspace, "loop": _emit_loop,
+    "while": _emit_while,
     "loop_result": _emit_loop_result,
 }
 
@@ -728,7 +796,8 @@ def _needed():
     """Pending nodes a Python array refers to (directly or through a
     view), in program order."""
     needed = {n.id: n for n in _State.pending.values()
-              if n.op not in ("view", "write", "loop") and _alive(n)}
+              if n.op not in ("view", "write", "loop", "while") and
+              _alive(n)}
     for ref in _State.pending_views:
         view = ref()
         if view is not None and _alive(view):
@@ -744,7 +813,7 @@ def sync(write=None, gather=None):
     returns the whole value of `gather` (a node) as a numpy array."""
     needed = _needed()
     effects = _State.tracing and any(
-        n.op in ("write", "loop") for n in _State.pending.values())
+        n.op in ("write", "loop", "while") for n in _State.pending.values())
     if not needed and write is None and gather is None and not effects:
         _State.pending.clear()
         _State.pending_views.clear()

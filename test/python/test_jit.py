@@ -111,3 +111,53 @@ def test_loop_bodies_must_keep_shapes_and_dtypes():
 
     with pytest.raises(TypeError, match="changes from shape"):
         f(xp.ones(4))
+
+
+@xp.jit
+def relax(u, tol):
+    def residual_too_big(u):
+        return xp.max(xp.abs(u[1:-1] - 0.5 * (u[:-2] + u[2:]))) > tol
+
+    def sweep(u):
+        u[1:-1] = 0.5 * (u[:-2] + u[2:])
+        return u
+    return xp.while_loop(residual_too_big, sweep, u)
+
+
+def relax_numpy(x, tol):
+    while np.max(np.abs(x[1:-1] - 0.5 * (x[:-2] + x[2:]))) > tol:
+        x[1:-1] = 0.5 * (x[:-2] + x[2:])
+    return x
+
+
+@pytest.mark.parametrize("tol", [1e-2, 1e-4])
+def test_while_loop_in_place(tol):
+    x = np.zeros(30)
+    x[0] = 1.0
+    u = xp.asarray(x)
+    assert relax(u, tol) is u
+    check(u, relax_numpy(x, tol))
+
+
+def test_while_loop_carries_new_arrays():
+    @xp.jit
+    def halve(a, b):
+        return xp.while_loop(lambda s: xp.sum(s[0]) > 1.0,
+                             lambda s: (s[0] * 0.5, s[1] + 1.0), (a, b))
+
+    a, b = halve(xp.asarray(np.full(4, 3.0)), xp.zeros(2))
+    check(a, np.full(4, 0.1875))
+    check(b, np.full(2, 4.0))
+    # Outside jit: a Python loop.
+    c = xp.while_loop(lambda a: xp.sum(a) > 1.0, lambda a: a * 0.5,
+                      xp.asarray(np.full(4, 3.0)))
+    check(c, np.full(4, 0.1875))
+
+
+def test_while_loop_condition_must_be_a_boolean_scalar():
+    @xp.jit
+    def f(a):
+        return xp.while_loop(lambda a: xp.sum(a), lambda a: a * 0.5, a)
+
+    with pytest.raises(TypeError, match="0-d boolean"):
+        f(xp.ones(3))

@@ -123,3 +123,25 @@ def test_jit_time_step_loop(n, steps):
         x[1:-1, 1:-1] = 0.25 * (x[:-2, 1:-1] + x[2:, 1:-1] + x[1:-1, :-2] +
                                 x[1:-1, 2:])
     check(u, x)
+
+
+@xp.jit
+def _relax(u, tol):
+    def residual_too_big(u):
+        return xp.max(xp.abs(u[1:-1] - 0.5 * (u[:-2] + u[2:]))) > tol
+
+    def sweep(u):
+        u[1:-1] = 0.5 * (u[:-2] + u[2:])
+        return u
+    return xp.while_loop(residual_too_big, sweep, u)
+
+
+@pytest.mark.parametrize("n", [3, 10])
+def test_jit_while_loop(n):
+    x = np.zeros((n, 3))
+    x[0] = 1.0
+    u = xp.asarray(x, split=0)
+    _relax(u, 1e-3)
+    while np.max(np.abs(x[1:-1] - 0.5 * (x[:-2] + x[2:]))) > 1e-3:
+        x[1:-1] = 0.5 * (x[:-2] + x[2:])
+    check(u, x)

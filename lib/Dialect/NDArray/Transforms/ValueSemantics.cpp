@@ -64,6 +64,10 @@ private:
   void rewriteReads(Operation &op, Versions &versions);
   void rewriteWrite(InsertSliceOp write, Versions &versions);
   LogicalResult threadVersions(Operation &op, Versions &versions);
+  LogicalResult threadWhileVersions(scf::WhileOp loop,
+                                    ArrayRef<Value> roots,
+                                    ArrayRef<Value> initial,
+                                    Versions &versions);
   void writeBack(func::ReturnOp ret, Versions &versions);
   /// Written roots defined outside `op` and written inside it.
   SmallVector<Value> getWrittenOuterRoots(Operation *op);
@@ -206,6 +210,50 @@ void ValueSemanticsBuilder::rewriteWrite(InsertSliceOp write,
   write.erase();
 }
 
+/// The versions of `roots` (written inside `loop`) become operands and
+/// results of the loop and arguments of both of its regions: the condition
+/// forwards them to the body, which yields them.
+LogicalResult ValueSemanticsBuilder::threadWhileVersions(
+    scf::WhileOp loop, ArrayRef<Value> roots, ArrayRef<Value> initial,
+    Versions &versions) {
+  if (!loop.getBefore().hasOneBlock() || !loop.getAfter().hasOneBlock())
+    return loop.emitOpError("with several blocks updates in place an array "
+                            "defined outside of it; this is not supported");
+  SmallVector<Value> inits(loop.getInits());
+  inits.append(initial.begin(), initial.end());
+  SmallVector<Type> types(loop.getResultTypes());
+  for (Value root : roots)
+    types.push_back(root.getType());
+  builder.setInsertionPoint(loop);
+  auto newLoop = scf::WhileOp::create(builder, loop.getLoc(), types, inits);
+  unsigned numOldResults = loop.getNumResults();
+  newLoop.getBefore().takeBody(loop.getBefore());
+  newLoop.getAfter().takeBody(loop.getAfter());
+  Block &before = newLoop.getBefore().front();
+  Block &after = newLoop.getAfter().front();
+  Versions beforeVersions = versions, afterVersions = versions;
+  for (Value root : roots) {
+    beforeVersions[root] = before.addArgument(root.getType(), loop.getLoc());
+    afterVersions[root] = after.addArgument(root.getType(), loop.getLoc());
+  }
+  if (failed(processRegion(newLoop.getBefore(), beforeVersions)))
+    return failure();
+  auto condition = cast<scf::ConditionOp>(before.getTerminator());
+  for (Value root : roots)
+    condition.getArgsMutable().append(beforeVersions.lookup(root));
+  if (failed(processRegion(newLoop.getAfter(), afterVersions)))
+    return failure();
+  auto yield = cast<scf::YieldOp>(after.getTerminator());
+  for (Value root : roots)
+    yield.getResultsMutable().append(afterVersions.lookup(root));
+  loop.replaceAllUsesWith(
+      newLoop->getResults().take_front(numOldResults));
+  loop.erase();
+  for (auto [i, root] : llvm::enumerate(roots))
+    versions[root] = newLoop.getResult(numOldResults + i);
+  return success();
+}
+
 SmallVector<Value> ValueSemanticsBuilder::getWrittenOuterRoots(Operation *op) {
   llvm::SetVector<Value> roots;
   op->walk([&](InsertSliceOp write) {
@@ -273,10 +321,14 @@ LogicalResult ValueSemanticsBuilder::threadVersions(Operation &op,
     return success();
   }
 
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return threadWhileVersions(loop, roots, initial, versions);
+
   if (!isa<scf::IfOp, scf::ExecuteRegionOp, imex::region::EnvRegionOp>(op))
     return op.emitOpError("updates in place an array defined outside of it; "
-                          "this is supported inside scf.for, scf.if, "
-                          "scf.execute_region and region.env_region only");
+                          "this is supported inside scf.for, scf.while, "
+                          "scf.if, scf.execute_region and region.env_region "
+                          "only");
   for (Region &region : op.getRegions())
     if (!region.empty() && !region.hasOneBlock())
       return op.emitOpError("with several blocks updates in place an array "

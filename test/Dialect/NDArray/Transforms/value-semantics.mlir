@@ -94,10 +94,24 @@ func.func @rank_reduced(%v: !ndarray.ndarray<2xf64>) -> !ndarray.ndarray<4x4xf64
 
 // -----
 
-func.func @while_unsupported(%a: !ndarray.ndarray<4xf64>, %s: !ndarray.ndarray<f64>, %c: i1) {
-  // expected-error @+1 {{'scf.while' op updates in place an array defined outside of it}}
+// Versions of arrays updated in an scf.while are threaded through both
+// regions: the condition forwards them, the body yields the new ones.
+// CHECK-LABEL: func @while_loop
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<4xf64>, %[[S:.*]]: !ndarray.ndarray<f64>, %[[C:.*]]: i1)
+// CHECK: %[[R:.*]] = scf.while (%[[B:.*]] = %[[A]]) : (!ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf64>
+// CHECK: ndarray.reduction sum %[[B]]
+// CHECK: scf.condition(%{{.*}}) %[[B]]
+// CHECK: ^bb0(%[[D:.*]]: !ndarray.ndarray<4xf64>):
+// CHECK: %[[N:.*]] = ndarray.immutable_insert_slice %[[S]] into %[[D]]
+// CHECK: scf.yield %[[N]]
+// CHECK: ndarray.insert_slice %[[R]] into %[[A]][0] [4] [1] {ndarray.write_back}
+func.func @while_loop(%a: !ndarray.ndarray<4xf64>, %s: !ndarray.ndarray<f64>, %c: i1) {
   scf.while : () -> () {
-    scf.condition(%c)
+    %t = ndarray.reduction sum %a : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<f64>
+    %v = ndarray.load %t[] : !ndarray.ndarray<f64>
+    %zero = arith.constant 0.0 : f64
+    %go = arith.cmpf olt, %v, %zero : f64
+    scf.condition(%go)
   } do {
     ndarray.insert_slice %s into %a[0] [4] [1] : !ndarray.ndarray<f64> into !ndarray.ndarray<4xf64>
     scf.yield
