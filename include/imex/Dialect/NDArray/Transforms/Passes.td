@@ -19,15 +19,16 @@ def NDArrayValueSemantics : Pass<"ndarray-value-semantics", "::mlir::ModuleOp"> 
       version current at the read (`ndarray.extract_slice`/`ndarray.cast`),
       so reads see earlier writes through any alias;
     * versions are threaded through `scf.for` (new iteration arguments),
+      `scf.while` (new operands, arguments of both regions and results),
       `scf.if`, `scf.execute_region` and `region.env_region` (new results);
     * arrays passed in as function arguments or wrapped by
       `ndarray.from_memref` at function level get their final version
-      written back before each `func.return` (a full `ndarray.insert_slice`,
-      the only in-place write left);
+      written back before each `func.return` (a full `ndarray.insert_slice`
+      marked `ndarray.write_back`, the only in-place write left);
     * `ndarray.delete` is removed (buffer deallocation frees memory).
 
-    Writes to arrays defined outside an `scf.while` or another unsupported
-    region op from inside it are reported as errors. Arrays returned by
+    Writes to arrays defined outside another region op from inside it are
+    reported as errors. Arrays returned by
     `reshape`, `permute_dims`, ... are treated as copies, which numpy's
     "may share memory" semantics allow.
   }];
