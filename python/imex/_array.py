@@ -299,6 +299,17 @@ def _split_of(nodes, ndim):
 
 
 def _binary(kind, x, y):
+    if type(x) is ndarray and type(y) in (float, int):  # a * 2.0: fast path
+        a = x._node
+        scalar = (y, _scalar_dtype(y, a.dtype))
+        shape, split = a.shape, a.split
+        try:
+            dtype = _ewbin_dtype(kind, a.dtype, scalar[1])
+        except TypeError as error:
+            raise TypeError(f"{kind}: {error}") from None
+        inputs = [a, (y, _dtypes.to_mlir(scalar[1]))]
+        return ndarray(_core.record(Node(shape, dtype, split, "ewbin",
+                                         inputs, kind)))
     if isinstance(x, ndarray) or not isinstance(y, ndarray):
         a = _operand(x)
         b = _operand(y, a.dtype if isinstance(a, Node) else None)

@@ -181,9 +181,12 @@ def _type(dims, dtype):
 
 
 def _broadcast_dims(*dim_lists):
-    first = dim_lists[0]
-    if all(d == first for d in dim_lists):
-        return list(first)
+    if len(dim_lists) == 2:  # the common cases: equal, or one is 0-d
+        x, y = dim_lists
+        if x == y or not y:
+            return list(x)
+        if not x:
+            return list(y)
     rank = max(len(d) for d in dim_lists)
     result = []
     for i in range(rank):
