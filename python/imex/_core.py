@@ -162,6 +162,13 @@ def check_not_tracing(what):
                            "traced (return the array instead)")
 
 
+def distributed(node):
+    """Whether kernels treat `node` as distributed: split over more than one
+    rank (on one rank its block is the whole array, and the single-process
+    code is the faster code)."""
+    return node.split is not None and team_info()[0] > 1
+
+
 def _alive(node):
     return node.handle is not None and node.handle() is not None
 
@@ -391,7 +398,7 @@ class Builder:
 
     def _input(self, node):
         dtype = _dtypes.to_mlir(node.dtype)
-        if node.split is not None:
+        if distributed(node):
             dims = _static_dims(node.shape, dynamic_first=True)
             name = self.dist_arg(_type(dims, dtype), node.data, node.shape)
         else:
@@ -404,7 +411,7 @@ class Builder:
         `node` unless `replicated`); returns (array, offset)."""
         value = self.value(node)
         dtype = value[2]
-        split = node.split is not None and not replicated
+        split = distributed(node) and not replicated
         shape = node.shape
         offset = 0
         if split:
@@ -578,7 +585,7 @@ def _emit_astype(b, node):
 
 def _team_attr(node):
     return (f" {{dist.team = {_State.team} : i64}}"
-            if node.split is not None else "")
+            if distributed(node) else "")
 
 
 def _emit_full(b, node):
@@ -590,7 +597,7 @@ def _emit_full(b, node):
     fill = ""
     if node.attrs is not None:
         fill = f" value {b.element(node.attrs, dtype)[0]}"
-    if node.split is not None:
+    if distributed(node):
         b.distributed = True
     name = b.op(f"ndarray.create{operands}{fill}{_team_attr(node)} : "
                 f"{_type(dims, storage)}")
@@ -604,7 +611,7 @@ def _emit_linspace(b, node):
     e = b._arg("f64", [float(stop)])
     n = b.size(num)[1]
     dims = _static_dims(node.shape)
-    if node.split is not None:
+    if distributed(node):
         b.distributed = True
     flag = " endpoint" if endpoint else ""
     name = b.op(f"ndarray.linspace {s}, {e}, {n}{flag}{_team_attr(node)} : "
