@@ -11,7 +11,8 @@ from helpers import check, sample
                          ids=str)
 @pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((1, 3), (3, 1)),
                                     ((4,), (4, 2)), ((2, 3), (3,)),
-                                    ((5,), (5,))], ids=str)
+                                    ((5,), (5,)), ((2, 3, 4), (4, 5)),
+                                    ((2, 3, 4), (2, 4, 5))], ids=str)
 def test_matmul(dtype, shapes):
     x = sample(shapes[0], dtype, seed=20)
     y = sample(shapes[1], dtype, seed=21)
