@@ -64,8 +64,7 @@ private:
   void rewriteReads(Operation &op, Versions &versions);
   void rewriteWrite(InsertSliceOp write, Versions &versions);
   LogicalResult threadVersions(Operation &op, Versions &versions);
-  LogicalResult threadWhileVersions(scf::WhileOp loop,
-                                    ArrayRef<Value> roots,
+  LogicalResult threadWhileVersions(scf::WhileOp loop, ArrayRef<Value> roots,
                                     ArrayRef<Value> initial,
                                     Versions &versions);
   void writeBack(func::ReturnOp ret, Versions &versions);
@@ -246,8 +245,7 @@ LogicalResult ValueSemanticsBuilder::threadWhileVersions(
   auto yield = cast<scf::YieldOp>(after.getTerminator());
   for (Value root : roots)
     yield.getResultsMutable().append(afterVersions.lookup(root));
-  loop.replaceAllUsesWith(
-      newLoop->getResults().take_front(numOldResults));
+  loop.replaceAllUsesWith(newLoop->getResults().take_front(numOldResults));
   loop.erase();
   for (auto [i, root] : llvm::enumerate(roots))
     versions[root] = newLoop.getResult(numOldResults + i);
