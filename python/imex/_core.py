@@ -375,6 +375,22 @@ class Builder:
     def dims_of(self, value):
         return [self.dim(value, d) for d in range(len(value[1]))]
 
+    def size_value(self, n):
+        """An index value holding size `n`: 1 is a constant, others the
+        shared size argument."""
+        return self.index(1) if n == 1 else self.size(n)[1]
+
+    def size_minus(self, n, k):
+        """`n - k` for a size `n` (at function level, one value per pair, so
+        that equal sizes of different views are one value)."""
+        key = ("minus", n, k)
+        if key not in self.constants:
+            name = self.fresh()
+            self.prologue.append(f"  {name} = arith.subi {self.size_value(n)}"
+                                 f", {self.index(k)} : index")
+            self.constants[key] = name
+        return self.constants[key]
+
     # -- nodes -------------------------------------------------------------
     def value(self, node):
         """The SSA value (name, dims, dtype) of `node`, emitted on first
@@ -423,13 +439,16 @@ class Builder:
             data = np.empty(shape, node.dtype)
             dims = _static_dims(shape)
             out = self.array_arg(dims, dtype, data, shape)
-        self.insert(value, (out, dims, dtype))
+        self.insert(value, (out, dims, dtype), shape)
         return data, offset
 
-    def insert(self, source, destination):
-        """`destination[...] = source` (numpy broadcasting)."""
+    def insert(self, source, destination, shape=None):
+        """`destination[...] = source` (numpy broadcasting). The sizes are
+        the shared size arguments for a whole array of `shape`, else the
+        destination's (a view: its dims fold to the view's sizes)."""
         rank = len(destination[1])
-        sizes = self.dims_of(destination)
+        sizes = (self.dims_of(destination) if shape is None else
+                 [self.size_value(n) for n in shape])
         zeros = ", ".join("0" for _ in range(rank))
         ones = ", ".join("1" for _ in range(rank))
         self.line(f"ndarray.insert_slice {source[0]} into {destination[0]}"
@@ -619,21 +638,24 @@ def _emit_linspace(b, node):
     return name, dims, dtype
 
 
-def _slice_operand(b, parent, d, value, from_end):
-    """An offset or size: a literal, or `dim - from_end` when it was given
-    relative to the end (so that the kernel does not depend on the size)."""
+def _slice_operand(b, shape, d, value, from_end):
+    """An offset or size: a literal, or `size - from_end` when it was given
+    relative to the end of dimension `d` of an array of `shape` (so that the
+    kernel does not depend on the size)."""
     if from_end is None:
         return str(int(value))
-    dim = b.dim(parent, d)
-    return b.op(f"arith.subi {dim}, {b.index(from_end)} : index")
+    if from_end == 0:
+        return b.size_value(shape[d])
+    return b.size_minus(shape[d], from_end)
 
 
 def _emit_view(b, node):
     parent = b.value(node.inputs[0])
+    shape = node.inputs[0].shape
     offsets, sizes, strides, dims = [], [], [], []
     for d, entry in enumerate(node.attrs):
         kind, start, start_end, size, size_end, step = entry
-        offsets.append(_slice_operand(b, parent, d, start, start_end))
+        offsets.append(_slice_operand(b, shape, d, start, start_end))
         strides.append(str(step))
         if kind == "int":
             sizes.append("1")
@@ -642,7 +664,7 @@ def _emit_view(b, node):
             sizes.append("1")
             dims.append(1)
         else:
-            sizes.append(_slice_operand(b, parent, d, size, size_end)
+            sizes.append(_slice_operand(b, shape, d, size, size_end)
                          if size_end is not None else b.index(size))
             dims.append(None)
     name = b.op(f"ndarray.subview {parent[0]}[{', '.join(offsets)}] "
