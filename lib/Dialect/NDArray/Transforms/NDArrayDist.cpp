@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -612,6 +613,33 @@ Value getArgumentBlock(Value array) {
 /// ndarray-value-semantics writes the final value of an updated argument
 /// back with a full insert at each return; for a distributed argument this
 /// rank's rows of that value go into its block.
+/// Whether `value` is a version of the distributed array `array`: made from
+/// it by in-place updates (immutable inserts into it, possibly carried by
+/// scf.for), so that it is partitioned like it.
+bool isVersionOf(Value value, Value array) {
+  while (value != array) {
+    if (auto insert = value.getDefiningOp<ImmutableInsertSliceOp>()) {
+      value = insert.getDestination();
+      continue;
+    }
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return false;
+      value = loop.getInitArgs()[arg.getArgNumber() - 1];
+      continue;
+    }
+    auto loop = value.getDefiningOp<scf::ForOp>();
+    if (!loop)
+      return false;
+    unsigned i = cast<OpResult>(value).getResultNumber();
+    if (!isVersionOf(loop.getYieldedValues()[i], loop.getRegionIterArgs()[i]))
+      return false;
+    value = loop.getInitArgs()[i];
+  }
+  return true;
+}
+
 LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
   auto isZero = [](OpFoldResult v) { return isConstantIntValue(v, 0); };
   auto isOne = [](OpFoldResult v) { return isConstantIntValue(v, 1); };
@@ -629,8 +657,13 @@ LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(dist::getDimSize(b, loc, block, d));
-  Value rows = dist::createLocalRows(b, loc, insert.getSource(),
-                                     init.getLocalOffsets()[0], sizes[0]);
+  // A version of the argument holds exactly the block's rows as its owned
+  // part; anything else is repartitioned to them.
+  Value rows =
+      isVersionOf(insert.getSource(), init)
+          ? dist::PartsOfOp::create(b, loc, insert.getSource()).getResult(1)
+          : dist::createLocalRows(b, loc, insert.getSource(),
+                                  init.getLocalOffsets()[0], sizes[0]);
   InsertSliceOp::create(b, loc, rows, block, zeros, sizes, ones);
   insert.erase();
   return success();
