@@ -174,8 +174,11 @@ func.func @row_matmul(%x: !ndarray.ndarray<6x4xf64>, %y: !ndarray.ndarray<4x3xf6
 // CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWNED]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%[[N]], %[[M]])
 // CHECK: ndarray.subview %[[A]][0, 0]
 // CHECK: ndarray.ewbin add
-// CHECK: dist.parts_of
-// CHECK: ndarray.insert_slice %{{.*}} into %[[B]]
+// The final value is a version of %b: its owned part is the block's rows.
+// CHECK: %[[V:.*]] = ndarray.immutable_insert_slice
+// CHECK-NOT: dist.repartition
+// CHECK: %[[P:.*]]:3 = dist.parts_of %[[V]]
+// CHECK: ndarray.insert_slice %[[P]]#1 into %[[B]]
 func.func @arguments(%n: index, %m: index,
     %a: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>},
     %b: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>}) {
