@@ -63,3 +63,56 @@ def test_slice_assignment(data):
     a[key] = xp.asarray(value)
     x[key] = value
     check(a, x, exact=True)
+
+
+BINARY_OPS = ["add", "subtract", "multiply", "maximum", "minimum"]
+UNARY_OPS = ["negative", "abs", "sin", "square", "tanh"]
+
+
+def expressions(depth):
+    """Random expression trees over three inputs a, b (broadcastable) and
+    c, as nested tuples."""
+    leaves = st.sampled_from(["a", "b", "c", "1.5"])
+    if depth == 0:
+        return leaves
+    sub = expressions(depth - 1)
+    return st.one_of(
+        leaves,
+        st.tuples(st.sampled_from(BINARY_OPS), sub, sub),
+        st.tuples(st.sampled_from(UNARY_OPS), sub),
+        st.tuples(st.just("where"), sub, sub, sub),
+        st.tuples(st.just("slice"), sub))
+
+
+def evaluate(m, expr, env):
+    if isinstance(expr, str):
+        return 1.5 if expr == "1.5" else env[expr]
+    op, *args = expr
+    values = [evaluate(m, a, env) for a in args]
+    if op == "where":
+        return m.where(values[0] > values[1], values[1], values[2])
+    if op == "slice":  # a view of whatever was computed (if it has rows)
+        v = values[0]
+        return v[1:] if getattr(v, "ndim", 0) and v.shape[0] > 1 else v
+    name = {"negative": "negative", "abs": "abs"}.get(op, op)
+    return getattr(m, name)(*values)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(4))
+def test_random_expressions(expr):
+    env_np = {"a": sample((4, 3), np.float64, seed=8),
+              "b": sample((3,), np.float64, seed=9),
+              "c": sample((4, 1), np.float64, seed=10)}
+    env_xp = {k: xp.asarray(v) for k, v in env_np.items()}
+    try:
+        expected = np.asarray(evaluate(np, expr, env_np))
+    except ValueError:  # slices made the shapes incompatible
+        with np.testing.assert_raises(ValueError):
+            evaluate(xp, expr, env_xp)
+        return
+    got = evaluate(xp, expr, env_xp)
+    if isinstance(got, float):
+        return
+    check(got, expected)

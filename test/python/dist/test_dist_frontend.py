@@ -145,3 +145,27 @@ def test_jit_while_loop(n):
     while np.max(np.abs(x[1:-1] - 0.5 * (x[:-2] + x[2:]))) > 1e-3:
         x[1:-1] = 0.5 * (x[:-2] + x[2:])
     check(u, x)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from test_properties import evaluate, expressions  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(expressions(3))
+def test_random_distributed_expressions(expr):
+    env_np = {"a": sample((7, 3), np.float64, seed=8),
+              "b": sample((3,), np.float64, seed=9),
+              "c": sample((7, 1), np.float64, seed=10)}
+    env_xp = {"a": xp.asarray(env_np["a"], split=0),
+              "b": xp.asarray(env_np["b"]),
+              "c": xp.asarray(env_np["c"], split=0)}
+    try:
+        expected = np.asarray(evaluate(np, expr, env_np))
+    except ValueError:
+        return
+    got = evaluate(xp, expr, env_xp)
+    if not isinstance(got, float):
+        check(got, expected)
