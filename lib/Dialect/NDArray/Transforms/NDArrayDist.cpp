@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -613,31 +612,13 @@ Value getArgumentBlock(Value array) {
 /// ndarray-value-semantics writes the final value of an updated argument
 /// back with a full insert at each return; for a distributed argument this
 /// rank's rows of that value go into its block.
-/// Whether `value` is a version of the distributed array `array`: made from
-/// it by in-place updates (immutable inserts into it, possibly carried by
-/// scf.for), so that it is partitioned like it.
+/// Whether `value` is a version of the distributed array `array` made by
+/// inserts into it (partitioned like it, with no halos). Values carried by
+/// loops are not followed: their parts are whatever the loop carries.
 bool isVersionOf(Value value, Value array) {
-  while (value != array) {
-    if (auto insert = value.getDefiningOp<ImmutableInsertSliceOp>()) {
-      value = insert.getDestination();
-      continue;
-    }
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg.getArgNumber() == 0)
-        return false;
-      value = loop.getInitArgs()[arg.getArgNumber() - 1];
-      continue;
-    }
-    auto loop = value.getDefiningOp<scf::ForOp>();
-    if (!loop)
-      return false;
-    unsigned i = cast<OpResult>(value).getResultNumber();
-    if (!isVersionOf(loop.getYieldedValues()[i], loop.getRegionIterArgs()[i]))
-      return false;
-    value = loop.getInitArgs()[i];
-  }
-  return true;
+  while (auto insert = value.getDefiningOp<ImmutableInsertSliceOp>())
+    value = insert.getDestination();
+  return value == array;
 }
 
 LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
