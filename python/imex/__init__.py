@@ -122,6 +122,30 @@ class _LoopIndex:
         return "<imex.fori_loop index>"
 
 
+def _loop_values(name, init_val):
+    """(single, list of arrays) of a loop's initial value."""
+    single = isinstance(init_val, ndarray)
+    inits = [init_val] if single else list(init_val)
+    if not inits or not builtins.all(isinstance(a, ndarray) for a in inits):
+        raise TypeError(f"{name}: init_val must be an array or a tuple of "
+                        "arrays")
+    return single, inits
+
+
+def _loop_results(name, out, inits, single):
+    """The arrays a loop body returned, checked against the initial ones."""
+    outs = [out] if single else list(out)
+    if len(outs) != len(inits):
+        raise TypeError(f"{name}: the body returned {len(outs)} values for "
+                        f"{len(inits)} loop-carried arrays")
+    outs = [o if isinstance(o, ndarray) else asarray(o) for o in outs]
+    for k, (o, n) in enumerate(zip(outs, inits)):
+        if o.shape != n.shape or o.dtype != n.dtype:
+            raise TypeError(f"{name}: value {k} changes from shape {n.shape} "
+                            f"{n.dtype} to {o.shape} {o.dtype} in the body")
+    return outs
+
+
 def fori_loop(lower, upper, body, init_val):
     """`for i in range(lower, upper): val = body(i, val)`; returns val.
 
@@ -138,11 +162,7 @@ def fori_loop(lower, upper, body, init_val):
         for i in range(lower, upper):
             value = body(i, value)
         return value
-    single = isinstance(init_val, ndarray)
-    inits = [init_val] if single else list(init_val)
-    if not inits or not builtins.all(isinstance(a, ndarray) for a in inits):
-        raise TypeError("fori_loop: init_val must be an array or a tuple of "
-                        "arrays")
+    single, inits = _loop_values("fori_loop", init_val)
 
     def call(values, scope=None):
         """Traces one iteration into `scope` (None: where the loop is)."""
@@ -153,17 +173,7 @@ def fori_loop(lower, upper, body, init_val):
         finally:
             if scope is not None:
                 _core._State.scopes.pop()
-        outs = [out] if single else list(out)
-        if len(outs) != len(inits):
-            raise TypeError(f"fori_loop: the body returned {len(outs)} "
-                            f"values for {len(inits)} loop-carried arrays")
-        outs = [o if isinstance(o, ndarray) else asarray(o) for o in outs]
-        for k, (o, n) in enumerate(zip(outs, inits)):
-            if o.shape != n.shape or o.dtype != n.dtype:
-                raise TypeError(f"fori_loop: value {k} changes from shape "
-                                f"{n.shape} {n.dtype} to {o.shape} {o.dtype}"
-                                " in the body")
-        return outs
+        return _loop_results("fori_loop", out, inits, single)
 
     # Trace once on stand-ins to see what the body returns.
     init_nodes = [a._node for a in inits]
@@ -199,11 +209,7 @@ def while_loop(cond_fun, body_fun, init_val):
         while builtins.bool(cond_fun(value)):
             value = body_fun(value)
         return value
-    single = isinstance(init_val, ndarray)
-    inits = [init_val] if single else list(init_val)
-    if not inits or not builtins.all(isinstance(a, ndarray) for a in inits):
-        raise TypeError("while_loop: init_val must be an array or a tuple of "
-                        "arrays")
+    single, inits = _loop_values("while_loop", init_val)
     pack = (lambda values: values[0]) if single else tuple
     init_nodes = [a._node for a in inits]
 
@@ -219,17 +225,7 @@ def while_loop(cond_fun, body_fun, init_val):
             _core._State.scopes.pop()
 
     def results_of(out):
-        outs = [out] if single else list(out)
-        if len(outs) != len(inits):
-            raise TypeError(f"while_loop: the body returned {len(outs)} "
-                            f"values for {len(inits)} loop-carried arrays")
-        outs = [o if isinstance(o, ndarray) else asarray(o) for o in outs]
-        for k, (o, n) in enumerate(zip(outs, inits)):
-            if o.shape != n.shape or o.dtype != n.dtype:
-                raise TypeError(f"while_loop: value {k} changes from shape "
-                                f"{n.shape} {n.dtype} to {o.shape} {o.dtype}"
-                                " in the body")
-        return outs
+        return _loop_results("while_loop", out, inits, single)
 
     # Which arrays does the body return unchanged? Those are the arrays
     # themselves, updated in place; the others are carried.
