@@ -1400,6 +1400,16 @@ struct ConvertNDArrayToLinalgPass
           ConvertNDArrayToLinalgPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Distribution is ndarray-dist's job; without it an array created on a
+    // team is an ordinary array that every rank computes whole.
+    module.walk([](Operation *op) {
+      if (!op->hasAttr("dist.team"))
+        return WalkResult::advance();
+      op->emitWarning("'dist.team' is ignored: the array is computed whole "
+                      "on every rank (run ndarray-dist first, e.g. with "
+                      "imex-dist-cpu-pipeline)");
+      return WalkResult::interrupt();
+    });
     WalkResult calls = module.walk([](func::CallOp call) {
       if (!hasArrayTypes(call.getOperandTypes()))
         return WalkResult::advance();
