@@ -277,9 +277,57 @@ Value alignOperand(OpBuilder &b, Location loc, Value operand, int64_t rank,
   return dist::RepartitionOp::create(b, loc, type, operand, boxOffset, boxSize);
 }
 
+/// The rows chosen for the elementwise chains that feed inserts, by insert:
+/// every op of a chain computes the same rows (same values).
+using InsertTargets = DenseMap<Operation *, Target>;
+
+/// The rows the row-wise `op` computes when its value, through a chain of
+/// single-use row-wise ops of the same rank, is inserted into a distributed
+/// array without broadcasting along dimension 0: this rank's rows of the
+/// destination slice, so that the insert needs no repartition (a stencil
+/// update `u[1:-1] = f(u[:-2], u[2:])` then exchanges halos of `u` only).
+/// std::nullopt when there is no such insert or its bounds cannot be
+/// computed before `op`.
+std::optional<Target> getInsertTarget(Operation *op, int64_t rank, Value size0,
+                                      InsertTargets &targets) {
+  Operation *last = op;
+  while (true) {
+    Value result = last->getResult(0);
+    if (!result.hasOneUse())
+      return std::nullopt;
+    Operation *user = *result.getUsers().begin();
+    if (auto insert = dyn_cast<ImmutableInsertSliceOp>(user)) {
+      if (insert.getSource() != result ||
+          !dist::getDistEnv(insert.getDestination().getType()) ||
+          static_cast<int64_t>(insert.getMixedSizes().size()) != rank ||
+          !isEqualConstantIntOrValue(insert.getMixedSizes()[0], size0))
+        return std::nullopt;
+      if (auto known = targets.find(insert); known != targets.end())
+        return known->second;
+      SmallVector<Value> bounds{insert.getDestination()};
+      llvm::append_range(bounds, insert.getOffsets());
+      llvm::append_range(bounds, insert.getSizes());
+      llvm::append_range(bounds, insert.getStrides());
+      if (failed(dist::hoistDefinitions(bounds, op)))
+        return std::nullopt;
+      OpBuilder b(op);
+      auto [offset, size] = dist::createLocalTargetOfSlice(
+          b, insert.getLoc(), insert.getDestination(), insert.getMixedOffsets(),
+          insert.getMixedSizes(), insert.getMixedStrides());
+      Target target{offset, size, Value()};
+      targets[insert] = target;
+      return target;
+    }
+    if (!dist::isRowwise(user) || user->getNumResults() != 1 ||
+        cast<NDArrayType>(user->getResult(0).getType()).getRank() != rank)
+      return std::nullopt;
+    last = user;
+  }
+}
+
 /// Aligns the operands of an elementwise-like op (one result of rank >= 1
 /// split like the operands).
-void alignElementwiseOperands(Operation *op) {
+void alignElementwiseOperands(Operation *op, InsertTargets &targets) {
   auto resultType = cast<NDArrayType>(op->getResult(0).getType());
   auto env = dist::getDistEnv(resultType);
   if (!env)
@@ -301,17 +349,24 @@ void alignElementwiseOperands(Operation *op) {
       size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows) : rows;
     }
   }
-  Target target =
-      chooseTarget(b, loc, env.getTeam(), op->getOperands(), rank, size0);
+  std::optional<Target> inserted = getInsertTarget(op, rank, size0, targets);
+  b.setInsertionPoint(op);
+  Target target = inserted ? *inserted
+                           : chooseTarget(b, loc, env.getTeam(),
+                                          op->getOperands(), rank, size0);
+  dist::RowLayout rows{target.offset, target.size, Value()};
   for (OpOperand &operand : op->getOpOperands())
-    if (operand.get() != target.anchor)
+    if (operand.get() != target.anchor &&
+        !(dist::getDistEnv(operand.get().getType()) &&
+          cast<NDArrayType>(operand.get().getType()).getRank() == rank &&
+          dist::getRowLayout(operand.get()) == rows))
       operand.set(alignOperand(b, loc, operand.get(), rank, size0,
                                target.offset, target.size));
 }
 
 /// Aligns the source of an insert into a distributed destination with the
 /// rows of the destination slice this rank owns.
-void alignInsertedSource(ImmutableInsertSliceOp op) {
+void alignInsertedSource(ImmutableInsertSliceOp op, InsertTargets &targets) {
   Value source = op.getSource();
   auto sourceType = cast<NDArrayType>(source.getType());
   if (!dist::getDistEnv(sourceType))
@@ -325,9 +380,18 @@ void alignInsertedSource(ImmutableInsertSliceOp op) {
   // The source is broadcast to the slice shape (dimensions aligned at the
   // end): only a source of the slice's rank is split like the slice.
   int64_t sliceRank = op.getMixedSizes().size();
-  auto [offset, size] = dist::createLocalTargetOfSlice(
-      b, loc, op.getDestination(), op.getMixedOffsets(), op.getMixedSizes(),
-      op.getMixedStrides());
+  Value offset, size;
+  if (auto known = targets.find(op); known != targets.end()) {
+    // The source was computed in these rows.
+    offset = known->second.offset;
+    size = known->second.size;
+    if (dist::getRowLayout(source) == dist::RowLayout{offset, size, Value()})
+      return;
+  } else {
+    std::tie(offset, size) = dist::createLocalTargetOfSlice(
+        b, loc, op.getDestination(), op.getMixedOffsets(), op.getMixedSizes(),
+        op.getMixedStrides());
+  }
   Value sliceRows =
       getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes()[0]);
   op.getSourceMutable().set(
@@ -650,21 +714,21 @@ LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
   return success();
 }
 
-LogicalResult rewriteOp(Operation *op) {
+LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   if (isa<EWBinOp, WhereOp>(op)) {
-    alignElementwiseOperands(op);
+    alignElementwiseOperands(op, targets);
     return success();
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
     if (concat.getAxis() == 0)
       return distributeRowConcat(concat);
-    alignElementwiseOperands(op);
+    alignElementwiseOperands(op, targets);
     return success();
   }
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op)) {
-    alignInsertedSource(insert);
+    alignInsertedSource(insert, targets);
     return success();
   }
   if (auto insert = dyn_cast<InsertSliceOp>(op)) {
@@ -770,8 +834,9 @@ struct NDArrayDistPass
            })))
         ops.push_back(op);
     });
+    InsertTargets targets;
     for (Operation *op : ops)
-      if (failed(rewriteOp(op)))
+      if (failed(rewriteOp(op, targets)))
         return failure();
     return success();
   }

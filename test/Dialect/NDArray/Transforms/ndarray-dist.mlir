@@ -189,3 +189,27 @@ func.func @arguments(%n: index, %m: index,
   ndarray.insert_slice %v into %b[0, 0] [%rows, 4] [1, 1] : !ndarray.ndarray<?x4xf64> into !ndarray.ndarray<?x4xf64>
   return
 }
+
+// -----
+
+// A stencil update is computed in this rank's rows of the destination slice:
+// the shifted views are repartitioned to them, the insert needs nothing.
+// CHECK-LABEL: func.func @stencil_rows
+// CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.local_target_of_slice %[[U:.*]][1] [%[[K:.*]]] [1]
+// CHECK: dist.repartition %{{.*}} offset %[[OFF]] size %[[SIZE]]
+// CHECK: dist.repartition %{{.*}} offset %[[OFF]] size %[[SIZE]]
+// CHECK: %[[S:.*]] = ndarray.ewbin add
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.immutable_insert_slice %[[S]] into %[[U]][1] [%[[K]]] [1]
+func.func @stencil_rows(%n: index) -> tensor<?xf64> {
+  %v = arith.constant 1.0 : f64
+  %c2 = arith.constant 2 : index
+  %u = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
+  %k = arith.subi %n, %c2 : index
+  %a = ndarray.subview %u[0] [%k] [1] : !ndarray.ndarray<?xf64> to !ndarray.ndarray<?xf64>
+  %b = ndarray.subview %u[2] [%k] [1] : !ndarray.ndarray<?xf64> to !ndarray.ndarray<?xf64>
+  %s = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %w = ndarray.immutable_insert_slice %s into %u[1] [%k] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<?xf64>
+  %t = ndarray.to_tensor %w : !ndarray.ndarray<?xf64> -> tensor<?xf64>
+  return %t : tensor<?xf64>
+}
