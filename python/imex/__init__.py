@@ -470,7 +470,6 @@ for _kind in _BINARY:
     globals()[_kind] = _make_binary(_kind)
 for _kind in _UNARY:
     globals()[_kind] = _make_unary(_kind)
-acos = globals()["acos"]
 abs = globals()["abs"]  # noqa: A001
 round = globals()["round"]  # noqa: A001
 arccos, arcsin, arctan = acos, globals()["asin"], globals()["atan"]
@@ -490,7 +489,7 @@ for _name in ["clip", "conj", "imag", "real", "nonzero", "unique_all",
               "repeat", "roll", "flip", "moveaxis", "tensordot", "vecdot",
               "cumulative_sum", "meshgrid", "tril", "triu", "from_dlpack",
               "broadcast_arrays", "unstack", "count_nonzero", "diff",
-              "signbit_", "isdtype", "result_type", "can_cast"]:
+              "isdtype", "result_type", "can_cast"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -748,7 +747,6 @@ def to_numpy(x, /):
 
 ndarray.reshape = lambda self, *shape: reshape(
     self, shape[0] if len(shape) == 1 else shape)
-ndarray.to_numpy = lambda self: _core.to_numpy(self._node)
 
 _array.negative = globals()["negative"]
 _array.positive = globals()["positive"]

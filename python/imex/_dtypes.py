@@ -45,9 +45,5 @@ def canonical(dtype):
     return dtype
 
 
-def is_float(dtype):
-    return dtype.kind == "f"
-
-
 def is_integer(dtype):
     return dtype.kind in "iu"

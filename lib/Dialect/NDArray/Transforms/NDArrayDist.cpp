@@ -657,10 +657,9 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
   return success();
 }
 
-/// The local block a distributed argument was bound from, if `array` is
-/// one (see distributeArguments).
-Value getArgumentBlock(Value array) {
-  auto init = array.getDefiningOp<dist::InitDistArrayOp>();
+/// The local block a distributed argument was bound from by `init`, if it
+/// is one (see distributeArguments).
+Value getArgumentBlock(dist::InitDistArrayOp init) {
   if (!init || init.getParts().size() != 3)
     return {};
   Value block = init.getParts()[1];
@@ -673,9 +672,6 @@ Value getArgumentBlock(Value array) {
   return block;
 }
 
-/// ndarray-value-semantics writes the final value of an updated argument
-/// back with a full insert at each return; for a distributed argument this
-/// rank's rows of that value go into its block.
 /// Whether `value` is a version of the distributed array `array` made by
 /// inserts into it (partitioned like it, with no halos). Values carried by
 /// loops are not followed: their parts are whatever the loop carries.
@@ -685,7 +681,11 @@ bool isVersionOf(Value value, Value array) {
   return value == array;
 }
 
-LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
+/// ndarray-value-semantics writes the final value of an updated argument
+/// back with a full insert at each return; for a distributed argument (bound
+/// by `init` from `block`) this rank's rows of that value go into its block.
+LogicalResult writeBackToArgument(InsertSliceOp insert,
+                                  dist::InitDistArrayOp init, Value block) {
   auto isZero = [](OpFoldResult v) { return isConstantIntValue(v, 0); };
   auto isOne = [](OpFoldResult v) { return isConstantIntValue(v, 1); };
   if (!llvm::all_of(insert.getMixedOffsets(), isZero) ||
@@ -695,7 +695,6 @@ LogicalResult writeBackToArgument(InsertSliceOp insert, Value block) {
                               "-ndarray-value-semantics first");
   OpBuilder b(insert);
   Location loc = insert.getLoc();
-  auto init = insert.getDestination().getDefiningOp<dist::InitDistArrayOp>();
   auto type = cast<NDArrayType>(block.getType());
   SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
@@ -732,8 +731,9 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return success();
   }
   if (auto insert = dyn_cast<InsertSliceOp>(op)) {
-    if (Value block = getArgumentBlock(insert.getDestination()))
-      return writeBackToArgument(insert, block);
+    auto init = insert.getDestination().getDefiningOp<dist::InitDistArrayOp>();
+    if (Value block = getArgumentBlock(init))
+      return writeBackToArgument(insert, init, block);
     if (dist::getDistEnv(insert.getDestination().getType()))
       return op->emitOpError("in-place update of a distributed array; run "
                              "-ndarray-value-semantics first");
