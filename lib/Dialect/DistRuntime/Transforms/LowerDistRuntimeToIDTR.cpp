@@ -140,16 +140,19 @@ static Value toStorageArray(OpBuilder &b, Location loc, Value array) {
   return ndarray::CastElemTypeOp::create(b, loc, storage, array);
 }
 
-/// Marks the read of an input at the wait of its exchange.
-constexpr llvm::StringLiteral kWaitReadAttrName = "distruntime.wait_read";
+/// Numbers the reads of communication inputs, so that no two are alike.
+constexpr llvm::StringLiteral kReadAttrName = "distruntime.read";
+/// The next read number (per run of the pass; compilations on different
+/// threads count separately).
+static thread_local int64_t nextReadId = 0;
 
 /// The current buffer of `array` (read only). Its layout is fully dynamic,
-/// so any buffer is passed without a copy. `atWait` marks the read at the
-/// wait, so that CSE does not merge it with the read that started the
-/// exchange: bufferization must see the input read at the wait, or it could
-/// update it in place while IDTR still sends from it.
-static Value getBuffer(OpBuilder &b, Location loc, Value array,
-                       bool atWait = false) {
+/// so any buffer is passed without a copy. Every read is numbered, so that
+/// CSE merges none: bufferization must see each input read where the
+/// exchange starts and at its wait, or it could update the input in place
+/// while IDTR still sends from it (a read merged into an earlier exchange's
+/// would hide this one from the analysis).
+static Value getBuffer(OpBuilder &b, Location loc, Value array) {
   Value storage = toStorageArray(b, loc, array);
   NDArrayType type = getArrayType(storage);
   Value tensor =
@@ -161,8 +164,7 @@ static Value getBuffer(OpBuilder &b, Location loc, Value array,
       MemRefType::get(type.getShape(), type.getElementType(), layout);
   auto buffer = bufferization::ToBufferOp::create(b, loc, memrefType, tensor,
                                                   /*read_only=*/true);
-  if (atWait)
-    buffer->setAttr(kWaitReadAttrName, b.getUnitAttr());
+  buffer->setAttr(kReadAttrName, b.getI64IntegerAttr(nextReadId++));
   return buffer;
 }
 
@@ -482,7 +484,7 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
       }
       // The input (or an array of an exchange started elsewhere): read at
       // the wait, so bufferization keeps it alive and unmodified until here.
-      buffers.push_back(getBuffer(rewriter, loc, array, /*atWait=*/true));
+      buffers.push_back(getBuffer(rewriter, loc, array));
       results.push_back(array);
     }
     createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
@@ -518,6 +520,7 @@ struct LowerDistRuntimeToIDTRPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    nextReadId = 0;
 
     // The IDTR functions the module calls, checked before anything changes.
     SmallVector<Callee> callees;

@@ -882,7 +882,30 @@ struct SliceCanonicalizer {
 };
 } // namespace
 
+/// The source of a slice that takes all of it (zero offsets, unit strides,
+/// the source's sizes), else null.
+template <typename OpTy> static Value foldIdentitySlice(OpTy op) {
+  Value source = op.getSource();
+  if (op.getType() != source.getType())
+    return nullptr;
+  auto isDimOfSource = [&](OpFoldResult size, int64_t d) {
+    if (std::optional<int64_t> known = getConstantIntValue(size))
+      return *known == op.getType().getDimSize(d);
+    auto dim = cast<Value>(size).getDefiningOp<DimOp>();
+    return dim && dim.getSource() == source &&
+           isConstantIntValue(dim.getIndex(), d);
+  };
+  for (auto [d, offset, size, stride] : llvm::enumerate(
+           op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides()))
+    if (!isConstantIntValue(offset, 0) || !isConstantIntValue(stride, 1) ||
+        !isDimOfSource(size, d))
+      return nullptr;
+  return source;
+}
+
 // SubviewOp
+
+OpFoldResult SubviewOp::fold(FoldAdaptor) { return foldIdentitySlice(*this); }
 
 void SubviewOp::build(OpBuilder &builder, OperationState &state,
                       Type resultType, Value source,
@@ -910,6 +933,10 @@ void SubviewOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 // ExtractSliceOp
+
+OpFoldResult ExtractSliceOp::fold(FoldAdaptor) {
+  return foldIdentitySlice(*this);
+}
 
 void ExtractSliceOp::build(OpBuilder &builder, OperationState &state,
                            Type resultType, Value source,

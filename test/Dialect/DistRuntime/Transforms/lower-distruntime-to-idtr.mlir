@@ -28,7 +28,7 @@ func.func @team() -> (index, index, index) {
 // CHECK-LABEL: func.func @allreduce
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x3xf64>)
 // CHECK: %[[T:.*]] = ndarray.to_tensor %[[A]] : !ndarray.ndarray<?x3xf64> -> tensor<?x3xf64>
-// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[T]] read_only : tensor<?x3xf64> to memref<?x3xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[T]] read_only {distruntime.read = {{[0-9]+}} : i64} : tensor<?x3xf64> to memref<?x3xf64, strided<[?, ?], offset: ?>>
 // CHECK: %[[N:.*]] = memref.dim %[[IN]], %{{.*}}
 // CHECK: %[[BUF:.*]] = memref.alloc(%[[N]]) : memref<?x3xf64>
 // CHECK: memref.copy %[[IN]], %[[BUF]]
@@ -72,7 +72,7 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x4xf32>, %[[N:.*]]: index, %[[O:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: %[[T:.*]] = ndarray.to_tensor %[[A]]
-// CHECK: %[[DATA:.*]] = bufferization.to_buffer %[[T]] read_only : tensor<?x4xf32> to memref<?x4xf32, strided<[?, ?], offset: ?>>
+// CHECK: %[[DATA:.*]] = bufferization.to_buffer %[[T]] read_only {distruntime.read = {{[0-9]+}} : i64} : tensor<?x4xf32> to memref<?x4xf32, strided<[?, ?], offset: ?>>
 // Rows before the owned rows: clamp(o - b, 0, s); after: clamp(b + s - (o + n), 0, s).
 // CHECK: %[[ROWS:.*]] = memref.dim %[[DATA]], %{{.*}}
 // CHECK: %[[D1:.*]] = arith.subi %[[O]], %[[B]] : index
@@ -93,9 +93,9 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK: %[[KEY:.*]] = arith.constant 5 : i64
 // CHECK: %[[HH:.*]] = func.call @_idtr_update_halo_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KEY]])
 // CHECK: memref.alloca_scope.return %[[HH]] : i64
-// The input is read again at the wait (marked, so that CSE keeps this read).
+// The input is read again at the wait (numbered, so that CSE keeps this read).
 // CHECK: %[[T2:.*]] = ndarray.to_tensor %[[A]]
-// CHECK: %[[DATA2:.*]] = bufferization.to_buffer %[[T2]] read_only {distruntime.wait_read}
+// CHECK: %[[DATA2:.*]] = bufferization.to_buffer %[[T2]] read_only {distruntime.read = {{[0-9]+}} : i64}
 // CHECK: memref.alloca_scope {
 // CHECK: %[[U0:.*]] = memref.cast %[[DATA2]] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<*xf32>
 // CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %[[U0]] : memref<*xf32> to memref<*xi8>

@@ -45,10 +45,12 @@ def LowerDistRuntimeToIDTR
       (through block arguments, `scf` ops and function signatures too).
     * `wait` calls `_idtr_wait_buffers(handle, a, b, c)` with the buffers of
       its arrays (the last one repeated if there are fewer than three): the
-      input is re-read at the wait (`to_tensor` + `to_buffer`, marked
-      `{distruntime.wait_read}` so that CSE does not merge it with the read
-      that started the exchange), so bufferization keeps it alive and
-      unmodified until then; the outputs
+      input is re-read at the wait (`to_tensor` + `to_buffer`), so
+      bufferization keeps it alive and unmodified until then. Every such
+      read of an input is numbered (`{distruntime.read = N}`) so that CSE
+      merges none: a read merged into an earlier one would hide it from
+      bufferization, which could then reuse the input's buffer before the
+      exchange sends from it. The outputs
       are the allocated buffers. The results are the input array and the
       outputs wrapped after the call. `_idtr_wait_buffers` is declared once
       with `memref<*xi8>` arguments; the buffers are cast to it with

@@ -384,6 +384,7 @@ def NDArray_SubviewOp : NDArray_SliceOpBase<"subview", [
   ];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+  let hasFolder = 1;
   let extraClassDeclaration = sliceClassDeclaration;
 }
 
@@ -418,6 +419,7 @@ def NDArray_ExtractSliceOp : NDArray_SliceOpBase<"extract_slice"> {
   ];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+  let hasFolder = 1;
   let extraClassDeclaration = sliceClassDeclaration;
 }
 

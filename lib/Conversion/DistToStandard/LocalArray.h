@@ -1,0 +1,212 @@
+//===- LocalArray.h - the local storage of a distributed array --*- C++ -*-===//
+//
+// Internal to convert-dist-to-standard. A distributed array of rank >= 1
+// becomes, on each rank, one local buffer holding a contiguous range of its
+// global rows, as hand-written MPI codes store it:
+//
+//     buffer rows:  [ spare | left halo | owned | right halo | spare ]
+//                           ^ first
+//
+// The valid rows (left halo, owned block, right halo) start at buffer row
+// `first` and at global row `offset`. Spare rows are ghost cells allocated
+// for halos that later exchanges write in place. Every part is a view of the
+// buffer: a shifted view of a distributed array is a view of its buffer, and
+// an elementwise op on aligned arrays is one op on views of their buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMEX_LIB_CONVERSION_DISTTOSTANDARD_LOCALARRAY_H
+#define IMEX_LIB_CONVERSION_DISTTOSTANDARD_LOCALARRAY_H
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <array>
+
+namespace imex::dist::detail {
+
+/// Index arithmetic that folds constants as it builds.
+struct IndexMath {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  mlir::Value c(int64_t v) const;
+  mlir::Value add(mlir::Value x, mlir::Value y) const;
+  mlir::Value sub(mlir::Value x, mlir::Value y) const;
+  mlir::Value mul(mlir::Value x, mlir::Value y) const;
+  mlir::Value min(mlir::Value x, mlir::Value y) const;
+  mlir::Value max(mlir::Value x, mlir::Value y) const;
+  mlir::Value clamp(mlir::Value x, mlir::Value lo, mlir::Value hi) const {
+    return min(max(x, lo), hi);
+  }
+  mlir::Value cmp(mlir::arith::CmpIPredicate pred, mlir::Value x,
+                  mlir::Value y) const;
+  mlir::Value eq(mlir::Value x, mlir::Value y) const {
+    return cmp(mlir::arith::CmpIPredicate::eq, x, y);
+  }
+  mlir::Value gt(mlir::Value x, mlir::Value y) const {
+    return cmp(mlir::arith::CmpIPredicate::sgt, x, y);
+  }
+  mlir::Value le(mlir::Value x, mlir::Value y) const {
+    return cmp(mlir::arith::CmpIPredicate::sle, x, y);
+  }
+  mlir::Value land(mlir::Value x, mlir::Value y) const;
+  mlir::Value select(mlir::Value cond, mlir::Value x, mlir::Value y) const;
+  mlir::Value ceilDiv(mlir::Value x, mlir::Value y) const;
+  /// The size of dimension 0 of `array`.
+  mlir::Value rows(mlir::Value array) const;
+};
+
+/// The local representation of a distributed array of rank >= 1.
+struct LocalArray {
+  static constexpr unsigned kNumValues = 7;
+
+  mlir::Value buffer;              // the local storage
+  mlir::Value first;               // buffer row of the first valid row
+  std::array<mlir::Value, 3> rows; // left halo, owned, right halo rows
+  mlir::Value offset;              // global row of the first valid row
+  mlir::Value size0;               // global size of dimension 0
+
+  static LocalArray unpack(mlir::ValueRange values);
+  llvm::SmallVector<mlir::Value> pack() const;
+
+  /// A distributed array whose valid rows are all of `owned`, owned, starting
+  /// at global row `start`; no spare rows.
+  static LocalArray fromOwned(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value owned, mlir::Value start,
+                              mlir::Value size0);
+
+  /// Buffer row of the first owned row.
+  mlir::Value ownedRow(const IndexMath &m) const {
+    return m.add(first, rows[0]);
+  }
+  /// Global row of the first owned row.
+  mlir::Value ownedStart(const IndexMath &m) const {
+    return m.add(offset, rows[0]);
+  }
+  /// Number of valid rows.
+  mlir::Value validRows(const IndexMath &m) const {
+    return m.add(m.add(rows[0], rows[1]), rows[2]);
+  }
+  /// Part `p` (0: left halo, 1: owned block, 2: right halo), a view.
+  mlir::Value part(mlir::OpBuilder &b, mlir::Location loc, unsigned p) const;
+  mlir::Value owned(mlir::OpBuilder &b, mlir::Location loc) const {
+    return part(b, loc, 1);
+  }
+  /// Valid rows [from, from + count) (relative to the first valid row).
+  mlir::Value validSlice(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value from, mlir::Value count) const;
+  /// All valid rows, a view.
+  mlir::Value valid(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Whether the buffer is known to hold exactly the owned rows.
+  bool hasNoSpareRows() const;
+};
+
+/// The local type of the buffer of a distributed array of type `distType`.
+ndarray::NDArrayType getBufferType(ndarray::NDArrayType distType);
+
+/// Whether `array` has no rows, as far as known at compile time (looking
+/// through casts and views).
+bool isStaticallyEmpty(mlir::Value array);
+
+/// `value` as an array of type `type` (a cast unless it has that type).
+mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                   mlir::Type type);
+
+/// `thenValue()` if `cond` holds, else `elseValue()`, as an scf.if yielding
+/// arrays of type `type` (no branch when `cond` is a constant).
+mlir::Value buildIf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
+                    mlir::Type type, llvm::function_ref<mlir::Value()> thenValue,
+                    llvm::function_ref<mlir::Value()> elseValue);
+
+/// Rows [first, first + count) of the local array `array` (a view).
+mlir::Value sliceRows(mlir::OpBuilder &b, mlir::Location loc, mlir::Value array,
+                      mlir::Value first, mlir::Value count,
+                      mlir::Value step = nullptr);
+
+/// `local` written into rows [row, row + count) of `into`.
+mlir::Value insertRows(mlir::OpBuilder &b, mlir::Location loc, mlir::Value into,
+                       mlir::Value local, mlir::Value row, mlir::Value count);
+
+/// The owned block `owned` (global rows from `start`) in a new buffer with
+/// `left` and `right` spare rows, filled with `fill` if given.
+LocalArray withSpareRows(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value owned, mlir::Value start,
+                         mlir::Value size0, mlir::Value left,
+                         mlir::Value right, mlir::Value fill = nullptr);
+
+/// Global rows [boxOffset, boxOffset + boxSize) of `array`: the rows outside
+/// its owned block arrive through `distruntime.get_halo` (collective over
+/// `team`) and are written into its spare rows, in place when the buffer has
+/// enough of them (always if `fits`), else into a new buffer holding the
+/// box and all owned rows. `ownedRow`, if given, is set to the buffer row of
+/// the first owned row in the result's buffer.
+LocalArray exchangeRows(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
+                        const LocalArray &array, mlir::Value boxOffset,
+                        mlir::Value boxSize, bool fits = false,
+                        mlir::Value *ownedRow = nullptr);
+
+/// The buffers halos were exchanged into, by the buffer they were exchanged
+/// from: the new buffer and the row of the owned block in it. It holds the
+/// owned rows of the old one, so later updates of the array write it in
+/// place (bufferization would copy the old buffer if it were written after
+/// the halos were).
+using ExchangedBuffers =
+    llvm::DenseMap<mlir::Value, std::pair<mlir::Value, mlir::Value>>;
+
+/// `array`'s owned rows in the buffer of the last exchange from its buffer
+/// before `user` (see ExchangedBuffers), else `array`'s owned rows.
+LocalArray getLatestOwned(const LocalArray &array, mlir::OpBuilder &b,
+                          mlir::Location loc, mlir::Operation *user,
+                          const ExchangedBuffers &exchanged);
+
+/// All rows of a distributed array on every rank, in global order, given
+/// this rank's `owned` rows starting at global row `start`.
+mlir::Value gatherRows(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
+                       mlir::Value owned, mlir::Value start,
+                       mlir::Value size0);
+
+/// Replaces `op`, whose result is distributed, by the local array `local`
+/// holding owned global rows from `start`.
+void replaceWithOwned(mlir::ConversionPatternRewriter &rewriter,
+                      mlir::Operation *op, mlir::Value local,
+                      mlir::Value start, mlir::Value size0);
+
+/// Index vectors for distruntime ops: `first` then dimensions 1.. of `array`.
+llvm::SmallVector<mlir::Value> withTrailingDims(mlir::OpBuilder &b,
+                                                mlir::Location loc,
+                                                mlir::Value first,
+                                                mlir::Value array);
+/// `first` then `rank - 1` zeros.
+llvm::SmallVector<mlir::Value> withTrailingZeros(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 mlir::Value first,
+                                                 int64_t rank);
+
+/// Spare rows to allocate before and after the owned block of arrays made by
+/// `dist.init_dist_array`: what the exchanges of the array need.
+struct GhostWidth {
+  int64_t left = 0, right = 0;
+  /// Whether an exchange is in a loop the array is not in (then the copy of
+  /// a given owned block into a buffer with spare rows pays off).
+  bool inLoop = false;
+};
+using GhostWidths = llvm::DenseMap<mlir::Operation *, GhostWidth>;
+GhostWidths computeGhostWidths(mlir::Operation *root);
+
+void populateDistOpsToStandardPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const GhostWidths &ghostWidths,
+                                       ExchangedBuffers &exchanged);
+void populateArrayOpsToStandardPatterns(const mlir::TypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns,
+                                        const ExchangedBuffers &exchanged);
+void populateReductionsToStandardPatterns(const mlir::TypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
+
+} // namespace imex::dist::detail
+
+#endif // IMEX_LIB_CONVERSION_DISTTOSTANDARD_LOCALARRAY_H

@@ -1,0 +1,313 @@
+//===- ReductionsToStandard.cpp - reductions of distributed arrays --------===//
+//
+// Reductions of distributed arrays: local on the owned block, over
+// dimension 0 completed across the team (allreduce, or a reduction in a
+// fixed blocking of the rows for floating point sums, which gives the same
+// bits on any number of ranks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalArray.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::dist::detail;
+
+namespace {
+
+/// Rows per block of the reproducible floating point reductions over
+/// dimension 0 (part of the result's definition: changing it changes the
+/// rounding).
+constexpr int64_t kOrderedReductionBlock = 64;
+
+/// Reductions: local on the owned block; over dimension 0 completed by an
+/// allreduce over the team.
+struct ReductionLowering : public OpConversionPattern<ReductionOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReductionOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto sourceType = cast<NDArrayType>(op.getSource().getType());
+    auto env = dist::getDistEnv(sourceType);
+    if (!env)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.owned(b, loc);
+    NDArrayType resultType = op.getType();
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    if (!llvm::is_contained(axes, 0)) {
+      Operation *local = b.clone(*op);
+      local->setOperand(0, owned);
+      local->getResult(0).setType(dist::getRowsType(resultType));
+      replaceWithOwned(rewriter, op, local->getResult(0), array.ownedStart(m),
+                       array.size0);
+      return success();
+    }
+    FailureOr<Value> reduced = reduceOverTeam(
+        b, loc, env.getTeam(), op, owned, array.ownedStart(m), array.size0);
+    if (failed(reduced))
+      return rewriter.notifyMatchFailure(op, "unsupported reduction");
+    rewriter.replaceOp(op, *reduced);
+    return success();
+  }
+
+  /// The reduction `op` of the rows of all ranks, given this rank's
+  /// `owned` rows; `rows` is the global size of dimension 0.
+  static FailureOr<Value> reduceOverTeam(OpBuilder &b, Location loc,
+                                         int64_t team, ReductionOp op,
+                                         Value owned, Value start, Value rows);
+};
+
+/// A 0-d or keepdims array filled with `value` of the result's shape.
+Value createFilled(OpBuilder &b, Location loc, NDArrayType type,
+                   ArrayRef<Value> shape, TypedAttr value) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(shape[d]);
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return CreateOp::create(b, loc, type, dynamic, scalar);
+}
+
+/// The identity of min/max for `type` (used for ranks owning no rows).
+TypedAttr getMinMaxIdentity(OpBuilder &b, Type type, bool isMin) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(
+        type, APFloat::getInf(floatType.getFloatSemantics(), !isMin));
+  unsigned width = type.getIntOrFloatBitWidth();
+  bool isUnsigned = type.isUnsignedInteger();
+  APInt value = isMin ? (isUnsigned ? APInt::getMaxValue(width)
+                                    : APInt::getSignedMaxValue(width))
+                      : (isUnsigned ? APInt::getMinValue(width)
+                                    : APInt::getSignedMinValue(width));
+  if (width == 1)
+    value = APInt(1, isMin ? 1 : 0);
+  Type storage = isUnsigned ? b.getIntegerType(width) : type;
+  return b.getIntegerAttr(storage, value);
+}
+
+FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
+                                                   int64_t team, ReductionOp op,
+                                                   Value owned, Value start,
+                                                   Value rows) {
+  IndexMath m{b, loc};
+  NDArrayType resultType = op.getType();
+  auto ownedType = cast<NDArrayType>(owned.getType());
+  SmallVector<int64_t> axes = op.getReducedAxes();
+  ReductionKind kind = op.getKind();
+  DenseI64ArrayAttr axesAttr = b.getDenseI64ArrayAttr(axes);
+
+  // The shape of the result with kept (size 1) reduced dimensions.
+  SmallVector<int64_t> keptShape;
+  SmallVector<Value> keptSizes;
+  for (int64_t d = 0; d < ownedType.getRank(); ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    keptShape.push_back(reduced ? 1 : ownedType.getDimSize(d));
+    keptSizes.push_back(reduced ? m.c(1) : dist::getDimValue(b, loc, owned, d));
+  }
+  auto keptType = [&](Type element) {
+    return NDArrayType::get(keptShape, element);
+  };
+  // Squeezes the kept dimensions unless the op keeps them.
+  auto finish = [&](Value kept) -> Value {
+    if (op.getKeepdims()) {
+      return kept.getType() == resultType
+                 ? kept
+                 : CastOp::create(b, loc, resultType, kept).getResult();
+    }
+    return SqueezeOp::create(b, loc, resultType, kept, axesAttr);
+  };
+  auto localReduce = [&](ReductionKind k, Value source, Type element) {
+    return ReductionOp::create(b, loc, keptType(element), k, source, axesAttr,
+                               /*keepdims=*/true, /*correction=*/nullptr)
+        .getResult();
+  };
+  auto allreduce = [&](Value local, distruntime::ReductionKind k) {
+    return distruntime::AllReduceOp::create(b, loc, local.getType(), k, local,
+                                            team)
+        .getResult();
+  };
+  Type element = resultType.getElementType();
+  // Floating point sums and products depend on the order of the operations.
+  // To give the same result on any number of ranks, the rows are reduced in
+  // blocks of kOrderedReductionBlock consecutive global rows (a blocking of
+  // the global array; the last block is completed with the identity), each
+  // block on one rank in row order, and the block results are gathered and
+  // reduced in block order on every rank. A rank takes the blocks that start
+  // in its rows and receives their rest from the next ranks (less than a
+  // block): the rows moved are O(block), the partials gathered O(rows /
+  // block), per column of the result.
+  SmallVector<int64_t> otherAxes;
+  for (int64_t d : axes)
+    if (d != 0)
+      otherAxes.push_back(d);
+  auto orderedReduce = [&](ReductionKind k, Value source) -> Value {
+    Value partials = source;
+    if (!otherAxes.empty()) {
+      SmallVector<int64_t> shape(keptShape);
+      shape[0] = ShapedType::kDynamic;
+      partials =
+          ReductionOp::create(b, loc, NDArrayType::get(shape, element), k,
+                              source, b.getDenseI64ArrayAttr(otherAxes),
+                              /*keepdims=*/true, /*correction=*/nullptr);
+    }
+    NDArrayType rowsType =
+        dist::getRowsType(cast<NDArrayType>(partials.getType()));
+    Value block = m.c(kOrderedReductionBlock);
+    auto alignUp = [&](Value row) {
+      return m.min(m.mul(m.ceilDiv(row, block), block), rows);
+    };
+    Value end = m.add(start, m.rows(partials));
+    Value boxBegin = alignUp(start), boxEnd = alignUp(end);
+    Value boxSize = m.sub(boxEnd, boxBegin);
+    // One buffer: this rank's rows, the rest of its last block (from the
+    // next ranks) and the identity completing that block.
+    Value blocks = m.ceilDiv(boxSize, block);
+    Value pad = m.sub(m.mul(blocks, block), boxSize);
+    TypedAttr identity = k == ReductionKind::prod
+                             ? TypedAttr(b.getFloatAttr(element, 1.0))
+                             : TypedAttr(b.getFloatAttr(element, 0.0));
+    LocalArray local = withSpareRows(
+        b, loc, partials, start, rows, m.c(0),
+        m.add(m.sub(boxEnd, end), pad),
+        arith::ConstantOp::create(b, loc, identity));
+    LocalArray box = exchangeRows(b, loc, team, local, boxBegin, boxSize,
+                                  /*fits=*/true);
+    Value padded = box.validSlice(b, loc, m.c(0), m.add(boxSize, pad));
+    SmallVector<Value> padShape{pad};
+    for (int64_t d = 1; d < rowsType.getRank(); ++d)
+      padShape.push_back(dist::getDimValue(b, loc, partials, d));
+    SmallVector<int64_t> blockedShape{ShapedType::kDynamic,
+                                      kOrderedReductionBlock};
+    SmallVector<Value> blockedSizes{blocks};
+    for (int64_t d = 1; d < rowsType.getRank(); ++d) {
+      blockedShape.push_back(rowsType.getDimSize(d));
+      if (rowsType.isDynamicDim(d))
+        blockedSizes.push_back(padShape[d]);
+    }
+    Value blocked = ReshapeOp::create(
+        b, loc, NDArrayType::get(blockedShape, element), padded, blockedSizes,
+        /*copy=*/nullptr);
+    Value blockResults = ReductionOp::create(
+        b, loc, rowsType, k, blocked, b.getDenseI64ArrayAttr({1}),
+        /*keepdims=*/false, /*correction=*/nullptr);
+    Value all = gatherRows(b, loc, team, blockResults,
+                           m.ceilDiv(boxBegin, block), m.ceilDiv(rows, block));
+    return ReductionOp::create(b, loc, keptType(element), k, all,
+                               b.getDenseI64ArrayAttr({0}),
+                               /*keepdims=*/true, /*correction=*/nullptr)
+        .getResult();
+  };
+  bool ordered = isa<FloatType>(element);
+
+  switch (kind) {
+  case ReductionKind::sum:
+    if (ordered)
+      return finish(orderedReduce(kind, owned));
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::sum));
+  case ReductionKind::prod:
+    if (ordered)
+      return finish(orderedReduce(kind, owned));
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::prod));
+  case ReductionKind::any:
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::lor));
+  case ReductionKind::all:
+    return finish(allreduce(localReduce(kind, owned, element),
+                            distruntime::ReductionKind::land));
+  case ReductionKind::min:
+  case ReductionKind::max: {
+    bool isMin = kind == ReductionKind::min;
+    // numpy rejects empty min/max; ranks owning no rows contribute the
+    // identity.
+    Value total = rows;
+    for (int64_t d : axes)
+      if (d != 0)
+        total = m.mul(total, keptSizes[d] == nullptr
+                                 ? m.c(1)
+                                 : dist::getDimValue(b, loc, owned, d));
+    cf::AssertOp::create(
+        b, loc, m.gt(total, m.c(0)),
+        "zero-size array to reduction operation min/max, which has no "
+        "identity");
+    Value local = buildIf(
+        b, loc, m.gt(m.rows(owned), m.c(0)), keptType(element),
+        [&] { return localReduce(kind, owned, element); },
+        [&] {
+          return createFilled(b, loc, keptType(element), keptSizes,
+                              getMinMaxIdentity(b, element, isMin));
+        });
+    return finish(allreduce(local, isMin ? distruntime::ReductionKind::min
+                                         : distruntime::ReductionKind::max));
+  }
+  case ReductionKind::mean:
+  case ReductionKind::var:
+  case ReductionKind::std: {
+    // Sums in the result's floating point type, divided by the global
+    // element count; var/std subtract the global mean first (two passes).
+    Value source = owned;
+    NDArrayType floatSource =
+        cast<NDArrayType>(ownedType.cloneWith(std::nullopt, element));
+    if (ownedType.getElementType() != element)
+      source = CastElemTypeOp::create(b, loc, floatSource, owned);
+    Value count = rows;
+    for (int64_t d : axes)
+      if (d != 0)
+        count = m.mul(count, dist::getDimValue(b, loc, owned, d));
+    Value countF = arith::UIToFPOp::create(
+        b, loc, element,
+        arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
+    auto divide = [&](Value array, Value divisor) {
+      auto scalarType = NDArrayType::get({}, element);
+      Value scalar =
+          CreateOp::create(b, loc, scalarType, ValueRange{}, divisor);
+      return EWBinOp::create(b, loc, array.getType(), EWBinOpKind::divide,
+                             array, scalar)
+          .getResult();
+    };
+    Value sum = orderedReduce(ReductionKind::sum, source);
+    Value mean = divide(sum, countF);
+    if (kind == ReductionKind::mean)
+      return finish(mean);
+    Value deviation = EWBinOp::create(b, loc, floatSource,
+                                      EWBinOpKind::subtract, source, mean);
+    Value squares = EWBinOp::create(b, loc, floatSource, EWBinOpKind::multiply,
+                                    deviation, deviation);
+    Value squareSum = orderedReduce(ReductionKind::sum, squares);
+    double correction =
+        op.getCorrection() ? op.getCorrection()->convertToDouble() : 0.0;
+    Value corrected = arith::SubFOp::create(
+        b, loc, countF,
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, correction)));
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+    Value divisor = arith::MaximumFOp::create(b, loc, corrected, zero);
+    Value variance = divide(squareSum, divisor);
+    if (kind == ReductionKind::var)
+      return finish(variance);
+    return finish(
+        EWUnyOp::create(b, loc, variance.getType(), EWUnyOpKind::sqrt, variance)
+            .getResult());
+  }
+  }
+  return failure();
+}
+
+} // namespace
+
+void dist::detail::populateReductionsToStandardPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReductionLowering>(converter, patterns.getContext());
+}
