@@ -18,6 +18,7 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 using namespace imex;
@@ -54,12 +55,32 @@ llvm::Expected<ObjectCache> ObjectCache::open(StringRef directory) {
   return ObjectCache(directory.str());
 }
 
+/// The file holding this compiler (the executable or the shared library it
+/// is linked into), by path, size and modification time: objects compiled
+/// by another build of the compiler are not reused.
+static const std::string &getCompilerIdentity() {
+  static const std::string identity = [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&getCompilerIdentity), &info) ||
+        !info.dli_fname)
+      return std::string("unknown");
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(info.dli_fname, status))
+      return std::string(info.dli_fname);
+    return llvm::formatv(
+               "{0}:{1}:{2}", info.dli_fname, status.getSize(),
+               status.getLastModificationTime().time_since_epoch().count())
+        .str();
+  }();
+  return identity;
+}
+
 std::string ObjectCache::makeKey(ArrayRef<StringRef> parts) {
   std::string text;
   llvm::raw_string_ostream stream(text);
-  stream << kCacheFormat << '\0' << LLVM_VERSION_STRING << '\0'
-         << llvm::sys::getProcessTriple() << '\0' << llvm::sys::getHostCPUName()
-         << '\0';
+  stream << kCacheFormat << '\0' << getCompilerIdentity() << '\0'
+         << LLVM_VERSION_STRING << '\0' << llvm::sys::getProcessTriple() << '\0'
+         << llvm::sys::getHostCPUName() << '\0';
   for (const auto &feature : llvm::sys::getHostCPUFeatures())
     stream << (feature.second ? '+' : '-') << feature.first() << ',';
   // Lengths keep ("ab", "c") and ("a", "bc") apart.

@@ -135,9 +135,9 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
     SmallVector<OpFoldResult> localOffsets(offsets), localSizes(sizes);
     localOffsets[0] = localRow;
     localSizes[0] = count;
-    result.buffer = OpTy::create(rewriter, loc, getBufferType(resultType),
-                                 array.buffer, localOffsets, localSizes,
-                                 strides);
+    result.buffer =
+        OpTy::create(rewriter, loc, getBufferType(resultType), array.buffer,
+                     localOffsets, localSizes, strides);
     result.first = m.c(0);
     result.offset = firstRow;
     result.size0 = size;
@@ -269,8 +269,8 @@ struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
-    LocalArray dest = getLatestOwned(LocalArray::unpack(adaptor.getDestination()),
-                                     b, loc, op, exchanged);
+    LocalArray dest = getLatestOwned(
+        LocalArray::unpack(adaptor.getDestination()), b, loc, op, exchanged);
     Value start = dest.ownedStart(m);
     Value ownedRow = dest.ownedRow(m);
 
@@ -287,9 +287,9 @@ struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
         b, loc, op.getDestination(), offsets, sizes, strides);
     Value first = targetFirst, count = targetCount;
     Value globalRow = m.add(offset, m.mul(first, stride));
-    Value bufferRow = m.select(m.gt(count, m.c(0)),
-                               m.add(ownedRow, m.sub(globalRow, start)),
-                               ownedRow);
+    Value bufferRow =
+        m.select(m.gt(count, m.c(0)), m.add(ownedRow, m.sub(globalRow, start)),
+                 ownedRow);
     SmallVector<OpFoldResult> localOffsets(offsets), localSizes(sizes);
     localOffsets[0] = bufferRow;
     localSizes[0] = count;
@@ -314,15 +314,11 @@ struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
             [&] { return sliceRows(b, loc, local, first, count); },
             [&] { return local; });
     }
-    Value buffer = ImmutableInsertSliceOp::create(b, loc, local, dest.buffer,
-                                                  localOffsets, localSizes,
-                                                  strides);
+    Value buffer = ImmutableInsertSliceOp::create(
+        b, loc, local, dest.buffer, localOffsets, localSizes, strides);
     Value zero = m.c(0);
-    LocalArray result{buffer,
-                      ownedRow,
-                      {zero, dest.rows[1], zero},
-                      start,
-                      dest.size0};
+    LocalArray result{
+        buffer, ownedRow, {zero, dest.rows[1], zero}, start, dest.size0};
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }

@@ -138,8 +138,7 @@ struct InitDistArrayLowering
       Value buffer = ConcatOp::create(
           b, loc, dist::getRowsType(cast<NDArrayType>(parts[1].getType())),
           ValueRange(parts).take_front(3), 0);
-      local = {castTo(b, loc, buffer, bufferType), m.c(0), rows, offset,
-               size0};
+      local = {castTo(b, loc, buffer, bufferType), m.c(0), rows, offset, size0};
     } else if (auto it = ghostWidths.find(op);
                it != ghostWidths.end() &&
                (it->second.inLoop || parts[1].getDefiningOp<CreateOp>())) {
@@ -172,9 +171,9 @@ struct PartsOfLowering : public OpConversionPattern<dist::PartsOfOp> {
     } else {
       LocalArray array = LocalArray::unpack(values);
       for (auto [p, result] : llvm::enumerate(op.getResults()))
-        results.push_back({castTo(rewriter, op.getLoc(),
-                                  array.part(rewriter, op.getLoc(), p),
-                                  result.getType())});
+        results.push_back(
+            {castTo(rewriter, op.getLoc(), array.part(rewriter, op.getLoc(), p),
+                    result.getType())});
     }
     rewriter.replaceOpWithMultiple(op, std::move(results));
     return success();
@@ -188,9 +187,9 @@ struct LocalOffsetsOfLowering
   matchAndRewrite(dist::LocalOffsetsOfOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LocalArray array = LocalArray::unpack(adaptor.getArray());
-    rewriter.replaceOp(op, withTrailingZeros(rewriter, op.getLoc(),
-                                             array.offset,
-                                             op->getNumResults()));
+    rewriter.replaceOp(op,
+                       withTrailingZeros(rewriter, op.getLoc(), array.offset,
+                                         op->getNumResults()));
     return success();
   }
 };
@@ -207,8 +206,8 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
     LocalArray source = LocalArray::unpack(adaptor.getSource());
     Value ownedRow;
     LocalArray result = exchangeRows(
-        rewriter, op.getLoc(), dist::getDistEnv(op.getType()).getTeam(),
-        source, adaptor.getOffset().front(), adaptor.getSize().front(),
+        rewriter, op.getLoc(), dist::getDistEnv(op.getType()).getTeam(), source,
+        adaptor.getOffset().front(), adaptor.getSize().front(),
         /*fits=*/false, &ownedRow);
     exchanged[source.buffer] = {result.buffer, ownedRow};
     rewriter.replaceOpWithMultiple(op, {result.pack()});

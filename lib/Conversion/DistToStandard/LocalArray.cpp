@@ -239,8 +239,7 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
     buffer = castTo(b, loc, fresh.buffer, bufferType);
     row = left;
   } else {
-    Value spareAfter =
-        m.sub(m.sub(m.rows(array.buffer), ownedRow), count);
+    Value spareAfter = m.sub(m.sub(m.rows(array.buffer), ownedRow), count);
     Value enough = m.land(m.le(left, ownedRow), m.le(right, spareAfter));
     auto ifOp = scf::IfOp::create(
         b, loc, TypeRange{bufferType, b.getIndexType()}, enough,
@@ -273,8 +272,8 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
   // to left and right, and known to match the sources, so that the inserts
   // need no broadcasting.)
   Value leftHalo = wait.getResult(1), rightHalo = wait.getResult(2);
-  buffer = insertRows(b, loc, buffer, leftHalo, m.sub(row, left),
-                      m.rows(leftHalo));
+  buffer =
+      insertRows(b, loc, buffer, leftHalo, m.sub(row, left), m.rows(leftHalo));
   buffer = insertRows(b, loc, buffer, rightHalo, m.add(row, count),
                       m.rows(rightHalo));
 
@@ -321,21 +320,21 @@ Value dist::detail::gatherRows(OpBuilder &b, Location loc, int64_t team,
                                Value owned, Value start, Value size0) {
   IndexMath m{b, loc};
   Value after = m.sub(m.sub(size0, start), m.rows(owned));
-  LocalArray array =
-      withSpareRows(b, loc, owned, start, size0, start, after);
+  LocalArray array = withSpareRows(b, loc, owned, start, size0, start, after);
   return exchangeRows(b, loc, team, array, m.c(0), size0, /*fits=*/true)
       .valid(b, loc);
 }
 
 /// The local array `local` (global rows from `start`) as the replacement of
 /// the distributed `result`.
-void dist::detail::replaceWithOwned(ConversionPatternRewriter &rewriter, Operation *op,
-                      Value local, Value start, Value size0) {
+void dist::detail::replaceWithOwned(ConversionPatternRewriter &rewriter,
+                                    Operation *op, Value local, Value start,
+                                    Value size0) {
   Location loc = op->getLoc();
-  LocalArray array =
-      LocalArray::fromOwned(rewriter, loc, local, start, size0);
-  array.buffer = castTo(rewriter, loc, array.buffer,
-                        getBufferType(cast<NDArrayType>(op->getResultTypes()[0])));
+  LocalArray array = LocalArray::fromOwned(rewriter, loc, local, start, size0);
+  array.buffer =
+      castTo(rewriter, loc, array.buffer,
+             getBufferType(cast<NDArrayType>(op->getResultTypes()[0])));
   rewriter.replaceOpWithMultiple(op, {array.pack()});
 }
 

@@ -119,7 +119,8 @@ mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 /// `thenValue()` if `cond` holds, else `elseValue()`, as an scf.if yielding
 /// arrays of type `type` (no branch when `cond` is a constant).
 mlir::Value buildIf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
-                    mlir::Type type, llvm::function_ref<mlir::Value()> thenValue,
+                    mlir::Type type,
+                    llvm::function_ref<mlir::Value()> thenValue,
                     llvm::function_ref<mlir::Value()> elseValue);
 
 /// Rows [first, first + count) of the local array `array` (a view).
@@ -135,8 +136,8 @@ mlir::Value insertRows(mlir::OpBuilder &b, mlir::Location loc, mlir::Value into,
 /// `left` and `right` spare rows, filled with `fill` if given.
 LocalArray withSpareRows(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value owned, mlir::Value start,
-                         mlir::Value size0, mlir::Value left,
-                         mlir::Value right, mlir::Value fill = nullptr);
+                         mlir::Value size0, mlir::Value left, mlir::Value right,
+                         mlir::Value fill = nullptr);
 
 /// Global rows [boxOffset, boxOffset + boxSize) of `array`: the rows outside
 /// its owned block arrive through `distruntime.get_halo` (collective over
@@ -166,14 +167,13 @@ LocalArray getLatestOwned(const LocalArray &array, mlir::OpBuilder &b,
 /// All rows of a distributed array on every rank, in global order, given
 /// this rank's `owned` rows starting at global row `start`.
 mlir::Value gatherRows(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
-                       mlir::Value owned, mlir::Value start,
-                       mlir::Value size0);
+                       mlir::Value owned, mlir::Value start, mlir::Value size0);
 
 /// Replaces `op`, whose result is distributed, by the local array `local`
 /// holding owned global rows from `start`.
 void replaceWithOwned(mlir::ConversionPatternRewriter &rewriter,
-                      mlir::Operation *op, mlir::Value local,
-                      mlir::Value start, mlir::Value size0);
+                      mlir::Operation *op, mlir::Value local, mlir::Value start,
+                      mlir::Value size0);
 
 /// Index vectors for distruntime ops: `first` then dimensions 1.. of `array`.
 llvm::SmallVector<mlir::Value> withTrailingDims(mlir::OpBuilder &b,

@@ -53,8 +53,8 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
                        array.size0);
       return success();
     }
-    FailureOr<Value> reduced = reduceOverTeam(
-        b, loc, env.getTeam(), op, owned, array.ownedStart(m), array.size0);
+    FailureOr<Value> reduced = reduceOverTeam(b, loc, env.getTeam(), op, owned,
+                                              array.ownedStart(m), array.size0);
     if (failed(reduced))
       return rewriter.notifyMatchFailure(op, "unsupported reduction");
     rewriter.replaceOp(op, *reduced);
@@ -178,8 +178,7 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
                              ? TypedAttr(b.getFloatAttr(element, 1.0))
                              : TypedAttr(b.getFloatAttr(element, 0.0));
     LocalArray local = withSpareRows(
-        b, loc, partials, start, rows, m.c(0),
-        m.add(m.sub(boxEnd, end), pad),
+        b, loc, partials, start, rows, m.c(0), m.add(m.sub(boxEnd, end), pad),
         arith::ConstantOp::create(b, loc, identity));
     LocalArray box = exchangeRows(b, loc, team, local, boxBegin, boxSize,
                                   /*fits=*/true);
