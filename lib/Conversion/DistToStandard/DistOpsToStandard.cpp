@@ -24,15 +24,24 @@ using namespace imex::dist::detail;
 // Ghost widths
 //===----------------------------------------------------------------------===//
 
-/// The halo rows before and after the owned rows that `op` requests, if
-/// known at compile time: the box is the union of views shifted by constants
-/// from the slice whose owned rows they are read for (a stencil).
-static std::optional<std::pair<int64_t, int64_t>>
-getStaticHaloWidths(dist::RepartitionOp op) {
+namespace {
+/// The halo rows an exchange requests before and after the owned rows of
+/// the arrays it reads for.
+struct StaticHalo {
+  int64_t left = 0, right = 0;
+  /// The arrays whose owned rows the halo is relative to.
+  SmallVector<Value> targets;
+};
+} // namespace
+
+/// The halo `op` requests, if known at compile time: the box is the union of
+/// views shifted by constants from slices whose owned rows they are read for
+/// (a stencil).
+static std::optional<StaticHalo> getStaticHalo(dist::RepartitionOp op) {
   auto box = op.getOffset().getDefiningOp<dist::LocalBoundingBoxOp>();
   if (!box || op.getSize() != box.getResult(1))
     return std::nullopt;
-  int64_t left = 0, right = 0;
+  StaticHalo halo;
   while (box) {
     auto target =
         box.getTargetOffsets()[0].getDefiningOp<dist::LocalTargetOfSliceOp>();
@@ -46,56 +55,77 @@ getStaticHaloWidths(dist::RepartitionOp op) {
         !isConstantIntValue(box.getViewStrides()[0], 1) ||
         !isConstantIntValue(target.getMixedStrides()[0], 1))
       return std::nullopt;
-    left = std::max(left, *sliceOffset - *viewOffset);
-    right = std::max(right, *viewOffset - *sliceOffset);
+    halo.left = std::max(halo.left, *sliceOffset - *viewOffset);
+    halo.right = std::max(halo.right, *viewOffset - *sliceOffset);
+    halo.targets.push_back(target.getArray());
     if (box.getBbOffsets().empty())
       break;
     box = box.getBbOffsets()[0].getDefiningOp<dist::LocalBoundingBoxOp>();
     if (!box)
       return std::nullopt;
   }
-  return std::make_pair(left, right);
+  return halo;
 }
 
-GhostWidths dist::detail::computeGhostWidths(Operation *root) {
-  GhostWidths widths;
+/// Whether `init` gets a buffer with the spare rows `width`: unless it is
+/// given halos; for a given owned block (a copy) only if it is exchanged in
+/// a loop.
+static bool getsSpareRows(dist::InitDistArrayOp init, const GhostWidth &width) {
+  ValueRange parts = init.getParts();
+  if (parts.size() != 3 || !isStaticallyEmpty(parts[0]) ||
+      !isStaticallyEmpty(parts[2]))
+    return false;
+  return width.inLoop || parts[1].getDefiningOp<CreateOp>();
+}
+
+GhostAnalysis dist::detail::analyzeGhostCells(Operation *root) {
+  GhostAnalysis analysis;
+  SmallVector<std::tuple<dist::RepartitionOp, StaticHalo,
+                         SmallVector<dist::InitDistArrayOp>>>
+      exchanges;
   root->walk([&](dist::RepartitionOp op) {
-    std::optional<std::pair<int64_t, int64_t>> halo = getStaticHaloWidths(op);
-    if (!halo)
+    std::optional<StaticHalo> halo = getStaticHalo(op);
+    std::optional<SmallVector<dist::InitDistArrayOp>> roots =
+        dist::getStorageRoots(op.getSource());
+    if (!halo || !roots)
       return;
-    // The arrays whose storage the source shares: versions made by inserts
-    // and carried by loops, back to their dist.init_dist_array.
-    SmallVector<Value> worklist{op.getSource()};
-    llvm::SmallPtrSet<Value, 8> visited;
-    while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
-      if (!visited.insert(value).second)
-        continue;
-      if (auto arg = dyn_cast<BlockArgument>(value)) {
-        auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-        if (!forOp || arg.getArgNumber() == 0)
-          continue;
-        unsigned i = arg.getArgNumber() - 1;
-        worklist.push_back(forOp.getInitArgs()[i]);
-        worklist.push_back(forOp.getYieldedValues()[i]);
-        continue;
-      }
-      Operation *def = value.getDefiningOp();
-      if (auto init = dyn_cast<dist::InitDistArrayOp>(def)) {
-        GhostWidth &width = widths[init];
-        width.left = std::max(width.left, halo->first);
-        width.right = std::max(width.right, halo->second);
-        Operation *loop = op->getParentOfType<LoopLikeOpInterface>();
-        width.inLoop |= loop && !loop->isAncestor(init);
-      } else if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def)) {
-        worklist.push_back(insert.getDestination());
-      } else if (auto forOp = dyn_cast<scf::ForOp>(def)) {
-        unsigned i = cast<OpResult>(value).getResultNumber();
-        worklist.push_back(forOp.getInitArgs()[i]);
-      }
+    Operation *loop = op->getParentOfType<LoopLikeOpInterface>();
+    for (dist::InitDistArrayOp init : *roots) {
+      GhostWidth &width = analysis.widths[init];
+      width.left = std::max(width.left, halo->left);
+      width.right = std::max(width.right, halo->right);
+      width.inLoop |= loop && !loop->isAncestor(init);
     }
+    exchanges.emplace_back(op, std::move(*halo), std::move(*roots));
   });
-  return widths;
+  // An exchange needs no run-time check of the spare rows if its source's
+  // storage surely has them, relative to owned rows that are those of the
+  // arrays the halo is for.
+  for (auto &[op, halo, roots] : exchanges) {
+    SmallVector<dist::InitDistArrayOp> all(roots);
+    bool sameRows = true, others = false;
+    for (Value target : halo.targets) {
+      if (target == op.getSource())
+        continue;
+      std::optional<SmallVector<dist::InitDistArrayOp>> targetRoots =
+          dist::getStorageRoots(target);
+      sameRows &= targetRoots.has_value();
+      if (targetRoots)
+        all.append(*targetRoots);
+      others = true;
+    }
+    if (others)
+      sameRows &= dist::getCommonDefaultPartition(all) != nullptr;
+    bool fits =
+        llvm::all_of(roots, [&, &halo = halo](dist::InitDistArrayOp init) {
+          const GhostWidth &width = analysis.widths.find(init)->second;
+          return getsSpareRows(init, width) && width.left >= halo.left &&
+                 width.right >= halo.right;
+        });
+    if (sameRows && fits)
+      analysis.fits.insert(op);
+  }
+  return analysis;
 }
 
 //===----------------------------------------------------------------------===//
@@ -109,8 +139,8 @@ namespace {
 struct InitDistArrayLowering
     : public OpConversionPattern<dist::InitDistArrayOp> {
   InitDistArrayLowering(const TypeConverter &converter, MLIRContext *context,
-                        const GhostWidths &ghostWidths)
-      : OpConversionPattern(converter, context), ghostWidths(ghostWidths) {}
+                        const GhostAnalysis &ghosts)
+      : OpConversionPattern(converter, context), ghosts(ghosts) {}
 
   LogicalResult
   matchAndRewrite(dist::InitDistArrayOp op, OneToNOpAdaptor adaptor,
@@ -139,9 +169,8 @@ struct InitDistArrayLowering
           b, loc, dist::getRowsType(cast<NDArrayType>(parts[1].getType())),
           ValueRange(parts).take_front(3), 0);
       local = {castTo(b, loc, buffer, bufferType), m.c(0), rows, offset, size0};
-    } else if (auto it = ghostWidths.find(op);
-               it != ghostWidths.end() &&
-               (it->second.inLoop || parts[1].getDefiningOp<CreateOp>())) {
+    } else if (auto it = ghosts.widths.find(op);
+               it != ghosts.widths.end() && getsSpareRows(op, it->second)) {
       // With the spare rows its exchanges need (a given block is copied
       // into the new buffer once, for exchanges in loops).
       Value start = m.add(offset, rows[0]);
@@ -156,7 +185,7 @@ struct InitDistArrayLowering
     return success();
   }
 
-  const GhostWidths &ghostWidths;
+  const GhostAnalysis &ghosts;
 };
 
 struct PartsOfLowering : public OpConversionPattern<dist::PartsOfOp> {
@@ -197,8 +226,9 @@ struct LocalOffsetsOfLowering
 /// Halo exchange into the spare rows of the buffer.
 struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
   RepartitionLowering(const TypeConverter &converter, MLIRContext *context,
-                      ExchangedBuffers &exchanged)
-      : OpConversionPattern(converter, context), exchanged(exchanged) {}
+                      const GhostAnalysis &ghosts, ExchangedBuffers &exchanged)
+      : OpConversionPattern(converter, context), ghosts(ghosts),
+        exchanged(exchanged) {}
 
   LogicalResult
   matchAndRewrite(dist::RepartitionOp op, OneToNOpAdaptor adaptor,
@@ -208,12 +238,13 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
     LocalArray result = exchangeRows(
         rewriter, op.getLoc(), dist::getDistEnv(op.getType()).getTeam(), source,
         adaptor.getOffset().front(), adaptor.getSize().front(),
-        /*fits=*/false, &ownedRow);
+        /*fits=*/ghosts.fits.contains(op), &ownedRow);
     exchanged[source.buffer] = {result.buffer, ownedRow};
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }
 
+  const GhostAnalysis &ghosts;
   ExchangedBuffers &exchanged;
 };
 
@@ -262,10 +293,10 @@ struct AlignCoresLowering : public OpConversionPattern<dist::AlignCoresOp> {
 
 void dist::detail::populateDistOpsToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
-    const GhostWidths &ghostWidths, ExchangedBuffers &exchanged) {
+    const GhostAnalysis &ghosts, ExchangedBuffers &exchanged) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<InitDistArrayLowering>(converter, context, ghostWidths);
-  patterns.add<RepartitionLowering>(converter, context, exchanged);
+  patterns.add<InitDistArrayLowering>(converter, context, ghosts);
+  patterns.add<RepartitionLowering>(converter, context, ghosts, exchanged);
   patterns.add<PartsOfLowering, LocalOffsetsOfLowering,
                LocalRepartitionLowering, AlignCoresLowering>(converter,
                                                              context);

@@ -87,12 +87,11 @@ struct ConvertDistToStandardPass
       return signalPassFailure();
     // Before the index ops expand: the analysis reads the views exchanges
     // are for.
-    GhostWidths ghostWidths = computeGhostWidths(getOperation());
+    GhostAnalysis ghosts = analyzeGhostCells(getOperation());
 
     ExchangedBuffers exchanged;
     RewritePatternSet patterns(context);
-    populateDistOpsToStandardPatterns(converter, patterns, ghostWidths,
-                                      exchanged);
+    populateDistOpsToStandardPatterns(converter, patterns, ghosts, exchanged);
     populateArrayOpsToStandardPatterns(converter, patterns, exchanged);
     populateReductionsToStandardPatterns(converter, patterns);
     dist::populateExpandDistIndexOpsPatterns(patterns);

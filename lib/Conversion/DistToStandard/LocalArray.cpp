@@ -182,8 +182,12 @@ Value dist::detail::insertRows(OpBuilder &b, Location loc, Value into,
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes{count}, strides(rank, b.getIndexAttr(1));
   offsets[0] = row;
+  // (Sizes from the source where it has all dimensions: known to match it,
+  // so that the insert needs no broadcasting.)
+  Value sized =
+      cast<NDArrayType>(local.getType()).getRank() == rank ? local : into;
   for (int64_t d = 1; d < rank; ++d)
-    sizes.push_back(dist::getDimSize(b, loc, into, d));
+    sizes.push_back(dist::getDimSize(b, loc, sized, d));
   return ImmutableInsertSliceOp::create(b, loc, local, into, offsets, sizes,
                                         strides);
 }
@@ -271,11 +275,13 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
   // (The row counts of the inserts are those of the received arrays: equal
   // to left and right, and known to match the sources, so that the inserts
   // need no broadcasting.)
+  // They are ghost cells: valid until the array is next updated.
   Value leftHalo = wait.getResult(1), rightHalo = wait.getResult(2);
-  buffer =
-      insertRows(b, loc, buffer, leftHalo, m.sub(row, left), m.rows(leftHalo));
-  buffer = insertRows(b, loc, buffer, rightHalo, m.add(row, count),
-                      m.rows(rightHalo));
+  for (auto [halo, at] : {std::make_pair(leftHalo, m.sub(row, left)),
+                          std::make_pair(rightHalo, m.add(row, count))}) {
+    buffer = insertRows(b, loc, buffer, halo, at, m.rows(halo));
+    buffer.getDefiningOp()->setAttr(kGhostWriteAttrName, b.getUnitAttr());
+  }
 
   if (ownedRowOut)
     *ownedRowOut = row;

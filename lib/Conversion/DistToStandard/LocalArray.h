@@ -194,12 +194,18 @@ struct GhostWidth {
   /// a given owned block into a buffer with spare rows pays off).
   bool inLoop = false;
 };
-using GhostWidths = llvm::DenseMap<mlir::Operation *, GhostWidth>;
-GhostWidths computeGhostWidths(mlir::Operation *root);
+struct GhostAnalysis {
+  /// By dist.init_dist_array op.
+  llvm::DenseMap<mlir::Operation *, GhostWidth> widths;
+  /// The dist.repartition ops whose source's buffer surely has the spare
+  /// rows the exchange needs (no run-time check).
+  llvm::DenseSet<mlir::Operation *> fits;
+};
+GhostAnalysis analyzeGhostCells(mlir::Operation *root);
 
 void populateDistOpsToStandardPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
-                                       const GhostWidths &ghostWidths,
+                                       const GhostAnalysis &ghosts,
                                        ExchangedBuffers &exchanged);
 void populateArrayOpsToStandardPatterns(const mlir::TypeConverter &converter,
                                         mlir::RewritePatternSet &patterns,

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
+#include "imex/Dialect/NDArray/IR/NDArray.h"
 
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -35,6 +36,25 @@ bool overwrites(linalg::LinalgOp linalgOp, OpOperand *init) {
          linalgOp.isDpsInit(init) &&
          !linalgOp.payloadUsesValueFromOperand(init) &&
          linalgOp.getMatchingIndexingMap(init).isPermutation();
+}
+
+/// Whether `op` writes ghost cells (see kGhostWriteAttrName).
+bool isGhostWrite(Operation *op) {
+  return op && isa<tensor::InsertSliceOp>(op) &&
+         op->hasAttr(imex::ndarray::kGhostWriteAttrName);
+}
+
+/// The number of writes at the end of `chain` (program order: the writes
+/// after the ghost writes) that are not ghost writes, if the chain is ghost
+/// writes followed by other writes.
+std::optional<size_t> countUpdates(ArrayRef<OpOperand *> chain) {
+  size_t updates = 0;
+  while (updates < chain.size() && !isGhostWrite(chain[updates]->getOwner()))
+    ++updates;
+  for (OpOperand *link : chain.drop_front(updates))
+    if (!isGhostWrite(link->getOwner()))
+      return std::nullopt;
+  return updates;
 }
 
 /// Whether the uses of an intermediate version of an update chain other
@@ -66,7 +86,10 @@ SmallVector<OpOperand *> findUpdateChain(Value end, Value root, scf::ForOp loop,
                                          bool allowReads = false) {
   SmallVector<OpOperand *> chain;
   for (Value value = end; value != root;) {
-    if (!chain.empty() && !allowReads && !onlyOverwritten(value, chain.back()))
+    // (Versions made by ghost writes may be read: they are the version the
+    // iteration computes from.)
+    if (!chain.empty() && !allowReads && !isGhostWrite(value.getDefiningOp()) &&
+        !onlyOverwritten(value, chain.back()))
       return {};
     Operation *def = value.getDefiningOp();
     if (!def || def->getParentOp() != loop)
@@ -101,7 +124,8 @@ SmallVector<unsigned> findDoubleBufferedArgs(scf::ForOp loop) {
       continue;
     SmallVector<OpOperand *> chain =
         findUpdateChain(loop.getYieldedValues()[index], arg, loop);
-    if (chain.empty())
+    std::optional<size_t> updates = countUpdates(chain);
+    if (chain.empty() || !updates || *updates == 0)
       continue;
     bool read = llvm::any_of(
         arg.getUses(), [&](OpOperand &use) { return &use != chain.back(); });
@@ -145,9 +169,20 @@ struct DoubleBufferLoopsPass
           /*allowReads=*/true);
       if (chain.empty() || chain.size() % 2)
         continue;
-      OpOperand *second = chain[chain.size() / 2 - 1];
-      firstRoots.push_back(chain.back());
+      // Each copy's chain: ghost writes (which stay on the buffer the copy
+      // reads), then the updates (which go to the other buffer).
+      size_t half = chain.size() / 2;
+      std::optional<size_t> updates =
+          countUpdates(ArrayRef(chain).take_front(half));
+      if (!updates || *updates == 0 ||
+          countUpdates(ArrayRef(chain).drop_front(half)) != updates)
+        continue;
+      OpOperand *first = chain[half + *updates - 1];
+      OpOperand *second = chain[*updates - 1];
+      firstRoots.push_back(first);
       secondRoots.push_back(second);
+      // The spare is the buffer the second copy read (after its ghost
+      // writes); the second copy updates the one the first copy read.
       firstResults.push_back(second->get());
       inits.push_back(main.getInitArgs()[index]);
     }
@@ -169,10 +204,10 @@ struct DoubleBufferLoopsPass
       // The first copy writes into the spare, the second into the
       // argument the first copy read.
       OpOperand *first = firstRoots[i], *second = secondRoots[i];
-      Value arg = first->get(),
+      Value read = first->get(),
             spare = doubled.getRegionIterArgs()[numArgs + i];
       rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(spare); });
-      rewriter.modifyOpInPlace(second->getOwner(), [&] { second->set(arg); });
+      rewriter.modifyOpInPlace(second->getOwner(), [&] { second->set(read); });
     }
   }
 };

@@ -692,9 +692,11 @@ struct ImmutableInsertSliceLowering
       rewriter.replaceOp(op, destination);
       return success();
     }
-    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+    auto insert = rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
         op, source, destination, offsets, op.getMixedSizes(),
         op.getMixedStrides());
+    if (op->hasAttr(kGhostWriteAttrName))
+      insert->setAttr(kGhostWriteAttrName, rewriter.getUnitAttr());
     return success();
   }
 

@@ -54,8 +54,16 @@ struct SliceElementwiseProducersPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SliceElementwiseProducer>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Every rewrite moves a slice up a chain of producers: it terminates,
+    // but a long chain needs more than the default number of iterations.
+    GreedyRewriteConfig config;
+    config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config))) {
+      getOperation()->emitError("imex-slice-elementwise-producers did not "
+                                "converge");
       return signalPassFailure();
+    }
   }
 };
 

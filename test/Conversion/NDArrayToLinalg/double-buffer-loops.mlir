@@ -148,3 +148,45 @@ func.func @read_between_writes(%init: tensor<8xf64>, %n: index) -> tensor<8xf64>
   }
   return %r : tensor<8xf64>
 }
+
+// -----
+
+// A distributed stencil step: halos are written into the ghost rows of the
+// buffer (ghost writes), the interior is computed from the result and
+// written back. The ghost writes stay on the buffer each copy reads; only
+// the update moves to the other buffer: the first copy updates the spare,
+// the second copy writes its halos into the spare and updates the version
+// of the argument the first copy read. The spare yields its last version.
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @ghost_writes(
+//  CHECK-SAME:   %[[INIT:.*]]: tensor<18x16xf64>, %[[H:.*]]: tensor<1x16xf64>, %[[N:.*]]: index)
+//       CHECK:   scf.for %{{.*}} iter_args(%[[U:.*]] = %[[INIT]], %[[S:.*]] = %[[INIT]])
+//       CHECK:     %[[L1:.*]] = tensor.insert_slice %[[H]] into %[[U]][0, 0] {{.*}} {ndarray.ghost_write}
+//       CHECK:     %[[R1:.*]] = tensor.insert_slice %[[H]] into %[[L1]][17, 0] {{.*}} {ndarray.ghost_write}
+//       CHECK:     tensor.extract_slice %[[R1]][0, 1]
+//       CHECK:     %[[FIRST:.*]] = tensor.insert_slice %{{.*}} into %[[S]][1, 1]
+//       CHECK:     %[[L2:.*]] = tensor.insert_slice %[[H]] into %[[FIRST]][0, 0] {{.*}} {ndarray.ghost_write}
+//       CHECK:     %[[R2:.*]] = tensor.insert_slice %[[H]] into %[[L2]][17, 0] {{.*}} {ndarray.ghost_write}
+//       CHECK:     tensor.extract_slice %[[R2]][0, 1]
+//       CHECK:     %[[SECOND:.*]] = tensor.insert_slice %{{.*}} into %[[R1]][1, 1]
+//       CHECK:     scf.yield %[[SECOND]], %[[R2]]
+func.func @ghost_writes(%init: tensor<18x16xf64>, %halo: tensor<1x16xf64>, %n: index) -> tensor<18x16xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%u = %init) -> (tensor<18x16xf64>) {
+    %l = tensor.insert_slice %halo into %u[0, 0] [1, 16] [1, 1] {ndarray.ghost_write} : tensor<1x16xf64> into tensor<18x16xf64>
+    %g = tensor.insert_slice %halo into %l[17, 0] [1, 16] [1, 1] {ndarray.ghost_write} : tensor<1x16xf64> into tensor<18x16xf64>
+    %a = tensor.extract_slice %g[0, 1] [16, 14] [1, 1] : tensor<18x16xf64> to tensor<16x14xf64>
+    %b = tensor.extract_slice %g[2, 1] [16, 14] [1, 1] : tensor<18x16xf64> to tensor<16x14xf64>
+    %e = tensor.empty() : tensor<16x14xf64>
+    %f = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<16x14xf64>, tensor<16x14xf64>) outs(%e : tensor<16x14xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %z = arith.addf %x, %y : f64
+      linalg.yield %z : f64
+    } -> tensor<16x14xf64>
+    %w = tensor.insert_slice %f into %g[1, 1] [16, 14] [1, 1] : tensor<16x14xf64> into tensor<18x16xf64>
+    scf.yield %w : tensor<18x16xf64>
+  }
+  return %r : tensor<18x16xf64>
+}

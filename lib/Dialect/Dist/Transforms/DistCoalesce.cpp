@@ -59,14 +59,36 @@ struct CollapseRepartitions : public OpRewritePattern<RepartitionOp> {
   }
 };
 
+/// Whether [offset, offset + size) are the rows the view `view` owns: the
+/// target of the same slice of an array owning the same rows as its base.
+static bool isOwnedRangeOfView(Value view, Value offset, Value size) {
+  auto target = offset.getDefiningOp<LocalTargetOfSliceOp>();
+  if (!target || size.getDefiningOp() != target ||
+      offset != target->getResult(0))
+    return false;
+  int64_t rank = target.getArray().getType().getRank();
+  if (size != target->getResult(rank))
+    return false;
+  auto slice = view.getDefiningOp<OffsetSizeAndStrideOpInterface>();
+  if (!slice || !isa<ExtractSliceOp, SubviewOp>(slice.getOperation()) ||
+      !slice.isSameAs(target, [](OpFoldResult a, OpFoldResult b) {
+        return isEqualConstantIntOrValue(a, b);
+      }))
+    return false;
+  return haveSameOwnedRows(slice->getOperand(0), target.getArray());
+}
+
 /// A repartition to the rows the source already holds is the source.
 struct DropRedundantRepartition : public OpRewritePattern<RepartitionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RepartitionOp op,
                                 PatternRewriter &rewriter) const override {
     RowLayout layout = getRowLayout(op.getSource());
-    if (!layout.isExplicit() || layout.offset != op.getOffset() ||
-        layout.size != op.getSize())
+    bool holds =
+        layout.isExplicit()
+            ? layout.offset == op.getOffset() && layout.size == op.getSize()
+            : isOwnedRangeOfView(op.getSource(), op.getOffset(), op.getSize());
+    if (!holds)
       return failure();
     Value source = op.getSource();
     if (source.getType() != op.getType())

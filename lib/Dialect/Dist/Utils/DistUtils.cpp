@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -119,6 +120,67 @@ bool dist::isOwnedRange(Value array, Value offset, Value size) {
       return false;
   }
   return true;
+}
+
+/// The dist.init_dist_array ops whose storage `array` shares (versions made
+/// by inserts and casts, carried by loops), if that is all it may share.
+std::optional<SmallVector<InitDistArrayOp>> dist::getStorageRoots(Value array) {
+  SmallVector<Value> worklist{array};
+  llvm::SmallPtrSet<Value, 8> visited;
+  SmallVector<InitDistArrayOp> roots;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!visited.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!forOp || arg.getArgNumber() == 0)
+        return std::nullopt;
+      unsigned i = arg.getArgNumber() - 1;
+      worklist.push_back(forOp.getInitArgs()[i]);
+      worklist.push_back(forOp.getYieldedValues()[i]);
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (auto init = dyn_cast<InitDistArrayOp>(def)) {
+      roots.push_back(init);
+    } else if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def)) {
+      worklist.push_back(insert.getDestination());
+    } else if (auto castOp = dyn_cast<CastOp>(def)) {
+      worklist.push_back(castOp.getSource());
+    } else if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      unsigned i = cast<OpResult>(value).getResultNumber();
+      worklist.push_back(forOp.getInitArgs()[i]);
+      worklist.push_back(forOp.getYieldedValues()[i]);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return roots;
+}
+
+/// The default partition all of `roots` own their rows in, if they do.
+Operation *dist::getCommonDefaultPartition(ArrayRef<InitDistArrayOp> roots) {
+  Operation *common = nullptr;
+  for (InitDistArrayOp init : roots) {
+    auto partition =
+        init.getLocalOffsets()[0].getDefiningOp<DefaultPartitionOp>();
+    if (!partition || (common && common != partition))
+      return nullptr;
+    common = partition;
+  }
+  return common;
+}
+
+bool dist::haveSameOwnedRows(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<SmallVector<InitDistArrayOp>> rootsA = getStorageRoots(a);
+  std::optional<SmallVector<InitDistArrayOp>> rootsB = getStorageRoots(b);
+  if (!rootsA || !rootsB || rootsA->empty() || rootsB->empty())
+    return false;
+  rootsA->append(*rootsB);
+  return getCommonDefaultPartition(*rootsA) != nullptr;
 }
 
 /// The type of a part: dimension 0 dynamic, the others as in `type`.

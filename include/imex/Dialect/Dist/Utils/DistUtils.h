@@ -9,6 +9,7 @@
 #ifndef IMEX_DIALECT_DIST_UTILS_DISTUTILS_H
 #define IMEX_DIALECT_DIST_UTILS_DISTUTILS_H
 
+#include "imex/Dialect/Dist/IR/Dist.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
 #include "mlir/IR/Builders.h"
@@ -68,6 +69,21 @@ createOwnedRange(mlir::OpBuilder &b, mlir::Location loc, mlir::Value array);
 /// Whether `offset` and `size` are the owned range of `array` as
 /// `createOwnedRange` builds it.
 bool isOwnedRange(mlir::Value array, mlir::Value offset, mlir::Value size);
+
+/// The dist.init_dist_array ops whose storage `array` shares (versions made
+/// by inserts and casts, carried by scf.for), if that is all it may share.
+std::optional<llvm::SmallVector<InitDistArrayOp>>
+getStorageRoots(mlir::Value array);
+
+/// The dist.default_partition op all `roots` take their local offset from,
+/// if they all do from the same one.
+mlir::Operation *
+getCommonDefaultPartition(llvm::ArrayRef<InitDistArrayOp> roots);
+
+/// Whether the distributed arrays `a` and `b` own the same rows on every
+/// rank, as far as known at compile time (the same array, or versions of
+/// arrays created in one default partition).
+bool haveSameOwnedRows(mlir::Value a, mlir::Value b);
 
 /// The global rows of dimension 0 a distributed array holds on this rank,
 /// as far as known at compile time: the rows [offset, offset + size) of a

@@ -79,6 +79,15 @@ namespace imex::ndarray {
 /// writes the final version of an updated argument back: its source has the
 /// destination's shape by construction (no broadcasting to check).
 inline constexpr llvm::StringLiteral kWriteBackAttrName = "ndarray.write_back";
+
+/// Marks an insert (kept on the `tensor.insert_slice` it lowers to) that
+/// writes ghost cells: elements that are read only until the next write of
+/// the array that is not a ghost write, and written again before they are
+/// read after it (halos exchanged into the spare rows of a distributed
+/// array's buffer). imex-double-buffer-loops may apply such writes to either
+/// buffer of a double-buffered array.
+inline constexpr llvm::StringLiteral kGhostWriteAttrName =
+    "ndarray.ghost_write";
 } // namespace imex::ndarray
 
 #endif // IMEX_DIALECT_NDARRAY_IR_NDARRAY_H
