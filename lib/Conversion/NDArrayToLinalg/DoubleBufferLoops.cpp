@@ -127,8 +127,13 @@ SmallVector<unsigned> findDoubleBufferedArgs(scf::ForOp loop) {
     std::optional<size_t> updates = countUpdates(chain);
     if (chain.empty() || !updates || *updates == 0)
       continue;
-    bool read = llvm::any_of(
-        arg.getUses(), [&](OpOperand &use) { return &use != chain.back(); });
+    // Whether the argument is read, or its versions after ghost writes
+    // (what the first update writes into).
+    bool read = false;
+    for (OpOperand *link : ArrayRef(chain).drop_front(*updates - 1))
+      read |= llvm::any_of(link->get().getUses(), [&](OpOperand &use) {
+        return !llvm::is_contained(chain, &use);
+      });
     if (read)
       args.push_back(index);
   }
