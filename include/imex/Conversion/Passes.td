@@ -47,22 +47,31 @@ def ConvertDistToStandard
                 "distruntime communication";
   let description = [{
     Replaces every distributed array (an `!ndarray.ndarray` with a
-    `#dist.dist_env`) by its local representation: the three local parts
-    (left halo, owned block, right halo), the global offset of the first row
-    of the left halo and the global size of dimension 0. Runs after
-    `ndarray-dist`, whose alignment of operands it relies on:
+    `#dist.dist_env`) by its local storage: one buffer holding the owned
+    block and ghost cells (spare rows) along dimension 0, the buffer row
+    and global row of the first valid row, the row counts of the left
+    halo, owned block and right halo (all views of the buffer), and the
+    global size of dimension 0 (docs/distribution.md, Local storage). Runs
+    after `ndarray-dist`, whose alignment of operands it relies on:
 
+    * arrays get the ghost cells their exchanges need where the shifts of
+      the views they are exchanged for are constants (a created array is
+      allocated with them; a given block is copied into such a buffer once
+      if it is exchanged in a loop);
     * `dist.repartition` becomes `distruntime.get_halo` + `distruntime.wait`
-      and a view of the owned rows inside the requested box;
+      and writes the received rows into the ghost cells (marked
+      `ndarray.ghost_write`), in place when the buffer has the spare rows
+      (known at compile time, or checked at run time with a fallback to a
+      new buffer); later inserts into the array write that buffer;
     * elementwise ops (`ewbin`, `ewuny`, `where`, `cast_elemtype`, `concat`
-      along dimensions other than 0) compute this rank's rows in three
-      pieces: rows needing left halo data, the core (views of the owned
-      blocks, no copies) and rows needing right halo data;
-    * views and slices take from each part the rows of the slice it holds;
+      along dimensions other than 0) are one op on views of the operands'
+      buffers; `dist.align_cores` lowers to nothing;
+    * views, slices and `dist.local_repartition` are views of the buffer;
     * `immutable_insert_slice` writes the slice rows in the owned block;
     * reductions are local on the owned block, over dimension 0 completed by
       `distruntime.allreduce` (`mean`/`var`/`std` from global sums; ranks
-      without rows contribute the identity of `min`/`max`);
+      without rows contribute the identity of `min`/`max`) or, for floats,
+      in fixed blocks of rows;
     * `reshape` and `permute_dims` moving dimension 0 redistribute with
       `distruntime.copy_reshape` / `copy_permute`;
     * the index computations of the `dist` dialect become `arith`.

@@ -66,10 +66,11 @@ def DistInferElementwiseCores : Pass<"dist-infer-elementwise-cores"> {
     one exchanged array) are passed through one `dist.align_cores`, which
     splits their local rows identically: rows before the common core, the
     core (rows every leaf owns, needing no halo data) and rows after it.
-    `convert-dist-to-standard` then computes every op of the group part by
-    part with identical bounds: the core from owned data in place, so it
-    can run while halos are exchanged, and the parts of consecutive ops
-    fuse into one loop nest (linalg elementwise fusion).
+    `convert-dist-to-standard` stores each distributed array in one buffer
+    and computes every op of the group as one loop nest over views of the
+    buffers (fused by linalg elementwise fusion), so it currently lowers
+    `dist.align_cores` to nothing; the split marks the core that could run
+    while halos are exchanged.
   }];
   let dependentDialects = ["::imex::dist::DistDialect"];
 }
