@@ -55,9 +55,26 @@ static std::optional<StaticHalo> getStaticHalo(dist::RepartitionOp op) {
         !isConstantIntValue(box.getViewStrides()[0], 1) ||
         !isConstantIntValue(target.getMixedStrides()[0], 1))
       return std::nullopt;
+    // A target of a view (or an update of one): its rows in the base.
+    Value array = target.getArray();
+    while (Operation *def = array.getDefiningOp()) {
+      if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def)) {
+        array = insert.getDestination();
+        continue;
+      }
+      auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(def);
+      if (!slice || !isa<ExtractSliceOp, SubviewOp>(def))
+        break;
+      std::optional<int64_t> offset =
+          getConstantIntValue(slice.getMixedOffsets()[0]);
+      if (!offset || !isConstantIntValue(slice.getMixedStrides()[0], 1))
+        return std::nullopt;
+      *sliceOffset += *offset;
+      array = def->getOperand(0);
+    }
     halo.left = std::max(halo.left, *sliceOffset - *viewOffset);
     halo.right = std::max(halo.right, *viewOffset - *sliceOffset);
-    halo.targets.push_back(target.getArray());
+    halo.targets.push_back(array);
     if (box.getBbOffsets().empty())
       break;
     box = box.getBbOffsets()[0].getDefiningOp<dist::LocalBoundingBoxOp>();

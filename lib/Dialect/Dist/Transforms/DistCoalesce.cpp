@@ -69,6 +69,15 @@ static bool isOwnedRangeOfView(Value view, Value offset, Value size) {
   int64_t rank = target.getArray().getType().getRank();
   if (size != target->getResult(rank))
     return false;
+  // (An update of the view owns the rows the view owns.)
+  while (Operation *def = view.getDefiningOp()) {
+    if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def))
+      view = insert.getDestination();
+    else if (auto castOp = dyn_cast<CastOp>(def))
+      view = castOp.getSource();
+    else
+      break;
+  }
   auto slice = view.getDefiningOp<OffsetSizeAndStrideOpInterface>();
   if (!slice || !isa<ExtractSliceOp, SubviewOp>(slice.getOperation()) ||
       !slice.isSameAs(target, [](OpFoldResult a, OpFoldResult b) {
@@ -76,6 +85,19 @@ static bool isOwnedRangeOfView(Value view, Value offset, Value size) {
       }))
     return false;
   return haveSameOwnedRows(slice->getOperand(0), target.getArray());
+}
+
+/// Whether [offset, offset + size) are the rows `array` owns because they
+/// are the default partition its storage was created in.
+static bool isOwnedDefaultPartition(Value array, Value offset, Value size) {
+  auto partition = offset.getDefiningOp<DefaultPartitionOp>();
+  if (!partition || size.getDefiningOp() != partition ||
+      offset != partition->getResult(0) ||
+      size != partition->getResult(partition->getNumResults() / 2))
+    return false;
+  std::optional<SmallVector<InitDistArrayOp>> roots = getStorageRoots(array);
+  return roots && !roots->empty() &&
+         getCommonDefaultPartition(*roots) == partition.getOperation();
 }
 
 /// A repartition to the rows the source already holds is the source.
@@ -87,7 +109,10 @@ struct DropRedundantRepartition : public OpRewritePattern<RepartitionOp> {
     bool holds =
         layout.isExplicit()
             ? layout.offset == op.getOffset() && layout.size == op.getSize()
-            : isOwnedRangeOfView(op.getSource(), op.getOffset(), op.getSize());
+            : isOwnedRangeOfView(op.getSource(), op.getOffset(),
+                                 op.getSize()) ||
+                  isOwnedDefaultPartition(op.getSource(), op.getOffset(),
+                                          op.getSize());
     if (!holds)
       return failure();
     Value source = op.getSource();

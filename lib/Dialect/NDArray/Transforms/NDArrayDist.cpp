@@ -672,15 +672,6 @@ Value getArgumentBlock(dist::InitDistArrayOp init) {
   return block;
 }
 
-/// Whether `value` is a version of the distributed array `array` made by
-/// inserts into it (partitioned like it, with no halos). Values carried by
-/// loops are not followed: their parts are whatever the loop carries.
-bool isVersionOf(Value value, Value array) {
-  while (auto insert = value.getDefiningOp<ImmutableInsertSliceOp>())
-    value = insert.getDestination();
-  return value == array;
-}
-
 /// ndarray-value-semantics writes the final value of an updated argument
 /// back with a full insert at each return; for a distributed argument (bound
 /// by `init` from `block`) this rank's rows of that value go into its block.
@@ -701,10 +692,17 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(dist::getDimSize(b, loc, block, d));
-  // A version of the argument holds exactly the block's rows as its owned
-  // part; anything else is repartitioned to them.
+  // A version of the argument (its storage, through updates and loops)
+  // holds exactly the block's rows as its owned part; anything else is
+  // repartitioned to them.
+  std::optional<SmallVector<dist::InitDistArrayOp>> roots =
+      dist::getStorageRoots(insert.getSource());
+  bool isVersion = roots && !roots->empty() &&
+                   llvm::all_of(*roots, [&](dist::InitDistArrayOp root) {
+                     return root == init;
+                   });
   Value rows =
-      isVersionOf(insert.getSource(), init)
+      isVersion
           ? dist::PartsOfOp::create(b, loc, insert.getSource()).getResult(1)
           : dist::createLocalRows(b, loc, insert.getSource(),
                                   init.getLocalOffsets()[0], sizes[0]);

@@ -169,3 +169,52 @@ func.func @gathers_of_rows(%u: !d, %i: index, %n: index) -> (!row, !row, !rows) 
   %s = dist.repartition %some offset %c0 size %rows : !rows -> !rows
   return %f, %l, %s : !row, !row, !rows
 }
+
+// -----
+
+!d = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!l = !ndarray.ndarray<?x4xf64>
+
+// Rows an array owns because its storage was created in a default
+// partition (through updates and the loop that carries it): a repartition
+// of it to that partition is dropped.
+// CHECK-LABEL: func.func @owned_default_partition
+// CHECK-NOT: dist.repartition
+// CHECK: dist.parts_of %{{.*}} : !ndarray.ndarray<?x4xf64, #dist.dist_env
+func.func @owned_default_partition(%n: index, %steps: index, %x: !ndarray.ndarray<f64>) -> !l {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %p = distruntime.team_size team = 1
+  %r = distruntime.team_member team = 1
+  %off, %size = dist.default_partition %p, %r shape(%n)
+  %o = ndarray.create(%size) : !l
+  %e0 = ndarray.create() : !ndarray.ndarray<0x4xf64>
+  %e = ndarray.cast %e0 : !ndarray.ndarray<0x4xf64> to !l
+  %u = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !l, !l, !l -> !d
+  %v = scf.for %i = %c0 to %steps step %c1 iter_args(%w = %u) -> (!d) {
+    %w2 = ndarray.immutable_insert_slice %x into %w[0, 0] [%n, 4] [1, 1] : !ndarray.ndarray<f64> into !d
+    scf.yield %w2 : !d
+  }
+  %b = dist.repartition %v offset %off size %size : !d -> !d
+  %parts:3 = dist.parts_of %b : !d -> !l, !l, !l
+  return %parts#1 : !l
+}
+
+// -----
+
+!d = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+
+// An update of a view owns the rows the view owns: its repartition to the
+// target rows of the same slice of the base is dropped.
+// CHECK-LABEL: func.func @updated_view
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.immutable_insert_slice %{{.*}} into %{{.*}}[1, 0]
+func.func @updated_view(%u: !d, %m: index, %x: !ndarray.ndarray<f64>) -> !d {
+  %v = ndarray.extract_slice %u[1, 0] [%m, 4] [1, 1] : !d to !d
+  %w = ndarray.immutable_insert_slice %x into %v[0, 0] [%m, 4] [1, 1] : !ndarray.ndarray<f64> into !d
+  %to:2, %ts:2 = dist.local_target_of_slice %u[1, 0] [%m, 4] [1, 1] : !d
+  %r = dist.repartition %w offset %to#0 size %ts#0 : !d -> !d
+  %y = ndarray.immutable_insert_slice %r into %u[1, 0] [%m, 4] [1, 1] : !d into !d
+  return %y : !d
+}
