@@ -88,7 +88,11 @@ template <typename OpTy> struct OwnedBlockLowering : public DistPattern<OpTy> {
 /// Views and slices: a view of the buffer; the rows of the slice in each
 /// part are the parts of the result.
 template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
-  using DistPattern<OpTy>::DistPattern;
+  SliceLowering(const TypeConverter &converter, MLIRContext *context,
+                const ExchangedBuffers &exchanged)
+      : DistPattern<OpTy>(converter, context), exchanged(exchanged) {}
+  const ExchangedBuffers &exchanged;
+
   LogicalResult
   matchAndRewrite(OpTy op, typename DistPattern<OpTy>::OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -97,7 +101,8 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
       return failure();
     Location loc = op.getLoc();
     IndexMath m{rewriter, loc};
-    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    LocalArray array =
+        getLatest(LocalArray::unpack(adaptor.getSource()), op, exchanged);
     auto materialize = [&](OpFoldResult ofr) {
       return getValueOrCreateConstantIndexOp(rewriter, loc, ofr);
     };
@@ -452,10 +457,10 @@ void dist::detail::populateArrayOpsToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const ExchangedBuffers &exchanged) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<InsertSliceLowering>(converter, context, exchanged);
+  patterns.add<InsertSliceLowering, SliceLowering<SubviewOp>,
+               SliceLowering<ExtractSliceOp>>(converter, context, exchanged);
   patterns.add<ElementwiseLowering, DimLowering, CastLowering,
                OwnedBlockLowering<CopyOp>, OwnedBlockLowering<ExpandDimsOp>,
                OwnedBlockLowering<SqueezeOp>, BroadcastToRowsLowering,
-               SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
                ReshapeLowering, PermuteDimsLowering>(converter, context);
 }

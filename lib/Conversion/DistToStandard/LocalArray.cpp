@@ -295,6 +295,22 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
           array.size0};
 }
 
+/// The exchange from `buffer` that precedes `user` (in its block or an
+/// enclosing one), if any.
+static const ExchangedBuffer *
+findExchangeBefore(Value buffer, Operation *user,
+                   const ExchangedBuffers &exchanged) {
+  auto it = exchanged.find(buffer);
+  if (it == exchanged.end())
+    return nullptr;
+  Operation *def = it->second.buffer.getDefiningOp();
+  Operation *ancestor =
+      def ? def->getBlock()->findAncestorOpInBlock(*user) : nullptr;
+  if (!ancestor || ancestor == def || !def->isBeforeInBlock(ancestor))
+    return nullptr;
+  return &it->second;
+}
+
 LocalArray dist::detail::getLatestOwned(const LocalArray &array, OpBuilder &b,
                                         Location loc, Operation *user,
                                         const ExchangedBuffers &exchanged) {
@@ -305,21 +321,24 @@ LocalArray dist::detail::getLatestOwned(const LocalArray &array, OpBuilder &b,
                    {zero, array.rows[1], zero},
                    array.ownedStart(m),
                    array.size0};
-  while (true) {
-    auto it = exchanged.find(owned.buffer);
-    if (it == exchanged.end())
-      break;
-    // Only an exchange before `user` (in its block or an enclosing one).
-    Value buffer = it->second.first;
-    Operation *def = buffer.getDefiningOp();
-    Operation *ancestor =
-        def ? def->getBlock()->findAncestorOpInBlock(*user) : nullptr;
-    if (!ancestor || ancestor == def || !def->isBeforeInBlock(ancestor))
-      break;
-    owned.buffer = buffer;
-    owned.first = it->second.second;
+  while (const ExchangedBuffer *next =
+             findExchangeBefore(owned.buffer, user, exchanged)) {
+    owned.buffer = next->buffer;
+    owned.first = next->ownedRow;
   }
   return owned;
+}
+
+LocalArray dist::detail::getLatest(const LocalArray &array, Operation *user,
+                                   const ExchangedBuffers &exchanged) {
+  LocalArray latest = array;
+  while (const ExchangedBuffer *next =
+             findExchangeBefore(latest.buffer, user, exchanged)) {
+    if (!next->inPlace)
+      break;
+    latest.buffer = next->buffer;
+  }
+  return latest;
 }
 
 Value dist::detail::gatherRows(OpBuilder &b, Location loc, int64_t team,

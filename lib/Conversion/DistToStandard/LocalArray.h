@@ -151,12 +151,23 @@ LocalArray exchangeRows(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
                         mlir::Value *ownedRow = nullptr);
 
 /// The buffers halos were exchanged into, by the buffer they were exchanged
-/// from: the new buffer and the row of the owned block in it. It holds the
-/// owned rows of the old one, so later updates of the array write it in
-/// place (bufferization would copy the old buffer if it were written after
-/// the halos were).
-using ExchangedBuffers =
-    llvm::DenseMap<mlir::Value, std::pair<mlir::Value, mlir::Value>>;
+/// from. The new buffer holds the owned rows of the old one (at `ownedRow`),
+/// so later updates of the array write it in place (bufferization would copy
+/// the old buffer if it were written after the halos were); if the exchange
+/// was in place, it holds all rows of the old one at the same positions.
+struct ExchangedBuffer {
+  mlir::Value buffer, ownedRow;
+  bool inPlace;
+};
+using ExchangedBuffers = llvm::DenseMap<mlir::Value, ExchangedBuffer>;
+
+/// `array` read from the buffer of the last in-place exchanges from its
+/// buffer before `user` (the same rows at the same positions: halos it
+/// holds are rows of the same version, which the exchange rewrites with the
+/// same values), so that reads after an exchange do not keep the old
+/// version alive.
+LocalArray getLatest(const LocalArray &array, mlir::Operation *user,
+                     const ExchangedBuffers &exchanged);
 
 /// `array`'s owned rows in the buffer of the last exchange from its buffer
 /// before `user` (see ExchangedBuffers), else `array`'s owned rows.

@@ -1,7 +1,8 @@
 """Arrays created with a team (ndarray.create, ndarray.linspace with
 `dist.team = 1`), static and dynamic sizes, sizes below the rank count;
 scf.for loops updating distributed arrays in place (1-D heat equation,
-2-D Jacobi, a conditional update)."""
+2-D Jacobi, a conditional update, stencils with halo widths 1-3 and
+asymmetric shifts over odd numbers of steps)."""
 
 import numpy as np
 import pytest
@@ -83,13 +84,42 @@ def two_arrays_swapped_roles(d, dynamic):
     d.check(b, "b after 3 steps")
 
 
+def stencil_widths(d, n, left, right, steps, created, dynamic):
+    # u[left:-right] = 0.5 * (u[:-(left+right)] + u[left+right:]) + 0.25 * u[left:-right]:
+    # views shifted by `left` rows back and `right` rows forward from the
+    # written slice, so the exchange needs halos of those widths (ghost
+    # cells allocated with u, written in place each step).
+    if created:
+        u = d.create((n, 3), 0.0, dynamic=dynamic)
+        d.setitem(u, (slice(0, 2), slice(None)), d.scalar(1.0))
+        d.setitem(u, (slice(n - 1, None), slice(None)), d.scalar(-2.0))
+    else:
+        u = d.array(data((n, 3), "f64", 0, 1), dynamic=dynamic)
+    half, quarter = d.scalar(0.5), d.scalar(0.25)
+    width = left + right
+
+    def step(d):
+        inner = (slice(left, n - right), slice(None))
+        back = d.view(u, (slice(0, n - width), slice(None)))
+        ahead = d.view(u, (slice(width, None), slice(None)))
+        d.setitem(u, inner, d.add(d.mul(half, d.add(back, ahead)),
+                                  d.mul(quarter, d.view(u, inner))))
+    d.loop(steps, step, dynamic=dynamic)
+    d.check(u, f"halo {left}/{right}, {n} rows, {steps} steps")
+
+
 def cases(dynamic):
     return [named("creates", creates, dynamic),
             named("linspaces", linspaces, dynamic),
             named("heat_1d_13", heat_1d, 13, 5, dynamic),
             named("heat_1d_4", heat_1d, 4, 3, dynamic),
             named("jacobi_2d_8x6", jacobi_2d, (8, 6), 4, dynamic),
-            named("two_arrays", two_arrays_swapped_roles, dynamic)]
+            named("two_arrays", two_arrays_swapped_roles, dynamic),
+            named("halo_1", stencil_widths, 11, 1, 1, 3, True, dynamic),
+            named("halo_2", stencil_widths, 13, 2, 2, 3, True, dynamic),
+            named("halo_3", stencil_widths, 9, 3, 3, 5, False, dynamic),
+            named("halo_1_3", stencil_widths, 10, 1, 3, 3, True, dynamic),
+            named("halo_2_0", stencil_widths, 7, 2, 0, 1, False, dynamic)]
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
