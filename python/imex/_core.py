@@ -649,8 +649,9 @@ def _slice_operand(b, shape, d, value, from_end):
     return b.size_minus(shape[d], from_end)
 
 
-def _emit_view(b, node):
-    parent = b.value(node.inputs[0])
+def _view_slice(b, node):
+    """The offsets, sizes and strides of the view `node` in its parent,
+    and the view's dims."""
     shape = node.inputs[0].shape
     offsets, sizes, strides, dims = [], [], [], []
     for d, entry in enumerate(node.attrs):
@@ -667,10 +668,36 @@ def _emit_view(b, node):
             sizes.append(_slice_operand(b, shape, d, size, size_end)
                          if size_end is not None else b.index(size))
             dims.append(None)
+    return offsets, sizes, strides, dims
+
+
+def _emit_view(b, node):
+    parent = b.value(node.inputs[0])
+    offsets, sizes, strides, dims = _view_slice(b, node)
     name = b.op(f"ndarray.subview {parent[0]}[{', '.join(offsets)}] "
                 f"[{', '.join(sizes)}] [{', '.join(strides)}] : "
                 f"{_type(parent[1], parent[2])} to {_type(dims, parent[2])}")
     return name, dims, parent[2]
+
+
+def _emit_write(b, destination, source):
+    """`destination[...] = source`; a view is written as a slice of its
+    parent (the same IR as `parent[slice] = source`, which distributed
+    arrays update in place without copies of the view)."""
+    src = (b.value(source) if isinstance(source, Node)
+           else b.scalar(*source))
+    # (Views dropping dimensions keep the subview: the source broadcasts to
+    # the view's shape, not to the slice's.)
+    if destination.op != "view" or any(
+            entry[0] == "int" for entry in destination.attrs):
+        b.insert(src, b.value(destination))
+        return
+    parent = b.value(destination.inputs[0])
+    offsets, sizes, strides, _ = _view_slice(b, destination)
+    b.line(f"ndarray.insert_slice {src[0]} into {parent[0]}"
+           f"[{', '.join(offsets)}] [{', '.join(sizes)}] "
+           f"[{', '.join(strides)}] : {_type(src[1], src[2])} into "
+           f"{_type(parent[1], parent[2])}")
 
 
 def _cast_to(b, value, dims):
@@ -781,10 +808,7 @@ def emit_in_order(b, nodes):
     """Emits traced nodes in program order (writes among them)."""
     for node in nodes:
         if node.op == "write":
-            destination, source = node.inputs
-            src = (b.value(source) if isinstance(source, Node)
-                   else b.scalar(*source))
-            b.insert(src, b.value(destination))
+            _emit_write(b, *node.inputs)
         else:
             b.value(node)
 
@@ -856,10 +880,7 @@ def sync(write=None, gather=None):
     for node in needed:
         b.value(node)
     if write is not None:
-        destination, source = write
-        src = (b.value(source) if isinstance(source, Node)
-               else b.scalar(*source))
-        b.insert(src, b.value(destination))
+        _emit_write(b, *write)
     outputs = [(node, b.output(node)) for node in needed]
     gathered = b.output(gather, replicated=True)[0] if gather else None
     _State.pending.clear()
