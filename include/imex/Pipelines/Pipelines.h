@@ -27,7 +27,7 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Two buffers for tensors a loop updates from their "
                      "previous version, instead of a copy per iteration "
                      "(imex-double-buffer-loops)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<bool> countAllocations{
       *this, "count-allocations",
       llvm::cl::desc("Allocate through the counting functions of "

@@ -38,10 +38,20 @@ bool overwrites(linalg::LinalgOp linalgOp, OpOperand *init) {
          linalgOp.getMatchingIndexingMap(init).isPermutation();
 }
 
-/// Whether `op` writes ghost cells (see kGhostWriteAttrName).
+/// Whether `op` writes ghost cells (see kGhostWriteAttrName): marked so, or
+/// inserting values marked as ghost cells (received halos, whose mark
+/// survives canonicalization, which rebuilds inserts without theirs).
 bool isGhostWrite(Operation *op) {
-  return op && isa<tensor::InsertSliceOp>(op) &&
-         op->hasAttr(imex::ndarray::kGhostWriteAttrName);
+  auto insert = dyn_cast_if_present<tensor::InsertSliceOp>(op);
+  if (!insert)
+    return false;
+  if (op->hasAttr(imex::ndarray::kGhostWriteAttrName))
+    return true;
+  Value source = insert.getSource();
+  while (auto cast = source.getDefiningOp<tensor::CastOp>())
+    source = cast.getSource();
+  Operation *def = source.getDefiningOp();
+  return def && def->hasAttr(imex::ndarray::kGhostWriteAttrName);
 }
 
 /// The number of writes at the end of `chain` (program order: the writes

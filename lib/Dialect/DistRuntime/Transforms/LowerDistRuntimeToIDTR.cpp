@@ -500,9 +500,15 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
         operands.push_back(operands.back());
       return createCall(b, loc, op, operands);
     });
-    for (int64_t i : written)
+    for (int64_t i : written) {
       results[i] = wrapBuffer(rewriter, loc, buffers[i],
                               cast<NDArrayType>(op.getResult(i).getType()));
+      // Received halo rows are ghost cells wherever they are written (see
+      // imex-double-buffer-loops).
+      if (isa_and_present<GetHaloOp>(op.getArrays()[i].getDefiningOp()))
+        results[i].getDefiningOp()->getOperand(0).getDefiningOp()->setAttr(
+            imex::ndarray::kGhostWriteAttrName, rewriter.getUnitAttr());
+    }
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -105,10 +105,11 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK: %[[B2:.*]] = builtin.unrealized_conversion_cast %[[U2]] : memref<*xf32> to memref<*xi8>
 // CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B2]])
 // CHECK: }
-// The halos become arrays only after the wait.
-// CHECK: %[[LT:.*]] = bufferization.to_tensor %[[LH]] restrict : memref<?x4xf32> to tensor<?x4xf32>
+// The halos become arrays only after the wait, marked as ghost cells (see
+// imex-double-buffer-loops).
+// CHECK: %[[LT:.*]] = bufferization.to_tensor %[[LH]] restrict {ndarray.ghost_write} : memref<?x4xf32> to tensor<?x4xf32>
 // CHECK: %[[LA:.*]] = builtin.unrealized_conversion_cast %[[LT]] : tensor<?x4xf32> to !ndarray.ndarray<?x4xf32>
-// CHECK: %[[RT:.*]] = bufferization.to_tensor %[[RH]] restrict : memref<?x4xf32> to tensor<?x4xf32>
+// CHECK: %[[RT:.*]] = bufferization.to_tensor %[[RH]] restrict {ndarray.ghost_write} : memref<?x4xf32> to tensor<?x4xf32>
 // CHECK: %[[RA:.*]] = builtin.unrealized_conversion_cast %[[RT]] : tensor<?x4xf32> to !ndarray.ndarray<?x4xf32>
 // CHECK: return %[[A]], %[[LA]], %[[RA]]
 func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: index, %s: index) -> (!ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>) {

@@ -84,8 +84,9 @@ inline constexpr llvm::StringLiteral kWriteBackAttrName = "ndarray.write_back";
 /// writes ghost cells: elements that are read only until the next write of
 /// the array that is not a ghost write, and written again before they are
 /// read after it (halos exchanged into the spare rows of a distributed
-/// array's buffer). imex-double-buffer-loops may apply such writes to either
-/// buffer of a double-buffered array.
+/// array's buffer). On the op defining a tensor (the received halos), it
+/// marks every insert of that tensor so. imex-double-buffer-loops may apply
+/// such writes to either buffer of a double-buffered array.
 inline constexpr llvm::StringLiteral kGhostWriteAttrName =
     "ndarray.ghost_write";
 } // namespace imex::ndarray
