@@ -35,7 +35,10 @@ static std::string getCPUPipeline(const Options &options) {
       "loops bufferize-function-"
       "boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,func.func(buffer-loop-hoisting),buffer-deallocation-"
+      // (CSE merges equal views, so that a copy of a view to itself, left
+      // where a value computed in place is inserted back, folds away.)
+      "canonicalize,cse,canonicalize,func.func(buffer-loop-hoisting),"
+      "buffer-deallocation-"
       "pipeline,"
       "canonicalize,"
       // Copies of views as vectorizable loops, not element-wise calls.

@@ -125,6 +125,27 @@ SmallVector<OpOperand *> findUpdateChain(Value end, Value root, scf::ForOp loop,
   return chain;
 }
 
+/// Whether `value` is computed in `loop`'s body from reads of `versions`,
+/// not counting reads through other arrays written in the body (inserts):
+/// those are materialized there, so the versions are dead when `value` is
+/// computed and it can be computed in place.
+bool computedFrom(Value value, const llvm::SmallPtrSetImpl<Value> &versions,
+                  scf::ForOp loop) {
+  SmallVector<Value> worklist{value};
+  llvm::SmallPtrSet<Value, 16> visited;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (versions.contains(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!visited.insert(v).second || !def || !loop->isAncestor(def) ||
+        isa<tensor::InsertSliceOp>(def))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
 /// The iter_args of `loop` updated by a chain whose values read the previous
 /// version (another use of the iter_arg): double buffering saves a copy.
 SmallVector<unsigned> findDoubleBufferedArgs(scf::ForOp loop) {
@@ -137,14 +158,17 @@ SmallVector<unsigned> findDoubleBufferedArgs(scf::ForOp loop) {
     std::optional<size_t> updates = countUpdates(chain);
     if (chain.empty() || !updates || *updates == 0)
       continue;
-    // Whether the argument is read, or its versions after ghost writes
-    // (what the first update writes into).
-    bool read = false;
+    // The versions the updates could read: the argument and its versions
+    // after ghost writes (what the first update writes into). Double
+    // buffering pays only if an update computes its values from them.
+    llvm::SmallPtrSet<Value, 4> read;
     for (OpOperand *link : ArrayRef(chain).drop_front(*updates - 1))
-      read |= llvm::any_of(link->get().getUses(), [&](OpOperand &use) {
-        return !llvm::is_contained(chain, &use);
-      });
-    if (read)
+      read.insert(link->get());
+    if (llvm::any_of(
+            ArrayRef(chain).take_front(*updates), [&](OpOperand *link) {
+              auto insert = dyn_cast<tensor::InsertSliceOp>(link->getOwner());
+              return insert && computedFrom(insert.getSource(), read, loop);
+            }))
       args.push_back(index);
   }
   return args;
