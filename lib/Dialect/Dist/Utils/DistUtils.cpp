@@ -236,16 +236,10 @@ Value dist::createGatherElement(OpBuilder &b, Location loc, Value array,
   return createGather(b, loc, view);
 }
 
-Value dist::createEmptyRows(OpBuilder &b, Location loc, Value part) {
-  auto type = cast<NDArrayType>(part.getType());
-  SmallVector<Value> sizes;
-  for (int64_t d = 1; d < type.getRank(); ++d)
-    sizes.push_back(getDimValue(b, loc, part, d));
-  return createZeroRows(b, loc, type, sizes);
-}
-
-Value dist::createZeroRows(OpBuilder &b, Location loc, NDArrayType type,
-                           ValueRange trailingSizes) {
+/// An array of type `type` (dimension 0 dynamic or 0) with no rows;
+/// `trailingSizes` are the sizes of dimensions 1...
+static Value createZeroRows(OpBuilder &b, Location loc, NDArrayType type,
+                            ValueRange trailingSizes) {
   // A fresh array, not a view: views of empty arrays are a corner case
   // that upstream memref folding does not always get right.
   SmallVector<int64_t> shape(type.getShape());
@@ -257,6 +251,15 @@ Value dist::createZeroRows(OpBuilder &b, Location loc, NDArrayType type,
       dynamicSizes.push_back(trailingSizes[d - 1]);
   Value empty = CreateOp::create(b, loc, emptyType, dynamicSizes, Value());
   return type == emptyType ? empty : CastOp::create(b, loc, type, empty);
+}
+
+/// An array with the dimensions 1.. of `part` and no rows (an empty halo).
+static Value createEmptyRows(OpBuilder &b, Location loc, Value part) {
+  auto type = cast<NDArrayType>(part.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    sizes.push_back(getDimValue(b, loc, part, d));
+  return createZeroRows(b, loc, type, sizes);
 }
 
 Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,

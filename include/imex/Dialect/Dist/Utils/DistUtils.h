@@ -146,16 +146,6 @@ mlir::Value createDistribute(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createDistributedCreate(mlir::OpBuilder &b, mlir::Location loc,
                                     ndarray::CreateOp create, int64_t team);
 
-/// An array with the dimensions 1.. of `part` and no rows (an empty halo).
-mlir::Value createEmptyRows(mlir::OpBuilder &b, mlir::Location loc,
-                            mlir::Value part);
-
-/// An array of type `type` (its dimension 0 is dynamic or 0) with no rows;
-/// `trailingSizes` are the sizes of dimensions 1...
-mlir::Value createZeroRows(mlir::OpBuilder &b, mlir::Location loc,
-                           ndarray::NDArrayType type,
-                           mlir::ValueRange trailingSizes);
-
 /// A distributed array from its owned block alone (empty halos).
 mlir::Value createFromOwned(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Type distType, mlir::Value owned,
