@@ -212,7 +212,8 @@ getObject(ModuleOp module, const llvm::orc::JITTargetMachineBuilder &machine,
   stats.lowerSeconds = secondsSince(lowerStart);
   auto object = compileToObject(module, machine, optLevel, stats);
   if (!object) {
-    fail("compilation failed: " + toString(object.takeError()));
+    fail("compilation failed: " + toString(object.takeError()) +
+         " (does --pipeline '" + pipeline + "' lower everything to LLVM?)");
     return nullptr;
   }
   if (cache)
