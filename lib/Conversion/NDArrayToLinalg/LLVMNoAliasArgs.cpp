@@ -16,16 +16,21 @@ struct LLVMNoAliasArgsPass
     : public imex::impl::LLVMNoAliasArgsBase<LLVMNoAliasArgsPass> {
   void runOnOperation() override {
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
-      auto positions =
-          func->getAttrOfType<DenseI64ArrayAttr>(imex::kNoAliasArgsAttrName);
-      if (!positions)
+      Attribute attr = func->getAttr(imex::kNoAliasArgsAttrName);
+      if (!attr)
         return;
+      auto positions = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!positions) {
+        func.emitError(imex::kNoAliasArgsAttrName)
+            << " must be an array<i64> of argument positions, got " << attr;
+        return signalPassFailure();
+      }
       func->removeAttr(imex::kNoAliasArgsAttrName);
       // The C-interface wrapper takes pointers to descriptors instead.
       if (func.getSymName().starts_with("_mlir_ciface_"))
         return;
       for (int64_t position : positions.asArrayRef()) {
-        if (position >= func.getNumArguments() ||
+        if (position < 0 || position >= func.getNumArguments() ||
             !isa<LLVM::LLVMPointerType>(func.getArgumentTypes()[position])) {
           func.emitError("imex.noalias_llvm_args position ")
               << position << " is not a pointer argument";

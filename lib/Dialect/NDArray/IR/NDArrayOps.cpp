@@ -171,6 +171,52 @@ struct FoldConstantDynamicSizes : public OpRewritePattern<OpTy> {
   }
 };
 
+/// Folds the constant operands of `ofrs` that are at least `min` into
+/// attributes. Smaller ones stay operands: they would make an invalid op (the
+/// constant may be in code that is dead at run time), and ShapedType::kDynamic
+/// itself would read as a missing operand.
+static bool foldConstantIndices(SmallVectorImpl<OpFoldResult> &ofrs,
+                                int64_t min) {
+  bool changed = false;
+  for (OpFoldResult &ofr : ofrs) {
+    auto value = dyn_cast<Value>(ofr);
+    std::optional<int64_t> constant =
+        value ? getConstantIndex(value) : std::nullopt;
+    if (!constant || *constant < min || ShapedType::isDynamic(*constant))
+      continue;
+    ofr = IntegerAttr::get(IndexType::get(value.getContext()), *constant);
+    changed = true;
+  }
+  return changed;
+}
+
+/// The mixed offsets, sizes and strides of a slice op with its constant
+/// operands folded, or failure if none folds or the folded op would be out
+/// of bounds.
+struct FoldedSliceArguments {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+static FailureOr<FoldedSliceArguments>
+foldConstantSliceArguments(OffsetSizeAndStrideOpInterface op,
+                           NDArrayType sliced) {
+  FoldedSliceArguments folded{op.getMixedOffsets(), op.getMixedSizes(),
+                              op.getMixedStrides()};
+  bool changed = foldConstantIndices(folded.offsets, 0);
+  changed |= foldConstantIndices(folded.sizes, 0);
+  changed |= foldConstantIndices(folded.strides, 1);
+  if (!changed)
+    return failure();
+  SmallVector<int64_t> offsets, sizes, strides;
+  SmallVector<Value> unused;
+  dispatchIndexOpFoldResults(folded.offsets, unused, offsets);
+  dispatchIndexOpFoldResults(folded.sizes, unused, sizes);
+  dispatchIndexOpFoldResults(folded.strides, unused, strides);
+  if (failed(verifySliceBounds(nullptr, sliced.getShape(), offsets, sizes,
+                               strides)))
+    return failure();
+  return folded;
+}
+
 /// Folds constant offsets, sizes and strides of an insert into static ones.
 template <typename OpTy>
 struct FoldConstantInsertArguments : public OpRewritePattern<OpTy> {
@@ -178,26 +224,15 @@ struct FoldConstantInsertArguments : public OpRewritePattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    SmallVector<OpFoldResult> offsets(op.getMixedOffsets());
-    SmallVector<OpFoldResult> sizes(op.getMixedSizes());
-    SmallVector<OpFoldResult> strides(op.getMixedStrides());
-    bool changed =
-        succeeded(foldDynamicIndexList(offsets, /*onlyNonNegative=*/true));
-    changed |= succeeded(foldDynamicIndexList(sizes, /*onlyNonNegative=*/true));
-    changed |= succeeded(foldDynamicIndexList(strides));
-    if (!changed)
+    FailureOr<FoldedSliceArguments> folded =
+        foldConstantSliceArguments(op, op.getSlicedType());
+    if (failed(folded))
       return failure();
     SmallVector<Value> dynOffsets, dynSizes, dynStrides;
     SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
-    dispatchIndexOpFoldResults(offsets, dynOffsets, staticOffsets);
-    dispatchIndexOpFoldResults(sizes, dynSizes, staticSizes);
-    dispatchIndexOpFoldResults(strides, dynStrides, staticStrides);
-    // Never fold into an invalid op: the constants may come from code that
-    // is dead at run time.
-    if (failed(verifySliceBounds([] { return InFlightDiagnostic(); },
-                                 op.getSlicedType().getShape(), staticOffsets,
-                                 staticSizes, staticStrides)))
-      return failure();
+    dispatchIndexOpFoldResults(folded->offsets, dynOffsets, staticOffsets);
+    dispatchIndexOpFoldResults(folded->sizes, dynSizes, staticSizes);
+    dispatchIndexOpFoldResults(folded->strides, dynStrides, staticStrides);
     rewriter.modifyOpInPlace(op, [&] {
       op.getOffsetsMutable().assign(dynOffsets);
       op.getSizesMutable().assign(dynSizes);
@@ -791,23 +826,32 @@ LogicalResult imex::ndarray::verifySliceBounds(
     function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
     ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
     ArrayRef<int64_t> strides) {
+  // An inactive InFlightDiagnostic converts to success: only stream into a
+  // real one.
+  auto report = [&](auto &&...parts) -> LogicalResult {
+    if (emitError) {
+      InFlightDiagnostic diag = emitError();
+      (diag << ... << parts);
+    }
+    return failure();
+  };
   for (auto [d, dim] : llvm::enumerate(shape)) {
     int64_t offset = offsets[d], size = sizes[d], stride = strides[d];
     if (!ShapedType::isDynamic(stride) && stride <= 0)
-      return emitError() << "strides must be positive, got " << stride;
+      return report("strides must be positive, got ", stride);
     if (ShapedType::isDynamic(dim) || ShapedType::isDynamic(offset))
       continue;
     if (offset < 0 || offset > dim ||
         (offset == dim && !ShapedType::isDynamic(size) && size != 0))
-      return emitError() << "slice is out of bounds: offset " << offset
-                         << " in dimension " << d << " of size " << dim;
+      return report("slice is out of bounds: offset ", offset, " in dimension ",
+                    d, " of size ", dim);
     if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride) ||
         size == 0)
       continue;
     if (offset + (size - 1) * stride >= dim)
-      return emitError() << "slice is out of bounds: last index "
-                         << offset + (size - 1) * stride << " in dimension "
-                         << d << " of size " << dim;
+      return report("slice is out of bounds: last index ",
+                    offset + (size - 1) * stride, " in dimension ", d,
+                    " of size ", dim);
   }
   return success();
 }
@@ -848,36 +892,40 @@ static LogicalResult verifyInsertSource(Operation *op, NDArrayType source,
 }
 
 namespace {
-/// Result type of a slice extraction whose sizes became static.
-struct SliceResultType {
-  template <typename OpTy>
-  NDArrayType operator()(OpTy op, ArrayRef<OpFoldResult>,
-                         ArrayRef<OpFoldResult> sizes,
-                         ArrayRef<OpFoldResult>) const {
-    SmallVector<int64_t> oldSizes(op.getStaticSizes()), newSizes;
+/// Folds constant offsets, sizes and strides of a slice extraction into
+/// static ones; the result type gets the static sizes (cast back to the old
+/// type).
+template <typename OpTy>
+struct FoldConstantSliceArguments : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<FoldedSliceArguments> folded =
+        foldConstantSliceArguments(op, op.getSlicedType());
+    if (failed(folded))
+      return failure();
+    SmallVector<int64_t> newSizes;
     SmallVector<Value> unused;
-    dispatchIndexOpFoldResults(sizes, unused, newSizes);
+    dispatchIndexOpFoldResults(folded->sizes, unused, newSizes);
     NDArrayType oldType = op.getType();
     std::optional<llvm::SmallDenseSet<unsigned>> dropped =
-        computeRankReductionMask(oldSizes, oldType.getShape());
+        computeRankReductionMask(op.getStaticSizes(), oldType.getShape());
     if (!dropped)
-      return {};
+      return failure();
     SmallVector<int64_t> shape;
     for (auto [dim, size] : llvm::enumerate(newSizes))
       if (!dropped->contains(dim))
         shape.push_back(size);
-    return oldType.cloneWith(shape, oldType.getElementType());
-  }
-};
-
-/// Replaces a slice op by its canonical (more static) version.
-struct SliceCanonicalizer {
-  template <typename OpTy>
-  void operator()(PatternRewriter &rewriter, OpTy op, OpTy newOp) const {
-    if (newOp.getType() == op.getType())
+    NDArrayType newType = oldType.cloneWith(shape, oldType.getElementType());
+    auto newOp = OpTy::create(rewriter, op.getLoc(), newType, op.getSource(),
+                              folded->offsets, folded->sizes, folded->strides);
+    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    if (newType == oldType)
       rewriter.replaceOp(op, newOp);
     else
-      rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), newOp);
+      rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp);
+    return success();
   }
 };
 } // namespace
@@ -928,8 +976,7 @@ LogicalResult SubviewOp::verify() {
 
 void SubviewOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<OpWithOffsetSizesAndStridesConstantArgumentFolder<
-      SubviewOp, SliceResultType, SliceCanonicalizer>>(context);
+  results.add<FoldConstantSliceArguments<SubviewOp>>(context);
 }
 
 // ExtractSliceOp
@@ -958,8 +1005,7 @@ LogicalResult ExtractSliceOp::verify() {
 
 void ExtractSliceOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                  MLIRContext *context) {
-  results.add<OpWithOffsetSizesAndStridesConstantArgumentFolder<
-      ExtractSliceOp, SliceResultType, SliceCanonicalizer>>(context);
+  results.add<FoldConstantSliceArguments<ExtractSliceOp>>(context);
 }
 
 // InsertSliceOp

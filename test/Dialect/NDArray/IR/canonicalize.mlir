@@ -277,3 +277,39 @@ func.func @dim_of_sized_memref(%m: memref<?x?xf64>, %n: index, %k: index) -> (in
   %1 = ndarray.dim %a, %c1 : !ndarray.ndarray<?x?xf64>
   return %0, %1 : index, index
 }
+
+// -----
+
+// Constants that cannot be static offsets, sizes or strides stay operands:
+// the minimum index is ShapedType::kDynamic itself, negative offsets and sizes
+// and non-positive strides would make invalid ops (the code may be dead).
+// CHECK-LABEL: func @slices_keep_unfoldable_constants
+// CHECK-DAG: %[[MIN:.*]] = arith.constant -9223372036854775808 : index
+// CHECK-DAG: %[[NEG:.*]] = arith.constant -1 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: ndarray.subview %{{.*}}[%[[MIN]]] [%{{.*}}] [%[[MIN]]]
+// CHECK: ndarray.extract_slice %{{.*}}[%[[NEG]]] [%[[MIN]]] [%[[ZERO]]]
+// CHECK: ndarray.insert_slice %{{.*}} into %{{.*}}[%[[MIN]]] [%{{.*}}] [%[[MIN]]]
+// CHECK: ndarray.immutable_insert_slice %{{.*}} into %{{.*}}[%[[MIN]]] [%[[NEG]]] [%[[ZERO]]]
+func.func @slices_keep_unfoldable_constants(%a: !ndarray.ndarray<?xi64>, %v: !ndarray.ndarray<?xi64>, %n: index) -> (!ndarray.ndarray<?xi64>, !ndarray.ndarray<?xi64>, !ndarray.ndarray<?xi64>) {
+  %min = arith.constant -9223372036854775808 : index
+  %neg = arith.constant -1 : index
+  %zero = arith.constant 0 : index
+  %0 = ndarray.subview %a[%min] [%n] [%min] : !ndarray.ndarray<?xi64> to !ndarray.ndarray<?xi64>
+  %1 = ndarray.extract_slice %a[%neg] [%min] [%zero] : !ndarray.ndarray<?xi64> to !ndarray.ndarray<?xi64>
+  ndarray.insert_slice %v into %a[%min] [%n] [%min] : !ndarray.ndarray<?xi64> into !ndarray.ndarray<?xi64>
+  %2 = ndarray.immutable_insert_slice %v into %a[%min] [%neg] [%zero] : !ndarray.ndarray<?xi64> into !ndarray.ndarray<?xi64>
+  return %0, %1, %2 : !ndarray.ndarray<?xi64>, !ndarray.ndarray<?xi64>, !ndarray.ndarray<?xi64>
+}
+
+// -----
+
+// A statically out-of-bounds slice is not folded (it may be dead code).
+// CHECK-LABEL: func @slice_out_of_bounds_not_folded
+// CHECK: ndarray.subview %{{.*}}[%{{.*}}] [%{{.*}}] [1] : !ndarray.ndarray<4xi64> to !ndarray.ndarray<?xi64>
+func.func @slice_out_of_bounds_not_folded(%a: !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<?xi64> {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %0 = ndarray.subview %a[%c3] [%c2] [1] : !ndarray.ndarray<4xi64> to !ndarray.ndarray<?xi64>
+  return %0 : !ndarray.ndarray<?xi64>
+}

@@ -29,16 +29,16 @@ class NDArrayType;
 bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
                                llvm::ArrayRef<mlir::Attribute> b);
 
-/// Emits an error on `op` unless the environments of all its array operands
-/// and results are pairwise compatible.
 /// Verifies static slice parameters against `shape`: positive strides and
 /// in-bounds offsets and extents; an empty slice may start at the end of a
-/// dimension.
+/// dimension. Reports through `emitError` if it is set.
 mlir::LogicalResult verifySliceBounds(
     llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
     llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> offsets,
     llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides);
 
+/// Emits an error on `op` unless the environments of all its array operands
+/// and results are pairwise compatible.
 mlir::LogicalResult verifyCompatibleEnvironments(mlir::Operation *op);
 
 /// Result compatibility for ops with inferred result types: same element
