@@ -68,6 +68,22 @@ def test_reshape(copy):
     assert_matches(out[1], a.reshape(6, 2), "i32")
 
 
+@pytest.mark.parametrize("copy", [False, True], ids=["view", "copy"])
+def test_reshape_0d(copy):
+    a = values("f64", (1,))
+    p = Program()
+    flag = " copy" if copy else ""
+    d, dt = p.input(a, dynamic=True)
+    s = p.op(f"ndarray.reshape {d}{flag} : {dt} -> {ty([])}")
+    n = p.constant(1, "index")
+    b = p.op(f"ndarray.reshape {s}({n}, {n}){flag} : {ty([])} -> {ty([None, None])}")
+    p.output(s, [], "f64")
+    p.output(b, [None, None], "f64")
+    out = p.run()
+    assert_matches(out[0], a.reshape(()), "f64")
+    assert_matches(out[1], a.reshape(1, 1), "f64")
+
+
 def test_reshape_of_strided_view():
     a = values("f64", (4, 6))
     p = Program()

@@ -764,7 +764,11 @@ struct ReshapeLowering : public OpConversionPattern<ReshapeOp> {
                           ? *dynamicSizes++
                           : arith::ConstantIndexOp::create(rewriter, loc, size)
                                 .getResult());
-    Value shape = tensor::FromElementsOp::create(rewriter, loc, sizes);
+    // Typed explicitly: a 0-d result has no sizes to infer it from.
+    auto shapeType = RankedTensorType::get(
+        {static_cast<int64_t>(sizes.size())}, rewriter.getIndexType());
+    Value shape =
+        tensor::FromElementsOp::create(rewriter, loc, shapeType, sizes);
     rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type,
                                                    adaptor.getSource(), shape);
     return success();

@@ -483,7 +483,7 @@ class Dist:
         size computed at run time from the source's sizes."""
         flag = " copy" if copy else ""
         dims, sizes = list(shape), ""
-        if dynamic:
+        if dynamic and shape:
             total = self.index(1)
             for axis in range(a.ndim):
                 dim = self.op(f"ndarray.dim {a.name}, {self.index(axis)} : "

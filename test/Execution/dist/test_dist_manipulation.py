@@ -22,6 +22,10 @@ def reshapes(d, dynamic):
     d.check(d.add(d.view(r, slice(1, None)), d.view(r, slice(None, -1))),
             "r[1:] + r[:-1]")
     d.check(d.reshape(d.array(iota((5, 2))), (2, 5)), "5x2 -> 2x5 (small)")
+    one = d.array(iota((1,)), dynamic=dynamic)
+    scalar = d.reshape(one, (), dynamic=dynamic)
+    d.check(scalar, "1 -> () (0-d)")
+    d.check(d.reshape(scalar, (1, 1), dynamic=dynamic), "() -> 1x1")
 
 
 def permutes(d, dynamic):
