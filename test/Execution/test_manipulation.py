@@ -51,6 +51,22 @@ def test_create():
     assert_matches(r[1], np.array(True), "i1")
 
 
+@pytest.mark.parametrize("dtype", ["ui8", "ui16", "ui32", "ui64"])
+def test_unsigned_scalars(dtype):
+    # Scalars of unsigned element types (loaded elements, fill values) have
+    # the same storage as the arrays; the largest values keep their bits.
+    np_type = {"ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
+               "ui64": np.uint64}[dtype]
+    a = np.array([1, np.iinfo(np_type).max, 200], np_type)
+    p = Program()
+    x, xt = p.input(a, dtype)
+    e = p.op(f"ndarray.load {x}[{p.constant(1, 'index')}] : {xt}")
+    filled = p.op(f"ndarray.create value {e} : {ty([3], dtype)}")
+    p.output(filled, [3], dtype)
+    assert_matches(p.run()[0], np.full(3, np.iinfo(np_type).max, np_type),
+                   dtype)
+
+
 @pytest.mark.parametrize("copy", [False, True], ids=["view", "copy"])
 def test_reshape(copy):
     a = values("i32", (3, 4))

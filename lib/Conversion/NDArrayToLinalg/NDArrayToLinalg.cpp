@@ -346,8 +346,7 @@ struct CreateLowering : public OpConversionPattern<CreateOp> {
         rewriter, op.getLoc(), type.getShape(), type.getElementType(),
         adaptor.getDynamicSizes());
     if (Value value = adaptor.getValue()) {
-      if (value.getType() != type.getElementType())
-        return rewriter.notifyMatchFailure(op, "unsigned fill values");
+      value = castToStorage(rewriter, op.getLoc(), value);
       result = linalg::FillOp::create(rewriter, op.getLoc(), value, result)
                    .getResult(0);
     }
@@ -521,10 +520,10 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (getStorageType(op.getType()) != op.getType())
-      return rewriter.notifyMatchFailure(op, "unsigned elements");
-    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, adaptor.getArray(),
-                                                   adaptor.getIndices());
+    Value element = tensor::ExtractOp::create(
+        rewriter, op.getLoc(), adaptor.getArray(), adaptor.getIndices());
+    rewriter.replaceOp(
+        op, castFromStorage(rewriter, op.getLoc(), element, op.getType()));
     return success();
   }
 };
@@ -765,8 +764,8 @@ struct ReshapeLowering : public OpConversionPattern<ReshapeOp> {
                           : arith::ConstantIndexOp::create(rewriter, loc, size)
                                 .getResult());
     // Typed explicitly: a 0-d result has no sizes to infer it from.
-    auto shapeType = RankedTensorType::get(
-        {static_cast<int64_t>(sizes.size())}, rewriter.getIndexType());
+    auto shapeType = RankedTensorType::get({static_cast<int64_t>(sizes.size())},
+                                           rewriter.getIndexType());
     Value shape =
         tensor::FromElementsOp::create(rewriter, loc, shapeType, sizes);
     rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type,

@@ -17,6 +17,21 @@ Type imex::ndarray::getStorageType(Type type) {
   return type;
 }
 
+static Value castScalar(OpBuilder &b, Location loc, Value value, Type type) {
+  if (value.getType() == type)
+    return value;
+  return UnrealizedConversionCastOp::create(b, loc, type, value).getResult(0);
+}
+
+Value imex::ndarray::castToStorage(OpBuilder &b, Location loc, Value value) {
+  return castScalar(b, loc, value, getStorageType(value.getType()));
+}
+
+Value imex::ndarray::castFromStorage(OpBuilder &b, Location loc, Value value,
+                                     Type elementType) {
+  return castScalar(b, loc, value, elementType);
+}
+
 static bool isUnsigned(Type type) {
   return getDTypeKind(type) == DTypeKind::UnsignedInt;
 }

@@ -17,6 +17,14 @@ namespace imex::ndarray {
 /// The signless type tensors use to store elements of `type`.
 mlir::Type getStorageType(mlir::Type type);
 
+/// A scalar of ndarray element type (a function argument, a loaded element)
+/// as its storage type, and back. Unsigned scalars are reinterpreted by
+/// casts that the LLVM lowering folds away (it stores both alike).
+mlir::Value castToStorage(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value value);
+mlir::Value castFromStorage(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value, mlir::Type elementType);
+
 /// Converts `value` (an element of ndarray type `from`) to ndarray element
 /// type `to` with numpy's `astype` semantics.
 mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc,
