@@ -1,6 +1,11 @@
 // The README's example stays valid, and canonicalization makes the fixed-size
 // stencil step fully static, with no casts left.
 // RUN: imex-opt -canonicalize %S/../../examples/jacobi2d.mlir | FileCheck %s
+// Each example converts in one step (the README's single-pass command),
+// without canonicalization first.
+// RUN: imex-opt -convert-ndarray-to-linalg %S/../../examples/jacobi2d.mlir -o /dev/null
+// RUN: imex-opt -convert-ndarray-to-linalg %S/../../examples/wave1d.mlir -o /dev/null
+// RUN: imex-opt -convert-ndarray-to-linalg %S/../../examples/jacobi2d_dist.mlir -o /dev/null 2>/dev/null
 
 // CHECK-LABEL: func.func @jacobi(
 // CHECK: scf.for

@@ -593,6 +593,31 @@ static Value prepareInsertSource(OpBuilder &b, OpTy op, Value source) {
                              getElementType(op.getDestination()), shape, sizes);
 }
 
+/// `ofrs` with constant operands as attributes: tensor slice ops are static
+/// where the sizes are known, as the types of the values they take are.
+static SmallVector<OpFoldResult>
+foldConstantIndices(ArrayRef<OpFoldResult> ofrs) {
+  return llvm::map_to_vector(ofrs, [](OpFoldResult ofr) {
+    auto value = dyn_cast<Value>(ofr);
+    return value ? getAsOpFoldResult(value) : ofr;
+  });
+}
+
+/// `source` cast to the type tensor.insert_slice requires for a slice of
+/// `sizes` (see foldConstantIndices): static exactly where
+/// the sizes are.
+static Value castToSliceType(OpBuilder &b, Location loc, Value source,
+                             ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : sizes)
+    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  auto sliceType = type.clone(shape);
+  if (type.getRank() != sliceType.getRank() || type == sliceType)
+    return source;
+  return tensor::CastOp::create(b, loc, sliceType, source);
+}
+
 /// Whether the slice of `op` covers its whole destination (`a[...] = x`).
 template <typename OpTy> static bool isFullOverwrite(OpTy op) {
   // Casts may hide static sizes of the destination.
@@ -691,9 +716,11 @@ struct ImmutableInsertSliceLowering
       rewriter.replaceOp(op, destination);
       return success();
     }
+    SmallVector<OpFoldResult> sizes = foldConstantIndices(op.getMixedSizes());
+    source = castToSliceType(rewriter, op.getLoc(), source, sizes);
     auto insert = rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, source, destination, offsets, op.getMixedSizes(),
-        op.getMixedStrides());
+        op, source, destination, foldConstantIndices(offsets), sizes,
+        foldConstantIndices(op.getMixedStrides()));
     if (op->hasAttr(kGhostWriteAttrName))
       insert->setAttr(kGhostWriteAttrName, rewriter.getUnitAttr());
     return success();
@@ -734,11 +761,14 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    if (!writeBack && !isFullOverwrite(op))
+    if (!writeBack && !isFullOverwrite(op)) {
+      SmallVector<OpFoldResult> sizes = foldConstantIndices(op.getMixedSizes());
       updated = tensor::InsertSliceOp::create(
-          rewriter, op.getLoc(), updated, toTensor.getResult(), offsets,
-          op.getMixedSizes(), op.getMixedStrides());
-    else if (updated.getType() != toTensor.getType())
+          rewriter, op.getLoc(),
+          castToSliceType(rewriter, op.getLoc(), updated, sizes),
+          toTensor.getResult(), foldConstantIndices(offsets), sizes,
+          foldConstantIndices(op.getMixedStrides()));
+    } else if (updated.getType() != toTensor.getType())
       updated = tensor::CastOp::create(rewriter, op.getLoc(),
                                        toTensor.getType(), updated);
     auto materialize = bufferization::MaterializeInDestinationOp::create(

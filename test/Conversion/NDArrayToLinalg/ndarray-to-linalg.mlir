@@ -31,6 +31,25 @@ func.func @update_argument(%a: !ndarray.ndarray<8xf64>, %s: f64) {
 
 // -----
 
+// Sizes given by constant operands are static in the tensor ops: the source
+// computed for them has a static type (without canonicalization first).
+// CHECK-LABEL: func @insert_constant_operand_sizes
+// CHECK: } -> tensor<2x3xf64>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[1, 1] [2, 3] [1, 1] : tensor<2x3xf64> into tensor<4x5xf64>
+// A static source of a slice with sizes known at run time only.
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}] [%{{.*}}, %{{.*}}] [1, 1] : tensor<?x?xf64> into tensor<4x5xf64>
+func.func @insert_constant_operand_sizes(%a: !ndarray.ndarray<4x5xf64>, %v: !ndarray.ndarray<2x3xf64>, %s: f64, %n: index, %m: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %f = ndarray.create value %s : !ndarray.ndarray<f64>
+  ndarray.insert_slice %f into %a[%c1, %c1] [%c2, %c3] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<4x5xf64>
+  ndarray.insert_slice %v into %a[0, %n] [%n, %m] [1, 1] : !ndarray.ndarray<2x3xf64> into !ndarray.ndarray<4x5xf64>
+  return
+}
+
+// -----
+
 // Broadcasting aligns trailing dimensions: static unit dimensions broadcast
 // through constant indexing-map results.
 // CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1) -> (d0, 0)>
