@@ -152,6 +152,8 @@ def main():
     print(f"STREAM triad bandwidth (C++ reference, n={n_big}): "
           f"{bandwidth / 1e9:.2f} GB/s\n")
 
+    print("pipeline: imex-cpu-pipeline (run-time bounds checks on: the "
+          "kernels have dynamic sizes)")
     rows = []
     header = (f"{'kernel':<13}{'n':>10}{'ours ms':>10}{'C++ ms':>10}"
               f"{'numpy ms':>10}{'GB/s':>8}{'C++/ours':>10}"

@@ -41,7 +41,7 @@ PIPELINE = "imex-dist-cpu-pipeline"
 # Options of imex-dist-cpu-pipeline that switch communication optimizations.
 KNOWN_OPTIONS = ["dist-coalesce", "dist-infer-elementwise-cores",
                  "overlap-comm-and-compute", "add-comm-cache-keys",
-                 "double-buffer-loops"]
+                 "double-buffer-loops", "bounds-checks"]
 SIZES = {"jacobi": [1024, 4096], "wave2d": [1024, 2048]}
 # Runtime options for --ablate: environment variables of the ranks.
 RUNTIME_OPTIONS = {"async-progress": "IDTR_ASYNC_PROGRESS"}
@@ -234,6 +234,8 @@ def main():
     ranks = [int(r) for r in args.ranks.split(",")]
     pipelines = variants(args)
 
+    print(f"pipeline: {args.pipeline} (run-time bounds checks on unless "
+          f"bounds-checks=0)")
     print(f"load average before: {os.getloadavg()[0]:.2f} on "
           f"{os.cpu_count()} cores (other processes disturb the times)")
     header = (f"{'kernel':<8}{'grid':>12}{'ranks':>6}  {'variant':<30}"

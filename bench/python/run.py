@@ -253,7 +253,8 @@ def main():
     import imex as xp
     only = args.only.split(",")
     print(f"imex Python frontend vs references (host: {os.uname().nodename},"
-          f" {os.cpu_count()} cores)")
+          f" {os.cpu_count()} cores, run-time bounds checks "
+          f"{'off' if os.environ.get('IMEX_BOUNDS_CHECKS') == '0' else 'on'})")
     if "dispatch" in only:
         bench_dispatch(xp)
     if "chain" in only:

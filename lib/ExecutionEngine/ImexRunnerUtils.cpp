@@ -17,6 +17,11 @@
 //
 //   IMEX_ALLOCATIONS allocated=12 freed=12
 //
+// The run-time checks of ndarray-bounds-checks report through
+// imexIndexOutOfBounds / imexSliceOutOfBounds: one line on stderr, then the
+// process ends with exit code 1 (without running exit handlers, which could
+// wait for other MPI ranks).
+//
 //===----------------------------------------------------------------------===//
 
 #include <atomic>
@@ -24,6 +29,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -43,6 +51,23 @@ void printElement(int16_t v) { std::printf(" %d", static_cast<int>(v)); }
 void printElement(int8_t v) { std::printf(" %d", static_cast<int>(v)); }
 void printElement(bool v) { std::printf(" %d", v ? 1 : 0); }
 
+/// The rank and job size the MPI launcher gives this process, if any.
+struct LauncherRank {
+  int64_t rank = -1, size = 0;
+};
+LauncherRank getLauncherRank() {
+  auto read = [](std::initializer_list<const char *> names) -> int64_t {
+    for (const char *name : names) {
+      const char *value = std::getenv(name);
+      if (value && value[0])
+        return std::strtoll(value, nullptr, 10);
+    }
+    return -1;
+  };
+  return {read({"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}),
+          read({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})};
+}
+
 /// Whether this process prints arrays: not under a launcher, rank 0 of the
 /// launcher, or IMEX_PRINT_ALL_RANKS=1.
 bool printsArrays() {
@@ -50,12 +75,8 @@ bool printsArrays() {
     const char *all = std::getenv("IMEX_PRINT_ALL_RANKS");
     if (all && all[0] == '1')
       return true;
-    for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"}) {
-      const char *rank = std::getenv(name);
-      if (rank && rank[0])
-        return std::strtol(rank, nullptr, 10) == 0;
-    }
-    return true;
+    int64_t rank = getLauncherRank().rank;
+    return rank <= 0;
   }();
   return prints;
 }
@@ -106,6 +127,54 @@ IMEX_DEFINE_PRINT(I16, int16_t, "i16")
 IMEX_DEFINE_PRINT(I8, int8_t, "i8")
 IMEX_DEFINE_PRINT(I1, bool, "i1")
 IMEX_DEFINE_PRINT(Index, int64_t, "index")
+
+namespace {
+/// Writes `<where>: error: ndarray.<op>: <what>` (`where` and the op name
+/// come from the message: "<file:line:col>: <op>" or "<op>") with the rank
+/// under MPI, in one piece, and ends the process.
+[[noreturn]] void reportOutOfBounds(const char *message,
+                                    const std::string &what) {
+  std::string text(message);
+  std::string where, op = text;
+  if (size_t split = text.rfind(": "); split != std::string::npos) {
+    where = text.substr(0, split) + ": ";
+    op = text.substr(split + 2);
+  }
+  std::string line = where + "error: " + op + ": " + what;
+  LauncherRank rank = getLauncherRank();
+  if (rank.rank >= 0)
+    line += " (rank " + std::to_string(rank.rank) +
+            (rank.size > 0 ? " of " + std::to_string(rank.size) : "") + ")";
+  line += "\n";
+  std::fflush(stdout);
+  [[maybe_unused]] ssize_t written =
+      write(STDERR_FILENO, line.data(), line.size());
+  _exit(1);
+}
+} // namespace
+
+// The message is the address of a NUL-terminated string.
+extern "C" void imexIndexOutOfBounds(const char *message, int64_t dim,
+                                     int64_t index, int64_t size) {
+  reportOutOfBounds(message, "index " + std::to_string(index) +
+                                 " is out of bounds for dimension " +
+                                 std::to_string(dim) + " of size " +
+                                 std::to_string(size));
+}
+
+extern "C" void imexSliceOutOfBounds(const char *message, int64_t dim,
+                                     int64_t start, int64_t count,
+                                     int64_t stride, int64_t size) {
+  std::string slice = "slice with offset " + std::to_string(start) + ", size " +
+                      std::to_string(count) + " and stride " +
+                      std::to_string(stride);
+  if (count > 0 && stride > 0)
+    slice +=
+        " (last index " + std::to_string(start + (count - 1) * stride) + ")";
+  reportOutOfBounds(message, slice + " is out of bounds for dimension " +
+                                 std::to_string(dim) + " of size " +
+                                 std::to_string(size));
+}
 
 namespace {
 std::atomic<int64_t> allocated{0}, freed{0};

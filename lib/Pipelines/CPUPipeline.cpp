@@ -8,14 +8,22 @@
 using namespace mlir;
 
 /// The textual CPU pipeline from ndarray IR to the LLVM dialect.
+/// Calls of array functions are inlined (in-place updates of arguments then
+/// become visible to the caller's value semantics), then indices and slices
+/// are checked.
+template <typename Options>
+static std::string getFrontOfPipeline(const Options &options) {
+  std::string pipeline = "inline,canonicalize,";
+  if (options.boundsChecks)
+    pipeline += "ndarray-bounds-checks,";
+  return pipeline;
+}
+
 template <typename Options>
 static std::string getCPUPipeline(const Options &options) {
   // Each stage is a textual upstream pipeline; docs/pipeline.md explains
   // why each pass is there.
   std::string pipeline =
-      // Calls of array functions are inlined: in-place updates of arguments
-      // then become visible to the caller's value semantics.
-      "inline,"
       // ndarray -> linalg on tensors, shapes made static where known.
       "canonicalize,convert-ndarray-to-linalg,drop-regions,canonicalize,cse,"
       "resolve-shaped-type-result-dims,canonicalize,"
@@ -49,7 +57,7 @@ static std::string getCPUPipeline(const Options &options) {
       "lower-affine,convert-scf-to-cf,arith-expand,"
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,convert-math-to-llvm,"
-      "convert-math-to-libm,";
+      "convert-math-to-libm,convert-vector-to-llvm,";
   pipeline += options.countAllocations
                   ? "finalize-memref-to-llvm{use-generic-functions=1},"
                   : "finalize-memref-to-llvm,";
@@ -68,7 +76,8 @@ static void addPipeline(OpPassManager &pm, StringRef name,
 
 void imex::buildCPUPipeline(OpPassManager &pm,
                             const CPUPipelineOptions &options) {
-  addPipeline(pm, "imex-cpu-pipeline", getCPUPipeline(options));
+  addPipeline(pm, "imex-cpu-pipeline",
+              getFrontOfPipeline(options) + getCPUPipeline(options));
 }
 
 void imex::buildDistCPUPipeline(OpPassManager &pm,
@@ -76,8 +85,9 @@ void imex::buildDistCPUPipeline(OpPassManager &pm,
   // Distribution works on array SSA: value semantics first, then the
   // distributed ops become local ops plus distruntime communication, which
   // becomes IDTR calls before the ndarray ops are lowered.
-  std::string pipeline = "inline,canonicalize,ndarray-value-semantics,"
-                         "ndarray-dist,canonicalize,cse,";
+  std::string pipeline =
+      getFrontOfPipeline(options) +
+      "ndarray-value-semantics,ndarray-dist,canonicalize,cse,";
   if (options.coalesce)
     pipeline += "dist-coalesce,canonicalize,cse,";
   if (options.inferElementwiseCores)

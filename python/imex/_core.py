@@ -833,6 +833,8 @@ def _run(builder):
     if kernel is None:
         pipeline = ("imex-dist-cpu-pipeline" if builder.distributed
                     else "imex-cpu-pipeline")
+        if os.environ.get("IMEX_BOUNDS_CHECKS", "1") == "0":
+            pipeline += "{bounds-checks=0}"
         if os.environ.get("IMEX_PRINT_KERNELS"):
             sys.stderr.write(f"// imex kernel ({pipeline})\n{text}")
         kernel = ext().compile(text, "kernel", pipeline)

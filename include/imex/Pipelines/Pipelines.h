@@ -19,9 +19,12 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Fuse elementwise linalg ops (off only to measure the "
                      "effect of fusion)"),
       llvm::cl::init(true)};
-  // Off by default: the unrolled loop bodies triple the compile time of the
-  // distributed examples (mostly LLVM's optimization pipeline); see
-  // docs/pipeline.md.
+  Option<bool> boundsChecks{
+      *this, "bounds-checks",
+      llvm::cl::desc("Check indices and slices whose bounds are not known at "
+                     "compile time at run time (ndarray-bounds-checks); off "
+                     "only for benchmarks"),
+      llvm::cl::init(true)};
   Option<bool> doubleBufferLoops{
       *this, "double-buffer-loops",
       llvm::cl::desc("Two buffers for tensors a loop updates from their "

@@ -593,25 +593,56 @@ static Value prepareInsertSource(OpBuilder &b, OpTy op, Value source) {
                              getElementType(op.getDestination()), shape, sizes);
 }
 
-/// `ofrs` with constant operands as attributes: tensor slice ops are static
-/// where the sizes are known, as the types of the values they take are.
-static SmallVector<OpFoldResult>
-foldConstantIndices(ArrayRef<OpFoldResult> ofrs) {
-  return llvm::map_to_vector(ofrs, [](OpFoldResult ofr) {
-    auto value = dyn_cast<Value>(ofr);
-    return value ? getAsOpFoldResult(value) : ofr;
-  });
+/// Offsets, sizes and strides of a tensor slice op.
+struct TensorSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+
+/// The tensor slice of `op` into or out of a tensor of `shape`, with
+/// `offsets` (see legalizeSliceOffsets): constant operands become static
+/// values, so that sources computed for constant sizes have static types,
+/// unless that makes the tensor op invalid (valid ndarray IR may hold
+/// out-of-bounds constants: they are reported at run time).
+static TensorSlice getTensorSlice(OffsetSizeAndStrideOpInterface op,
+                                  ArrayRef<int64_t> shape,
+                                  ArrayRef<OpFoldResult> offsets) {
+  TensorSlice slice{llvm::to_vector(offsets), op.getMixedSizes(),
+                    op.getMixedStrides()};
+  TensorSlice folded;
+  SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
+  auto fold = [](ArrayRef<OpFoldResult> ofrs, SmallVectorImpl<int64_t> &out) {
+    SmallVector<OpFoldResult> result =
+        llvm::map_to_vector(ofrs, [](OpFoldResult ofr) {
+          auto value = dyn_cast<Value>(ofr);
+          return value ? getAsOpFoldResult(value) : ofr;
+        });
+    SmallVector<Value> unused;
+    dispatchIndexOpFoldResults(result, unused, out);
+    return result;
+  };
+  folded.offsets = fold(slice.offsets, staticOffsets);
+  folded.sizes = fold(slice.sizes, staticSizes);
+  folded.strides = fold(slice.strides, staticStrides);
+  if (llvm::any_of(
+          llvm::concat<int64_t>(staticOffsets, staticSizes),
+          [](int64_t v) { return v < 0 && !ShapedType::isDynamic(v); }) ||
+      failed(verifySliceBounds(nullptr, shape, staticOffsets, staticSizes,
+                               staticStrides)))
+    return slice;
+  return folded;
 }
 
 /// `source` cast to the type tensor.insert_slice requires for a slice of
-/// `sizes` (see foldConstantIndices): static exactly where
-/// the sizes are.
+/// `sizes`: static exactly where the sizes are.
 static Value castToSliceType(OpBuilder &b, Location loc, Value source,
                              ArrayRef<OpFoldResult> sizes) {
   auto type = cast<RankedTensorType>(source.getType());
   SmallVector<int64_t> shape;
-  for (OpFoldResult size : sizes)
-    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  for (OpFoldResult size : sizes) {
+    auto attr = dyn_cast<Attribute>(size);
+    shape.push_back(attr ? cast<IntegerAttr>(attr).getInt()
+                         : ShapedType::kDynamic);
+  }
   auto sliceType = type.clone(shape);
   if (type.getRank() != sliceType.getRank() || type == sliceType)
     return source;
@@ -716,11 +747,11 @@ struct ImmutableInsertSliceLowering
       rewriter.replaceOp(op, destination);
       return success();
     }
-    SmallVector<OpFoldResult> sizes = foldConstantIndices(op.getMixedSizes());
-    source = castToSliceType(rewriter, op.getLoc(), source, sizes);
+    TensorSlice slice = getTensorSlice(
+        op, cast<ShapedType>(destination.getType()).getShape(), offsets);
+    source = castToSliceType(rewriter, op.getLoc(), source, slice.sizes);
     auto insert = rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        op, source, destination, foldConstantIndices(offsets), sizes,
-        foldConstantIndices(op.getMixedStrides()));
+        op, source, destination, slice.offsets, slice.sizes, slice.strides);
     if (op->hasAttr(kGhostWriteAttrName))
       insert->setAttr(kGhostWriteAttrName, rewriter.getUnitAttr());
     return success();
@@ -762,12 +793,12 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
       return success();
     }
     if (!writeBack && !isFullOverwrite(op)) {
-      SmallVector<OpFoldResult> sizes = foldConstantIndices(op.getMixedSizes());
+      TensorSlice slice = getTensorSlice(
+          op, cast<ShapedType>(toTensor.getType()).getShape(), offsets);
       updated = tensor::InsertSliceOp::create(
           rewriter, op.getLoc(),
-          castToSliceType(rewriter, op.getLoc(), updated, sizes),
-          toTensor.getResult(), foldConstantIndices(offsets), sizes,
-          foldConstantIndices(op.getMixedStrides()));
+          castToSliceType(rewriter, op.getLoc(), updated, slice.sizes),
+          toTensor.getResult(), slice.offsets, slice.sizes, slice.strides);
     } else if (updated.getType() != toTensor.getType())
       updated = tensor::CastOp::create(rewriter, op.getLoc(),
                                        toTensor.getType(), updated);

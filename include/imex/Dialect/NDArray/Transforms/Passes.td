@@ -36,6 +36,39 @@ def NDArrayValueSemantics : Pass<"ndarray-value-semantics", "::mlir::ModuleOp"> 
                            "::mlir::scf::SCFDialect"];
 }
 
+def NDArrayBoundsChecks : Pass<"ndarray-bounds-checks", "::mlir::ModuleOp"> {
+  let summary = "Check indices and slices at run time";
+  let description = [{
+    Guards every `ndarray.load`, `ndarray.subview`, `ndarray.extract_slice`,
+    `ndarray.insert_slice` and `ndarray.immutable_insert_slice` whose bounds
+    the verifier could not check (dynamic indices, offsets, sizes, strides or
+    array sizes) with a run-time check. An index must lie in `[0, size)`; a
+    slice needs a positive stride, a non-negative size, an offset in
+    `[0, size]` and, unless it is empty, a last index below the size (numpy
+    semantics with the negative indices already normalized).
+
+    A failed check calls `imexIndexOutOfBounds` or `imexSliceOutOfBounds`
+    (libimex_runner_utils) with the op's source location and name, the
+    dimension, the index or slice and the size. They print
+
+    ```
+    prog.mlir:12:8: error: ndarray.load: index 9 is out of bounds for dimension 0 of size 8 (rank 1 of 4)
+    ```
+
+    on stderr (the rank when run under MPI) and end the process with exit
+    code 1; under `mpirun` the launcher then ends every rank. Distributed
+    arrays are checked against their global sizes (the pass runs before
+    `ndarray-dist`). Checks whose conditions fold to true are not emitted.
+
+    `imex-cpu-pipeline` and `imex-dist-cpu-pipeline` run this pass first
+    unless their option `bounds-checks` is off.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def NDArrayDist : Pass<"ndarray-dist", "::mlir::ModuleOp"> {
   let summary = "Distribute arrays created on a team";
   let description = [{
