@@ -795,10 +795,29 @@ struct NDArrayDistPass
     });
     if (seeds.empty() && !distributedArguments)
       return success();
+    // Copies come last: a copy of an array distributed by another seed is
+    // a distributed copy (on the same team) once distribution has
+    // propagated to its source.
+    auto isCopy = [](Operation *op) { return isa<CopyOp>(op); };
     for (Operation *op : seeds)
-      if (failed(distributeCreation(op)))
+      if (!isCopy(op) && failed(distributeCreation(op)))
         return failure();
     propagateDistribution(func);
+    for (Operation *op : llvm::make_filter_range(seeds, isCopy)) {
+      auto source = dist::getDistEnv(op->getOperand(0).getType());
+      if (!source) {
+        if (failed(distributeCreation(op)))
+          return failure();
+        propagateDistribution(func);
+        continue;
+      }
+      auto team = dyn_cast<IntegerAttr>(op->getAttr(kTeamAttrName));
+      if (!team || team.getInt() != source.getTeam())
+        return op->emitOpError("copies an array distributed over team ")
+               << source.getTeam() << " to " << op->getAttr(kTeamAttrName)
+               << ": redistribution to another team is not supported";
+      op->removeAttr(kTeamAttrName);
+    }
 
     // Distributed arrays live inside one function: their parts and offsets
     // are not part of any calling convention.

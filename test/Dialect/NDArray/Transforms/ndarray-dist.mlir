@@ -213,3 +213,20 @@ func.func @stencil_rows(%n: index) -> tensor<?xf64> {
   %t = ndarray.to_tensor %w : !ndarray.ndarray<?xf64> -> tensor<?xf64>
   return %t : tensor<?xf64>
 }
+
+// -----
+
+// A copy to the team of an array already distributed over it (or of such a
+// copy) is a distributed copy: each rank copies its block.
+// CHECK-LABEL: func.func @copy_of_distributed
+// CHECK: ndarray.copy %{{.*}} : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 {{.*}}>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 {{.*}}>>
+// CHECK-NOT: dist.init_dist_array %{{.*}} : !ndarray.ndarray<?xf64, #dist.dist_env
+func.func @copy_of_distributed(%n: index) -> f64 {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
+  %b = ndarray.copy %a {dist.team = 1 : i64} : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %c = ndarray.copy %b {dist.team = 1 : i64} : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %s = ndarray.reduction sum %c : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<f64>
+  %e = ndarray.load %s[] : !ndarray.ndarray<f64>
+  return %e : f64
+}
