@@ -71,6 +71,10 @@ const char *current_entry();
 /// metadata exchange): only team rank 0 prints; the others abort quietly.
 [[noreturn]] void fail_collective(int team_rank, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/// Like fail() for a blocking wait that exceeded IDTR_TIMEOUT: reports
+/// "idtr timeout in <entry> ..." and aborts the whole job. Never returns.
+[[noreturn]] void fail_timeout(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 /// Check the return code of an MPI call (in case errors are returned).
 void check_mpi(int rc, const char *call);
 #define IDTR_MPI(call) ::idtr::detail::check_mpi((call), #call)
@@ -91,7 +95,8 @@ struct Team {
   MPI_Comm comm = MPI_COMM_NULL;   // owned duplicate; lazily made for world
   int size = 1;
   int rank = 0;
-  std::atomic<uint32_t> seq{0}; // operation counter -> message tags
+  std::atomic<uint32_t> seq{0};     // operation counter -> message tags
+  std::atomic<uint64_t> checked{0}; // calls checked by IDTR_CHECK_COLLECTIVES
   bool is_local() const { return id == 0; }
 };
 
@@ -105,6 +110,48 @@ std::shared_ptr<Team> get_team(int64_t id, bool collective = true);
 inline uint32_t next_seq(Team &t) { return t.seq.fetch_add(1); }
 inline int make_tag(uint32_t seq, int sub) {
   return static_cast<int>(((seq & 0x7ffu) << 3) | static_cast<uint32_t>(sub));
+}
+
+// -------------------------------------------------------- hang detection ---
+
+/// Default of IDTR_TIMEOUT (seconds).
+constexpr double kDefaultTimeoutS = 300;
+/// IDTR_TIMEOUT in nanoseconds: how long a blocking wait inside the runtime
+/// (collective, request completion, communicator duplication) may last before
+/// the job is aborted with a diagnostic; 0 (IDTR_TIMEOUT=0): unbounded.
+int64_t timeout_ns();
+/// IDTR_CHECK_COLLECTIVES set and not "0": every collective entry point first
+/// checks that all ranks of the team entered the same entry point with the
+/// same key and metadata (one small allreduce, see ops.cpp).
+bool check_collectives();
+
+/// Marks the calling thread as blocked in the collective MPI call `what` on
+/// team `t` from construction to destruction. A blocking collective cannot be
+/// interrupted, and its non-blocking variant is several times slower in Open
+/// MPI, so while IDTR_TIMEOUT is set a watchdog thread (watchdog.cpp) checks
+/// the blocked threads and aborts the job with a diagnostic naming the entry
+/// point, the rank, `what` and the time waited once one has been blocked for
+/// longer than the timeout. Costs a few stores (no clock read).
+class BlockingScope {
+public:
+  BlockingScope(const Team &t, const char *what);
+  ~BlockingScope();
+  BlockingScope(const BlockingScope &) = delete;
+  BlockingScope &operator=(const BlockingScope &) = delete;
+
+private:
+  struct WatchSlot *slot_ = nullptr;
+};
+/// Stops the watchdog thread; before MPI is finalized.
+void watchdog_shutdown();
+
+/// Runs the blocking collective `blocking()` (returns an MPI error code),
+/// described by `what` (e.g. "MPI_Allgather (plan metadata exchange)"), on
+/// `t` under a BlockingScope.
+template <class Blocking>
+void run_collective(const Team &t, const char *what, Blocking &&blocking) {
+  BlockingScope scope(t, what);
+  check_mpi(blocking(), what);
 }
 
 /// MPI allgather of fixed-length int64 records (local copy for size 1).
@@ -164,11 +211,21 @@ Span span_of(const void *base, int64_t es, int rank, const int64_t *sizes,
 /// Most arrays an operation uses (update_halo: data, lhalo, rhalo).
 constexpr int kMaxOpArrays = 3;
 
+/// Peer, tag and size of a point-to-point request (timeout diagnostics).
+struct ReqInfo {
+  int peer = 0;
+  int tag = 0;
+  bool send = false;
+  int64_t bytes = 0;
+};
+
 struct AsyncOp {
   std::shared_ptr<Team> team; // keeps the communicator alive
   const char *entry = "";
+  int64_t handle = 0; // set by register_op
   int stat_kind = -1; // IDTR_STAT_* its wait time is attributed to
   std::vector<MPI_Request> reqs;
+  std::vector<ReqInfo> req_info; // parallel to reqs
   bool transferred = false; // reqs completed (tested by the progress thread)
   std::vector<std::unique_ptr<std::byte[]>> buffers;
   std::vector<std::function<void()>> finish; // run after all requests complete
@@ -186,7 +243,12 @@ bool checks_enabled();
 
 /// Store an op and return its handle (never 0).
 int64_t register_op(std::unique_ptr<AsyncOp> op);
-/// Complete the op (MPI_Waitall + finishers) and destroy it.
+/// Complete the requests of the op like MPI_Waitall, by polling them with
+/// MPI_Testall (as fast as MPI_Waitall); after timeout_ns() the job is aborted
+/// with a diagnostic naming the current entry point, the op (handle, entry
+/// point, team) and the peers and tags of its pending requests.
+void wait_requests(AsyncOp &op);
+/// Complete the op (wait_requests + finishers).
 void complete_op(AsyncOp &op);
 
 // -------------------------------------------------------------- progress ---

@@ -320,6 +320,8 @@ void post(AsyncOp &op, bool send, typename TR::T *p, int64_t count, int peer,
     else
       IDTR_MPI(MPI_Irecv(p, c, TR::mpi(), peer, tag, comm, &rq));
     op.reqs.push_back(rq);
+    op.req_info.push_back(
+        {peer, tag, send, static_cast<int64_t>(sizeof(typename TR::T)) * c});
     p += c;
     count -= c;
   }
@@ -376,6 +378,7 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
     op->array_names[1 + i] = names[1 + i];
   }
   op->reqs.reserve(plan.sends.size() + plan.recvs.size());
+  op->req_info.reserve(plan.sends.size() + plan.recvs.size());
   for (const Xfer &x : plan.recvs) {
     const View<T> &o = outs[x.out];
     T *p;
@@ -428,6 +431,49 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
   return register_op(std::move(op));
 }
 
+// ------------------------------------------------------ collective checks ---
+
+/// What the ranks of a team must agree on when they enter a collective call:
+/// the entry point (which includes the element type), for reductions the
+/// element count and op, otherwise the plan cache key (or root) and the
+/// metadata that is the same on every rank (global shapes, permutation).
+/// Checked by the fused allreduce of every reduction (unless IDTR_NO_CHECKS;
+/// the entry point, key and metadata only with IDTR_CHECK_COLLECTIVES) and,
+/// with IDTR_CHECK_COLLECTIVES, by check_call at the start of every other
+/// collective entry point (see "reductions" below).
+struct CallSig {
+  const char *entry = "";
+  bool reduction = false;
+  int64_t count = 0, op = 0, type = 0, eop = 0; // reductions
+  const char *key_name = nullptr;               // "key", "root" or none
+  int64_t key = 0;
+  int nmeta = 0;
+  const char *meta_names[2] = {};
+  const Idx *meta[2] = {}; // the caller's, alive during the check
+};
+
+CallSig plan_sig(const char *entry, const char *key_name, int64_t key,
+                 const char *name0, const Idx &meta0,
+                 const char *name1 = nullptr, const Idx *meta1 = nullptr) {
+  CallSig s;
+  s.entry = entry;
+  s.key_name = key_name;
+  s.key = key;
+  s.nmeta = meta1 ? 2 : 1;
+  s.meta_names[0] = name0;
+  s.meta[0] = &meta0;
+  if (meta1) {
+    s.meta_names[1] = name1;
+    s.meta[1] = meta1;
+  }
+  return s;
+}
+
+/// With IDTR_CHECK_COLLECTIVES, checks that every rank of the team entered
+/// the same collective call (one fused allreduce, bounded by IDTR_TIMEOUT);
+/// on a mismatch the job ends with a report of the first diverging rank.
+void check_call(Team &t, const CallSig &sig);
+
 // ------------------------------------------------------------ operations ---
 
 const char *const kInOut[] = {"in", "out"};
@@ -475,6 +521,8 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
            fmt_vec(want).c_str());
     }
   }
+  if (check_collectives())
+    check_call(*t, plan_sig(entry, "key", key, "gshape", g));
   uint32_t seq = next_seq(*t);
   auto meta = make_box_meta(d, g.data(), own_lo, data.sizes[split], bbo.data(),
                             bbs.data());
@@ -511,6 +559,8 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
   if (out.rank != d || !std::equal(ts.begin(), ts.end(), out.sizes))
     fail("argument 'out' has shape %s but target_sizes is %s",
          fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(ts).c_str());
+  if (check_collectives())
+    check_call(*t, plan_sig(entry, "key", key, "gshape", g));
   uint32_t seq = next_seq(*t);
   auto meta = make_box_meta(d, g.data(), lo[split], in.sizes[split], to.data(),
                             ts.data());
@@ -553,6 +603,9 @@ int64_t copy_reshape(const char *entry, int64_t team, int64_t ir, void *id,
     fail("cannot reshape an array of shape %s (%" PRId64
          " elements) into shape %s (%" PRId64 " elements)",
          fmt_vec(gi).c_str(), ni, fmt_vec(go).c_str(), no);
+  if (check_collectives())
+    check_call(*t,
+               plan_sig(entry, "key", key, "gshape_in", gi, "gshape_out", &go));
   uint32_t seq = next_seq(*t);
   auto meta = make_reshape_meta(in.rank, gi.data(), out.rank, go.data(), li[0],
                                 in.sizes[0], lo[0], out.sizes[0]);
@@ -600,6 +653,8 @@ int64_t copy_permute(const char *entry, int64_t team, int64_t ir, void *id,
          "the permuted global shape %s",
          fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(go).c_str());
   }
+  if (check_collectives())
+    check_call(*t, plan_sig(entry, "key", key, "gshape_in", gi, "perm", &perm));
   uint32_t seq = next_seq(*t);
   auto meta = make_permute_meta(d, gi.data(), perm.data(), li[0], in.sizes[0],
                                 out.sizes[0]);
@@ -636,6 +691,8 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
       fail("argument 'out' has shape %s but the global shape is %s",
            fmt_vec(out.sizes, out.rank).c_str(), fmt_vec(g).c_str());
   }
+  if (check_collectives())
+    check_call(*t, plan_sig(entry, "root", root, "gshape", g));
   // Metadata: [d, gshape[16], off, rows, root]
   constexpr int L = 3 + kMaxRank + 1;
   int64_t rec[L] = {};
@@ -705,11 +762,15 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
   }
   const int mine = static_cast<int>(in.sizes[0]);
   if (root == -1)
-    IDTR_MPI(MPI_Allgatherv(sp, mine, row, rp, counts.data(), displs.data(),
-                            row, t->comm));
+    run_collective(*t, "MPI_Allgatherv (gather to every rank)", [&] {
+      return MPI_Allgatherv(sp, mine, row, rp, counts.data(), displs.data(),
+                            row, t->comm);
+    });
   else
-    IDTR_MPI(MPI_Gatherv(sp, mine, row, rp, counts.data(), displs.data(), row,
-                         static_cast<int>(root), t->comm));
+    run_collective(*t, "MPI_Gatherv (gather to the root)", [&] {
+      return MPI_Gatherv(sp, mine, row, rp, counts.data(), displs.data(), row,
+                         static_cast<int>(root), t->comm);
+    });
   IDTR_MPI(MPI_Type_free(&row));
   if (rbuf)
     copy_view(out, dense_view(rbuf.get(), out.sizes, d));
@@ -720,20 +781,41 @@ void gather(const char *entry, int64_t team, int64_t ir, void *id, int64_t gr,
 // ------------------------------------------------------------- reductions ---
 //
 // With checks enabled (default), the first MPI_Allreduce of every reduction
-// is "fused": a fixed-size buffer holding a header {count, op, element type,
-// effective op} and the first kFusedElems elements, reduced by a user-defined
-// op that takes the element-wise max of the header (and its negation) and
-// reduces the data only if both sides agree. Every rank therefore learns
-// about a disagreement after that first call and all abort together, without
-// an extra collective for the check. Elements beyond kFusedElems are reduced
-// with the built-in MPI ops.
+// is "fused": a fixed-size buffer holding the first kFusedElems elements and
+// a header {count, op, element type, effective op} (with
+// IDTR_CHECK_COLLECTIVES also {entry point, key, metadata}: the CallSig),
+// reduced by a user-defined op that takes the element-wise max of the header
+// (and its negation) and reduces the data only if both sides agree. Every
+// rank therefore learns about a disagreement after that first call and all
+// abort together, without an extra collective for the check. Elements beyond
+// kFusedElems are reduced with the built-in MPI ops.
+//
+// IDTR_CHECK_COLLECTIVES runs the same fused allreduce, with no data, at the
+// start of every other collective entry point (check_call). As all checks are
+// the same MPI call, a rank in a reduction and a rank in, say, a halo
+// exchange meet in it and see the disagreement, instead of mismatched MPI
+// collectives. On a disagreement of the entry point, key or metadata all
+// ranks exchange descriptions of their calls (an allgather; error path only)
+// and team rank 0 reports the first rank whose call differs from its own.
 
 constexpr int kFusedElems = 32;
-constexpr int kFusedHdr = 8; // cnt, -cnt, op, -op, type, -type, eop, -eop
+constexpr int kFusedFields = 7; // cnt, op, type, eop, entry, key, meta
+constexpr int kBaseFields = 4;  // without IDTR_CHECK_COLLECTIVES
+constexpr int kFusedHdr = 2 * kFusedFields; // each field v as (v, -v)
 struct FusedBuf {
-  int64_t hdr[kFusedHdr];
   int64_t data[kFusedElems]; // kFusedElems elements of at most 8 bytes
+  int64_t hdr[kFusedHdr];    // the first 2 * fused_fields() are sent
 };
+
+/// Header fields exchanged: entry point, key and metadata only with
+/// IDTR_CHECK_COLLECTIVES (only then can a reduction meet another kind of
+/// call in its fused allreduce), so that reductions do not pay for them
+/// otherwise.
+int fused_fields() { return check_collectives() ? kFusedFields : kBaseFields; }
+/// Bytes of a FusedBuf sent with `nf` header fields.
+constexpr size_t fused_bytes(int nf) {
+  return sizeof(int64_t) * (kFusedElems + 2 * static_cast<size_t>(nf));
+}
 
 enum TypeCode : int64_t {
   kF64,
@@ -817,27 +899,41 @@ constexpr ApplyFn kApply[kNumCodes] = {apply_op<double>,   apply_op<float>,
                                        apply_op<uint8_t>,  apply_op<uint64_t>,
                                        apply_op<uint32_t>, apply_op<uint16_t>};
 
-bool consistent(const int64_t *h) {
-  return h[0] == -h[1] && h[2] == -h[3] && h[4] == -h[5] && h[6] == -h[7];
+/// Whether the max-combined header holds the same fields on every rank
+/// (fields [first, last)).
+bool consistent(const int64_t *h, int first, int last) {
+  for (int k = first; k < last; ++k)
+    if (h[2 * k] != -h[2 * k + 1])
+      return false;
+  return true;
 }
 
-void fused_fn(void *in, void *inout, int *len, MPI_Datatype *) {
-  for (int e = 0; e < *len; ++e) {
+/// fused_fn for headers of NF fields (constant sizes: inlined copies).
+template <int NF> void fused_apply(void *in, void *inout, int len) {
+  constexpr size_t bytes = fused_bytes(NF);
+  for (int e = 0; e < len; ++e) {
     FusedBuf a, b; // MPI buffers need not be aligned
-    char *pin = static_cast<char *>(in) + e * sizeof(FusedBuf);
-    char *pio = static_cast<char *>(inout) + e * sizeof(FusedBuf);
-    std::memcpy(&a, pin, sizeof a);
-    std::memcpy(&b, pio, sizeof b);
-    bool same = consistent(a.hdr) &&
-                std::equal(a.hdr, a.hdr + kFusedHdr, b.hdr) && a.hdr[4] >= 0 &&
+    char *pin = static_cast<char *>(in) + e * bytes;
+    char *pio = static_cast<char *>(inout) + e * bytes;
+    std::memcpy(&a, pin, bytes);
+    std::memcpy(&b, pio, bytes);
+    bool same = consistent(a.hdr, 0, NF) &&
+                std::equal(a.hdr, a.hdr + 2 * NF, b.hdr) && a.hdr[4] >= 0 &&
                 a.hdr[4] < kNumCodes;
-    for (int k = 0; k < kFusedHdr; ++k)
+    for (int k = 0; k < 2 * NF; ++k)
       b.hdr[k] = std::max(a.hdr[k], b.hdr[k]);
     if (same)
       kApply[a.hdr[4]](a.data, b.data, std::min<int64_t>(a.hdr[0], kFusedElems),
                        a.hdr[6]);
-    std::memcpy(pio, &b, sizeof b);
+    std::memcpy(pio, &b, bytes);
   }
+}
+
+void fused_fn(void *in, void *inout, int *len, MPI_Datatype *) {
+  if (fused_fields() == kBaseFields)
+    fused_apply<kBaseFields>(in, inout, *len);
+  else
+    fused_apply<kFusedFields>(in, inout, *len);
 }
 
 std::mutex g_fused_mu;
@@ -848,8 +944,8 @@ MPI_Datatype g_fused_type;
 void fused_objects(MPI_Op &op, MPI_Datatype &type) {
   std::lock_guard<std::mutex> lk(g_fused_mu);
   if (!g_fused_ready) {
-    IDTR_MPI(MPI_Type_contiguous(static_cast<int>(sizeof(FusedBuf)), MPI_BYTE,
-                                 &g_fused_type));
+    IDTR_MPI(MPI_Type_contiguous(static_cast<int>(fused_bytes(fused_fields())),
+                                 MPI_BYTE, &g_fused_type));
     IDTR_MPI(MPI_Type_commit(&g_fused_type));
     IDTR_MPI(MPI_Op_create(fused_fn, /*commute=*/1, &g_fused_op));
     g_fused_ready = true;
@@ -858,26 +954,161 @@ void fused_objects(MPI_Op &op, MPI_Datatype &type) {
   type = g_fused_type;
 }
 
+// 62-bit FNV-1a hashes (non-negative, so that -h does not overflow).
+constexpr uint64_t kFnvBasis = 14695981039346656037ull;
+uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = static_cast<const unsigned char *>(p);
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+int64_t hash62(uint64_t h) { return static_cast<int64_t>(h >> 2); }
+
+/// Hash of an entry point's name, memoised by address (the names are string
+/// literals) so that a call does not hash its name every time.
+int64_t entry_hash(const char *entry) {
+  struct Memo {
+    const char *entry;
+    int64_t hash;
+  };
+  thread_local Memo memo[16] = {};
+  Memo &m = memo[(reinterpret_cast<uintptr_t>(entry) >> 4) & 15];
+  if (m.entry != entry) {
+    m.hash = hash62(fnv(kFnvBasis, entry, std::strlen(entry)));
+    m.entry = entry;
+  }
+  return m.hash;
+}
+
+/// The header fields of a call (kFusedFields values; entry point, key and
+/// metadata 0 unless IDTR_CHECK_COLLECTIVES, see fused_fields).
+void sig_fields(const CallSig &sig, int64_t *f) {
+  f[0] = sig.count;
+  f[1] = sig.op;
+  f[2] = sig.type;
+  f[3] = sig.eop;
+  f[4] = f[5] = f[6] = 0;
+  if (!check_collectives())
+    return;
+  uint64_t m = kFnvBasis;
+  m = fnv(m, &sig.nmeta, sizeof sig.nmeta);
+  for (int i = 0; i < sig.nmeta; ++i) {
+    int n = sig.meta[i]->size();
+    m = fnv(m, &n, sizeof n);
+    m = fnv(m, sig.meta[i]->data(), sizeof(int64_t) * n);
+  }
+  f[4] = entry_hash(sig.entry);
+  f[5] = std::max<int64_t>(sig.key, -INT64_MAX);
+  f[6] = hash62(m);
+}
+
+/// A fused buffer with the header of `sig` and no data.
+void init_fused(FusedBuf &f, const CallSig &sig) {
+  std::memset(&f, 0, sizeof f);
+  int64_t v[kFusedFields];
+  sig_fields(sig, v);
+  for (int k = 0; k < kFusedFields; ++k) {
+    f.hdr[2 * k] = v[k];
+    f.hdr[2 * k + 1] = -v[k];
+  }
+}
+
+/// "_idtr_reduce_all_f64(n=40, op=sum)", "_idtr_update_halo_f64(key=3,
+/// gshape=(9, 4))".
+std::string describe(const CallSig &sig) {
+  std::string r = sig.entry;
+  r += "(";
+  if (sig.reduction) {
+    static const char *const kOps[] = {"sum", "prod", "min",
+                                       "max", "land", "lor"};
+    r += "n=" + std::to_string(sig.count) + ", op=" +
+         (sig.op >= 0 && sig.op <= IDTR_OP_LOR ? kOps[sig.op]
+                                               : std::to_string(sig.op));
+  }
+  const char *sep = "";
+  if (sig.key_name) {
+    r += std::string(sig.key_name) + "=" + std::to_string(sig.key);
+    sep = ", ";
+  }
+  for (int i = 0; i < sig.nmeta; ++i, sep = ", ")
+    r += sep + std::string(sig.meta_names[i]) + "=" + fmt_vec(*sig.meta[i]);
+  return r + ")";
+}
+
+/// The fused allreduce of `f` on `t` (bounded by IDTR_TIMEOUT).
+void fused_allreduce(Team &t, FusedBuf &f, const char *what) {
+  MPI_Op fop;
+  MPI_Datatype ft;
+  fused_objects(fop, ft);
+  run_collective(t, what, [&] {
+    return MPI_Allreduce(MPI_IN_PLACE, &f, 1, ft, fop, t.comm);
+  });
+}
+
+/// The ranks of `t` entered different calls (their fused headers disagree on
+/// the entry point, key or metadata; every rank has seen that): exchange
+/// descriptions and let team rank 0 report the first rank whose call differs
+/// from its own. Collective; never returns.
+[[noreturn]] void report_mismatch(Team &t, const CallSig &sig, uint64_t call) {
+  struct Rec {
+    int64_t f[kFusedFields];
+    char desc[256];
+  };
+  Rec mine;
+  std::memset(&mine, 0, sizeof mine);
+  sig_fields(sig, mine.f);
+  std::snprintf(mine.desc, sizeof mine.desc, "%s", describe(sig).c_str());
+  std::vector<Rec> all(static_cast<size_t>(t.size));
+  run_collective(t, "MPI_Allgather (report of a collective mismatch)", [&] {
+    return MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine,
+                         MPI_BYTE, t.comm);
+  });
+  int r = 1;
+  while (r < t.size - 1 &&
+         std::equal(all[r].f, all[r].f + kFusedFields, all[0].f))
+    ++r;
+  all[0].desc[sizeof mine.desc - 1] = all[r].desc[sizeof mine.desc - 1] = 0;
+  fail_collective(t.rank,
+                  "collective mismatch in team %" PRId64 " (%d ranks) at its "
+                  "checked collective call #%" PRIu64 ": rank 0 entered %s, "
+                  "rank %d entered %s; every rank of a team must make the "
+                  "same collective idtr calls in the same order, with the "
+                  "same keys and global shapes",
+                  t.id, t.size, call, all[0].desc, r, all[r].desc);
+}
+
+void check_call(Team &t, const CallSig &sig) {
+  if (t.size == 1)
+    return;
+  const uint64_t call = t.checked.fetch_add(1) + 1;
+  FusedBuf f;
+  init_fused(f, sig);
+  fused_allreduce(t, f, "MPI_Allreduce (IDTR_CHECK_COLLECTIVES check)");
+  if (!consistent(f.hdr, 0, kFusedFields))
+    report_mismatch(t, sig, call);
+}
+
 /// Allreduce of n contiguous elements at w (element size es, MPI type mt,
-/// effective op eop / mop); `op` and `tc` only enter the consistency check.
+/// MPI op mop); `sig` (count n, op, type, effective op) only enters the
+/// consistency check.
 void allreduce_checked(Team &t, void *w, int64_t n, size_t es, MPI_Datatype mt,
-                       MPI_Op mop, int64_t op, int64_t eop, int64_t tc) {
+                       MPI_Op mop, const CallSig &sig) {
   char *p = static_cast<char *>(w);
   int64_t done = 0;
-  if (checks_enabled()) {
+  if (checks_enabled() || check_collectives()) {
+    const uint64_t call = check_collectives() ? t.checked.fetch_add(1) + 1 : 0;
     FusedBuf f;
-    std::memset(&f, 0, sizeof f);
-    int64_t h[kFusedHdr] = {n, -n, op, -op, tc, -tc, eop, -eop};
-    std::memcpy(f.hdr, h, sizeof h);
+    init_fused(f, sig);
     done = std::min<int64_t>(n, kFusedElems);
     std::memcpy(f.data, p, es * done);
-    MPI_Op fop;
-    MPI_Datatype ft;
-    fused_objects(fop, ft);
-    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, &f, 1, ft, fop, t.comm));
+    fused_allreduce(t, f,
+                    "MPI_Allreduce (reduction with its cross-rank check)");
     stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
-    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, sizeof f);
-    if (!consistent(f.hdr))
+    const int nf = fused_fields();
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, fused_bytes(nf));
+    if (!consistent(f.hdr, kBaseFields, nf))
+      report_mismatch(t, sig, call); // a different call (check mode)
+    if (!consistent(f.hdr, 0, kBaseFields))
       fail_collective(t.rank,
                       "ranks disagree on the reduced data (element counts "
                       "%" PRId64 "..%" PRId64 "), op (%" PRId64 "..%" PRId64
@@ -887,10 +1118,24 @@ void allreduce_checked(Team &t, void *w, int64_t n, size_t es, MPI_Datatype mt,
   }
   for (int64_t o = done; o < n; o += kChunk) {
     int c = static_cast<int>(std::min(kChunk, n - o));
-    IDTR_MPI(MPI_Allreduce(MPI_IN_PLACE, p + o * es, c, mt, mop, t.comm));
+    run_collective(t, "MPI_Allreduce (reduction)", [&] {
+      return MPI_Allreduce(MPI_IN_PLACE, p + o * es, c, mt, mop, t.comm);
+    });
     stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
     stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, es * c);
   }
+}
+
+CallSig reduce_sig(const char *entry, int64_t n, int64_t op, int64_t eop,
+                   int64_t tc) {
+  CallSig s;
+  s.entry = entry;
+  s.reduction = true;
+  s.count = n;
+  s.op = op;
+  s.type = tc;
+  s.eop = eop;
+  return s;
 }
 
 template <class TR>
@@ -927,9 +1172,9 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
     for (int64_t i = 0; i < n; ++i)
       b[i] = p[i] != T(0);
     if (t->size > 1)
-      allreduce_checked(*t, b.get(), n, 1, MPI_UINT8_T,
-                        is_and ? MPI_LAND : MPI_LOR, op,
-                        is_and ? IDTR_OP_LAND : IDTR_OP_LOR, kU8);
+      allreduce_checked(
+          *t, b.get(), n, 1, MPI_UINT8_T, is_and ? MPI_LAND : MPI_LOR,
+          reduce_sig(entry, n, op, is_and ? IDTR_OP_LAND : IDTR_OP_LOR, kU8));
     for (int64_t i = 0; i < n; ++i)
       p[i] = static_cast<T>(b[i]);
   } else {
@@ -939,8 +1184,8 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
                  : op == IDTR_OP_PROD ? MPI_PROD
                  : op == IDTR_OP_MIN  ? MPI_MIN
                                       : MPI_MAX;
-    allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), mop, op, op,
-                      type_code<T>());
+    allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), mop,
+                      reduce_sig(entry, n, op, op, type_code<T>()));
   }
   if (tmp)
     copy_view(data, dv);
@@ -983,6 +1228,16 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
     if (rs[i] < 0)
       fail("recv_sizes[%d] = %" PRId64 " is negative", i, rs[i]);
   }
+  if (check_collectives() && p > 1) {
+    Idx row_shape(send.rank - 1);
+    std::copy(send.sizes + 1, send.sizes + send.rank, row_shape.data());
+    CallSig sig;
+    sig.entry = entry;
+    sig.nmeta = 1;
+    sig.meta_names[0] = "row_shape";
+    sig.meta[0] = &row_shape;
+    check_call(*t, sig);
+  }
   // Exchange (output offset, size, row length) with every peer.
   std::vector<int64_t> smeta(3 * static_cast<size_t>(p)),
       rmeta(3 * static_cast<size_t>(p));
@@ -994,8 +1249,11 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
   if (p == 1) {
     rmeta = smeta;
   } else {
-    IDTR_MPI(MPI_Alltoall(smeta.data(), 3, MPI_INT64_T, rmeta.data(), 3,
-                          MPI_INT64_T, t->comm));
+    run_collective(*t, "MPI_Alltoall (ragged all-to-all offsets and sizes)",
+                   [&] {
+                     return MPI_Alltoall(smeta.data(), 3, MPI_INT64_T,
+                                         rmeta.data(), 3, MPI_INT64_T, t->comm);
+                   });
     stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES, 1);
     stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLL_BYTES, 8 * 3 * p);
   }
@@ -1041,6 +1299,7 @@ void ragged_alltoall(const char *entry, int64_t team, int64_t sr, void *sd,
   uint32_t seq = next_seq(*t);
   AsyncOp op;
   op.team = t;
+  op.entry = entry;
   for (int j = 0; j < p; ++j) {
     int64_t cnt = rmeta[3 * j + 1];
     if (j == me || cnt == 0)

@@ -2,6 +2,7 @@
 // and the plan cache.
 #include "internal.hpp"
 
+#include <cctype>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -23,6 +24,9 @@ struct State {
   bool atexit_registered = false;
   MPI_Errhandler errhandler = MPI_ERRHANDLER_NULL;
   int self_keyval = MPI_KEYVAL_INVALID;
+  // Private duplicate of MPI_COMM_WORLD, made with the world team's, used
+  // only for the barrier at finalize (see cleanup_mpi).
+  MPI_Comm finalize_comm = MPI_COMM_NULL;
 
   std::mutex hmu; // handles
   std::unordered_map<int64_t, std::unique_ptr<AsyncOp>> ops;
@@ -110,6 +114,7 @@ void errhandler_fn(MPI_Comm *, int *code, ...) {
 }
 
 void cleanup_mpi();
+void make_private_comm(State &s, Team &t, bool published);
 
 int self_delete_fn(MPI_Comm, int, void *, void *) {
   cleanup_mpi();
@@ -143,6 +148,7 @@ void ensure_mpi() {
     IDTR_MPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided));
     s.we_initialized = true;
   }
+  timeout_ns(); // reports an invalid IDTR_TIMEOUT at once
   IDTR_MPI(MPI_Comm_create_errhandler(errhandler_fn, &s.errhandler));
   IDTR_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn,
                                   &s.self_keyval, nullptr));
@@ -154,6 +160,11 @@ void ensure_mpi() {
   w->parent = MPI_COMM_WORLD;
   IDTR_MPI(MPI_Comm_size(MPI_COMM_WORLD, &w->size));
   IDTR_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &w->rank));
+  // Right after MPI_Init every rank is at the same point: make the world
+  // team's communicators now, so that even a rank that never makes a
+  // collective call waits at finalize (see cleanup_mpi).
+  if (s.we_initialized)
+    make_private_comm(s, *w, /*published=*/true);
   s.teams[1] = w;
   if (!s.atexit_registered) {
     s.atexit_registered = true;
@@ -164,6 +175,7 @@ void ensure_mpi() {
 
 void cleanup_mpi() {
   progress_shutdown();
+  watchdog_shutdown();
   State &s = st();
   std::unordered_map<int64_t, std::unique_ptr<AsyncOp>> pending;
   {
@@ -176,13 +188,21 @@ void cleanup_mpi() {
         "idtr warning: %zu asynchronous operation(s) were never passed "
         "to _idtr_wait; completing them at MPI_Finalize\n",
         pending.size());
-    for (auto &kv : pending) {
-      auto &op = *kv.second;
-      if (!op.reqs.empty())
-        MPI_Waitall(static_cast<int>(op.reqs.size()), op.reqs.data(),
-                    MPI_STATUSES_IGNORE);
-    }
+    EntryScope es("MPI_Finalize");
+    for (auto &kv : pending)
+      wait_requests(*kv.second);
     pending.clear();
+  }
+  // Every rank waits for the others to finish. A rank that skipped a
+  // collective or left a loop early thus stays alive until the ranks still
+  // waiting for it time out and abort the job: Open MPI's mpirun can crash
+  // or hang when a rank aborts after another one has finalized and exited.
+  // Not bounded by IDTR_TIMEOUT: a rank may legitimately finish long before
+  // the others. A communicator of its own, so that it cannot match the
+  // collectives other ranks still wait in.
+  if (s.finalize_comm != MPI_COMM_NULL) {
+    MPI_Barrier(s.finalize_comm);
+    MPI_Comm_free(&s.finalize_comm);
   }
   {
     std::lock_guard<std::mutex> lk(s.cmu);
@@ -202,17 +222,66 @@ void cleanup_mpi() {
   g_mpi_ready.store(false, std::memory_order_release);
 }
 
-// Creates the team's private duplicate communicator. `published`: the team is
-// already visible to other threads (world team), whose size and rank were set
-// at initialisation and are read without the lock, so they are not rewritten.
+// Creates the team's private duplicate communicator (collective over the
+// parent, bounded by IDTR_TIMEOUT). `published`: the team is already visible
+// to other threads (world team), whose size and rank were set at
+// initialisation and are read without the lock, so they are not rewritten.
 void make_private_comm(State &s, Team &t, bool published) {
-  IDTR_MPI(MPI_Comm_dup(t.parent, &t.comm));
-  IDTR_MPI(MPI_Comm_set_errhandler(t.comm, s.errhandler));
   if (!published) {
-    IDTR_MPI(MPI_Comm_size(t.comm, &t.size));
-    IDTR_MPI(MPI_Comm_rank(t.comm, &t.rank));
+    IDTR_MPI(MPI_Comm_size(t.parent, &t.size));
+    IDTR_MPI(MPI_Comm_rank(t.parent, &t.rank));
+  }
+  run_collective(t,
+                 "MPI_Comm_dup (the runtime's private duplicate of the team's "
+                 "communicator)",
+                 [&] { return MPI_Comm_dup(t.parent, &t.comm); });
+  IDTR_MPI(MPI_Comm_set_errhandler(t.comm, s.errhandler));
+  if (t.id == 1 && s.finalize_comm == MPI_COMM_NULL) {
+    run_collective(t, "MPI_Comm_dup (the runtime's communicator for finalize)",
+                   [&] { return MPI_Comm_dup(t.parent, &s.finalize_comm); });
+    IDTR_MPI(MPI_Comm_set_errhandler(s.finalize_comm, s.errhandler));
   }
 }
+
+// ---------------------------------------------------------- bounded waits ---
+
+using Clock = std::chrono::steady_clock;
+
+/// Tests between two clock reads while a wait is not complete. A clock read
+/// (vDSO) costs a fraction of an MPI_Testall, so this only keeps the polling
+/// loop lean; the timeout is checked within microseconds.
+constexpr unsigned kPollsPerClockRead = 16;
+/// Pending requests listed in a timeout diagnostic.
+constexpr int kMaxListedRequests = 8;
+
+/// Tests the n requests until all have completed (true), or until `limit`
+/// ns have passed since the first unsuccessful test (false; the time waited
+/// in *waited_ns). Operations that complete at once cost one MPI_Testall and
+/// no clock read.
+bool poll_requests(int n, MPI_Request *reqs, int64_t limit,
+                   int64_t *waited_ns) {
+  int done = 0;
+  IDTR_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
+  if (done)
+    return true;
+  const Clock::time_point start = Clock::now();
+  for (unsigned i = 1;; ++i) {
+    IDTR_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
+    if (done)
+      return true;
+    if (i % kPollsPerClockRead == 0) {
+      int64_t w = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      Clock::now() - start)
+                      .count();
+      if (w >= limit) {
+        *waited_ns = w;
+        return false;
+      }
+    }
+  }
+}
+
+double timeout_seconds() { return static_cast<double>(timeout_ns()) / 1e9; }
 
 } // namespace
 
@@ -245,6 +314,16 @@ void fail_collective(int team_rank, const char *fmt, ...) {
   // Every rank detected the same problem; let team rank 0 report it. Abort
   // ourselves shortly afterwards in case its abort does not reach us.
   std::this_thread::sleep_for(std::chrono::seconds(3));
+  abort_job();
+}
+
+void fail_timeout(const char *fmt, ...) {
+  char msg[3072];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  report("timeout", msg);
   abort_job();
 }
 
@@ -297,8 +376,10 @@ void allgather_i64(Team &t, const int64_t *mine, int n,
     std::memcpy(all.data(), mine, sizeof(int64_t) * n);
     return;
   }
-  IDTR_MPI(
-      MPI_Allgather(mine, n, MPI_INT64_T, all.data(), n, MPI_INT64_T, t.comm));
+  run_collective(t, "MPI_Allgather (plan metadata exchange)", [&] {
+    return MPI_Allgather(mine, n, MPI_INT64_T, all.data(), n, MPI_INT64_T,
+                         t.comm);
+  });
   stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLLECTIVES, 1);
   stat_add(IDTR_STAT_METADATA, IDTR_CNT_COLL_BYTES, 8 * n);
 }
@@ -321,6 +402,7 @@ int64_t register_op(std::unique_ptr<AsyncOp> op) {
     if (n >= (1ull << 47))
       fail("handle space exhausted");
     h = static_cast<int64_t>(kHandleMagic | n);
+    op->handle = h;
     s.ops.emplace(h, std::move(op));
   }
   if (in_flight)
@@ -349,12 +431,89 @@ bool test_outstanding_ops() {
 }
 
 void complete_op(AsyncOp &op) {
-  if (!op.reqs.empty()) {
-    IDTR_MPI(MPI_Waitall(static_cast<int>(op.reqs.size()), op.reqs.data(),
-                         MPI_STATUSES_IGNORE));
-  }
+  wait_requests(op);
   for (auto &f : op.finish)
     f();
+}
+
+// ------------------------------------------------------ hang detection ---
+
+int64_t timeout_ns() {
+  static const int64_t ns = [] {
+    const char *e = std::getenv("IDTR_TIMEOUT");
+    if (!e || !*e)
+      return static_cast<int64_t>(kDefaultTimeoutS * 1e9);
+    char *end = nullptr;
+    double sec = std::strtod(e, &end);
+    while (end && std::isspace(static_cast<unsigned char>(*end)))
+      ++end;
+    if (end == e || *end || !(sec >= 0) || sec > 1e9)
+      fail("invalid IDTR_TIMEOUT='%s': expected a number of seconds >= 0 "
+           "(0 disables the timeout)",
+           e);
+    return sec > 0 ? std::max<int64_t>(1, static_cast<int64_t>(sec * 1e9)) : 0;
+  }();
+  return ns;
+}
+
+bool check_collectives() {
+  static const bool on = [] {
+    const char *e = std::getenv("IDTR_CHECK_COLLECTIVES");
+    return e && *e && *e != '0';
+  }();
+  return on;
+}
+
+void wait_requests(AsyncOp &op) {
+  if (op.reqs.empty())
+    return;
+  const int n = static_cast<int>(op.reqs.size());
+  const int64_t limit = timeout_ns();
+  if (limit == 0) {
+    IDTR_MPI(MPI_Waitall(n, op.reqs.data(), MPI_STATUSES_IGNORE));
+    return;
+  }
+  int64_t waited = 0;
+  if (poll_requests(n, op.reqs.data(), limit, &waited))
+    return;
+  // Which requests are still pending (the completed ones are released).
+  std::string list;
+  int pending = 0;
+  for (int i = 0; i < n; ++i) {
+    int flag = 0;
+    IDTR_MPI(MPI_Test(&op.reqs[i], &flag, MPI_STATUS_IGNORE));
+    if (flag)
+      continue;
+    if (++pending > kMaxListedRequests)
+      continue;
+    char item[128];
+    ReqInfo r;
+    if (static_cast<size_t>(i) < op.req_info.size())
+      r = op.req_info[i];
+    std::snprintf(item, sizeof item, "%s%s rank %d (tag %d, %" PRId64 " bytes)",
+                  list.empty() ? "" : ", ", r.send ? "send to" : "receive from",
+                  r.peer, r.tag, r.bytes);
+    list += item;
+  }
+  if (pending == 0)
+    return; // completed since the last test
+  if (pending > kMaxListedRequests)
+    list += ", and " + std::to_string(pending - kMaxListedRequests) + " more";
+  const Team &t = *op.team;
+  char what[128];
+  if (op.handle)
+    std::snprintf(what, sizeof what, "handle 0x%" PRIx64 " (%s)",
+                  static_cast<uint64_t>(op.handle), op.entry);
+  else
+    std::snprintf(what, sizeof what, "the point-to-point messages of %s",
+                  op.entry);
+  fail_timeout(
+      "%s on team %" PRId64 " (rank %d of %d) has not completed after %.1f s "
+      "(IDTR_TIMEOUT=%g): %d of %d requests pending: %s; the peers have not "
+      "posted the matching messages: a rank skipped this operation, called "
+      "the operations of the team in a different order, or is stuck",
+      what, t.id, t.rank, t.size, static_cast<double>(waited) / 1e9,
+      timeout_seconds(), pending, n, list.c_str());
 }
 
 // ------------------------------------------------------------ plan cache ---
@@ -480,8 +639,8 @@ IDTR_EXPORT int64_t _idtr_register_team(int64_t fcomm) {
   auto t = std::make_shared<Team>();
   t->parent = c;
   std::lock_guard<std::mutex> lk(s.mu);
-  make_private_comm(s, *t, /*published=*/false);
   t->id = static_cast<int64_t>(s.teams.size());
+  make_private_comm(s, *t, /*published=*/false);
   s.teams.push_back(t);
   return t->id;
 }
@@ -497,7 +656,8 @@ IDTR_EXPORT void _idtr_unregister_team(int64_t team) {
   State &s = st();
   std::lock_guard<std::mutex> lk(s.mu);
   if (t->comm != MPI_COMM_NULL)
-    IDTR_MPI(MPI_Comm_free(&t->comm));
+    run_collective(*t, "MPI_Comm_free (the team's private communicator)",
+                   [&] { return MPI_Comm_free(&t->comm); });
   s.teams[team].reset();
 }
 

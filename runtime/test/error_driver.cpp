@@ -6,11 +6,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" void _idtr_test_trigger_mpi_error(int64_t team);
@@ -50,6 +52,13 @@ int64_t halo(const Vec &g, int64_t w, int64_t key) {
   return _idtr_update_halo_f64(1, dd.rank(), dd.get(), 1, vg.get(), 1, vl.get(),
                                1, vbo.get(), 1, vbs.get(), dl.rank(), dl.get(),
                                dr.rank(), dr.get(), key);
+}
+
+// In-place sum of one f64 over the world team.
+void reduce_one() {
+  double x = 1;
+  Descriptor<double> d(&x, {1});
+  _idtr_reduce_all_f64(1, 1, d.get(), IDTR_OP_SUM);
 }
 
 } // namespace
@@ -211,6 +220,53 @@ int main(int argc, char **argv) {
     _idtr_nprocs(1);
   } else if (c == "mpi_error") {
     _idtr_test_trigger_mpi_error(1);
+    // ---- hangs (run with a short IDTR_TIMEOUT): the job must end with a
+    // diagnostic instead of waiting forever.
+  } else if (c == "skip_collective") {
+    reduce_one();
+    if (rank_() == 1) // returns (and finalizes) without the second reduction
+      return 0;
+    reduce_one();
+  } else if (c == "skip_first_collective") {
+    // Rank 1 makes no collective call at all (its _idtr_prank initialises
+    // MPI and, with it, the world team's communicators).
+    if (rank_() == 1)
+      return 0;
+    reduce_one();
+  } else if (c == "stuck_before_first_collective") {
+    // The application initialises MPI, so the world team's communicator is
+    // duplicated by its first collective call; rank 1 computes meanwhile.
+    MPI_Init(nullptr, nullptr);
+    if (rank_() == 1) {
+      std::this_thread::sleep_for(std::chrono::seconds(60));
+      return 0;
+    }
+    reduce_one();
+  } else if (c == "loop_count") {
+    // Rank 0 runs one more iteration than the others.
+    for (int i = 0; i < (rank_() == 0 ? 4 : 3); ++i)
+      reduce_one();
+    if (rank_() != 0)
+      return 0;
+  } else if (c == "collective_order") {
+    // The last rank makes the same two calls in the other order.
+    if (rank_() == size_() - 1) {
+      _idtr_wait(halo({8}, 1, 3));
+      reduce_one();
+    } else {
+      reduce_one();
+      _idtr_wait(halo({8}, 1, 3));
+    }
+  } else if (c == "wait_no_peer") {
+    // A halo exchange with a cached plan posts its messages without any
+    // collective; in the second step rank 1 does not take part, so its
+    // neighbours wait for its messages.
+    _idtr_wait(halo({8}, 1, 5));
+    if (rank_() == 1)
+      return 0;
+    _idtr_wait(halo({8}, 1, 5));
+    if (rank_() >= 3) // no exchange with rank 1
+      return 0;
   } else {
     std::fprintf(stderr, "unknown case %s\n", c.c_str());
     return 2;

@@ -2,9 +2,13 @@
 #   -DCMD=<command with | separating arguments>
 #   -DEXPECT=nonzero|zero   required exit status class
 #   -DREGEX=<regex>         must match stdout+stderr
+#   -DTIMEOUT=<seconds>     the job must end within this time (default 50)
 string(REPLACE "|" ";" cmd "${CMD}")
+if(NOT TIMEOUT)
+  set(TIMEOUT 50)
+endif()
 execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                ERROR_VARIABLE err TIMEOUT 50)
+                ERROR_VARIABLE err TIMEOUT ${TIMEOUT})
 set(all "${out}${err}")
 message("${all}")
 message("exit status: ${rc}")

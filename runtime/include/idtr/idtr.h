@@ -28,6 +28,11 @@
  *    call it, in the same order relative to other collective idtr calls).
  *  - Invalid arguments abort the whole job (MPI_Abort) with a message naming
  *    the entry point and the rank.
+ *  - No silent hangs: a wait inside the runtime that lasts longer than
+ *    IDTR_TIMEOUT seconds (default 300, 0 = unbounded) aborts the job with a
+ *    message naming the entry point, the rank and what it waits for;
+ *    IDTR_CHECK_COLLECTIVES=1 also checks that all ranks of a team make the
+ *    same collective calls in the same order.
  *
  * Element-type suffixes: f64 f32 i64 i32 i16 i8 i1 ui64 ui32 ui16 ui8 index.
  * i1 is stored as one byte per element; index is int64_t.
