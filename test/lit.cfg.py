@@ -47,3 +47,18 @@ if _mpiexec and os.path.exists(_libidtr):
 # imex-runner's object cache: one in the build tree, not the user's.
 config.environment["IMEX_CACHE_DIR"] = os.path.join(config.imex_obj_root,
                                                     "jit-cache")
+
+# Sanitized tools (IMEX_ENABLE_SANITIZERS, docs/testing.md): leaks are
+# errors, UBSan reports come with stacks. Not leaks under MPI: Open MPI's
+# own are only told apart by unwinding fully on malloc, which deadlocks in
+# the JIT's registration of unwind tables (the runtime's tests check IDTR's
+# leaks under MPI).
+if config.imex_sanitizers:
+    config.available_features.add("asan")
+    for name, value in {"ASAN_OPTIONS": "detect_leaks=1",
+                        "UBSAN_OPTIONS": "print_stacktrace=1"}.items():
+        config.environment[name] = os.environ.get(name, value)
+    config.substitutions = [
+        (key, f"env ASAN_OPTIONS=detect_leaks=0 {value}"
+         if key == "%mpiexec" else value)
+        for key, value in config.substitutions]

@@ -798,12 +798,15 @@ struct NDArrayDistPass
     // Copies come last: a copy of an array distributed by another seed is
     // a distributed copy (on the same team) once distribution has
     // propagated to its source.
-    auto isCopy = [](Operation *op) { return isa<CopyOp>(op); };
-    for (Operation *op : seeds)
-      if (!isCopy(op) && failed(distributeCreation(op)))
+    SmallVector<Operation *> copies;
+    for (Operation *op : seeds) {
+      if (isa<CopyOp>(op))
+        copies.push_back(op);
+      else if (failed(distributeCreation(op))) // may erase `op`
         return failure();
+    }
     propagateDistribution(func);
-    for (Operation *op : llvm::make_filter_range(seeds, isCopy)) {
+    for (Operation *op : copies) {
       auto source = dist::getDistEnv(op->getOperand(0).getType());
       if (!source) {
         if (failed(distributeCreation(op)))
