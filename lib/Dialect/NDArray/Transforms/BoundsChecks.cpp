@@ -61,8 +61,7 @@ public:
     Value ok = b.createOrFold<arith::AndIOp>(
         loc, cmp(b, loc, arith::CmpIPredicate::sge, index, zero),
         cmp(b, loc, arith::CmpIPredicate::slt, index, extent));
-    report(b, op, ok, kIndexReport,
-           {constant(b, loc, dim), index, extent});
+    report(b, op, ok, kIndexReport, {constant(b, loc, dim), index, extent});
   }
 
   /// Checks before `op` that the slice `offset`, `size`, `stride` of a
@@ -83,10 +82,9 @@ public:
     Value endOk = b.createOrFold<arith::OrIOp>(
         loc, empty, cmp(b, loc, Pred::slt, last, extent));
     Value ok = cmp(b, loc, Pred::sge, stride, one);
-    for (Value part :
-         {cmp(b, loc, Pred::sge, size, zero),
-          cmp(b, loc, Pred::sge, offset, zero),
-          cmp(b, loc, Pred::sle, offset, extent), endOk})
+    for (Value part : {cmp(b, loc, Pred::sge, size, zero),
+                       cmp(b, loc, Pred::sge, offset, zero),
+                       cmp(b, loc, Pred::sle, offset, extent), endOk})
       ok = b.createOrFold<arith::AndIOp>(loc, ok, part);
     report(b, op, ok, kSliceReport,
            {constant(b, loc, dim), offset, size, stride, extent});
@@ -149,21 +147,21 @@ private:
     if (!global) {
       SmallVector<int8_t> bytes(text.begin(), text.end());
       bytes.push_back(0);
-      auto type = MemRefType::get({static_cast<int64_t>(bytes.size())},
-                                  b.getI8Type());
+      auto type =
+          MemRefType::get({static_cast<int64_t>(bytes.size())}, b.getI8Type());
       auto init = DenseElementsAttr::get(
           RankedTensorType::get(type.getShape(), type.getElementType()),
           ArrayRef(bytes));
       OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
-      global = memref::GlobalOp::create(
-          moduleBuilder, loc, "__imex_bounds_message", b.getStringAttr("private"),
-          type, init, /*constant=*/true, /*alignment=*/nullptr);
+      global =
+          memref::GlobalOp::create(moduleBuilder, loc, "__imex_bounds_message",
+                                   b.getStringAttr("private"), type, init,
+                                   /*constant=*/true, /*alignment=*/nullptr);
       symbols.insert(global); // renames to a unique name
     }
     Value contents = memref::GetGlobalOp::create(b, loc, global.getType(),
-                                                global.getSymName());
-    buffer =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, contents);
+                                                 global.getSymName());
+    buffer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, contents);
     return buffer;
   }
 
@@ -209,12 +207,13 @@ struct NDArrayBoundsChecksPass
         }
         return;
       }
-      Value sliced = llvm::TypeSwitch<Operation *, Value>(op)
-                         .Case<SubviewOp, ExtractSliceOp>(
-                             [](auto slice) { return slice.getSource(); })
-                         .Case<InsertSliceOp, ImmutableInsertSliceOp>(
-                             [](auto insert) { return insert.getDestination(); })
-                         .Default([](Operation *) { return Value(); });
+      Value sliced =
+          llvm::TypeSwitch<Operation *, Value>(op)
+              .Case<SubviewOp, ExtractSliceOp>(
+                  [](auto slice) { return slice.getSource(); })
+              .Case<InsertSliceOp, ImmutableInsertSliceOp>(
+                  [](auto insert) { return insert.getDestination(); })
+              .Default([](Operation *) { return Value(); });
       if (!sliced)
         return;
       auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
