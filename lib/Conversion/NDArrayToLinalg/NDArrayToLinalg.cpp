@@ -713,17 +713,18 @@ struct ImmutableInsertSliceLowering
       // one (canonicalization would fold a full insert_slice to its source
       // and lose it). An elementwise op computing `source` writes straight
       // into the destination (what empty-tensor elimination would do, also
-      // for arguments written back at return); one-shot bufferization copies
-      // where that would be unsafe.
+      // for arguments written back at return).
       // Casts of the destination are made at the write; look through them.
       Value init = destination;
       while (auto cast = init.getDefiningOp<tensor::CastOp>())
         init = cast.getSource();
       auto generic = source.getDefiningOp<linalg::GenericOp>();
-      if (generic && source.hasOneUse() && generic.getNumDpsInits() == 1 &&
+      bool computedInPlace =
+          generic && source.hasOneUse() && generic.getNumDpsInits() == 1 &&
           generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
           !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)) &&
-          DominanceInfo().properlyDominates(init, generic)) {
+          DominanceInfo().properlyDominates(init, generic);
+      if (computedInPlace) {
         if (init.getType() != source.getType()) {
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPoint(generic);
@@ -736,6 +737,22 @@ struct ImmutableInsertSliceLowering
       if (source.getType() != destination.getType())
         source = tensor::CastOp::create(rewriter, op.getLoc(),
                                         destination.getType(), source);
+      // The old version has no other reader now, but CSE may merge it with
+      // an equal value (two arrays created alike) that has: materializing
+      // in its buffer, which must then happen in place, is only safe for
+      // versions CSE cannot merge (arguments and loop-carried values).
+      // Elsewhere bufferization decides, and copies if it must.
+      Value root = init;
+      while (Operation *def = root.getDefiningOp()) {
+        if (!isa<tensor::CastOp, UnrealizedConversionCastOp>(def))
+          break;
+        root = def->getOperand(0);
+      }
+      if (!isa<BlockArgument>(root) &&
+          !root.getDefiningOp<bufferization::ToTensorOp>()) {
+        rewriter.replaceOp(op, source);
+        return success();
+      }
       rewriter.replaceOpWithNewOp<bufferization::MaterializeInDestinationOp>(
           op, destination.getType(), source, destination);
       return success();

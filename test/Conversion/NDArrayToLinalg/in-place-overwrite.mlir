@@ -59,3 +59,24 @@ func.func @shared_sizes(%n: index, %m: index, %x: memref<?x?xf64>, %y: memref<?x
   ndarray.insert_slice %s into %w[0, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   return
 }
+
+// -----
+
+// Two arrays created alike (CSE merges their creations after lowering), one
+// overwritten whole from the other: the overwrite may not be forced into
+// the shared buffer; bufferization gives it its own.
+// CHECK-LABEL: func @equal_creations
+// CHECK: %[[NEW:.*]] = memref.alloc
+// CHECK: %[[FILL:.*]] = memref.alloc
+// CHECK: linalg.fill {{.*}} outs(%[[FILL]]
+// CHECK: linalg.generic {{.*}} outs(%[[NEW]] :
+// CHECK: return %[[NEW]], %[[FILL]]
+func.func @equal_creations(%s: f64) -> (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) {
+  %z = arith.constant 0.0 : f64
+  %a = ndarray.create value %z : !ndarray.ndarray<8xf64>
+  %b = ndarray.create value %z : !ndarray.ndarray<8xf64>
+  %one = ndarray.create value %s : !ndarray.ndarray<f64>
+  %r = ndarray.ewbin add %b, %one : (!ndarray.ndarray<8xf64>, !ndarray.ndarray<f64>) -> !ndarray.ndarray<8xf64>
+  ndarray.insert_slice %r into %a[0] [8] [1] : !ndarray.ndarray<8xf64> into !ndarray.ndarray<8xf64>
+  return %a, %b : !ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>
+}
