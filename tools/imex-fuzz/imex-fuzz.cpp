@@ -40,8 +40,7 @@
 
 using namespace mlir;
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize);
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 namespace {
 
@@ -71,16 +70,23 @@ void runPipeline(ModuleOp module, StringRef pipeline) {
 } // namespace
 
 /// The IMEX passes, each run alone in "each-pass" mode.
-constexpr const char *kProjectPasses[] = {
-    "add-comm-cache-keys",         "convert-dist-to-standard",
-    "convert-ndarray-to-linalg",   "dist-coalesce",
-    "dist-expand-index-ops",       "dist-infer-elementwise-cores",
-    "drop-regions",                "imex-double-buffer-loops",
-    "imex-llvm-noalias-args",      "imex-slice-elementwise-producers",
-    "imex-strided-copies-to-linalg", "lower-distruntime-to-idtr",
-    "ndarray-bounds-checks",       "ndarray-dist",
-    "ndarray-value-semantics",     "overlap-comm-and-compute",
-    "canonicalize"};
+constexpr const char *kProjectPasses[] = {"add-comm-cache-keys",
+                                          "convert-dist-to-standard",
+                                          "convert-ndarray-to-linalg",
+                                          "dist-coalesce",
+                                          "dist-expand-index-ops",
+                                          "dist-infer-elementwise-cores",
+                                          "drop-regions",
+                                          "imex-double-buffer-loops",
+                                          "imex-llvm-noalias-args",
+                                          "imex-slice-elementwise-producers",
+                                          "imex-strided-copies-to-linalg",
+                                          "lower-distruntime-to-idtr",
+                                          "ndarray-bounds-checks",
+                                          "ndarray-dist",
+                                          "ndarray-value-semantics",
+                                          "overlap-comm-and-compute",
+                                          "canonicalize"};
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   FuzzConfig &config = getConfig();
@@ -103,9 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A fresh context per input: nothing carries over between inputs.
   MLIRContext context(config.registry, MLIRContext::Threading::DISABLED);
   context.allowUnregisteredDialects(false);
-  ScopedDiagnosticHandler ignore(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler ignore(&context,
+                                 [](Diagnostic &) { return success(); });
   std::string text(reinterpret_cast<const char *>(data), size);
   ParserConfig parserConfig(&context);
   OwningOpRef<ModuleOp> module =
@@ -131,10 +136,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 namespace {
 
 /// Integers that break size and index arithmetic.
-constexpr const char *kInterestingIntegers[] = {
-    "0", "1", "-1", "2", "3", "7", "8", "16", "-2",
-    "-9223372036854775808", "9223372036854775807", "4294967296",
-    "4611686018427387904"};
+constexpr const char *kInterestingIntegers[] = {"0",
+                                                "1",
+                                                "-1",
+                                                "2",
+                                                "3",
+                                                "7",
+                                                "8",
+                                                "16",
+                                                "-2",
+                                                "-9223372036854775808",
+                                                "9223372036854775807",
+                                                "4294967296",
+                                                "4611686018427387904"};
 
 /// Words replaced by a sibling of the same kind.
 constexpr const char *kSiblings[][8] = {
