@@ -256,7 +256,7 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
         rewriter, op.getLoc(), dist::getDistEnv(op.getType()).getTeam(), source,
         adaptor.getOffset().front(), adaptor.getSize().front(),
         /*fits=*/ghosts.fits.contains(op), &ownedRow);
-    exchanged[source.buffer] = {result.buffer, ownedRow};
+    exchanged[source.buffer] = {result.buffer, ownedRow, /*inPlace=*/false};
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }

@@ -32,10 +32,6 @@ Value imex::ndarray::castFromStorage(OpBuilder &b, Location loc, Value value,
   return castScalar(b, loc, value, elementType);
 }
 
-static bool isUnsigned(Type type) {
-  return getDTypeKind(type) == DTypeKind::UnsignedInt;
-}
-
 static Value intConst(OpBuilder &b, Location loc, Type type, int64_t value) {
   Type storage = getStorageType(type);
   if (storage.isIndex())
