@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace imex;
@@ -195,12 +196,16 @@ LogicalResult GetHaloOp::verify() {
   std::optional<int64_t> begin = getConstant(getBbOffsets()[0]);
   std::optional<int64_t> size = getConstant(getBbSizes()[0]);
   std::optional<int64_t> rows[2];
+  std::optional<int64_t> end, left, right;
   if (own && begin && size && !data.isDynamicDim(0)) {
-    int64_t end = *own + data.getDimSize(0);
-    rows[0] =
-        std::clamp<int64_t>(*own - *begin, 0, std::max<int64_t>(*size, 0));
-    rows[1] = std::clamp<int64_t>(*begin + *size - end, 0,
-                                  std::max<int64_t>(*size, 0));
+    end = llvm::checkedAdd(*own, data.getDimSize(0));
+    left = llvm::checkedSub(*own, *begin);
+    std::optional<int64_t> stop = llvm::checkedAdd(*begin, *size);
+    right = end && stop ? llvm::checkedSub(*stop, *end) : std::nullopt;
+  }
+  if (left && right) { // (else the constants are beyond any array)
+    rows[0] = std::clamp<int64_t>(*left, 0, std::max<int64_t>(*size, 0));
+    rows[1] = std::clamp<int64_t>(*right, 0, std::max<int64_t>(*size, 0));
   }
   Value halos[2] = {getLhalo(), getRhalo()};
   StringRef names[2] = {"lhalo", "rhalo"};
@@ -238,9 +243,11 @@ static std::optional<int64_t> getConstantProduct(ValueRange values) {
   int64_t product = 1;
   for (Value value : values) {
     std::optional<int64_t> constant = getConstant(value);
-    if (!constant)
+    std::optional<int64_t> next =
+        constant ? llvm::checkedMul(product, *constant) : std::nullopt;
+    if (!next)
       return std::nullopt;
-    product *= *constant;
+    product = *next;
   }
   return product;
 }

@@ -8,6 +8,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace imex::ndarray;
@@ -136,11 +137,22 @@ bool NDArrayType::isValidElementType(Type type) {
 LogicalResult NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> shape, Type elementType,
                                   ArrayRef<Attribute> environments) {
-  for (int64_t size : shape)
+  // The static sizes' product must be an int64_t: sizes, offsets and
+  // element counts computed from them cannot overflow.
+  int64_t elements = 1;
+  for (int64_t size : shape) {
     if (size < 0 && !ShapedType::isDynamic(size))
       return emitError() << "ndarray dimension sizes must be non-negative or "
                             "dynamic, got "
                          << size;
+    if (ShapedType::isDynamic(size))
+      continue;
+    std::optional<int64_t> product = llvm::checkedMul(elements, size);
+    if (!product)
+      return emitError() << "ndarray has more than 2^63 - 1 elements "
+                            "(the product of its static sizes overflows)";
+    elements = *product;
+  }
   if (!isValidElementType(elementType))
     return emitError() << "unsupported ndarray element type " << elementType
                        << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "

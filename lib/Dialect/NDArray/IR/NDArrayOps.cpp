@@ -10,6 +10,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -848,10 +849,16 @@ LogicalResult imex::ndarray::verifySliceBounds(
     if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride) ||
         size == 0)
       continue;
-    if (offset + (size - 1) * stride >= dim)
-      return report("slice is out of bounds: last index ",
-                    offset + (size - 1) * stride, " in dimension ", d,
-                    " of size ", dim);
+    std::optional<int64_t> span = llvm::checkedMul(size - 1, stride);
+    std::optional<int64_t> last =
+        span ? llvm::checkedAdd(offset, *span) : std::nullopt;
+    if (!last)
+      return report("slice is out of bounds: its last index overflows in "
+                    "dimension ",
+                    d, " of size ", dim);
+    if (*last >= dim)
+      return report("slice is out of bounds: last index ", *last,
+                    " in dimension ", d, " of size ", dim);
   }
   return success();
 }
@@ -1258,9 +1265,10 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       int64_t size = type.getDimSize(dim);
       int64_t &out = shape[dim];
       if (dim == axis) {
+        // (Sizes too large to add up fail the result type's verifier.)
         out = ShapedType::isDynamic(out) || ShapedType::isDynamic(size)
                   ? ShapedType::kDynamic
-                  : out + size;
+                  : llvm::checkedAdd(out, size).value_or(-1);
       } else if (ShapedType::isDynamic(out)) {
         out = size;
       } else if (!ShapedType::isDynamic(size) && size != out) {

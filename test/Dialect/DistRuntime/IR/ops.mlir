@@ -131,3 +131,16 @@ func.func @forget_plan() {
   distruntime.forget_plan team = 2 key = 3
   return
 }
+
+// -----
+
+// Constant global shapes whose element count overflows int64 are not
+// compared (found by imex-fuzz: the product overflowed).
+// CHECK-LABEL: func @copy_reshape_huge_constants
+func.func @copy_reshape_huge_constants(%a: !ndarray.ndarray<?x3xi8>, %i: index) -> !ndarray.ndarray<?xi8> {
+  %big = arith.constant 9223372036854775807 : index
+  %c6 = arith.constant 6 : index
+  %h, %o = distruntime.copy_reshape %a global_shape_in[%big, %c6] local_offsets_in[%i, %i] global_shape_out[%big] local_offsets_out[%i] local_shape_out[%i] team = 1 : !ndarray.ndarray<?x3xi8> -> !ndarray.ndarray<?xi8>
+  %w:2 = distruntime.wait %h, %a, %o : !ndarray.ndarray<?x3xi8>, !ndarray.ndarray<?xi8>
+  return %w#1 : !ndarray.ndarray<?xi8>
+}

@@ -22,3 +22,8 @@ func.func private @same_kind(!ndarray.ndarray<4xf32, #region.gpu_env<device = "a
 
 // expected-error @+1 {{expected attribute value}}
 func.func private @bad_environment(!ndarray.ndarray<4xf32, >)
+
+// -----
+
+// expected-error @+1 {{ndarray has more than 2^63 - 1 elements (the product of its static sizes overflows)}}
+func.func private @too_many_elements(!ndarray.ndarray<4611686018427387904x4xf64>)

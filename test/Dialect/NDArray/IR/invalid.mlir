@@ -523,3 +523,12 @@ func.func @concat_0d(%a: !ndarray.ndarray<f32>) {
   %0 = ndarray.concat %a, %a axis 0 : (!ndarray.ndarray<f32>, !ndarray.ndarray<f32>) -> !ndarray.ndarray<2xf32>
   return
 }
+
+// -----
+
+// (found by imex-fuzz: the last index overflowed int64)
+func.func @slice_last_index_overflows(%a: !ndarray.ndarray<?x4xf64>) {
+  // expected-error @+1 {{slice is out of bounds: its last index overflows in dimension 1 of size 4}}
+  %0 = ndarray.subview %a[0, 0] [2, 3] [1, 9223372036854775807] : !ndarray.ndarray<?x4xf64> to !ndarray.ndarray<2x3xf64>
+  return
+}
