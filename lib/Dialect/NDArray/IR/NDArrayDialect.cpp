@@ -134,24 +134,33 @@ bool NDArrayType::isValidElementType(Type type) {
   return getDTypeKind(type).has_value();
 }
 
+// The static sizes' product must be an int64_t: sizes, offsets and element
+// counts computed from them cannot overflow.
+bool imex::ndarray::isValidShape(ArrayRef<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size))
+      continue;
+    std::optional<int64_t> product =
+        size < 0 ? std::nullopt : llvm::checkedMul(elements, size);
+    if (!product)
+      return false;
+    elements = *product;
+  }
+  return true;
+}
+
 LogicalResult NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> shape, Type elementType,
                                   ArrayRef<Attribute> environments) {
-  // The static sizes' product must be an int64_t: sizes, offsets and
-  // element counts computed from them cannot overflow.
-  int64_t elements = 1;
-  for (int64_t size : shape) {
-    if (size < 0 && !ShapedType::isDynamic(size))
-      return emitError() << "ndarray dimension sizes must be non-negative or "
-                            "dynamic, got "
-                         << size;
-    if (ShapedType::isDynamic(size))
-      continue;
-    std::optional<int64_t> product = llvm::checkedMul(elements, size);
-    if (!product)
-      return emitError() << "ndarray has more than 2^63 - 1 elements "
-                            "(the product of its static sizes overflows)";
-    elements = *product;
+  if (!isValidShape(shape)) {
+    for (int64_t size : shape)
+      if (size < 0 && !ShapedType::isDynamic(size))
+        return emitError() << "ndarray dimension sizes must be non-negative "
+                              "or dynamic, got "
+                           << size;
+    return emitError() << "ndarray has more than 2^63 - 1 elements (the "
+                          "product of its static sizes overflows)";
   }
   if (!isValidElementType(elementType))
     return emitError() << "unsupported ndarray element type " << elementType

@@ -118,6 +118,19 @@ static NDArrayType makeInferredType(ArrayRef<int64_t> shape, Type elementType,
   return plain.cloneWithEnvironments(inferResultEnvironments(operands, plain));
 }
 
+/// Appends the inferred result type of `shape` to `inferred`, or fails if
+/// no array can have that shape (static sizes from huge operands).
+static LogicalResult addInferredType(std::optional<Location> loc,
+                                     SmallVectorImpl<Type> &inferred,
+                                     ArrayRef<int64_t> shape, Type elementType,
+                                     ValueRange operands) {
+  if (!isValidShape(shape))
+    return emitOptionalError(loc, "the result would have more than 2^63 - 1 "
+                                  "elements");
+  inferred.push_back(makeInferredType(shape, elementType, operands));
+  return success();
+}
+
 /// Checks that `axes` are sorted, unique and in `[0, bound)`.
 static LogicalResult verifyAxes(std::optional<Location> loc,
                                 ArrayRef<int64_t> axes, int64_t bound,
@@ -296,7 +309,9 @@ struct RefineInferredResultType : public RewritePattern {
         changed = true;
       }
     }
-    if (!changed)
+    // (Sizes known from different sources may not fit together, e.g. in
+    // code that is dead at run time.)
+    if (!changed || !isValidShape(shape))
       return failure();
     Operation *newOp = rewriter.clone(*op);
     newOp->getResult(0).setType(
@@ -713,8 +728,9 @@ LogicalResult PermuteDimsOp::inferReturnTypes(MLIRContext *,
     seen.set(p);
     shape.push_back(source.getDimSize(p));
   }
-  inferred.push_back(
-      makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, source.getElementType(),
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -760,8 +776,9 @@ LogicalResult ExpandDimsOp::inferReturnTypes(MLIRContext *,
       remaining = remaining.drop_front();
     }
   }
-  inferred.push_back(
-      makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, source.getElementType(),
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -789,8 +806,9 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "cannot squeeze dimension ", dim,
                                " of size ", size, " (it must be 1)");
   }
-  inferred.push_back(
-      makeInferredType(shape, source.getElementType(), adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, source.getElementType(),
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -1115,7 +1133,9 @@ LogicalResult EWBinOp::inferReturnTypes(MLIRContext *,
       adaptor.getKind(), lhs.getElementType(), rhs.getElementType(), reason);
   if (failed(element))
     return emitOptionalError(loc, reason);
-  inferred.push_back(makeInferredType(shape, *element, adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, *element,
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -1129,8 +1149,9 @@ LogicalResult EWUnyOp::inferReturnTypes(MLIRContext *,
       inferEWUnyElementType(adaptor.getKind(), source.getElementType(), reason);
   if (failed(element))
     return emitOptionalError(loc, reason);
-  inferred.push_back(
-      makeInferredType(source.getShape(), *element, adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, source.getShape(), *element,
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -1150,7 +1171,9 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
       failed(broadcastShapes(cond.getShape(), xy, shape, reason)))
     return emitOptionalError(loc, reason);
   Type element = promoteTypes(x.getElementType(), y.getElementType());
-  inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, element,
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -1193,7 +1216,9 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
       shape.push_back(1);
   }
   Type element = inferReductionElementType(kind, source.getElementType());
-  inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, element,
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -1229,7 +1254,9 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
   if (rhs.getRank() > 1)
     shape.push_back(b.back());
   Type element = promoteTypes(lhs.getElementType(), rhs.getElementType());
-  inferred.push_back(makeInferredType(shape, element, adaptor.getOperands()));
+  if (failed(addInferredType(loc, inferred, shape, element,
+                             adaptor.getOperands())))
+    return failure();
   return success();
 }
 
@@ -1265,10 +1292,15 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       int64_t size = type.getDimSize(dim);
       int64_t &out = shape[dim];
       if (dim == axis) {
-        // (Sizes too large to add up fail the result type's verifier.)
-        out = ShapedType::isDynamic(out) || ShapedType::isDynamic(size)
-                  ? ShapedType::kDynamic
-                  : llvm::checkedAdd(out, size).value_or(-1);
+        if (ShapedType::isDynamic(out) || ShapedType::isDynamic(size)) {
+          out = ShapedType::kDynamic;
+          continue;
+        }
+        std::optional<int64_t> sum = llvm::checkedAdd(out, size);
+        if (!sum)
+          return emitOptionalError(loc, "concatenated size along axis ", axis,
+                                   " overflows");
+        out = *sum;
       } else if (ShapedType::isDynamic(out)) {
         out = size;
       } else if (!ShapedType::isDynamic(size) && size != out) {
@@ -1277,7 +1309,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
       }
     }
   }
-  inferred.push_back(makeInferredType(shape, element, inputs));
+  if (failed(addInferredType(loc, inferred, shape, element, inputs)))
+    return failure();
   return success();
 }
 

@@ -532,3 +532,14 @@ func.func @slice_last_index_overflows(%a: !ndarray.ndarray<?x4xf64>) {
   %0 = ndarray.subview %a[0, 0] [2, 3] [1, 9223372036854775807] : !ndarray.ndarray<?x4xf64> to !ndarray.ndarray<2x3xf64>
   return
 }
+
+// -----
+
+// (found by imex-fuzz: broadcasting static sizes from different operands
+// gave a shape without a valid type)
+func.func @broadcast_too_many_elements(%a: !ndarray.ndarray<?x4611686018427387904xf64>, %b: !ndarray.ndarray<4x?xf64>) {
+  // expected-error @+2 {{the result would have more than 2^63 - 1 elements}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?x4611686018427387904xf64>, !ndarray.ndarray<4x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  return
+}

@@ -29,6 +29,10 @@ class NDArrayType;
 bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
                                llvm::ArrayRef<mlir::Attribute> b);
 
+/// Whether `shape` can be an ndarray shape: sizes non-negative or dynamic,
+/// and the static ones multiply to at most 2^63 - 1 elements.
+bool isValidShape(llvm::ArrayRef<int64_t> shape);
+
 /// Verifies static slice parameters against `shape`: positive strides and
 /// in-bounds offsets and extents; an empty slice may start at the end of a
 /// dimension. Reports through `emitError` if it is set.
