@@ -79,11 +79,8 @@ for pipeline in "${PIPELINES[@]}"; do
     -ignore_ooms=1 -artifact_prefix="$findings/" -print_final_stats=1 \
     > "$log" 2>&1
   set -e
-  execs=$(grep -Eo "stat::number_of_executed_units: *[0-9]+" "$log" | \
-          awk '{s += $2} END {print s + 0}')
-  if [ "$execs" = 0 ]; then
-    execs=$(grep -Eo "#[0-9]+" "$log" | tail -1 | tr -d '#')
-  fi
+  # (-fork prints "#<executions>: cov: ..." lines.)
+  execs=$(grep -Eo "^#[0-9]+" "$log" | tail -1 | tr -d '#' || true)
   cov=$(grep -Eo "cov: [0-9]+" "$log" | tail -1 || true)
   found=$(find "$findings" -type f | wc -l)
   for f in "$findings"/*; do

@@ -1478,6 +1478,37 @@ static void convertFunctionBoundary(func::FuncOp func) {
                   DenseI64ArrayAttr::get(func.getContext(), noalias));
 }
 
+/// Constant operands that no valid slice has (negative offsets or sizes,
+/// strides below 1, among them ShapedType::kDynamic) are replaced by
+/// harmless ones (0, 0, 1): such an op never runs with them (the checks of
+/// ndarray-bounds-checks end the program first; without the checks it would
+/// be undefined behavior), and upstream folders of tensor and memref slices
+/// crash on some of them.
+static void replaceImpossibleSliceConstants(ModuleOp module) {
+  module.walk([](OffsetSizeAndStrideOpInterface op) {
+    if (!isa<NDArrayDialect>(op->getDialect()))
+      return;
+    auto fix = [&](MutableArrayRef<OpOperand> operands, int64_t min,
+                   int64_t harmless) {
+      for (OpOperand &operand : operands) {
+        APInt value;
+        if (!matchPattern(operand.get(), m_ConstantInt(&value)) ||
+            value.getSExtValue() >= min)
+          continue;
+        OpBuilder b(op);
+        operand.set(arith::ConstantIndexOp::create(b, op.getLoc(), harmless));
+      }
+    };
+    unsigned start = op.getOffsetSizeAndStrideStartOperandIndex();
+    MutableArrayRef<OpOperand> operands = op->getOpOperands();
+    size_t numOffsets = op.getOffsets().size(), numSizes = op.getSizes().size();
+    fix(operands.slice(start, numOffsets), 0, 0);
+    fix(operands.slice(start + numOffsets, numSizes), 0, 0);
+    fix(operands.slice(start + numOffsets + numSizes, op.getStrides().size()),
+        1, 1);
+  });
+}
+
 struct ConvertNDArrayToLinalgPass
     : public imex::impl::ConvertNDArrayToLinalgBase<
           ConvertNDArrayToLinalgPass> {
@@ -1507,6 +1538,7 @@ struct ConvertNDArrayToLinalgPass
     for (auto func : module.getOps<FunctionOpInterface>())
       if (!func.isExternal() && failed(convertToValueSemantics(func)))
         return signalPassFailure();
+    replaceImpossibleSliceConstants(module);
     // Decided before the function boundaries and the conversion add users.
     DenseSet<Operation *> overwrites = findInPlaceOverwrites(module);
     for (auto func : module.getOps<func::FuncOp>())

@@ -230,6 +230,19 @@ NDArrayType NDArrayType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                           getEnvironments());
 }
 
+NDArrayType imex::ndarray::cloneWithShapeIfValid(NDArrayType type,
+                                                 ArrayRef<int64_t> shape) {
+  MLIRContext *context = type.getContext();
+  // The verifier reports through diagnostics: silence them, keep the verdict.
+  ScopedDiagnosticHandler silence(context,
+                                  [](Diagnostic &) { return success(); });
+  if (failed(NDArrayType::verify(
+          [&] { return emitError(UnknownLoc::get(context)); }, shape,
+          type.getElementType(), type.getEnvironments())))
+    return {};
+  return type.cloneWith(shape, type.getElementType());
+}
+
 NDArrayType
 NDArrayType::cloneWithEnvironments(ArrayRef<Attribute> environments) const {
   return NDArrayType::get(getShape(), getElementType(), environments);

@@ -174,12 +174,12 @@ struct FoldConstantDynamicSizes : public OpRewritePattern<OpTy> {
       else
         remaining.push_back(operand);
     }
-    if (remaining.size() == op.getDynamicSizes().size())
+    NDArrayType newType = cloneWithShapeIfValid(oldType, shape);
+    if (remaining.size() == op.getDynamicSizes().size() || !newType)
       return failure();
     auto newOp = cast<OpTy>(rewriter.clone(*op));
     newOp.getDynamicSizesMutable().assign(remaining);
-    newOp.getResult().setType(
-        oldType.cloneWith(shape, oldType.getElementType()));
+    newOp.getResult().setType(newType);
     rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp.getResult());
     return success();
   }
@@ -309,13 +309,15 @@ struct RefineInferredResultType : public RewritePattern {
         changed = true;
       }
     }
+    if (!changed)
+      return failure();
     // (Sizes known from different sources may not fit together, e.g. in
     // code that is dead at run time.)
-    if (!changed || !isValidShape(shape))
+    NDArrayType newType = cloneWithShapeIfValid(oldType, shape);
+    if (!newType)
       return failure();
     Operation *newOp = rewriter.clone(*op);
-    newOp->getResult(0).setType(
-        oldType.cloneWith(shape, oldType.getElementType()));
+    newOp->getResult(0).setType(newType);
     rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp->getResult(0));
     return success();
   }
@@ -471,9 +473,11 @@ struct FoldConstantLinSpaceNum : public OpRewritePattern<LinSpaceOp> {
     NDArrayType oldType = op.getType();
     if (!num || *num < 0 || !oldType.isDynamicDim(0))
       return failure();
+    NDArrayType newType = cloneWithShapeIfValid(oldType, {*num});
+    if (!newType)
+      return failure();
     auto newOp = cast<LinSpaceOp>(rewriter.clone(*op));
-    newOp.getResult().setType(
-        oldType.cloneWith(ArrayRef<int64_t>{*num}, oldType.getElementType()));
+    newOp.getResult().setType(newType);
     rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp.getResult());
     return success();
   }
@@ -942,7 +946,9 @@ struct FoldConstantSliceArguments : public OpRewritePattern<OpTy> {
     for (auto [dim, size] : llvm::enumerate(newSizes))
       if (!dropped->contains(dim))
         shape.push_back(size);
-    NDArrayType newType = oldType.cloneWith(shape, oldType.getElementType());
+    NDArrayType newType = cloneWithShapeIfValid(oldType, shape);
+    if (!newType)
+      return failure();
     auto newOp = OpTy::create(rewriter, op.getLoc(), newType, op.getSource(),
                               folded->offsets, folded->sizes, folded->strides);
     newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());

@@ -313,3 +313,15 @@ func.func @slice_out_of_bounds_not_folded(%a: !ndarray.ndarray<4xi64>) -> !ndarr
   %0 = ndarray.subview %a[%c3] [%c2] [1] : !ndarray.ndarray<4xi64> to !ndarray.ndarray<?xi64>
   return %0 : !ndarray.ndarray<?xi64>
 }
+
+// -----
+
+// Result types are refined only to sizes their environments allow: here
+// the inferred size 0 of dimension 0 contradicts the distribution's parts
+// (found by imex-fuzz: building the type asserted).
+// CHECK-LABEL: func @refine_keeps_valid_types
+// CHECK: ndarray.expand_dims %{{.*}} [2] : !ndarray.ndarray<0x?xf64, {{.*}}> -> !ndarray.ndarray<?x?x1xf64, #dist.dist_env<team = 1 loffs = ?,0,0 lparts = 3x4x1,?x4x1,?x4x1>>
+func.func @refine_keeps_valid_types(%d: !ndarray.ndarray<0x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>) -> !ndarray.ndarray<?x?x1xf64, #dist.dist_env<team = 1 loffs = ?,0,0 lparts = 3x4x1,?x4x1,?x4x1>> {
+  %x = ndarray.expand_dims %d [2] : !ndarray.ndarray<0x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>> -> !ndarray.ndarray<?x?x1xf64, #dist.dist_env<team = 1 loffs = ?,0,0 lparts = 3x4x1,?x4x1,?x4x1>>
+  return %x : !ndarray.ndarray<?x?x1xf64, #dist.dist_env<team = 1 loffs = ?,0,0 lparts = 3x4x1,?x4x1,?x4x1>>
+}

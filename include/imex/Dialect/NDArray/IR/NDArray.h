@@ -33,6 +33,11 @@ bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
 /// and the static ones multiply to at most 2^63 - 1 elements.
 bool isValidShape(llvm::ArrayRef<int64_t> shape);
 
+/// `type` with `shape`, or null if no array type can have it (sizes its
+/// environments do not allow, too many elements).
+NDArrayType cloneWithShapeIfValid(NDArrayType type,
+                                  llvm::ArrayRef<int64_t> shape);
+
 /// Verifies static slice parameters against `shape`: positive strides and
 /// in-bounds offsets and extents; an empty slice may start at the end of a
 /// dimension. Reports through `emitError` if it is set.
