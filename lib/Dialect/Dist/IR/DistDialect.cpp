@@ -169,6 +169,10 @@ LogicalResult DistEnvAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "dist_env part sizes must be non-negative or "
                             "dynamic, got "
                          << size;
+  for (unsigned part = 0; part < 3 && rank > 0; ++part)
+    if (!ndarray::isValidShape(partSizes.slice(part * rank, rank)))
+      return emitError() << "dist_env part " << part
+                         << " has more than 2^63 - 1 elements";
   // Every rank holds whole rows: the parts agree on dimensions 1...
   for (size_t dim = 1; dim < rank; ++dim) {
     int64_t known = ShapedType::kDynamic;

@@ -9,6 +9,12 @@ func.func @team(%a: !ndarray.ndarray<f64, #dist.dist_env<team = 0>>)
 
 // -----
 
+// (found by imex-fuzz: the part's type could not be built)
+// expected-error @+1 {{dist_env part 0 has more than 2^63 - 1 elements}}
+func.func @huge_part(%a: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = 9223372036854775807x4,?x4,?x4>>)
+
+// -----
+
 // expected-error @+1 {{dist_env local offsets must be non-negative or dynamic, got -1}}
 func.func @negative_offset(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = -1 lparts = 1,1,1>>)
 
