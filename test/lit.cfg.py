@@ -1,4 +1,5 @@
 # -*- Python -*-
+import ctypes.util
 import os
 
 import lit.formats
@@ -43,6 +44,10 @@ if _mpiexec and os.path.exists(_libidtr):
         "Open MPI" in _version or "OpenRTE" in _version) else []
     config.substitutions.append(("%mpiexec", " ".join([_mpiexec] + _flags)))
     config.available_features.add("idtr")
+
+# glibc's vector math library, which the JIT's vectorized loops call.
+if ctypes.util.find_library("mvec"):
+    config.available_features.add("libmvec")
 
 # imex-runner's object cache: one in the build tree, not the user's.
 config.environment["IMEX_CACHE_DIR"] = os.path.join(config.imex_obj_root,

@@ -3,9 +3,10 @@
 //   imex-bench <file.mlir> <kernel> <n> <reps> [--pipeline=...]
 //
 // Lowers the file with imex-cpu-pipeline, JIT-compiles it at -O3 for the
-// host CPU and calls the entry point `<kernel>_entry` (see run.py) through
-// its C interface with arrays initialised like bench/cpu/reference.cpp.
-// Prints the mean seconds per call and a checksum, like the reference.
+// host CPU (imex::compileToObject, as imex-runner) and calls the entry point
+// `<kernel>_entry` (see run.py) through its C interface with arrays initialised
+// like bench/cpu/reference.cpp. Prints the mean seconds per call and a
+// checksum, like the reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +14,6 @@
 #include "imex/Tools/Registration.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -23,7 +22,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -66,7 +64,7 @@ double now() {
 int main(int argc, char **argv) {
   if (argc < 5) {
     std::fprintf(stderr,
-                 "usage: %s file.mlir triad|blackscholes|stencil n reps "
+                 "usage: %s file.mlir triad|blackscholes|rambo|stencil n reps "
                  "[--pipeline=...]\n",
                  argv[0]);
     return 2;
@@ -96,37 +94,40 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "imex-bench: lowering failed\n");
     return 1;
   }
-  // Optimize and generate code for the host CPU, as imex-runner does.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) {
-    llvm::errs() << "imex-bench: " << builder.takeError() << "\n";
+  // Optimize, generate code and link for the host CPU with the JIT of
+  // imex-runner and the Python frontend.
+  std::string entry = kernel + "_entry";
+  if (failed(imex::addPackedInterface(*module, entry)))
+    return 1;
+  auto machine = imex::getHostTargetMachineBuilder(/*optLevel=*/3);
+  if (!machine) {
+    llvm::errs() << "imex-bench: " << machine.takeError() << "\n";
     return 1;
   }
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto targetMachine = builder->createTargetMachine();
-  if (!targetMachine) {
-    llvm::errs() << "imex-bench: " << targetMachine.takeError() << "\n";
+  imex::CompileStats stats;
+  auto object = imex::compileToObject(*module, *machine, 3, stats);
+  if (!object) {
+    llvm::errs() << "imex-bench: " << object.takeError() << "\n";
     return 1;
   }
-  // ExecutionEngineOptions holds a function_ref: keep the callable alive.
-  auto transformer = makeOptimizingTransformer(3, 0, targetMachine->get());
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine =
-      ExecutionEngine::create(*module, options, std::move(*targetMachine));
-  if (!engine) {
-    llvm::errs() << "imex-bench: " << engine.takeError() << "\n";
+  auto session = imex::JitSession::create(*machine, {});
+  if (!session) {
+    llvm::errs() << "imex-bench: " << session.takeError() << "\n";
     return 1;
   }
-  // Look the entry point up once: invokePacked would search the JIT's
-  // symbol table on every call.
-  auto function = (*engine)->lookupPacked("_mlir_ciface_" + kernel + "_entry");
+  if (llvm::Error error = (*session)->addObject(std::move(*object))) {
+    llvm::errs() << "imex-bench: " << std::move(error) << "\n";
+    return 1;
+  }
+  auto function = (*session)->lookup(imex::kPackedPrefix + entry);
   if (!function) {
     llvm::errs() << "imex-bench: " << function.takeError() << "\n";
     return 1;
   }
-  auto call = [&](SmallVector<void *> args) { (*function)(args.data()); };
+  // The packed interface takes the descriptor pointers of the arrays and
+  // pointers to the scalars.
+  auto *packed = reinterpret_cast<void (*)(void **)>(*function);
+  auto call = [&](SmallVector<void *> args) { packed(args.data()); };
 
   double t0 = 0, t1 = 0, checksum = 0;
   if (kernel == "triad") {
@@ -137,10 +138,10 @@ int main(int argc, char **argv) {
     }
     double s = 3.0;
     void *pa = a.arg(), *pb = b.arg(), *pc = c.arg();
-    call({&pa, &pb, &pc, &s}); // warm up
+    call({pa, pb, pc, &s}); // warm up
     t0 = now();
     for (int r = 0; r < reps; ++r)
-      call({&pa, &pb, &pc, &s});
+      call({pa, pb, pc, &s});
     t1 = now();
     checksum = a.data[n / 2];
   } else if (kernel == "blackscholes") {
@@ -154,12 +155,30 @@ int main(int argc, char **argv) {
     double rate = 0.02, vol = 0.3;
     void *p0 = price.arg(), *p1 = strike.arg(), *p2 = t.arg(),
          *p3 = callv.arg(), *p4 = put.arg();
-    call({&p0, &p1, &p2, &p3, &p4, &rate, &vol});
+    call({p0, p1, p2, p3, p4, &rate, &vol});
     t0 = now();
     for (int r = 0; r < reps; ++r)
-      call({&p0, &p1, &p2, &p3, &p4, &rate, &vol});
+      call({p0, p1, p2, p3, p4, &rate, &vol});
     t1 = now();
     checksum = callv.data[n / 2] + put.data[n / 3];
+  } else if (kernel == "rambo") {
+    Array<1> r1({n}), r2({n}), r3({n}), r4({n}), px({n}), py({n}), pz({n}),
+        w({n});
+    for (long i = 0; i < n; ++i) {
+      double x = (double(i) + 0.5) / n;
+      r1.data[i] = x;
+      r2.data[i] = 1.0 - x;
+      r3.data[i] = 0.25 + 0.5 * x;
+      r4.data[i] = 0.75 - 0.5 * x;
+    }
+    SmallVector<void *> args = {r1.arg(), r2.arg(), r3.arg(), r4.arg(),
+                                px.arg(), py.arg(), pz.arg(), w.arg()};
+    call(args);
+    t0 = now();
+    for (int r = 0; r < reps; ++r)
+      call(args);
+    t1 = now();
+    checksum = px.data[n / 3] + py.data[n / 5] + pz.data[n / 2] + w.data[n / 7];
   } else if (kernel == "stencil") {
     Array<2> u({n, n}), v({n, n});
     for (long j = 0; j < n; ++j)
@@ -167,7 +186,7 @@ int main(int argc, char **argv) {
     void *pu = u.arg(), *pv = v.arg();
     t0 = now();
     for (int r = 0; r < reps; ++r) {
-      call({&pu, &pv});
+      call({pu, pv});
       std::swap(pu, pv);
     }
     t1 = now();

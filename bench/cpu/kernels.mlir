@@ -66,6 +66,47 @@ func.func private @blackscholes(%price: !ndarray.ndarray<?xf64>,
   return
 }
 
+// RAMBO-style phase-space generation: massless momenta from uniform
+// random numbers r1..r4 in (0, 1), with a Gaussian weight:
+//   c = 2 r1 - 1, s = sqrt(1 - c^2), f = 2 pi r2, q = -log(r3 r4)
+//   px = q s cos(f), py = q s sin(f), pz = q c, w = exp(-q^2 / 2)
+func.func private @rambo(%r1: !ndarray.ndarray<?xf64>, %r2: !ndarray.ndarray<?xf64>, %r3: !ndarray.ndarray<?xf64>, %r4: !ndarray.ndarray<?xf64>,
+                 %px: !ndarray.ndarray<?xf64>, %py: !ndarray.ndarray<?xf64>, %pz: !ndarray.ndarray<?xf64>, %w: !ndarray.ndarray<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %n = ndarray.dim %r1, %c0 : !ndarray.ndarray<?xf64>
+  %one_f = arith.constant 1.0 : f64
+  %two_f = arith.constant 2.0 : f64
+  %twopi_f = arith.constant 6.283185307179586 : f64
+  %mhalf_f = arith.constant -0.5 : f64
+  %one = ndarray.create value %one_f : !ndarray.ndarray<f64>
+  %two = ndarray.create value %two_f : !ndarray.ndarray<f64>
+  %twopi = ndarray.create value %twopi_f : !ndarray.ndarray<f64>
+  %mhalf = ndarray.create value %mhalf_f : !ndarray.ndarray<f64>
+  %t = ndarray.ewbin multiply %two, %r1 : (!ndarray.ndarray<f64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %c = ndarray.ewbin subtract %t, %one : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<f64>) -> !ndarray.ndarray<?xf64>
+  %cc = ndarray.ewbin multiply %c, %c : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %ss = ndarray.ewbin subtract %one, %cc : (!ndarray.ndarray<f64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %s = ndarray.ewuny sqrt %ss : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %f = ndarray.ewbin multiply %twopi, %r2 : (!ndarray.ndarray<f64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %rr = ndarray.ewbin multiply %r3, %r4 : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %lr = ndarray.ewuny log %rr : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %q = ndarray.ewuny negative %lr : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %qs = ndarray.ewbin multiply %q, %s : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %cf = ndarray.ewuny cos %f : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %sf = ndarray.ewuny sin %f : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %x = ndarray.ewbin multiply %qs, %cf : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %y = ndarray.ewbin multiply %qs, %sf : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %z = ndarray.ewbin multiply %q, %c : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %qq = ndarray.ewbin multiply %q, %q : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %e = ndarray.ewbin multiply %mhalf, %qq : (!ndarray.ndarray<f64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
+  %g = ndarray.ewuny exp %e : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  ndarray.insert_slice %x into %px[0] [%n] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<?xf64>
+  ndarray.insert_slice %y into %py[0] [%n] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<?xf64>
+  ndarray.insert_slice %z into %pz[0] [%n] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<?xf64>
+  ndarray.insert_slice %g into %w[0] [%n] [1] : !ndarray.ndarray<?xf64> into !ndarray.ndarray<?xf64>
+  return
+}
+
 // One 2-D 5-point Jacobi sweep from u into the interior of v:
 //   v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
 func.func private @stencil(%u: !ndarray.ndarray<?x?xf64>, %v: !ndarray.ndarray<?x?xf64>) {

@@ -1,7 +1,8 @@
 // Hand-written C++ references for bench/cpu: the same kernels as the ndarray
 // programs, compiled with clang++ -O3 -march=native.
 //
-//   reference <kernel> <n> <reps>     kernel: triad | blackscholes | stencil
+//   reference <kernel> <n> <reps>     kernel: triad | blackscholes | rambo |
+//   stencil
 //
 // Prints the seconds per repetition (best of the timed repetitions are not
 // used: like the ndarray programs, the mean over <reps>) and a checksum.
@@ -68,6 +69,36 @@ static void blackscholes(long n, int reps) {
   std::printf("%.9g %.17g\n", seconds(t0, t1) / reps, call[n / 2] + put[n / 3]);
 }
 
+// RAMBO-style momenta with a Gaussian weight (see kernels.mlir).
+static void rambo(long n, int reps) {
+  std::vector<double> r1(n), r2(n), r3(n), r4(n), px(n), py(n), pz(n), w(n);
+  for (long i = 0; i < n; ++i) {
+    double x = (double(i) + 0.5) / n;
+    r1[i] = x;
+    r2[i] = 1.0 - x;
+    r3[i] = 0.25 + 0.5 * x;
+    r4[i] = 0.75 - 0.5 * x;
+  }
+  const double twoPi = 6.283185307179586;
+  auto t0 = Clock::now();
+  for (int r = 0; r < reps; ++r) {
+    for (long i = 0; i < n; ++i) {
+      double c = 2.0 * r1[i] - 1.0;
+      double s = std::sqrt(1.0 - c * c);
+      double f = twoPi * r2[i];
+      double q = -std::log(r3[i] * r4[i]);
+      double qs = q * s;
+      px[i] = qs * std::cos(f);
+      py[i] = qs * std::sin(f);
+      pz[i] = q * c;
+      w[i] = std::exp(-0.5 * (q * q));
+    }
+  }
+  auto t1 = Clock::now();
+  std::printf("%.9g %.17g\n", seconds(t0, t1) / reps,
+              px[n / 3] + py[n / 5] + pz[n / 2] + w[n / 7]);
+}
+
 // 2-D 5-point Jacobi on an n x n grid, two buffers swapped.
 static void stencil(long n, int reps) {
   std::vector<double> u(n * n, 0.0), v(n * n, 0.0);
@@ -92,7 +123,7 @@ static void stencil(long n, int reps) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s triad|blackscholes|stencil n reps\n",
+    std::fprintf(stderr, "usage: %s triad|blackscholes|rambo|stencil n reps\n",
                  argv[0]);
     return 2;
   }
@@ -102,6 +133,8 @@ int main(int argc, char **argv) {
     triad(n, reps);
   else if (!std::strcmp(argv[1], "blackscholes"))
     blackscholes(n, reps);
+  else if (!std::strcmp(argv[1], "rambo"))
+    rambo(n, reps);
   else if (!std::strcmp(argv[1], "stencil"))
     stencil(n, reps);
   else {

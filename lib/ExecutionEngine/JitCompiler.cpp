@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "imex/ExecutionEngine/JitCompiler.h"
+#include "imex/ExecutionEngine/VectorMath.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
@@ -71,7 +73,8 @@ void outlineGlobalArray(
 
 /// LLVM's default pipeline at `optLevel`, tuned as MLIR's ExecutionEngine
 /// does (vectorizers and unrolling on), with the standard instrumentations:
-/// LLVM's -time-passes, -print-after and the like work.
+/// LLVM's -time-passes, -print-after and the like work. Loops calling libm
+/// functions may call their vector variants (see VectorMath.h).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine *targetMachine,
                     unsigned optLevel) {
   static const llvm::OptimizationLevel levels[] = {
@@ -89,6 +92,9 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine *targetMachine,
   tuning.LoopUnrolling = tuning.LoopInterleaving = true;
   tuning.LoopVectorization = tuning.SLPVectorization = true;
   llvm::PassBuilder builder(targetMachine, tuning, std::nullopt, &callbacks);
+  llvm::TargetLibraryInfoImpl libraryInfo(module.getTargetTriple());
+  addVectorMathFunctions(libraryInfo, targetMachine->getTargetFeatureString());
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -206,6 +212,14 @@ JitSession::create(const llvm::orc::JITTargetMachineBuilder &machine,
     if (!library)
       return llvm::createStringError("cannot load shared library '" + path +
                                      "': " + toString(library.takeError()));
+    main.addGenerator(std::move(*library));
+  }
+  // Objects compiled with vector math call into it.
+  if (loadVectorMathLibrary()) {
+    auto library = llvm::orc::DynamicLibrarySearchGenerator::Load(
+        kVectorMathLibrary, prefix);
+    if (!library)
+      return library.takeError();
     main.addGenerator(std::move(*library));
   }
   auto process =

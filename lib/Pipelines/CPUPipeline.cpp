@@ -56,8 +56,13 @@ static std::string getCPUPipeline(const Options &options) {
       "expand-strided-metadata,"
       "lower-affine,convert-scf-to-cf,arith-expand,"
       "convert-math-to-funcs{convert-ctlz=false},"
-      "math-extend-to-supported-types,convert-math-to-llvm,"
-      "convert-math-to-libm,convert-vector-to-llvm,";
+      "math-extend-to-supported-types,";
+  // Transcendental functions: libm calls (vectorized by the JIT unless
+  // vector-math=0), the rest of math: LLVM intrinsics.
+  pipeline += options.vectorMath ? "imex-math-to-libm{vector-math=1},"
+                                 : "imex-math-to-libm{vector-math=0},";
+  pipeline +=
+      "convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,";
   pipeline += options.countAllocations
                   ? "finalize-memref-to-llvm{use-generic-functions=1},"
                   : "finalize-memref-to-llvm,";

@@ -833,8 +833,12 @@ def _run(builder):
     if kernel is None:
         pipeline = ("imex-dist-cpu-pipeline" if builder.distributed
                     else "imex-cpu-pipeline")
-        if os.environ.get("IMEX_BOUNDS_CHECKS", "1") == "0":
-            pipeline += "{bounds-checks=0}"
+        options = [f"{option}=0" for option, variable in
+                   (("bounds-checks", "IMEX_BOUNDS_CHECKS"),
+                    ("vector-math", "IMEX_VECTOR_MATH"))
+                   if os.environ.get(variable, "1") == "0"]
+        if options:
+            pipeline += "{" + " ".join(options) + "}"
         if os.environ.get("IMEX_PRINT_KERNELS"):
             sys.stderr.write(f"// imex kernel ({pipeline})\n{text}")
         kernel = ext().compile(text, "kernel", pipeline)

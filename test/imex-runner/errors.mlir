@@ -8,6 +8,7 @@
 // RUN: imex-runner %s -e seven --entry-point-result=i32 | FileCheck %s --check-prefix=I32
 // RUN: imex-runner %s -e big --entry-point-result=i64 | FileCheck %s --check-prefix=I64
 // RUN: imex-runner %s -e half --entry-point-result=f32 | FileCheck %s --check-prefix=F32
+// RUN: imex-runner %s -e third --entry-point-result=f64 | FileCheck %s --check-prefix=F64
 
 // MISSING: imex-runner: entry function 'missing' not found
 // PIPELINE: imex-runner: invalid --pipeline 'no-such-pass'
@@ -19,6 +20,7 @@
 // I32: {{^}}7{{$}}
 // I64: {{^}}8589934592{{$}}
 // F32: {{^}}5.000000e-01{{$}}
+// F64: {{^}}0.33333333333333331{{$}}
 
 func.func @main() {
   return
@@ -41,4 +43,9 @@ func.func @big() -> i64 {
 func.func @half() -> f32 {
   %c = arith.constant 0.5 : f32
   return %c : f32
+}
+
+func.func @third() -> f64 {
+  %c = arith.constant 0.33333333333333331 : f64
+  return %c : f64
 }

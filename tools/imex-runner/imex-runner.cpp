@@ -30,6 +30,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -55,8 +56,8 @@ llvm::cl::opt<std::string> entryName("e", llvm::cl::desc("Entry function"),
                                      llvm::cl::init("main"));
 llvm::cl::opt<std::string> entryResult(
     "entry-point-result",
-    llvm::cl::desc("Result type of the entry function: void, i32, i64 or "
-                   "f32 (printed)"),
+    llvm::cl::desc("Result type of the entry function: void, i32, i64, f32 "
+                   "or f64 (printed)"),
     llvm::cl::init("void"));
 llvm::cl::list<std::string> sharedLibs("shared-libs",
                                        llvm::cl::desc("Libraries to link"),
@@ -119,6 +120,7 @@ LogicalResult checkEntry(ModuleOp module) {
                       .Case("i32", b.getI32Type())
                       .Case("i64", b.getI64Type())
                       .Case("f32", b.getF32Type())
+                      .Case("f64", b.getF64Type())
                       .Default(nullptr);
   if (entryResult != "void" && !expected) {
     fail("unknown --entry-point-result '" + entryResult + "'");
@@ -322,6 +324,10 @@ int main(int argc, char **argv) {
     llvm::outs() << reinterpret_cast<int64_t (*)()>(*entry)() << "\n";
   else if (entryResult == "f32")
     llvm::outs() << reinterpret_cast<float (*)()>(*entry)() << "\n";
+  else if (entryResult == "f64") // every digit: the value reads back exactly
+    llvm::outs() << llvm::format("%.17g",
+                                 reinterpret_cast<double (*)()>(*entry)())
+                 << "\n";
   else
     reinterpret_cast<void (*)()>(*entry)();
   llvm::outs().flush();

@@ -102,6 +102,34 @@ def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
 }
 
 
+def MathToLibm : Pass<"imex-math-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Lower transcendental math ops to libm calls the JIT may "
+                "vectorize";
+  let description = [{
+    Lowers the transcendental `math` ops on f32 and f64 (`exp`, `expm1`,
+    `log`, `log1p`, `erf`, `sin`, `tanh`, `powf`, `atan2`, ...) to calls of
+    the libm functions, with upstream's math-to-libm patterns, before
+    `convert-math-to-llvm` lowers the rest (`sqrt`, `absf`, `floor`, `fma`,
+    ... become LLVM intrinsics). Running first keeps `expm1` and `log1p`
+    accurate (convert-math-to-llvm computes them as `exp(x) - 1` and
+    `log(1 + x)`, which lose every digit near 0).
+
+    The JIT of imex-runner and the Python frontend lets LLVM's loop
+    vectorizer replace these calls by their vector variants from glibc's
+    vector math library (libmvec, within 4 ulps of the correctly rounded
+    result; see docs/pipeline.md). With `vector-math=0` the pass declares
+    the libm functions `nobuiltin` (as clang's `-fno-builtin`): LLVM keeps
+    every call as it is, and the results are the C library's, bit for bit.
+  }];
+  let options = [
+    Option<"vectorMath", "vector-math", "bool", /*default=*/"true",
+           "Let LLVM treat the libm functions as builtins (fold, simplify "
+           "and vectorize their calls); off: declare them nobuiltin">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SliceElementwiseProducers
     : Pass<"imex-slice-elementwise-producers"> {
   let summary = "Compute only the sliced elements of elementwise ops";

@@ -31,6 +31,12 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
                      "previous version, instead of a copy per iteration "
                      "(imex-double-buffer-loops)"),
       llvm::cl::init(true)};
+  Option<bool> vectorMath{
+      *this, "vector-math",
+      llvm::cl::desc("Let the JIT call the vector variants of libm functions "
+                     "(glibc's libmvec, at most 4 ulps) in vectorized loops; "
+                     "off: scalar libm calls (imex-math-to-libm)"),
+      llvm::cl::init(true)};
   Option<bool> countAllocations{
       *this, "count-allocations",
       llvm::cl::desc("Allocate through the counting functions of "
