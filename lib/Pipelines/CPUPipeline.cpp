@@ -29,7 +29,7 @@ static std::string getCPUPipeline(const Options &options) {
       "resolve-shaped-type-result-dims,canonicalize,"
       "imex-slice-elementwise-producers,canonicalize,";
   if (options.fuseElementwise)
-    pipeline += "linalg-fuse-elementwise-ops,canonicalize,cse,";
+    pipeline += "imex-fuse-elementwise,canonicalize,cse,";
   pipeline +=
       // Loop-invariant sizes out of loops, so that the buffers of loop
       // temporaries can be allocated once (buffer-loop-hoisting) and

@@ -130,6 +130,24 @@ def MathToLibm : Pass<"imex-math-to-libm", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FuseElementwise : Pass<"imex-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops, producers with several uses "
+                "included";
+  let description = [{
+    Upstream's elementwise fusion patterns (`linalg-fuse-elementwise-ops`)
+    with a different rule for producers used more than once: such a
+    producer is fused into its first consumer when all its other uses come
+    later in the same block. The fused op keeps the producer's result as an
+    extra result for them (`linalg::fuseElementwiseOps`), so nothing is
+    computed twice, and a DAG of elementwise ops (`q = -log(r)` feeding
+    `q * cos(f)`, `q * sin(f)` and `q * c`) becomes one loop with one
+    result per array still needed, instead of a loop and a temporary per
+    shared value. Unused results and operands of the fused ops are erased.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SliceElementwiseProducers
     : Pass<"imex-slice-elementwise-producers"> {
   let summary = "Compute only the sliced elements of elementwise ops";
