@@ -90,6 +90,13 @@ struct FuseElementwisePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
+    // Upstream's patterns (with its rule for single-use producers) also
+    // fold constants and fills into the fused ops.
+    linalg::populateElementwiseOpsFusionPatterns(
+        patterns, [](OpOperand *fusedOperand) {
+          Operation *producer = fusedOperand->get().getDefiningOp();
+          return producer && producer->hasOneUse();
+        });
     patterns.add<FuseIntoFirstConsumer>(context);
     // Results no one reads any more (a producer's, once every consumer has
     // fused it) and duplicated operands go.
