@@ -31,12 +31,14 @@ using namespace mlir;
 namespace {
 
 /// Whether the fused op, built at the consumer of `fusedOperand`, can take
-/// the place of the producer for all its other uses: they are in the
-/// consumer's block, after it.
+/// the place of the producer for all its other uses: producer and consumer
+/// are in one block and the other uses come after the consumer.
 bool otherUsesFollowConsumer(OpOperand *fusedOperand) {
   Operation *consumer = fusedOperand->getOwner();
   Operation *producer = fusedOperand->get().getDefiningOp();
-  if (!producer)
+  // A producer outside the consumer's loop would be computed in every
+  // iteration.
+  if (!producer || producer->getBlock() != consumer->getBlock())
     return false;
   for (OpOperand &use : producer->getUses()) {
     Operation *user = use.getOwner();

@@ -75,3 +75,36 @@ func.func @use_before_consumer(%a: tensor<64xf64>) -> tensor<64xf64> {
   } -> tensor<64xf64>
   return %c : tensor<64xf64>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A producer used in a loop and after it is not moved into the loop (it
+// would be computed in every iteration).
+// CHECK-LABEL: func.func @loop_invariant_producer
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: math.exp
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} ins(%[[P]]
+// CHECK-NOT: math.exp
+// CHECK: scf.yield
+func.func @loop_invariant_producer(%a: tensor<64xf64>, %n: index) -> (tensor<64xf64>, tensor<64xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<64xf64>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<64xf64>) outs(%e : tensor<64xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %x = math.exp %in : f64
+    linalg.yield %x : f64
+  } -> tensor<64xf64>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<64xf64> {
+    %c = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%p, %acc : tensor<64xf64>, tensor<64xf64>) outs(%e : tensor<64xf64>) {
+    ^bb0(%x: f64, %y: f64, %out: f64):
+      %m = arith.addf %x, %y : f64
+      linalg.yield %m : f64
+    } -> tensor<64xf64>
+    scf.yield %c : tensor<64xf64>
+  }
+  return %r, %p : tensor<64xf64>, tensor<64xf64>
+}
