@@ -93,7 +93,7 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine *targetMachine,
   tuning.LoopVectorization = tuning.SLPVectorization = true;
   llvm::PassBuilder builder(targetMachine, tuning, std::nullopt, &callbacks);
   llvm::TargetLibraryInfoImpl libraryInfo(module.getTargetTriple());
-  addVectorMathFunctions(libraryInfo, targetMachine->getTargetFeatureString());
+  useVectorMathLibrary(module, *targetMachine, libraryInfo);
   fam.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);

@@ -757,3 +757,5 @@ _array.permute_dims = permute_dims
 _array.asarray = asarray
 
 del _kind, _name
+
+from . import random  # noqa: E402  (uses the functions above)

@@ -638,6 +638,22 @@ def _emit_linspace(b, node):
     return name, dims, dtype
 
 
+def _emit_random(b, node):
+    distribution, seed, stream = node.attrs
+    dtype = _dtypes.to_mlir(node.dtype)
+    signed = lambda v: (v + 2 ** 63) % 2 ** 64 - 2 ** 63  # noqa: E731
+    s = b._arg("i64", [signed(seed)])
+    t = b._arg("i64", [signed(stream)])
+    dims = _static_dims(node.shape)
+    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
+    operands = f" ({', '.join(sizes)})" if sizes else ""
+    if distributed(node):
+        b.distributed = True
+    name = b.op(f"ndarray.random {distribution} {s}, {t}{operands}"
+                f"{_team_attr(node)} : {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
 def _slice_operand(b, shape, d, value, from_end):
     """An offset or size: a literal, or `size - from_end` when it was given
     relative to the end of dimension `d` of an array of `shape` (so that the
@@ -819,7 +835,8 @@ EMITTERS = {
     "reshape": _emit_reshape, "broadcast_to": _emit_broadcast_to,
     "permute_dims": _emit_permute_dims, "expand_dims": _emit_expand_dims,
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
-    "full": _emit_full, "linspace": _emit_linspace, "loop": _emit_loop,
+    "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
+    "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result,
 }

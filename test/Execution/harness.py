@@ -281,6 +281,49 @@ def assert_matches(result, expected, dtype):
         np.testing.assert_array_equal(result, expected.astype(result.dtype))
 
 
+# ---- Random numbers (ndarray.random) ------------------------------------
+
+def philox4x32(counter, key):
+    """Philox4x32-10 (Random123) on arrays of uint64 words holding 32-bit
+    values: four counter words, two key words."""
+    mask = np.uint64(0xFFFFFFFF)
+    c = [np.asarray(w, dtype=np.uint64) & mask for w in counter]
+    k = [np.uint64(w) & mask for w in key]
+    for _ in range(10):
+        p0 = np.uint64(0xD2511F53) * c[0]
+        p1 = np.uint64(0xCD9E8D57) * c[2]
+        hi0, lo0 = p0 >> np.uint64(32), p0 & mask
+        hi1, lo1 = p1 >> np.uint64(32), p1 & mask
+        c = [hi1 ^ c[1] ^ k[0], lo1, hi0 ^ c[3] ^ k[1], lo0]
+        k = [(k[0] + np.uint64(0x9E3779B9)) & mask,
+             (k[1] + np.uint64(0xBB67AE85)) & mask]
+    return c
+
+
+def random_numbers(distribution, shape, seed, stream, dtype):
+    """What `ndarray.random` computes (its documentation is the spec)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    i = np.arange(n, dtype=np.uint64)
+    s, t = np.uint64(seed % 2**64), np.uint64(stream % 2**64)
+    x = philox4x32([i, i >> np.uint64(32), t, t >> np.uint64(32)],
+                   [s, s >> np.uint64(32)])
+
+    def top53(hi, lo):
+        return ((hi << np.uint64(32) | lo) >> np.uint64(11)).astype(
+            np.float64)
+    if distribution == "uniform":
+        if dtype == "f32":
+            values = ((x[0] >> np.uint64(8)).astype(np.float32) *
+                      np.float32(2.0 ** -24))
+        else:
+            values = top53(x[0], x[1]) * 2.0 ** -53
+    else:
+        u1 = (top53(x[0], x[1]) + 0.5) * 2.0 ** -53
+        u2 = top53(x[2], x[3]) * 2.0 ** -53
+        values = np.sqrt(-2.0 * np.log(u1)) * np.cos(2 * np.pi * u2)
+    return values.astype(NUMPY_OF[dtype]).reshape(shape)
+
+
 # ---- Running under MPI ---------------------------------------------------
 
 @functools.lru_cache(maxsize=None)

@@ -3,17 +3,18 @@
 // The JIT lets LLVM's loop vectorizer call the vector variants of the libm
 // functions in glibc's vector math library (libmvec), so that loops over
 // exp, log, erf, sin, ... run several elements per call. Calls of functions
-// declared `nobuiltin` stay scalar (imex-math-to-libm{vector-math=0}).
+// declared `nobuiltin` stay scalar calls of the C library
+// (imex-math-to-libm{vector-math=0}).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef IMEX_EXECUTIONENGINE_VECTORMATH_H
 #define IMEX_EXECUTIONENGINE_VECTORMATH_H
 
-#include "llvm/ADT/StringRef.h"
-
 namespace llvm {
+class Module;
 class TargetLibraryInfoImpl;
+class TargetMachine;
 } // namespace llvm
 
 namespace imex {
@@ -25,13 +26,15 @@ inline constexpr const char *kVectorMathLibrary = "libmvec.so.1";
 /// not installed (the JIT then keeps scalar libm calls).
 bool loadVectorMathLibrary();
 
-/// Declares to `info` the vector variants of libm functions (f64 and f32,
-/// one or two arguments) that the loaded vector math library exports for
-/// the widest instruction set among `targetFeatures` (e.g. "+avx2,+fma"):
-/// for each vectorization factor, the SSE, AVX2 or AVX-512 variant. Does
+/// Lets LLVM vectorize the libm calls of `module` (those not declared
+/// `nobuiltin`) with the vector math library, for the vector width the
+/// target's vectorizer uses: each called function the library has at that
+/// width is replaced by a wrapper computing one lane of that variant, and
+/// the variant is declared to `info` as the wrapper's vectorization. Every
+/// element is then computed by the same code, vectorized or not. Does
 /// nothing when the library is not loaded.
-void addVectorMathFunctions(llvm::TargetLibraryInfoImpl &info,
-                            llvm::StringRef targetFeatures);
+void useVectorMathLibrary(llvm::Module &module, llvm::TargetMachine &machine,
+                          llvm::TargetLibraryInfoImpl &info);
 
 } // namespace imex
 

@@ -1405,6 +1405,7 @@ void imex::populateNDArrayToLinalgConversionPatterns(
                EWBinLowering, EWUnyLowering, WhereLowering, ReductionLowering,
                MatMulLowering, ConcatLowering, EnvRegionLowering,
                EnvRegionYieldLowering>(converter, patterns.getContext());
+  populateRandomLoweringPatterns(converter, patterns);
 }
 
 //===----------------------------------------------------------------------===//

@@ -38,7 +38,7 @@ import zlib
 import numpy as np
 
 from harness import (NUMPY_OF, Program, _element, array_type,
-                     assert_matches, mlir_dtype)
+                     assert_matches, mlir_dtype, random_numbers)
 
 DIST_PIPELINE = "imex-dist-cpu-pipeline"
 EMULATE = os.environ.get("IMEX_DIST_EMULATE") == "1"
@@ -252,6 +252,19 @@ class Dist:
                     f"{array_type(dims, dtype)}")
         expected = np.linspace(start, stop, num, endpoint=endpoint)
         return Val(v, dims, dtype, expected.astype(NUMPY_OF[dtype]))
+
+    def random(self, distribution, shape, seed, stream, dtype="f64",
+               dynamic=False, team=True):
+        """ndarray.random: every rank computes its own block."""
+        s = self.scalar_constant(seed, "i64")
+        t = self.scalar_constant(stream, "i64")
+        dims = [None] * len(shape) if dynamic else list(shape)
+        sizes = [self.opaque_index(n) for n in shape] if dynamic else []
+        operands = f" ({', '.join(sizes)})" if sizes else ""
+        v = self.op(f"ndarray.random {distribution} {s}, {t}{operands}"
+                    f"{TEAM if team else ''} : {array_type(dims, dtype)}")
+        expected = random_numbers(distribution, shape, seed, stream, dtype)
+        return Val(v, dims, dtype, expected)
 
     # -- computation -----------------------------------------------------
     def _bcast_dims(self, *vals):

@@ -1,5 +1,6 @@
-"""Arrays created with a team (ndarray.create, ndarray.linspace with
-`dist.team = 1`), static and dynamic sizes, sizes below the rank count;
+"""Arrays created with a team (ndarray.create, ndarray.linspace,
+ndarray.random with `dist.team = 1`), static and dynamic sizes, sizes below
+the rank count (random numbers: the same on every rank count);
 scf.for loops updating distributed arrays in place (1-D heat equation,
 2-D Jacobi, a conditional update, stencils with halo widths 1-3 and
 asymmetric shifts over odd numbers of steps)."""
@@ -36,6 +37,20 @@ def linspaces(d, dynamic):
     d.check(d.add(d.view(x, slice(1, None)), d.view(x, slice(None, -1))),
             "x[1:] + x[:-1]")
     d.check(d.reduce("sum", x), "sum(linspace)")
+
+
+def randoms(d, dynamic):
+    d.check(d.random("uniform", (13, 3), 42, 0, dynamic=dynamic),
+            "uniform 13x3")
+    d.check(d.random("uniform", (2,), 42, 1, "f32", dynamic=dynamic),
+            "uniform 2 (f32): fewer rows than ranks")
+    z = d.random("normal", (11,), 7, 3, dynamic=dynamic)
+    d.check(z, "normal 11")
+    d.check(d.reduce("sum", d.mul(z, z)), "sum of squares")
+    u = d.random("uniform", (9, 4), 5, 0, dynamic=dynamic)
+    d.check(d.add(d.view(u, (slice(1, None), slice(None))),
+                  d.view(u, (slice(None, -1), slice(None)))),
+            "u[1:] + u[:-1]")
 
 
 def heat_1d(d, n, steps, dynamic):
@@ -111,6 +126,7 @@ def stencil_widths(d, n, left, right, steps, created, dynamic):
 def cases(dynamic):
     return [named("creates", creates, dynamic),
             named("linspaces", linspaces, dynamic),
+            named("randoms", randoms, dynamic),
             named("heat_1d_13", heat_1d, 13, 5, dynamic),
             named("heat_1d_4", heat_1d, 4, 3, dynamic),
             named("jacobi_2d_8x6", jacobi_2d, (8, 6), 4, dynamic),

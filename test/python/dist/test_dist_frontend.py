@@ -29,6 +29,25 @@ def test_creation(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_random(n):
+    """The same numbers as one process computes (a function of the element
+    position): every rank count gives the same arrays."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))), "Execution"))
+    from harness import random_numbers
+    xp.random.seed(n)
+    u = xp.random.random((n, 3), split=0)
+    z = xp.random.normal(size=(n,), split=0)
+    assert u.split == 0 and z.split == 0
+    check(u, random_numbers("uniform", (n, 3), n, 0, "f64"), exact=True)
+    check(z, random_numbers("normal", (n,), n, 1, "f64"))
+    check(xp.sum(u, axis=1), random_numbers("uniform", (n, 3), n, 0,
+                                            "f64").sum(axis=1))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_elementwise(n):
     x = sample((n, 4), np.float64, seed=40)
     y = sample((n, 4), np.float64, seed=41)

@@ -47,6 +47,11 @@ void populateNDArrayToLinalgConversionPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
     const llvm::DenseSet<mlir::Operation *> &inPlaceOverwrites);
 
+/// Adds the lowering of `ndarray.random` (Philox4x32-10 in a
+/// linalg.generic over the element positions).
+void populateRandomLoweringPatterns(const mlir::TypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+
 } // namespace imex
 
 #endif // IMEX_CONVERSION_NDARRAYTOLINALG_NDARRAYTOLINALG_H

@@ -445,6 +445,22 @@ void CreateOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 //===----------------------------------------------------------------------===//
+// RandomOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RandomOp::verify() {
+  Type element = getType().getElementType();
+  if (!element.isF32() && !element.isF64())
+    return emitOpError("random numbers are f32 or f64, not ") << element;
+  return verifyDynamicSizes(*this, getType(), getDynamicSizes());
+}
+
+void RandomOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<FoldConstantDynamicSizes<RandomOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
 // LinSpaceOp
 //===----------------------------------------------------------------------===//
 

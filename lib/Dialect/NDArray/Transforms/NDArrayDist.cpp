@@ -547,11 +547,11 @@ LogicalResult distributeCreation(Operation *op) {
   if (!teamAttr || teamAttr.getInt() < 1)
     return op->emitOpError("'")
            << kTeamAttrName << "' must be an integer team id >= 1";
-  if (!isa<CreateOp, LinSpaceOp, CopyOp>(op))
+  if (!isa<CreateOp, LinSpaceOp, RandomOp, CopyOp>(op))
     return op->emitOpError("'")
            << kTeamAttrName
-           << "' is supported on ndarray.create, ndarray.linspace and "
-              "ndarray.copy only";
+           << "' is supported on ndarray.create, ndarray.linspace, "
+              "ndarray.random and ndarray.copy only";
   Value result = op->getResult(0);
   auto type = cast<NDArrayType>(result.getType());
   if (type.getRank() == 0)
@@ -567,7 +567,9 @@ LogicalResult distributeCreation(Operation *op) {
     create.erase();
     return success();
   }
-  // linspace and copy: compute the replicated values, keep the local block.
+  // linspace, random and copy: compute the replicated values, keep the
+  // local block (only the block is computed in the end, see
+  // imex-slice-elementwise-producers).
   SmallVector<OpOperand *> uses =
       llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
   Value distributed = dist::createDistribute(b, loc, result, team,

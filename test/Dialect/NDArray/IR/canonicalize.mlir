@@ -71,6 +71,17 @@ func.func @create_constant_sizes(%n: index) -> !ndarray.ndarray<?x?xf64> {
 
 // -----
 
+// CHECK-LABEL: func @random_constant_sizes
+// CHECK: %[[R:.*]] = ndarray.random uniform %{{.*}}, %{{.*}}(%{{.*}}) : !ndarray.ndarray<?x5xf64>
+// CHECK: ndarray.cast %[[R]] : !ndarray.ndarray<?x5xf64> to !ndarray.ndarray<?x?xf64>
+func.func @random_constant_sizes(%s: i64, %n: index) -> !ndarray.ndarray<?x?xf64> {
+  %c5 = arith.constant 5 : index
+  %0 = ndarray.random uniform %s, %s (%n, %c5) : !ndarray.ndarray<?x?xf64>
+  return %0 : !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
 // CHECK-LABEL: func @linspace_constant_num
 // CHECK: %[[L:.*]] = ndarray.linspace %{{.*}}, %{{.*}}, %{{.*}} endpoint : f64 -> !ndarray.ndarray<7xf64>
 // CHECK: ndarray.cast %[[L]] : !ndarray.ndarray<7xf64> to !ndarray.ndarray<?xf64>

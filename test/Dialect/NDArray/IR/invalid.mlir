@@ -8,6 +8,31 @@ func.func @create_sizes(%n: index) {
 
 // -----
 
+func.func @random_element_type(%s: i64) {
+  // expected-error @+1 {{random numbers are f32 or f64, not 'i32'}}
+  %0 = ndarray.random uniform %s, %s : !ndarray.ndarray<4xi32>
+  return
+}
+
+// -----
+
+func.func @random_sizes(%s: i64, %n: index) {
+  // expected-error @+1 {{expects one size operand per dynamic dimension of the result (2), but got 1}}
+  %0 = ndarray.random normal %s, %s (%n) : !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @random_distribution(%s: i64) {
+  // expected-error @+2 {{expected one of [uniform, normal] for distribution of ndarray.random, got: poisson}}
+  // expected-error @+1 {{failed to parse NDArray_RandomDistributionAttr}}
+  %0 = ndarray.random poisson %s, %s : !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
 func.func @create_value_type(%v: f32) {
   // expected-error @+1 {{fill value type matches the element type}}
   %0 = "ndarray.create"(%v) <{operandSegmentSizes = array<i32: 0, 1>}> : (f32) -> !ndarray.ndarray<4xf64>

@@ -15,6 +15,10 @@ func.func @creation(%n: index, %f: f64, %i: i64) {
   %4 = ndarray.linspace %i, %i, %n : i64 -> !ndarray.ndarray<?xi32>
   // CHECK: ndarray.create : !ndarray.ndarray<4xf32, #region.gpu_env<device = "cuda:0">>
   %5 = ndarray.create : !ndarray.ndarray<4xf32, #region.gpu_env<device = "cuda:0">>
+  // CHECK: ndarray.random uniform %{{.*}}, %{{.*}}(%{{.*}}) : !ndarray.ndarray<?x3xf64>
+  %6 = ndarray.random uniform %i, %i (%n) : !ndarray.ndarray<?x3xf64>
+  // CHECK: ndarray.random normal %{{.*}}, %{{.*}} : !ndarray.ndarray<f32>
+  %7 = ndarray.random normal %i, %i : !ndarray.ndarray<f32>
   return
 }
 

@@ -100,8 +100,16 @@ def NDArray_ReductionKind : I32Enum<"ReductionKind",
   let cppNamespace = "::imex::ndarray";
 }
 
+def NDArray_RandomDistribution : I32Enum<"RandomDistribution",
+    "distribution of ndarray.random", [
+  NDArray_Case<"uniform", 0>, NDArray_Case<"normal", 1>]> {
+  let cppNamespace = "::imex::ndarray";
+}
+
 def NDArray_EWBinOpKindAttr
     : EnumAttr<NDArray_Dialect, NDArray_EWBinOpKind, "binop">;
+def NDArray_RandomDistributionAttr
+    : EnumAttr<NDArray_Dialect, NDArray_RandomDistribution, "distribution">;
 def NDArray_EWUnyOpKindAttr
     : EnumAttr<NDArray_Dialect, NDArray_EWUnyOpKind, "unop">;
 def NDArray_ReductionKindAttr

@@ -90,6 +90,43 @@ def NDArray_LinSpaceOp : NDArray_Op<"linspace",
   let hasCanonicalizer = 1;
 }
 
+def NDArray_RandomOp : NDArray_Op<"random"> {
+  let summary = "counter-based random numbers (Philox4x32-10)";
+  let description = [{
+    A fresh f32 or f64 array of random numbers: `uniform` in [0, 1), or
+    `normal` (standard normal, Box-Muller). Each element is a function of
+    `seed`, `stream` and its own row-major position `i` in the array:
+    Philox4x32-10 (Salmon et al., SC'11) with key `(lo32(seed),
+    hi32(seed))` and counter `(lo32(i), hi32(i), lo32(stream),
+    hi32(stream))` gives four 32-bit words `x0..x3`.
+
+    * `uniform`, f64: `((x0 << 32 | x1) >> 11) * 2^-53`; f32:
+      `(x0 >> 8) * 2^-24`.
+    * `normal`: `u1 = (((x0 << 32 | x1) >> 11) + 0.5) * 2^-53`,
+      `u2 = ((x2 << 32 | x3) >> 11) * 2^-53`,
+      `sqrt(-2 log(u1)) * cos(2 pi u2)`, computed in f64.
+
+    No element depends on another, so a distributed array computes its own
+    block only, with the same values on every number of ranks and without
+    communication; different `stream`s give independent arrays for one
+    seed. `dynamic_sizes` gives one index per dynamic dimension.
+
+    ```mlir
+    %u = ndarray.random uniform %seed, %stream (%n) : !ndarray.ndarray<?x4xf64>
+    ```
+  }];
+  let arguments = (ins NDArray_RandomDistributionAttr:$distribution,
+                       I64:$seed, I64:$stream,
+                       Variadic<Index>:$dynamic_sizes);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $distribution $seed `,` $stream (`(` $dynamic_sizes^ `)`)? attr-dict
+    `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
 // Not an NDArray_Op: a copy may move an array to other environments.
 def NDArray_CopyOp : Op<NDArray_Dialect, "copy"> {
   let summary = "deep copy, possibly into another environment";
