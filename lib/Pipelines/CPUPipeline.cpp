@@ -37,6 +37,8 @@ static std::string getCPUPipeline(const Options &options) {
       "scf-for-loop-canonicalization,loop-invariant-code-motion,";
   if (options.doubleBufferLoops)
     pipeline += "imex-double-buffer-loops,canonicalize,cse,";
+  // (After double buffering, which follows chains through ghost writes.)
+  pipeline += "imex-forward-ghost-writes,";
   pipeline +=
       // Tensors -> buffers, in place where possible, every buffer freed.
       "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"

@@ -182,6 +182,25 @@ def StridedCopiesToLinalg
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ForwardGhostWrites : Pass<"imex-forward-ghost-writes"> {
+  let summary = "Uses of an array version after a halo exchange into it "
+                "use the exchanged version";
+  let description = [{
+    Runs on tensors, before one-shot bufferization. A halo exchange writes
+    the neighbours' rows into the ghost cells (spare rows) of a distributed
+    array's buffer: an insert marked `ndarray.ghost_write` making a version
+    G of the version V it writes into. Ghost cells are not part of the
+    array's value, so V and G hold the same array; a use of V after G (a
+    loop yielding V while its body computes from G, as when a time step
+    reads the grid it does not write) would keep V alive past the in-place
+    write of G, and bufferization would copy the whole buffer each
+    iteration. Every use of V after G in G's block uses G instead. (The
+    ghost cells of one version always receive the same rows: every rank
+    runs the same program on the same version.)
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
   let summary = "Two buffers for tensors a loop updates from their previous "
                 "version";

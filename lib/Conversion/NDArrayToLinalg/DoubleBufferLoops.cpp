@@ -38,31 +38,16 @@ bool overwrites(linalg::LinalgOp linalgOp, OpOperand *init) {
          linalgOp.getMatchingIndexingMap(init).isPermutation();
 }
 
-/// Whether `op` writes ghost cells (see kGhostWriteAttrName): marked so, or
-/// inserting values marked as ghost cells (received halos, whose mark
-/// survives canonicalization, which rebuilds inserts without theirs).
-bool isGhostWrite(Operation *op) {
-  auto insert = dyn_cast_if_present<tensor::InsertSliceOp>(op);
-  if (!insert)
-    return false;
-  if (op->hasAttr(imex::ndarray::kGhostWriteAttrName))
-    return true;
-  Value source = insert.getSource();
-  while (auto cast = source.getDefiningOp<tensor::CastOp>())
-    source = cast.getSource();
-  Operation *def = source.getDefiningOp();
-  return def && def->hasAttr(imex::ndarray::kGhostWriteAttrName);
-}
-
 /// The number of writes at the end of `chain` (program order: the writes
 /// after the ghost writes) that are not ghost writes, if the chain is ghost
 /// writes followed by other writes.
 std::optional<size_t> countUpdates(ArrayRef<OpOperand *> chain) {
   size_t updates = 0;
-  while (updates < chain.size() && !isGhostWrite(chain[updates]->getOwner()))
+  while (updates < chain.size() &&
+         !imex::isGhostWrite(chain[updates]->getOwner()))
     ++updates;
   for (OpOperand *link : chain.drop_front(updates))
-    if (!isGhostWrite(link->getOwner()))
+    if (!imex::isGhostWrite(link->getOwner()))
       return std::nullopt;
   return updates;
 }
@@ -98,7 +83,8 @@ SmallVector<OpOperand *> findUpdateChain(Value end, Value root, scf::ForOp loop,
   for (Value value = end; value != root;) {
     // (Versions made by ghost writes may be read: they are the version the
     // iteration computes from.)
-    if (!chain.empty() && !allowReads && !isGhostWrite(value.getDefiningOp()) &&
+    if (!chain.empty() && !allowReads &&
+        !imex::isGhostWrite(value.getDefiningOp()) &&
         !onlyOverwritten(value, chain.back()))
       return {};
     Operation *def = value.getDefiningOp();

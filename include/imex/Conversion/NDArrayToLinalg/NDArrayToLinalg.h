@@ -19,6 +19,7 @@ namespace imex {
 
 #define GEN_PASS_DECL_CONVERTNDARRAYTOLINALG
 #define GEN_PASS_DECL_DOUBLEBUFFERLOOPS
+#define GEN_PASS_DECL_FORWARDGHOSTWRITES
 #define GEN_PASS_DECL_FUSEELEMENTWISE
 #define GEN_PASS_DECL_LLVMNOALIASARGS
 #define GEN_PASS_DECL_SLICEELEMENTWISEPRODUCERS
@@ -46,6 +47,12 @@ llvm::DenseSet<mlir::Operation *> findInPlaceOverwrites(mlir::Operation *root);
 void populateNDArrayToLinalgConversionPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
     const llvm::DenseSet<mlir::Operation *> &inPlaceOverwrites);
+
+/// Whether `op` writes ghost cells (see ndarray::kGhostWriteAttrName): a
+/// `tensor.insert_slice` marked so, or inserting values marked as ghost
+/// cells (received halos, whose mark survives canonicalization, which
+/// rebuilds inserts without theirs).
+bool isGhostWrite(mlir::Operation *op);
 
 /// Adds the lowering of `ndarray.random` (Philox4x32-10 in a
 /// linalg.generic over the element positions).
