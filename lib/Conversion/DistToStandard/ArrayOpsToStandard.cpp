@@ -79,9 +79,8 @@ template <typename OpTy> struct OwnedBlockLowering : public DistPattern<OpTy> {
     Operation *local = rewriter.clone(*op);
     local->setOperand(0, owned);
     local->getResult(0).setType(dist::getRowsType(resultType));
-    replaceWithOwned(rewriter, op, local->getResult(0), array.ownedStart(m),
-                     array.size0);
-    return success();
+    return replaceWithOwned(rewriter, op, local->getResult(0),
+                            array.ownedStart(m), array.size0);
   }
 };
 
@@ -252,8 +251,7 @@ struct ElementwiseLowering : public ConversionPattern {
     }
     Operation *local = b.clone(*op, mapping);
     local->getResult(0).setType(dist::getRowsType(resultType));
-    replaceWithOwned(rewriter, op, local->getResult(0), offset, size0);
-    return success();
+    return replaceWithOwned(rewriter, op, local->getResult(0), offset, size0);
   }
 };
 
@@ -359,8 +357,8 @@ struct BroadcastToRowsLowering : public DistPattern<BroadcastToOp> {
     }
     Value local = BroadcastToOp::create(
         rewriter, loc, dist::getRowsType(resultType), owned, sizes);
-    replaceWithOwned(rewriter, op, local, array.ownedStart(m), array.size0);
-    return success();
+    return replaceWithOwned(rewriter, op, local, array.ownedStart(m),
+                            array.size0);
   }
 };
 
@@ -400,8 +398,7 @@ struct ReshapeLowering : public DistPattern<ReshapeOp> {
         withTrailingZeros(b, loc, offset, rank), localShape, env.getTeam());
     auto wait = distruntime::WaitOp::create(
         b, loc, copy.getHandle(), ValueRange{owned, copy.getOutput()});
-    replaceWithOwned(rewriter, op, wait.getResult(1), offset, shape[0]);
-    return success();
+    return replaceWithOwned(rewriter, op, wait.getResult(1), offset, shape[0]);
   }
 };
 
@@ -425,8 +422,8 @@ struct PermuteDimsLowering : public DistPattern<PermuteDimsOp> {
     if (permutation[0] == 0) {
       Value local = PermuteDimsOp::create(b, loc, dist::getRowsType(resultType),
                                           owned, permutation);
-      replaceWithOwned(rewriter, op, local, array.ownedStart(m), array.size0);
-      return success();
+      return replaceWithOwned(rewriter, op, local, array.ownedStart(m),
+                              array.size0);
     }
     int64_t rank = resultType.getRank();
     SmallVector<Value> sourceShape =
@@ -446,8 +443,7 @@ struct PermuteDimsLowering : public DistPattern<PermuteDimsOp> {
         env.getTeam());
     auto wait = distruntime::WaitOp::create(
         b, loc, copy.getHandle(), ValueRange{owned, copy.getOutput()});
-    replaceWithOwned(rewriter, op, wait.getResult(1), offset, shape[0]);
-    return success();
+    return replaceWithOwned(rewriter, op, wait.getResult(1), offset, shape[0]);
   }
 };
 

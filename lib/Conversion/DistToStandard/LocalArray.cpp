@@ -352,15 +352,20 @@ Value dist::detail::gatherRows(OpBuilder &b, Location loc, int64_t team,
 
 /// The local array `local` (global rows from `start`) as the replacement of
 /// the distributed `result`.
-void dist::detail::replaceWithOwned(ConversionPatternRewriter &rewriter,
-                                    Operation *op, Value local, Value start,
-                                    Value size0) {
+LogicalResult
+dist::detail::replaceWithOwned(ConversionPatternRewriter &rewriter,
+                               Operation *op, Value local, Value start,
+                               Value size0) {
+  auto resultType = cast<NDArrayType>(op->getResultTypes()[0]);
+  if (!getDistEnv(resultType))
+    return op->emitOpError("keeps the rows of a distributed array, so its "
+                           "result must be distributed too, got ")
+           << resultType;
   Location loc = op->getLoc();
   LocalArray array = LocalArray::fromOwned(rewriter, loc, local, start, size0);
-  array.buffer =
-      castTo(rewriter, loc, array.buffer,
-             getBufferType(cast<NDArrayType>(op->getResultTypes()[0])));
+  array.buffer = castTo(rewriter, loc, array.buffer, getBufferType(resultType));
   rewriter.replaceOpWithMultiple(op, {array.pack()});
+  return success();
 }
 
 SmallVector<Value> dist::detail::withTrailingDims(OpBuilder &b, Location loc,

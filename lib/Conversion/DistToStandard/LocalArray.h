@@ -182,9 +182,9 @@ mlir::Value gatherRows(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
 
 /// Replaces `op`, whose result is distributed, by the local array `local`
 /// holding owned global rows from `start`.
-void replaceWithOwned(mlir::ConversionPatternRewriter &rewriter,
-                      mlir::Operation *op, mlir::Value local, mlir::Value start,
-                      mlir::Value size0);
+mlir::LogicalResult replaceWithOwned(mlir::ConversionPatternRewriter &rewriter,
+                                     mlir::Operation *op, mlir::Value local,
+                                     mlir::Value start, mlir::Value size0);
 
 /// Index vectors for distruntime ops: `first` then dimensions 1.. of `array`.
 llvm::SmallVector<mlir::Value> withTrailingDims(mlir::OpBuilder &b,

@@ -49,9 +49,8 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
       Operation *local = b.clone(*op);
       local->setOperand(0, owned);
       local->getResult(0).setType(dist::getRowsType(resultType));
-      replaceWithOwned(rewriter, op, local->getResult(0), array.ownedStart(m),
-                       array.size0);
-      return success();
+      return replaceWithOwned(rewriter, op, local->getResult(0),
+                              array.ownedStart(m), array.size0);
     }
     FailureOr<Value> reduced = reduceOverTeam(b, loc, env.getTeam(), op, owned,
                                               array.ownedStart(m), array.size0);
