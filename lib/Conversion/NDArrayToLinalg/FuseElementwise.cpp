@@ -1,5 +1,4 @@
-//===- FuseElementwise.cpp - elementwise fusion of producers with many uses
-//-===//
+//===- FuseElementwise.cpp - fusion of producers with several uses --------===//
 //
 // Upstream's linalg-fuse-elementwise-ops fuses a producer into its consumer
 // only when the consumer is its only use. Array programs are DAGs: in
