@@ -10,6 +10,7 @@ See docs/python.md.
 
 import builtins
 import functools
+import itertools
 import math
 import operator
 import sys
@@ -114,12 +115,15 @@ def jit(function):
     return traced
 
 
-class _LoopIndex:
-    """The induction variable of a traced fori_loop (not usable in array
-    expressions yet)."""
+_loop_keys = itertools.count()
 
-    def __repr__(self):
-        return "<imex.fori_loop index>"
+
+def _loop_index(key, scale, offset, lower):
+    """The index of an iteration of a traced fori_loop, as a 0-d int64
+    array: `lower + offset + scale * iv` with `iv` the induction variable
+    of the compiled loop `key` (None: an iteration traced outside it)."""
+    return ndarray(Node((), int64, None, "loop_index",
+                        attrs=(key, scale, offset, lower)))
 
 
 def _loop_values(name, init_val):
@@ -155,6 +159,7 @@ def fori_loop(lower, upper, body, init_val):
     body may update arrays in place. A body that returns its arrays
     unchanged or permuted (`return v, u`: double buffering) updates them in
     place, as in Python; a body that returns new arrays carries them.
+    Under jit, the body's `i` is a 0-d int64 array holding the index.
     """
     lower, upper = operator.index(lower), operator.index(upper)
     if not _core._State.tracing:
@@ -163,13 +168,14 @@ def fori_loop(lower, upper, body, init_val):
             value = body(i, value)
         return value
     single, inits = _loop_values("fori_loop", init_val)
+    key = next(_loop_keys)
 
-    def call(values, scope=None):
+    def call(values, index, scope=None):
         """Traces one iteration into `scope` (None: where the loop is)."""
         if scope is not None:
             _core._State.scopes.append(scope)
         try:
-            out = body(_LoopIndex(), values[0] if single else tuple(values))
+            out = body(index, values[0] if single else tuple(values))
         finally:
             if scope is not None:
                 _core._State.scopes.pop()
@@ -179,16 +185,19 @@ def fori_loop(lower, upper, body, init_val):
     init_nodes = [a._node for a in inits]
     args = [Node(n.shape, n.dtype, n.split, "loop_arg") for n in init_nodes]
     probe_scope = []
-    outs = call([ndarray(a) for a in args], probe_scope)
+    outs = call([ndarray(a) for a in args], _loop_index(key, 1, 0, lower),
+                probe_scope)
     position = {a.id: k for k, a in enumerate(args)}
     permutation = [position.get(o._node.id) for o in outs]
     trips = builtins.max(0, upper - lower)
     if None not in permutation:
-        return _permuting_loop(call, inits, permutation, trips, single)
+        return _permuting_loop(call, inits, permutation, lower, trips, single,
+                               key)
     # New arrays each iteration: loop-carried values.
     results = [o._node for o in outs]
     loop = _core.record(Node((), None, op="loop", inputs=init_nodes,
-                             attrs=(0, trips, args, probe_scope, results)))
+                             attrs=(0, trips, args, probe_scope, results,
+                                    key)))
     handles = [ndarray(_core.record(Node(n.shape, n.dtype, n.split,
                                          "loop_result", [loop], k)))
                for k, n in enumerate(init_nodes)]
@@ -261,7 +270,7 @@ def while_loop(cond_fun, body_fun, init_val):
     return pack(results)
 
 
-def _permuting_loop(call, inits, permutation, trips, single):
+def _permuting_loop(call, inits, permutation, lower, trips, single, key):
     """The loop of a body that returns its own arrays, permuted: the arrays
     are updated in place. The compiled loop runs blocks of as many
     iterations as the permutation's order (after which every array is back
@@ -276,12 +285,13 @@ def _permuting_loop(call, inits, permutation, trips, single):
     blocks, rest = divmod(trips, order)
     scope = []
     current = list(inits)
-    for _ in range(order):
-        current = call(current, scope)
+    for k in range(order):
+        current = call(current, _loop_index(key, order, k, lower), scope)
     _core.record(Node((), None, op="loop", attrs=(0, blocks, [], scope,
-                                                  [])))
-    for _ in range(rest):
-        current = call(current)
+                                                  [], key)))
+    for r in range(rest):
+        current = call(current,
+                       _loop_index(None, 0, blocks * order + r, lower))
     return current[0] if single else tuple(current)
 
 

@@ -228,6 +228,7 @@ class Builder:
         self.inputs = set()  # ids of the nodes passed as arguments
         self.count = 0
         self.distributed = False
+        self.loop_ivs = {}  # fori_loop key -> its induction variable
 
     def fresh(self):
         self.count += 1
@@ -726,7 +727,7 @@ def _cast_to(b, value, dims):
 
 def _emit_loop(b, node):
     """`scf.for` over the traced body of an imex.fori_loop."""
-    lower, upper, args, body, results = node.attrs
+    lower, upper, args, body, results, key = node.attrs
     inits = [b.value(n) for n in node.inputs]
     # Loop-carried arrays keep the types of their initial values, with sizes
     # other than 1 dynamic (the body may change which sizes are static).
@@ -747,6 +748,7 @@ def _emit_loop(b, node):
     outer_indent = b.indent
     b.indent += "  "
     outside = set(b.ssa)
+    b.loop_ivs[key] = iv
     for arg, c, t, v in zip(args, carried, types, inits):
         # Seen through a view with the shared sizes, as arguments are.
         b.ssa[arg.id] = (b.view_with_sizes(c, t, v[2], arg.shape), t, v[2])
@@ -816,6 +818,24 @@ def _emit_while(b, node):
             for k, (t, v) in enumerate(zip(types, inits))]
 
 
+def _emit_loop_index(b, node):
+    """The 0-d int64 array of a fori_loop index (see imex._loop_index): the
+    lower bound is a run-time argument, the rest is structure."""
+    key, scale, offset, lower = node.attrs
+    if key is None:
+        index = b.index_arg(lower + offset)
+    else:
+        index = b.loop_ivs[key]
+        if scale != 1:
+            index = b.op(f"arith.muli {index}, {b.index(scale)} : index")
+        index = b.op(f"arith.addi {index}, {b.index_arg(lower)} : index")
+        if offset:
+            index = b.op(f"arith.addi {index}, {b.index(offset)} : index")
+    value = b.op(f"arith.index_cast {index} : index to i64")
+    name = b.op(f"ndarray.create value {value} : !ndarray.ndarray<i64>")
+    return name, [], "i64"
+
+
 def _emit_loop_result(b, node):
     return b.value(node.inputs[0])[node.attrs]
 
@@ -838,7 +858,7 @@ EMITTERS = {
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
     "loop": _emit_loop,
     "while": _emit_while,
-    "loop_result": _emit_loop_result,
+    "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,
 }
 
 

@@ -61,6 +61,34 @@ def test_fori_loop_carries_tuples(steps):
     check(u_prev, b)
 
 
+def swap_with_index(u, v, lower, upper):
+    def step(i, state):
+        u, v = state
+        v[1:] = u[:-1] * i + (i % 3)
+        return v, u
+    return xp.fori_loop(lower, upper, step, (u, v))
+
+
+def carry_with_index(a, lower, upper):
+    return xp.fori_loop(lower, upper, lambda i, x: x + i * 0.5, a)
+
+
+@pytest.mark.parametrize("bounds", [(0, 5), (2, 9), (4, 4)])
+def test_the_loop_index_in_array_expressions(bounds):
+    """Under jit, `i` is a 0-d int64 array with the iteration's index: in
+    the blocks of a permuting loop, its remainder iterations and a loop
+    carrying new arrays alike (compared with the Python loop)."""
+    lower, upper = bounds
+    x = sample((7,), np.float64, seed=61)
+    expected = swap_with_index(xp.asarray(x), xp.zeros(7), lower, upper)
+    result = xp.jit(swap_with_index)(xp.asarray(x), xp.zeros(7), lower,
+                                     upper)
+    for r, e in zip(result, expected):
+        check(r, e.to_numpy(), exact=True)
+    check(xp.jit(carry_with_index)(xp.asarray(x), lower, upper),
+          x + 0.5 * sum(range(lower, upper)))
+
+
 def test_fori_loop_outside_jit_runs_in_python():
     total = xp.fori_loop(0, 4, lambda i, t: t + float(i), xp.zeros(3))
     check(total, np.full(3, 6.0))
