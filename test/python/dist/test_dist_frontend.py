@@ -139,6 +139,25 @@ def test_jit_time_step_loop(n, steps):
     check(u, x)
 
 
+from test_jit import swap_with_index as _swap  # noqa: E402
+
+
+@pytest.mark.parametrize("n", [3, 10])
+@pytest.mark.parametrize("steps", [4, 7])
+def test_jit_swapped_grids(n, steps):
+    """Two grids the loop body swaps itself (halos of one exchanged, the
+    other written; imex-forward-ghost-writes), against numpy."""
+    x = sample((n,), np.float64, seed=52)
+    u, v = xp.asarray(x, split=0), xp.zeros(n, split=0)
+    ru, rv = xp.jit(_swap)(u, v, 0, steps)
+    a, b = x.copy(), np.zeros(n)
+    for i in range(steps):
+        b[1:] = a[:-1] * i + (i % 3)
+        a, b = b, a
+    check(ru, a)
+    check(rv, b)
+
+
 @pytest.mark.parametrize("n", [3, 10])
 def test_jit_while_loop(n):
     x = np.zeros((n, 3))
