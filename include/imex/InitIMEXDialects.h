@@ -7,6 +7,7 @@
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 #include "imex/Dialect/Region/IR/Region.h"
+#include "imex/Dialect/Region/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -16,6 +17,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<ndarray::NDArrayDialect, region::RegionDialect>();
   registry.insert<dist::DistDialect>();
   registry.insert<distruntime::DistRuntimeDialect>();
+  region::registerBufferizableOpInterfaceExternalModels(registry);
 }
 } // namespace imex
 

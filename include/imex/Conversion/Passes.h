@@ -6,6 +6,7 @@
 #include "imex/Conversion/DistToStandard/DistToStandard.h"
 #include "imex/Conversion/MathToLibm/MathToLibm.h"
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
+#include "imex/Conversion/RegionToGPU/RegionToGPU.h"
 
 namespace imex {
 #define GEN_PASS_REGISTRATION

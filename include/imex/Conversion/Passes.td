@@ -231,4 +231,32 @@ def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
   ];
 }
 
+def ConvertRegionToGPU : Pass<"convert-region-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Lower the bodies of GPU env_regions to gpu dialect kernels";
+  let description = [{
+    Runs after bufferization. Inside each `region.env_region` with a
+    `#region.gpu_env` environment:
+
+    - linalg ops become `scf.parallel` loops, tiled (32x8 threads per block
+      for 2-D iteration spaces, 256 for 1-D) and mapped to GPU blocks and
+      threads, then `gpu.launch` by upstream's parallel-loop-to-GPU
+      conversion; grid sizes are computed from the loop bounds at run time;
+    - what remains that touches memory (sequential loops, e.g. reductions,
+      and scalar stores) runs in a single-thread `gpu.launch`, so device
+      memory is never touched by the host;
+    - `memref.alloc` becomes `gpu.alloc`, and its `memref.dealloc` (wherever
+      buffer deallocation placed it) `gpu.dealloc`;
+    - `memref.copy` between host and device memory becomes `gpu.memcpy`
+      (inside the region the host-to-device copies of `ndarray.copy`,
+      outside the device-to-host copies).
+
+    The regions are then inlined. Kernels are outlined and compiled by the
+    upstream passes that follow (`gpu-kernel-outlining`, `convert-gpu-to-nvvm`,
+    `gpu-module-to-binary`).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // IMEX_CONVERSION_PASSES_TD

@@ -73,6 +73,23 @@ struct DistCPUPipelineOptions
       llvm::cl::init(true)};
 };
 
+struct GPUPipelineOptions : public CPUCodegenOptions<GPUPipelineOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The CUDA architecture of the kernels (nvvm target)"),
+      llvm::cl::init("sm_80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the kernels are compiled to: bin (cubin through "
+                     "ptxas), isa (PTX text, compiled by the driver at load "
+                     "time), fatbin, or auto: bin where ptxas is found (on "
+                     "PATH or in CUDA_HOME, /usr/local/cuda), else isa"),
+      llvm::cl::init("auto")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("Optimization level of the kernels"),
+                       llvm::cl::init(3)};
+};
+
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
 /// the ExecutionEngine: see docs/pipeline.md.
 void buildCPUPipeline(mlir::OpPassManager &pm,
@@ -84,7 +101,18 @@ void buildCPUPipeline(mlir::OpPassManager &pm,
 void buildDistCPUPipeline(mlir::OpPassManager &pm,
                           const DistCPUPipelineOptions &options);
 
-/// Registers `imex-cpu-pipeline` and `imex-dist-cpu-pipeline`.
+/// ndarray IR with arrays in GPU environments down to the LLVM dialect:
+/// host code calling the GPU runtime (libimex_cuda_runtime) and kernels
+/// embedded as CUDA binaries: see docs/gpu.md.
+void buildGPUPipeline(mlir::OpPassManager &pm,
+                      const GPUPipelineOptions &options);
+
+/// Whether ptxas can be found (on PATH, in $CUDA_HOME/bin or
+/// /usr/local/cuda/bin): kernels are then compiled to cubins.
+bool hasPtxas();
+
+/// Registers `imex-cpu-pipeline`, `imex-dist-cpu-pipeline` and
+/// `imex-gpu-pipeline`.
 void registerIMEXPipelines();
 
 } // namespace imex

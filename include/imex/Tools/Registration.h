@@ -10,6 +10,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 namespace imex {
 /// Registers every upstream and IMEX pass and pipeline, and adds every
@@ -21,6 +22,8 @@ inline void registerEverything(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   imex::registerAllDialects(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 } // namespace imex
 

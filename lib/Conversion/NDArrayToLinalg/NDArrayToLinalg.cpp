@@ -426,6 +426,15 @@ struct CopyLowering : public OpConversionPattern<CopyOp> {
     Type type = getTensorType(op.getType());
     if (source.getType() != type)
       source = tensor::CastOp::create(rewriter, op.getLoc(), type, source);
+    // Between host and device memory a copy is a transfer into a new
+    // buffer (placed on the device by convert-region-to-gpu); elsewhere
+    // value semantics make the copy itself unnecessary.
+    auto sourceType = cast<NDArrayType>(op.getSource().getType());
+    if (sourceType.getEnvironment<imex::region::GPUEnvAttr>() !=
+        op.getType().getEnvironment<imex::region::GPUEnvAttr>())
+      source = bufferization::AllocTensorOp::create(
+          rewriter, op.getLoc(), cast<RankedTensorType>(type), ValueRange(),
+          source);
     rewriter.replaceOp(op, source);
     return success();
   }

@@ -1,0 +1,101 @@
+//===- PipelineStages.h - stages shared by the pipelines --------*- C++ -*-===//
+//
+// Each stage is a textual upstream pipeline; docs/pipeline.md explains why
+// each pass is there.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMEX_LIB_PIPELINES_PIPELINESTAGES_H
+#define IMEX_LIB_PIPELINES_PIPELINESTAGES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace imex::pipeline_stages {
+
+/// Parses `pipeline` into `pm`; an invalid pipeline is a bug of ours.
+void addPipeline(mlir::OpPassManager &pm, llvm::StringRef name,
+                 const std::string &pipeline);
+
+/// Calls of array functions are inlined (in-place updates of arguments then
+/// become visible to the caller's value semantics), then indices and slices
+/// are checked.
+template <typename Options>
+std::string getFrontOfPipeline(const Options &options) {
+  std::string pipeline = "inline,canonicalize,";
+  if (options.boundsChecks)
+    pipeline += "ndarray-bounds-checks,";
+  return pipeline;
+}
+
+/// ndarray -> linalg on tensors, shapes made static where known, fused.
+/// `dropRegions`: the environment regions are not needed below (CPU).
+template <typename Options>
+std::string getTensorStage(const Options &options, bool dropRegions) {
+  std::string pipeline = "canonicalize,convert-ndarray-to-linalg,";
+  if (dropRegions)
+    pipeline += "drop-regions,";
+  pipeline += "canonicalize,cse,"
+              "resolve-shaped-type-result-dims,canonicalize,"
+              "imex-slice-elementwise-producers,canonicalize,";
+  if (options.fuseElementwise)
+    pipeline += "imex-fuse-elementwise,canonicalize,cse,";
+  pipeline +=
+      // Loop-invariant sizes out of loops, so that the buffers of loop
+      // temporaries can be allocated once (buffer-loop-hoisting) and
+      // updates write at invariant positions.
+      "scf-for-loop-canonicalization,loop-invariant-code-motion,";
+  if (options.doubleBufferLoops)
+    pipeline += "imex-double-buffer-loops,canonicalize,cse,";
+  // (After double buffering, which follows chains through ghost writes.)
+  pipeline += "imex-forward-ghost-writes,";
+  return pipeline;
+}
+
+/// Tensors -> buffers, in place where possible, every buffer freed.
+inline std::string getBufferizationStage() {
+  return "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"
+         "loops bufferize-function-"
+         "boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         // (CSE merges equal views, so that a copy of a view to itself, left
+         // where a value computed in place is inserted back, folds away.)
+         "canonicalize,cse,canonicalize,func.func(buffer-loop-hoisting),"
+         "buffer-deallocation-"
+         "pipeline,"
+         "canonicalize,";
+}
+
+/// Buffers and loops to the LLVM dialect for the host CPU.
+template <typename Options>
+std::string getCPUCodegenStage(const Options &options) {
+  std::string pipeline =
+      // Copies of views as vectorizable loops, not element-wise calls.
+      "imex-strided-copies-to-linalg,"
+      // Loops, then the LLVM dialect.
+      "convert-linalg-to-loops,canonicalize,fold-memref-alias-ops,"
+      "expand-strided-metadata,"
+      "lower-affine,convert-scf-to-cf,arith-expand,"
+      "convert-math-to-funcs{convert-ctlz=false},"
+      "math-extend-to-supported-types,";
+  // Transcendental functions: libm calls (vectorized by the JIT unless
+  // vector-math=0), the rest of math: LLVM intrinsics.
+  pipeline += options.vectorMath ? "imex-math-to-libm{vector-math=1},"
+                                 : "imex-math-to-libm{vector-math=0},";
+  pipeline +=
+      "convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,";
+  pipeline += options.countAllocations
+                  ? "finalize-memref-to-llvm{use-generic-functions=1},"
+                  : "finalize-memref-to-llvm,";
+  pipeline += "convert-arith-to-llvm,"
+              "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+              "imex-llvm-noalias-args,"
+              "reconcile-unrealized-casts";
+  return pipeline;
+}
+
+} // namespace imex::pipeline_stages
+
+#endif // IMEX_LIB_PIPELINES_PIPELINESTAGES_H
