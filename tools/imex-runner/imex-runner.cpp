@@ -1,8 +1,9 @@
 //===- imex-runner.cpp - lower and JIT-run ndarray programs ---------------===//
 //
 // Parses a .mlir file, lowers it with a pass pipeline (imex-cpu-pipeline by
-// default), compiles it to an object for the host CPU and runs an entry
-// function. Options as mlir-runner's (-e, --entry-point-result,
+// default, imex-gpu-pipeline for programs with GPU arrays), compiles it to an
+// object for the host CPU and runs an entry function. Options as mlir-runner's
+// (-e, --entry-point-result,
 // --shared-libs, -O0..3); the MLIR runner-utils libraries,
 // libimex_runner_utils and (if built) the IDTR runtime libidtr are linked by
 // default.
@@ -14,12 +15,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+#include "imex/Dialect/Region/IR/Region.h"
 #include "imex/ExecutionEngine/JitCompiler.h"
 #include "imex/Tools/Registration.h"
 
 #include <chrono>
 #include <cstdio>
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -29,6 +33,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -172,6 +177,60 @@ std::vector<std::string> getDefaultLibraries(StringRef self) {
   return libs;
 }
 
+/// Whether `module` computes on a GPU: arrays in a GPU environment or gpu
+/// dialect ops.
+bool usesGPU(ModuleOp module) {
+  auto isGPUArray = [](Type type) {
+    auto array = dyn_cast<ndarray::NDArrayType>(type);
+    return array && array.getEnvironment<region::GPUEnvAttr>();
+  };
+  WalkResult walk = module->walk([&](Operation *op) {
+    if (isa<gpu::GPUDialect>(op->getDialect()) ||
+        llvm::any_of(op->getResultTypes(), isGPUArray) ||
+        llvm::any_of(op->getOperandTypes(), isGPUArray))
+      return WalkResult::interrupt();
+    if (auto function = dyn_cast<FunctionOpInterface>(op))
+      if (llvm::any_of(function.getArgumentTypes(), isGPUArray) ||
+          llvm::any_of(function.getResultTypes(), isGPUArray))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Exit status of a GPU program on a machine that cannot run it (the
+/// automake convention for a skipped test).
+constexpr int kNoGPUExitCode = 77;
+
+/// The GPU runtime next to libimex_runner_utils, loaded now to ask whether a
+/// device can run the program; on failure a message saying why.
+FailureOr<std::string> loadGPURuntime(StringRef self, std::string &message) {
+  SmallString<256> path(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(path, "lib", "libimex_cuda_runtime.so");
+  if (!llvm::sys::fs::exists(path)) {
+    message = "this program runs on a GPU, but " + path.str().str() +
+              " was not built (no CUDA toolkit when the project was "
+              "configured)";
+    return failure();
+  }
+  std::string error;
+  auto library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &error);
+  if (!library.isValid()) {
+    message = "cannot load " + path.str().str() + ": " + error;
+    return failure();
+  }
+  using ReasonFn = const char *(*)();
+  auto reason = reinterpret_cast<ReasonFn>(
+      library.getAddressOfSymbol("imexCudaUnavailableReason"));
+  if (reason && reason()) {
+    message = std::string("this program needs a CUDA device: ") + reason();
+    return failure();
+  }
+  return std::string(path);
+}
+
 /// What identifies this tool's build in cache keys: a rebuilt runner may
 /// lower differently.
 std::string getToolIdentity(StringRef self) {
@@ -261,6 +320,13 @@ int main(int argc, char **argv) {
     return 1;
   if (failed(checkEntry(*module)))
     return 1;
+  bool gpuProgram = usesGPU(*module);
+  if (gpuProgram && pipeline.getNumOccurrences() == 0)
+    pipeline = "imex-gpu-pipeline";
+  if (gpuProgram && !StringRef(pipeline).contains("gpu"))
+    return fail("the program has arrays in a GPU environment "
+                "(#region.gpu_env); lower it with "
+                "--pipeline=imex-gpu-pipeline");
   double parseSeconds = secondsSince(start);
 
   std::string self = llvm::sys::fs::getMainExecutable(
@@ -305,6 +371,15 @@ int main(int argc, char **argv) {
 
   auto linkStart = std::chrono::steady_clock::now();
   std::vector<std::string> libs = getDefaultLibraries(self);
+  if (gpuProgram) {
+    // Compiled (the kernels included) before this check: a machine without
+    // a device still checks the whole compilation.
+    std::string message;
+    FailureOr<std::string> runtime = loadGPURuntime(self, message);
+    if (failed(runtime))
+      return fail(message), kNoGPUExitCode;
+    libs.push_back(*runtime);
+  }
   libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
   auto session = JitSession::create(*machine, libs);
   if (!session)
