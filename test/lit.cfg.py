@@ -67,3 +67,31 @@ if config.imex_sanitizers:
         (key, f"env ASAN_OPTIONS=detect_leaks=0 {value}"
          if key == "%mpiexec" else value)
         for key, value in config.substitutions]
+
+# GPU (docs/gpu.md): `ptxas` when the CUDA toolkit's assembler is found (the
+# kernels are then compiled to cubins), `cuda-runtime` when
+# libimex_cuda_runtime is built, `cuda-device` when it finds a usable device
+# (tests that run kernels require it).
+def _find_cuda_tool(name):
+    found = shutil.which(name)
+    if found:
+        return found
+    for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
+        if root and os.access(os.path.join(root, "bin", name), os.X_OK):
+            return os.path.join(root, "bin", name)
+    return None
+
+
+if _find_cuda_tool("ptxas"):
+    config.available_features.add("ptxas")
+_libcuda_runtime = os.path.join(config.imex_lib_dir, "libimex_cuda_runtime.so")
+if os.path.exists(_libcuda_runtime):
+    config.available_features.add("cuda-runtime")
+    import ctypes
+    _probe = ctypes.CDLL(_libcuda_runtime).imexCudaUnavailableReason
+    _probe.restype = ctypes.c_char_p
+    _reason = _probe()
+    if _reason is None:
+        config.available_features.add("cuda-device")
+    else:
+        lit_config.note("GPU execution tests skipped: " + _reason.decode())

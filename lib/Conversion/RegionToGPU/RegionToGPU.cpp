@@ -257,6 +257,22 @@ private:
         group.push_back(&op);
         continue;
       }
+      // Scalar computations between device work join it if they use its
+      // results, or else move before it: one kernel for the whole group.
+      if (!group.empty() && isMemoryEffectFree(&op) &&
+          op.getNumRegions() == 0) {
+        bool usesGroup = llvm::any_of(op.getOperands(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return def && llvm::any_of(group, [&](Operation *member) {
+                   return member->isAncestor(def);
+                 });
+        });
+        if (usesGroup)
+          group.push_back(&op);
+        else
+          op.moveBefore(group.front());
+        continue;
+      }
       if (failed(launch(group)))
         return failure();
       if (!isa<gpu::LaunchOp>(op) && containsHostWork(&op))
