@@ -65,4 +65,9 @@ void imex::registerIMEXPipelines() {
       "LLVM dialect: host code calling the GPU runtime and the kernels as "
       "CUDA binaries (cubin, or PTX without ptxas)",
       buildGPUPipeline);
+  PassPipelineRegistration<GPUEmulationPipelineOptions>(
+      "imex-gpu-emulation-pipeline",
+      "imex-gpu-pipeline with the kernels run on the host, one loop "
+      "iteration per GPU thread (tests without a device)",
+      buildGPUEmulationPipeline);
 }

@@ -25,21 +25,30 @@ bool imex::hasPtxas() {
   return false;
 }
 
-void imex::buildGPUPipeline(OpPassManager &pm,
-                            const GPUPipelineOptions &options) {
-  std::string format = options.format;
-  if (format == "auto")
-    format = hasPtxas() ? "bin" : "isa";
+/// ndarray IR to device allocations, transfers and gpu.launch ops (the
+/// rest on buffers and loops).
+template <typename Options>
+static std::string getGPUKernelStage(const Options &options) {
   // GPU arrays' ops in regions, merged where adjacent (before the bounds
   // checks, which would split them; the checks stay on the host).
   std::string pipeline = "inline,canonicalize,add-gpu-regions,canonicalize,";
   if (options.boundsChecks)
     pipeline += "ndarray-bounds-checks,";
-  pipeline +=
-      getTensorStage(options, /*dropRegions=*/false) + getBufferizationStage() +
-      // Device allocations, transfers and kernels; the remaining host code
-      // as on the CPU.
-      "func.func(convert-region-to-gpu),drop-regions,canonicalize,cse,"
+  pipeline += getTensorStage(options, /*dropRegions=*/false) +
+              getBufferizationStage() +
+              // Device allocations, transfers and kernels.
+              "func.func(convert-region-to-gpu),drop-regions,canonicalize,cse,";
+  return pipeline;
+}
+
+void imex::buildGPUPipeline(OpPassManager &pm,
+                            const GPUPipelineOptions &options) {
+  std::string format = options.format;
+  if (format == "auto")
+    format = hasPtxas() ? "bin" : "isa";
+  std::string pipeline =
+      getGPUKernelStage(options) +
+      // The remaining host code as on the CPU.
       "imex-strided-copies-to-linalg,convert-linalg-to-loops,canonicalize,"
       // Kernels outlined, transfers and launches made asynchronous (each
       // waits only for what it depends on).
@@ -50,4 +59,12 @@ void imex::buildGPUPipeline(OpPassManager &pm,
       options.chip.getValue() + " cubin-features=\"\" cubin-format=" + format +
       " opt-level=" + std::to_string(options.optLevel) + "}";
   addPipeline(pm, "imex-gpu-pipeline", pipeline);
+}
+
+void imex::buildGPUEmulationPipeline(
+    OpPassManager &pm, const GPUEmulationPipelineOptions &options) {
+  addPipeline(pm, "imex-gpu-emulation-pipeline",
+              getGPUKernelStage(options) +
+                  "func.func(imex-gpu-to-host),canonicalize," +
+                  getCPUCodegenStage(options));
 }

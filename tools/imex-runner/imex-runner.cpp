@@ -371,7 +371,7 @@ int main(int argc, char **argv) {
 
   auto linkStart = std::chrono::steady_clock::now();
   std::vector<std::string> libs = getDefaultLibraries(self);
-  if (gpuProgram) {
+  if (gpuProgram && !StringRef(pipeline).contains("emulation")) {
     // Compiled (the kernels included) before this check: a machine without
     // a device still checks the whole compilation.
     std::string message;

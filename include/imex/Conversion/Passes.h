@@ -4,6 +4,7 @@
 #define IMEX_CONVERSION_PASSES_H
 
 #include "imex/Conversion/DistToStandard/DistToStandard.h"
+#include "imex/Conversion/GPUToHost/GPUToHost.h"
 #include "imex/Conversion/MathToLibm/MathToLibm.h"
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
 #include "imex/Conversion/RegionToGPU/RegionToGPU.h"

@@ -259,4 +259,22 @@ def ConvertRegionToGPU : Pass<"convert-region-to-gpu", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def GPUToHost : Pass<"imex-gpu-to-host", "::mlir::func::FuncOp"> {
+  let summary = "Run gpu dialect kernels and memory operations on the host";
+  let description = [{
+    Emulates, for testing without a device, what `convert-region-to-gpu`
+    produced: `gpu.launch` becomes an `scf.parallel` loop over the blocks and
+    threads of its grid (one iteration per GPU thread, the body unchanged),
+    `gpu.alloc`/`gpu.dealloc` host allocations and frees, `gpu.memcpy` a
+    `memref.copy`; `gpu.wait` is dropped (everything is synchronous).
+    `imex-gpu-emulation-pipeline` lowers GPU programs through it, so that
+    execution tests check the decomposition into kernels (tiling, guards of
+    partial tiles, single-thread kernels, transfers) against numpy on
+    machines without a GPU. It does not check the NVVM code generation nor
+    the driver: see docs/gpu.md.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // IMEX_CONVERSION_PASSES_TD

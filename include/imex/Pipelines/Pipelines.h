@@ -90,6 +90,9 @@ struct GPUPipelineOptions : public CPUCodegenOptions<GPUPipelineOptions> {
                        llvm::cl::init(3)};
 };
 
+struct GPUEmulationPipelineOptions
+    : public CPUCodegenOptions<GPUEmulationPipelineOptions> {};
+
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
 /// the ExecutionEngine: see docs/pipeline.md.
 void buildCPUPipeline(mlir::OpPassManager &pm,
@@ -106,6 +109,12 @@ void buildDistCPUPipeline(mlir::OpPassManager &pm,
 /// embedded as CUDA binaries: see docs/gpu.md.
 void buildGPUPipeline(mlir::OpPassManager &pm,
                       const GPUPipelineOptions &options);
+
+/// imex-gpu-pipeline up to the kernels, which then run on the host, one
+/// loop iteration per GPU thread (imex-gpu-to-host): execution tests of the
+/// GPU lowering on machines without a device.
+void buildGPUEmulationPipeline(mlir::OpPassManager &pm,
+                               const GPUEmulationPipelineOptions &options);
 
 /// Whether ptxas can be found (on PATH, in $CUDA_HOME/bin or
 /// /usr/local/cuda/bin): kernels are then compiled to cubins.

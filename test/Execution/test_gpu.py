@@ -1,0 +1,222 @@
+"""Arrays in a GPU environment against numpy (issue 18, docs/gpu.md).
+
+Each program copies numpy inputs to the device (ndarray.copy into
+#region.gpu_env), computes there and copies the results back. It runs in two
+modes:
+
+- `emulation` (always): imex-gpu-emulation-pipeline, i.e. imex-gpu-pipeline
+  up to the gpu dialect, with every kernel run on the host one loop
+  iteration per GPU thread. Checks the decomposition into kernels (tiles,
+  guards of partial tiles, single-thread kernels, transfers) and that every
+  device buffer is freed exactly once.
+- `binary`: imex-gpu-pipeline down to the CUDA binaries (cubins where
+  ptxas is found, which then assembles every kernel): the program compiles
+  for the device.
+- `device`: imex-gpu-pipeline and libimex_cuda_runtime on a CUDA device;
+  skipped, with the reason, where there is none.
+"""
+
+import ctypes
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from harness import OPT, RUNNER, Program, array_type, assert_matches
+
+GPU = '#region.gpu_env<device = "cuda:0">'
+RNG = np.random.default_rng(18)
+
+
+def _device_unavailable():
+    """Why GPU programs cannot run here, or None."""
+    lib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
+        RUNNER))), "lib", "libimex_cuda_runtime.so")
+    if not os.path.exists(lib):
+        return f"{lib} is not built (no CUDA toolkit at configure time)"
+    probe = ctypes.CDLL(lib).imexCudaUnavailableReason
+    probe.restype = ctypes.c_char_p
+    reason = probe()
+    return reason.decode() if reason else None
+
+
+UNAVAILABLE = _device_unavailable()
+MODES = [
+    "emulation",
+    "binary",
+    pytest.param("device", marks=pytest.mark.skipif(
+        UNAVAILABLE is not None, reason=f"no CUDA device: {UNAVAILABLE}")),
+]
+
+
+def gpu_type(shape, dtype):
+    return array_type(shape, dtype)[:-1] + f", {GPU}>"
+
+
+class GPUProgram(Program):
+    """A Program whose inputs are copied to the device and whose outputs are
+    copied back before printing."""
+
+    def gpu_input(self, array, dtype=None):
+        host, host_type = self.input(array, dtype)
+        dtype = dtype or host_type.split("x")[-1].rstrip(">")
+        shape = list(np.shape(array))
+        return self.op(f"ndarray.copy {host} : {host_type} -> "
+                       f"{gpu_type(shape, dtype)}"), shape, dtype
+
+    def gpu_output(self, value, shape, dtype):
+        host = self.op(f"ndarray.copy {value} : {gpu_type(shape, dtype)} -> "
+                       f"{array_type(shape, dtype)}")
+        self.output(host, shape, dtype)
+
+    def check(self, mode, *expected):
+        """Runs (or compiles) the program in `mode` and compares each output
+        with numpy's `(array, dtype)`."""
+        if mode == "binary":
+            proc = subprocess.run([OPT, "-", "-imex-gpu-pipeline"],
+                                  input=self.text(), capture_output=True,
+                                  text=True, timeout=300)
+            assert proc.returncode == 0, proc.stderr
+            # (Empty arrays leave no kernel.)
+            kernels = proc.stdout.count("gpu.binary")
+            assert kernels > 0 or 0 in np.shape(expected[0][0])
+            assert proc.stdout.count("#gpu.object<") == kernels
+            return
+        if mode == "emulation":
+            results = self.run(pipeline="imex-gpu-emulation-pipeline")
+        else:
+            results = self.run(pipeline="imex-gpu-pipeline",
+                               count_allocations=False)
+        for result, (array, dtype) in zip(results, expected, strict=True):
+            assert_matches(result, array, dtype)
+
+
+# Shapes that fill no tile evenly (tiles are 8 x 32 threads in 2-D, 256 in
+# 1-D), 3-D and 4-D (a sequential dimension), one element, and empty.
+SHAPES = [(1000,), (37, 53), (5, 7, 9), (2, 3, 4, 5), (1,), (0, 4)]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_elementwise_chain(mode, shape):
+    a = RNG.uniform(0.5, 4, size=shape)
+    b = RNG.uniform(-2, 2, size=shape)
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a)
+    y, _, _ = p.gpu_input(b)
+    t = gpu_type(list(shape), "f64")
+    s = p.op(f"ndarray.ewuny sqrt {x} : {t} -> {t}")
+    m = p.op(f"ndarray.ewbin multiply {s}, {y} : ({t}, {t}) -> {t}")
+    e = p.op(f"ndarray.ewuny exp {m} : {t} -> {t}")
+    r = p.op(f"ndarray.ewbin subtract {e}, {x} : ({t}, {t}) -> {t}")
+    p.gpu_output(r, list(shape), "f64")
+    p.check(mode, (np.exp(np.sqrt(a) * b) - a, "f64"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["f32", "i32", "i64"])
+def test_broadcast_scalar_and_row(mode, dtype):
+    np_type = {"f32": np.float32, "i32": np.int32, "i64": np.int64}[dtype]
+    a = (RNG.uniform(-50, 50, size=(19, 45))).astype(np_type)
+    row = (RNG.uniform(-50, 50, size=(45,))).astype(np_type)
+    k = np.array(3, dtype=np_type)
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a, dtype)
+    r_, _, _ = p.gpu_input(row, dtype)
+    c, _, _ = p.gpu_input(k, dtype)
+    t, rt, ct = (gpu_type([19, 45], dtype), gpu_type([45], dtype),
+                 gpu_type([], dtype))
+    s = p.op(f"ndarray.ewbin add {x}, {r_} : ({t}, {rt}) -> {t}")
+    m = p.op(f"ndarray.ewbin multiply {s}, {c} : ({t}, {ct}) -> {t}")
+    p.gpu_output(m, [19, 45], dtype)
+    p.check(mode, ((a + row) * k, dtype))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind,axes", [("sum", None), ("sum", [0]),
+                                       ("max", [1]), ("mean", None),
+                                       ("prod", [0, 2])], ids=str)
+def test_reductions(mode, kind, axes):
+    a = RNG.uniform(0.9, 1.1, size=(6, 35, 9))
+    p = GPUProgram()
+    x, shape, _ = p.gpu_input(a)
+    reduced = range(3) if axes is None else axes
+    rshape = [n for d, n in enumerate(shape) if d not in reduced]
+    attrs = "" if axes is None else f" axes [{', '.join(map(str, axes))}]"
+    r = p.op(f"ndarray.reduction {kind} {x}{attrs} : {gpu_type(shape, 'f64')}"
+             f" -> {gpu_type(rshape, 'f64')}")
+    p.gpu_output(r, rshape, "f64")
+    numpy = {"sum": np.sum, "max": np.max, "mean": np.mean, "prod": np.prod}
+    expected = numpy[kind](a, axis=None if axes is None else tuple(axes))
+    p.check(mode, (expected, "f64"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_matmul(mode):
+    a = RNG.uniform(-1, 1, size=(33, 17))
+    b = RNG.uniform(-1, 1, size=(17, 41))
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a)
+    y, _, _ = p.gpu_input(b)
+    r = p.op(f"ndarray.matmul {x}, {y} : ({gpu_type([33, 17], 'f64')}, "
+             f"{gpu_type([17, 41], 'f64')}) -> {gpu_type([33, 41], 'f64')}")
+    p.gpu_output(r, [33, 41], "f64")
+    p.check(mode, (a @ b, "f64"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_strided_views_and_insert(mode):
+    """A strided view updated in place, a reversed read of another array."""
+    a = RNG.uniform(-1, 1, size=(20, 30))
+    b = RNG.uniform(-1, 1, size=(10, 15))
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a)
+    y, _, _ = p.gpu_input(b)
+    t, vt = gpu_type([20, 30], "f64"), gpu_type([10, 15], "f64")
+    v = p.op(f"ndarray.subview {x}[0, 1] [10, 15] [2, 2] : {t} to {vt}")
+    s = p.op(f"ndarray.ewbin add {v}, {y} : ({vt}, {vt}) -> {vt}")
+    p.line(f"ndarray.insert_slice {s} into {x}[0, 1] [10, 15] [2, 2] : "
+           f"{vt} into {t}")
+    p.gpu_output(x, [20, 30], "f64")
+    expected = a.copy()
+    expected[0::2, 1::2] += b
+    p.check(mode, (expected, "f64"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n,steps", [(64, 200), (37, 11)])
+def test_jacobi(mode, n, steps):
+    """examples/jacobi2d_gpu.mlir's stencil loop on the device."""
+    p = GPUProgram()
+    zero = p.constant(0.0, "f64")
+    one = p.constant(1.0, "f64")
+    quarter = p.constant(0.25, "f64")
+    c0, c1 = p.constant(0, "index"), p.constant(1, "index")
+    cs = p.constant(steps, "index")
+    g, g0 = gpu_type([n, n], "f64"), gpu_type([], "f64")
+    u = p.op(f"ndarray.create value {zero} : {g}")
+    top = p.op(f"ndarray.create value {one} : {g0}")
+    p.line(f"ndarray.insert_slice {top} into {u}[0, 0] [1, {n}] [1, 1] : "
+           f"{g0} into {g}")
+    q = p.op(f"ndarray.create value {quarter} : {g0}")
+    m = n - 2
+    v = gpu_type([m, m], "f64")
+    p.line(f"scf.for %it = {c0} to {cs} step {c1} {{")
+    views = [p.op(f"ndarray.subview {u}[{i}, {j}] [{m}, {m}] [1, 1] : {g} "
+                  f"to {v}") for i, j in ((0, 1), (2, 1), (1, 0), (1, 2))]
+    ns = p.op(f"ndarray.ewbin add {views[0]}, {views[1]} : ({v}, {v}) -> {v}")
+    we = p.op(f"ndarray.ewbin add {views[2]}, {views[3]} : ({v}, {v}) -> {v}")
+    s = p.op(f"ndarray.ewbin add {ns}, {we} : ({v}, {v}) -> {v}")
+    new = p.op(f"ndarray.ewbin multiply {s}, {q} : ({v}, {g0}) -> {v}")
+    p.line(f"ndarray.insert_slice {new} into {u}[1, 1] [{m}, {m}] [1, 1] : "
+           f"{v} into {g}")
+    p.line("}")
+    p.gpu_output(u, [n, n], "f64")
+    expected = np.zeros((n, n))
+    expected[0, :] = 1.0
+    for _ in range(steps):
+        expected[1:-1, 1:-1] = 0.25 * (expected[:-2, 1:-1] + expected[2:, 1:-1]
+                                       + expected[1:-1, :-2]
+                                       + expected[1:-1, 2:])
+    p.check(mode, (expected, "f64"))
