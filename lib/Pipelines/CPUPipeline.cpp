@@ -30,23 +30,9 @@ void imex::buildCPUPipeline(OpPassManager &pm,
 
 void imex::buildDistCPUPipeline(OpPassManager &pm,
                                 const DistCPUPipelineOptions &options) {
-  // Distribution works on array SSA: value semantics first, then the
-  // distributed ops become local ops plus distruntime communication, which
-  // becomes IDTR calls before the ndarray ops are lowered.
-  std::string pipeline =
-      getFrontOfPipeline(options) +
-      "ndarray-value-semantics,ndarray-dist,canonicalize,cse,";
-  if (options.coalesce)
-    pipeline += "dist-coalesce,canonicalize,cse,";
-  if (options.inferElementwiseCores)
-    pipeline += "dist-infer-elementwise-cores,";
-  pipeline += "convert-dist-to-standard,canonicalize,cse,";
-  if (options.overlapCommAndCompute)
-    pipeline += "overlap-comm-and-compute,";
-  if (options.addCommCacheKeys)
-    pipeline += "add-comm-cache-keys,";
-  pipeline += "lower-distruntime-to-idtr,";
-  addPipeline(pm, "imex-dist-cpu-pipeline", pipeline + getCPUPipeline(options));
+  addPipeline(pm, "imex-dist-cpu-pipeline",
+              getFrontOfPipeline(options) + getDistStage(options) +
+                  getCPUPipeline(options));
 }
 
 void imex::registerIMEXPipelines() {
@@ -70,4 +56,15 @@ void imex::registerIMEXPipelines() {
       "imex-gpu-pipeline with the kernels run on the host, one loop "
       "iteration per GPU thread (tests without a device)",
       buildGPUEmulationPipeline);
+  PassPipelineRegistration<DistGPUPipelineOptions>(
+      "imex-dist-gpu-pipeline",
+      "Distributed arrays on GPUs: imex-dist-cpu-pipeline's distribution, "
+      "then imex-gpu-pipeline with buffers in memory shared by host and "
+      "device (run under mpirun)",
+      buildDistGPUPipeline);
+  PassPipelineRegistration<DistGPUEmulationPipelineOptions>(
+      "imex-dist-gpu-emulation-pipeline",
+      "imex-dist-gpu-pipeline with the kernels run on the host (tests "
+      "without a device, under mpirun)",
+      buildDistGPUEmulationPipeline);
 }

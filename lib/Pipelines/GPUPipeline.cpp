@@ -25,46 +25,87 @@ bool imex::hasPtxas() {
   return false;
 }
 
-/// ndarray IR to device allocations, transfers and gpu.launch ops (the
-/// rest on buffers and loops).
+/// Ops on GPU arrays in regions (merged where adjacent), then through the
+/// tensor and bufferization stages to device allocations, transfers and
+/// gpu.launch ops. `hostShared`: every buffer in memory shared by host and
+/// device (distributed arrays, whose halos the host exchanges).
 template <typename Options>
-static std::string getGPUKernelStage(const Options &options) {
-  // GPU arrays' ops in regions, merged where adjacent (before the bounds
-  // checks, which would split them; the checks stay on the host).
+static std::string getGPUKernelStage(const Options &options, bool hostShared) {
+  std::string shared = hostShared ? "{host-shared=1}" : "";
+  return "add-gpu-regions" + shared + ",canonicalize," +
+         getTensorStage(options, /*dropRegions=*/false) +
+         getBufferizationStage() + "func.func(convert-region-to-gpu" + shared +
+         "),drop-regions,canonicalize,cse,";
+}
+
+/// The front of the single-device pipelines: regions before the bounds
+/// checks, which would split them (the checks stay on the host).
+template <typename Options>
+static std::string getGPUFront(const Options &options) {
   std::string pipeline = "inline,canonicalize,add-gpu-regions,canonicalize,";
   if (options.boundsChecks)
     pipeline += "ndarray-bounds-checks,";
-  pipeline += getTensorStage(options, /*dropRegions=*/false) +
-              getBufferizationStage() +
-              // Device allocations, transfers and kernels.
-              "func.func(convert-region-to-gpu),drop-regions,canonicalize,cse,";
   return pipeline;
 }
 
-void imex::buildGPUPipeline(OpPassManager &pm,
-                            const GPUPipelineOptions &options) {
+/// Kernels outlined and compiled, host code calling the GPU runtime.
+template <typename Options>
+static std::string getNVVMStage(const Options &options) {
   std::string format = options.format;
   if (format == "auto")
-    format = hasPtxas() ? "bin" : "isa";
-  std::string pipeline =
-      getGPUKernelStage(options) +
-      // The remaining host code as on the CPU.
-      "imex-strided-copies-to-linalg,convert-linalg-to-loops,canonicalize,"
+    format = imex::hasPtxas() ? "bin" : "isa";
+  return
+      // The remaining host code as on the CPU (reshapes with a shape buffer
+      // as views, which upstream's host lowering expects).
+      "imex-strided-copies-to-linalg,convert-linalg-to-loops,memref-expand,"
+      "canonicalize,"
       // Kernels outlined, transfers and launches made asynchronous (each
-      // waits only for what it depends on).
-      "gpu-kernel-outlining,func.func(gpu-async-region),"
+      // waits only for what it depends on; allocations of shared memory
+      // stay synchronous, as upstream lowers them).
+      "gpu-kernel-outlining,func.func(gpu-async-region,"
+      "imex-gpu-sync-shared-allocs),"
       // Upstream's lowering: kernels to NVVM and a binary, host code calling
       // the GPU runtime.
       "gpu-lower-to-nvvm-pipeline{cubin-chip=" +
       options.chip.getValue() + " cubin-features=\"\" cubin-format=" + format +
       " opt-level=" + std::to_string(options.optLevel) + "}";
-  addPipeline(pm, "imex-gpu-pipeline", pipeline);
+}
+
+/// Kernels run on the host, then the CPU code generation.
+template <typename Options>
+static std::string getEmulationStage(const Options &options) {
+  return "func.func(imex-gpu-to-host),canonicalize," +
+         getCPUCodegenStage(options);
+}
+
+void imex::buildGPUPipeline(OpPassManager &pm,
+                            const GPUPipelineOptions &options) {
+  addPipeline(pm, "imex-gpu-pipeline",
+              getGPUFront(options) +
+                  getGPUKernelStage(options, /*hostShared=*/false) +
+                  getNVVMStage(options));
 }
 
 void imex::buildGPUEmulationPipeline(
     OpPassManager &pm, const GPUEmulationPipelineOptions &options) {
   addPipeline(pm, "imex-gpu-emulation-pipeline",
-              getGPUKernelStage(options) +
-                  "func.func(imex-gpu-to-host),canonicalize," +
-                  getCPUCodegenStage(options));
+              getGPUFront(options) +
+                  getGPUKernelStage(options, /*hostShared=*/false) +
+                  getEmulationStage(options));
+}
+
+void imex::buildDistGPUPipeline(OpPassManager &pm,
+                                const DistGPUPipelineOptions &options) {
+  addPipeline(pm, "imex-dist-gpu-pipeline",
+              getFrontOfPipeline(options) + getDistStage(options) +
+                  getGPUKernelStage(options, /*hostShared=*/true) +
+                  getNVVMStage(options));
+}
+
+void imex::buildDistGPUEmulationPipeline(
+    OpPassManager &pm, const DistGPUEmulationPipelineOptions &options) {
+  addPipeline(pm, "imex-dist-gpu-emulation-pipeline",
+              getFrontOfPipeline(options) + getDistStage(options) +
+                  getGPUKernelStage(options, /*hostShared=*/true) +
+                  getEmulationStage(options));
 }

@@ -30,6 +30,25 @@ std::string getFrontOfPipeline(const Options &options) {
   return pipeline;
 }
 
+/// Distribution works on array SSA: value semantics first, then the
+/// distributed ops become local ops plus distruntime communication, which
+/// becomes IDTR calls before the ndarray ops are lowered.
+template <typename Options> std::string getDistStage(const Options &options) {
+  std::string pipeline =
+      "ndarray-value-semantics,ndarray-dist,canonicalize,cse,";
+  if (options.coalesce)
+    pipeline += "dist-coalesce,canonicalize,cse,";
+  if (options.inferElementwiseCores)
+    pipeline += "dist-infer-elementwise-cores,";
+  pipeline += "convert-dist-to-standard,canonicalize,cse,";
+  if (options.overlapCommAndCompute)
+    pipeline += "overlap-comm-and-compute,";
+  if (options.addCommCacheKeys)
+    pipeline += "add-comm-cache-keys,";
+  pipeline += "lower-distruntime-to-idtr,";
+  return pipeline;
+}
+
 /// ndarray -> linalg on tensors, shapes made static where known, fused.
 /// `dropRegions`: the environment regions are not needed below (CPU).
 template <typename Options>

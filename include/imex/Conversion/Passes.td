@@ -253,7 +253,17 @@ def ConvertRegionToGPU : Pass<"convert-region-to-gpu", "::mlir::func::FuncOp"> {
     The regions are then inlined. Kernels are outlined and compiled by the
     upstream passes that follow (`gpu-kernel-outlining`, `convert-gpu-to-nvvm`,
     `gpu-module-to-binary`).
+
+    With `host-shared`, every buffer of the function (in the regions and
+    outside) is allocated as memory that both the host and the device
+    access (`gpu.alloc host_shared`: CUDA managed memory): the host code of
+    distributed arrays (halo exchanges through IDTR, copies of strided
+    views) then works on device arrays directly, the driver migrating pages.
   }];
+  let options = [
+    Option<"hostShared", "host-shared", "bool", /*default=*/"false",
+           "Allocate every buffer in memory shared by host and device">
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
@@ -275,6 +285,19 @@ def GPUToHost : Pass<"imex-gpu-to-host", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def GPUSyncSharedAllocs
+    : Pass<"imex-gpu-sync-shared-allocs", "::mlir::func::FuncOp"> {
+  let summary = "Make asynchronous host-shared gpu.alloc ops synchronous";
+  let description = [{
+    Upstream's `gpu-to-llvm` lowers `gpu.alloc host_shared` only without
+    async dependencies, and `gpu.dealloc`/`gpu.memcpy` only with them, while
+    `gpu-async-region` makes all of them asynchronous. This pass waits for
+    the dependencies of each asynchronous host-shared allocation, allocates
+    synchronously and hands a fresh token to its users.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 #endif // IMEX_CONVERSION_PASSES_TD

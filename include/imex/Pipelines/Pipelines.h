@@ -47,8 +47,11 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
 
 struct CPUPipelineOptions : public CPUCodegenOptions<CPUPipelineOptions> {};
 
-struct DistCPUPipelineOptions
-    : public CPUCodegenOptions<DistCPUPipelineOptions> {
+/// Options of the distribution stage, shared by the distributed pipelines.
+template <typename Derived>
+struct DistCodegenOptions : public CPUCodegenOptions<Derived> {
+  template <typename T>
+  using Option = typename CPUCodegenOptions<Derived>::template Option<T>;
   Option<bool> coalesce{
       *this, "dist-coalesce",
       llvm::cl::desc("One halo exchange per array and block for all the "
@@ -73,7 +76,12 @@ struct DistCPUPipelineOptions
       llvm::cl::init(true)};
 };
 
-struct GPUPipelineOptions : public CPUCodegenOptions<GPUPipelineOptions> {
+struct DistCPUPipelineOptions
+    : public DistCodegenOptions<DistCPUPipelineOptions> {};
+
+/// Options of the GPU code generation, added to `Base`'s.
+template <typename Base> struct GPUCodegenOptions : public Base {
+  template <typename T> using Option = typename Base::template Option<T>;
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("The CUDA architecture of the kernels (nvvm target)"),
@@ -90,8 +98,17 @@ struct GPUPipelineOptions : public CPUCodegenOptions<GPUPipelineOptions> {
                        llvm::cl::init(3)};
 };
 
+struct GPUPipelineOptions
+    : public GPUCodegenOptions<CPUCodegenOptions<GPUPipelineOptions>> {};
+
+struct DistGPUPipelineOptions
+    : public GPUCodegenOptions<DistCodegenOptions<DistGPUPipelineOptions>> {};
+
 struct GPUEmulationPipelineOptions
     : public CPUCodegenOptions<GPUEmulationPipelineOptions> {};
+
+struct DistGPUEmulationPipelineOptions
+    : public DistCodegenOptions<DistGPUEmulationPipelineOptions> {};
 
 /// ndarray IR (without distribution) down to the LLVM dialect, ready for
 /// the ExecutionEngine: see docs/pipeline.md.
@@ -115,6 +132,16 @@ void buildGPUPipeline(mlir::OpPassManager &pm,
 /// GPU lowering on machines without a device.
 void buildGPUEmulationPipeline(mlir::OpPassManager &pm,
                                const GPUEmulationPipelineOptions &options);
+
+/// Distributed arrays on GPUs: the distribution stage of
+/// imex-dist-cpu-pipeline, then imex-gpu-pipeline with every buffer in
+/// memory shared by host and device (IDTR exchanges halos on the host).
+void buildDistGPUPipeline(mlir::OpPassManager &pm,
+                          const DistGPUPipelineOptions &options);
+
+/// imex-dist-gpu-pipeline with the kernels run on the host.
+void buildDistGPUEmulationPipeline(
+    mlir::OpPassManager &pm, const DistGPUEmulationPipelineOptions &options);
 
 /// Whether ptxas can be found (on PATH, in $CUDA_HOME/bin or
 /// /usr/local/cuda/bin): kernels are then compiled to cubins.

@@ -114,9 +114,11 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     keptShape.push_back(reduced ? 1 : ownedType.getDimSize(d));
     keptSizes.push_back(reduced ? m.c(1) : dist::getDimValue(b, loc, owned, d));
   }
-  auto keptType = [&](Type element) {
-    return NDArrayType::get(keptShape, element);
+  // Local arrays keep the owned block's other environments (a GPU).
+  auto localType = [&](ArrayRef<int64_t> shape, Type element) {
+    return cast<NDArrayType>(ownedType.cloneWith(shape, element));
   };
+  auto keptType = [&](Type element) { return localType(keptShape, element); };
   // Squeezes the kept dimensions unless the op keeps them.
   auto finish = [&](Value kept) -> Value {
     if (op.getKeepdims()) {
@@ -155,10 +157,9 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     if (!otherAxes.empty()) {
       SmallVector<int64_t> shape(keptShape);
       shape[0] = ShapedType::kDynamic;
-      partials =
-          ReductionOp::create(b, loc, NDArrayType::get(shape, element), k,
-                              source, b.getDenseI64ArrayAttr(otherAxes),
-                              /*keepdims=*/true, /*correction=*/nullptr);
+      partials = ReductionOp::create(b, loc, localType(shape, element), k,
+                                     source, b.getDenseI64ArrayAttr(otherAxes),
+                                     /*keepdims=*/true, /*correction=*/nullptr);
     }
     NDArrayType rowsType =
         dist::getRowsType(cast<NDArrayType>(partials.getType()));
@@ -193,9 +194,9 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
       if (rowsType.isDynamicDim(d))
         blockedSizes.push_back(padShape[d]);
     }
-    Value blocked = ReshapeOp::create(
-        b, loc, NDArrayType::get(blockedShape, element), padded, blockedSizes,
-        /*copy=*/nullptr);
+    Value blocked = ReshapeOp::create(b, loc, localType(blockedShape, element),
+                                      padded, blockedSizes,
+                                      /*copy=*/nullptr);
     Value blockResults = ReductionOp::create(
         b, loc, rowsType, k, blocked, b.getDenseI64ArrayAttr({1}),
         /*keepdims=*/false, /*correction=*/nullptr);
@@ -268,7 +269,7 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
         b, loc, element,
         arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
     auto divide = [&](Value array, Value divisor) {
-      auto scalarType = NDArrayType::get({}, element);
+      NDArrayType scalarType = localType({}, element);
       Value scalar =
           CreateOp::create(b, loc, scalarType, ValueRange{}, divisor);
       return EWBinOp::create(b, loc, array.getType(), EWBinOpKind::divide,

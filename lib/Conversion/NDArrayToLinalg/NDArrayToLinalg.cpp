@@ -1464,6 +1464,12 @@ static void convertFunctionBoundary(func::FuncOp func) {
     }
   }
   func.setType(FunctionType::get(func.getContext(), inputs, results));
+  // Arguments in a GPU environment are device buffers
+  // (convert-region-to-gpu).
+  for (auto [i, input] : llvm::enumerate(type.getInputs()))
+    if (auto array = dyn_cast<NDArrayType>(input))
+      if (auto env = array.getEnvironment<imex::region::GPUEnvAttr>())
+        func.setArgAttr(i, imex::region::GPUEnvAttr::name, env);
 
   // Array arguments do not alias each other (they are read through
   // to_tensor restrict). Record where their pointers land in the LLVM

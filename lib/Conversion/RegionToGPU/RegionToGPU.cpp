@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -30,52 +31,95 @@ using namespace mlir;
 using namespace imex::region;
 
 namespace {
-/// The buffer `value` is a view of: through views, region and loop results
-/// (to what they yield or start from) and strided-metadata extraction.
-Value getRootBuffer(Value value) {
-  while (true) {
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-      if (!loop || arg.getArgNumber() == 0)
-        return value;
-      value = loop.getInitArgs()[arg.getArgNumber() - 1];
-      continue;
-    }
-    Operation *def = value.getDefiningOp();
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      value = view.getViewSource();
-    } else if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
-      value = meta.getSource();
-    } else if (auto region = dyn_cast<EnvRegionOp>(def)) {
-      value = region.getYield()->getOperand(
-          cast<OpResult>(value).getResultNumber());
-    } else if (auto loop = dyn_cast<scf::ForOp>(def)) {
-      value = loop.getInitArgs()[cast<OpResult>(value).getResultNumber()];
-    } else {
-      return value;
-    }
+/// Whether one of the buffers `value` may be (a view of) is device memory:
+/// a device allocation or an argument holding a GPU array (marked by
+/// convert-ndarray-to-linalg). Followed: views, strided-metadata
+/// extraction, region, loop and conditional results, selects.
+bool isDeviceBuffer(Value value, llvm::SmallPtrSetImpl<Value> &visited) {
+  if (!visited.insert(value).second)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      return arg.getArgNumber() != 0 &&
+             isDeviceBuffer(loop.getInitArgs()[arg.getArgNumber() - 1],
+                            visited);
+    auto func = dyn_cast<FunctionOpInterface>(parent);
+    return func && arg.getOwner()->isEntryBlock() &&
+           func.getArgAttr(arg.getArgNumber(), GPUEnvAttr::name);
   }
+  Operation *def = value.getDefiningOp();
+  unsigned number = cast<OpResult>(value).getResultNumber();
+  if (isa<gpu::AllocOp>(def))
+    return true;
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return isDeviceBuffer(view.getViewSource(), visited);
+  if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+    return isDeviceBuffer(meta.getSource(), visited);
+  if (auto region = dyn_cast<EnvRegionOp>(def))
+    return isDeviceBuffer(region.getYield()->getOperand(number), visited);
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return isDeviceBuffer(loop.getInitArgs()[number], visited);
+  if (auto branch = dyn_cast<scf::IfOp>(def))
+    return isDeviceBuffer(branch.thenYield()->getOperand(number), visited) ||
+           (branch.elseBlock() &&
+            isDeviceBuffer(branch.elseYield()->getOperand(number), visited));
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return isDeviceBuffer(select.getTrueValue(), visited) ||
+           isDeviceBuffer(select.getFalseValue(), visited);
+  return false;
 }
 
 bool isDeviceBuffer(Value value) {
-  return isa_and_present<gpu::AllocOp>(getRootBuffer(value).getDefiningOp());
+  llvm::SmallPtrSet<Value, 8> visited;
+  return isDeviceBuffer(value, visited);
 }
 
-/// Whether `op` or an op nested in it reads or writes a buffer (takes a
-/// memref that is not just a view or a size of one): such work runs on the
-/// device. Scalar computations, checks and calls on scalars stay on the
+/// Whether `op` or an op nested in it reads or writes device memory: such
+/// work runs on the device. Scalar computations, checks, calls on scalars
+/// and accesses of host buffers (e.g. the shapes of reshapes) stay on the
 /// host.
-bool usesBuffers(Operation *op) {
+bool accessesDeviceMemory(Operation *op) {
   return op
       ->walk([](Operation *nested) {
-        if (isMemoryEffectFree(nested) && nested->getNumRegions() == 0)
+        // (Views are descriptors computed on the host.)
+        if ((isMemoryEffectFree(nested) && nested->getNumRegions() == 0) ||
+            isa<ViewLikeOpInterface>(nested))
           return WalkResult::advance();
-        return llvm::any_of(nested->getOperandTypes(),
-                            llvm::IsaPred<BaseMemRefType>)
+        return llvm::any_of(nested->getOperands(),
+                            [](Value operand) {
+                              return isa<BaseMemRefType>(operand.getType()) &&
+                                     isDeviceBuffer(operand);
+                            })
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// Whether `buffer` holds array data: unless it (and every view of it) is
+/// only loaded from, stored to, passed to calls, freed or the shape of a
+/// reshape, i.e. is the host's bookkeeping (the ownership flags of buffer
+/// deallocation, the shapes of reshapes). Array data is computed on by
+/// kernels (linalg ops at this point), copied, yielded or carried by loops.
+bool holdsArrayData(Value buffer) {
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::LoadOp, memref::StoreOp, memref::DeallocOp, func::CallOp>(
+            user))
+      continue;
+    if (auto reshape = dyn_cast<memref::ReshapeOp>(user))
+      if (use.get() == reshape.getShape())
+        continue;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+      if (view.getViewSource() == use.get()) {
+        if (llvm::any_of(user->getResults(), holdsArrayData))
+          return true;
+        continue;
+      }
+    return true;
+  }
+  return false;
 }
 
 /// Whether `op` is or contains what the host does with device buffers:
@@ -93,7 +137,8 @@ bool containsHostWork(Operation *op) {
 
 class RegionToGPUConverter {
 public:
-  explicit RegionToGPUConverter(MLIRContext *context) : rewriter(context) {}
+  RegionToGPUConverter(MLIRContext *context, bool hostShared)
+      : rewriter(context), hostShared(hostShared) {}
 
   LogicalResult convert(EnvRegionOp region) {
     if (failed(convertCopiesAndAllocs(region)) ||
@@ -111,6 +156,17 @@ public:
   /// Outside the regions: frees of device buffers and copies from or to
   /// them.
   LogicalResult convertHostOps(func::FuncOp func) {
+    // Shared memory: the host's buffers too, so that kernels may read what
+    // the host (e.g. a halo exchange) wrote.
+    if (hostShared) {
+      SmallVector<memref::AllocOp> allocs;
+      func.walk([&](memref::AllocOp alloc) {
+        if (!alloc->getParentOfType<gpu::LaunchOp>())
+          allocs.push_back(alloc);
+      });
+      for (memref::AllocOp alloc : allocs)
+        replaceByDeviceAlloc(alloc);
+    }
     SmallVector<Operation *> ops;
     func.walk([&](Operation *op) {
       if (isa<memref::DeallocOp, memref::CopyOp>(op) &&
@@ -125,8 +181,10 @@ public:
               op, /*asyncToken=*/Type(), ValueRange(), dealloc.getMemref());
         continue;
       }
+      // (In shared memory the host copies itself, strided views too.)
       auto copy = cast<memref::CopyOp>(op);
-      if (isDeviceBuffer(copy.getSource()) || isDeviceBuffer(copy.getTarget()))
+      if (!hostShared && (isDeviceBuffer(copy.getSource()) ||
+                          isDeviceBuffer(copy.getTarget())))
         if (failed(replaceByMemcpy(copy)))
           return failure();
     }
@@ -134,6 +192,13 @@ public:
   }
 
 private:
+  void replaceByDeviceAlloc(memref::AllocOp alloc) {
+    rewriter.setInsertionPoint(alloc);
+    rewriter.replaceOpWithNewOp<gpu::AllocOp>(
+        alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange(),
+        alloc.getDynamicSizes(), alloc.getSymbolOperands(), hostShared);
+  }
+
   LogicalResult replaceByMemcpy(memref::CopyOp copy) {
     for (Value buffer : {copy.getSource(), copy.getTarget()}) {
       auto type = cast<MemRefType>(buffer.getType());
@@ -153,20 +218,20 @@ private:
   /// the host are transfers, copies between device buffers are kernels.
   LogicalResult convertCopiesAndAllocs(EnvRegionOp region) {
     SmallVector<memref::AllocOp> allocs;
-    region.walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+    region.walk([&](memref::AllocOp alloc) {
+      if (hostShared || holdsArrayData(alloc.getMemref()))
+        allocs.push_back(alloc);
+    });
     for (memref::AllocOp alloc : allocs) {
       rewriter.setInsertionPoint(alloc);
-      rewriter.replaceOpWithNewOp<gpu::AllocOp>(
-          alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange(),
-          alloc.getDynamicSizes(), alloc.getSymbolOperands(),
-          /*hostShared=*/false);
+      replaceByDeviceAlloc(alloc);
     }
     SmallVector<memref::CopyOp> copies;
     region.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     for (memref::CopyOp copy : copies) {
       bool fromDevice = isDeviceBuffer(copy.getSource());
       bool toDevice = isDeviceBuffer(copy.getTarget());
-      if (fromDevice != toDevice) {
+      if (fromDevice != toDevice && !hostShared) {
         if (failed(replaceByMemcpy(copy)))
           return failure();
         continue;
@@ -198,7 +263,9 @@ private:
   LogicalResult mapParallelLoops(EnvRegionOp region) {
     SmallVector<scf::ParallelOp> loops;
     region.walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>())
+      // (Loops nested in others run sequentially in each thread.)
+      if (!loop->getParentOfType<scf::ParallelOp>() &&
+          !loop->getParentOfType<gpu::LaunchOp>())
         loops.push_back(loop);
     });
     for (scf::ParallelOp loop : loops) {
@@ -253,7 +320,9 @@ private:
     for (Operation &op : llvm::make_early_inc_range(block)) {
       if (op.hasTrait<OpTrait::IsTerminator>())
         break;
-      if (usesBuffers(&op) && !containsHostWork(&op)) {
+      // (In shared memory, the host reads what it needs itself.)
+      bool hostReads = hostShared && op.getNumResults() != 0;
+      if (accessesDeviceMemory(&op) && !containsHostWork(&op) && !hostReads) {
         group.push_back(&op);
         continue;
       }
@@ -312,18 +381,33 @@ private:
   }
 
   IRRewriter rewriter;
+  bool hostShared;
 };
 
 struct ConvertRegionToGPUPass
     : public imex::impl::ConvertRegionToGPUBase<ConvertRegionToGPUPass> {
+  using ConvertRegionToGPUBase::ConvertRegionToGPUBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     SmallVector<EnvRegionOp> regions;
     func.walk([&](EnvRegionOp region) {
-      if (isGpuRegion(region))
+      if (isGpuRegion(region) && !isInGpuRegion(region))
         regions.push_back(region);
     });
-    RegionToGPUConverter converter(&getContext());
+    // Regions nested in a GPU region are part of it.
+    IRRewriter rewriter(&getContext());
+    for (EnvRegionOp region : regions) {
+      SmallVector<EnvRegionOp> nested;
+      region->walk([&](EnvRegionOp inner) {
+        if (inner != region)
+          nested.push_back(inner);
+      });
+      for (EnvRegionOp inner : nested) {
+        rewriter.setInsertionPoint(inner);
+        EnvRegionOp::inlineIntoParent(rewriter, inner);
+      }
+    }
+    RegionToGPUConverter converter(&getContext(), hostShared);
     for (EnvRegionOp region : regions)
       if (failed(converter.convert(region)))
         return signalPassFailure();

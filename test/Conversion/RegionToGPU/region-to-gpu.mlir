@@ -140,10 +140,66 @@ func.func @strided_transfer(%a: memref<8x8xf32>) {
 func.func @scalar_to_host() -> f32 {
   %r = region.env_region #region.gpu_env<device = "cuda:0"> -> f32 {
     %dev = memref.alloc() : memref<4xf32>
+    %one = arith.constant 1.0 : f32
+    linalg.fill ins(%one : f32) outs(%dev : memref<4xf32>)
     %c0 = arith.constant 0 : index
     // expected-error @below {{'memref.load' op computes on the device a value that the host uses}}
     %x = memref.load %dev[%c0] : memref<4xf32>
     region.env_region_yield %x : f32
   }
   return %r : f32
+}
+
+// -----
+
+// A reduction over the middle axis: the loops of the outer and inner
+// parallel dimensions enclose the sequential one; the outermost is mapped to
+// the grid, the inner runs sequentially in each thread (no nested launch).
+// A GPU region nested in another is part of it.
+// CHECK-LABEL: func @middle_axis
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK-NEXT: scf.parallel
+// CHECK-NOT: gpu.launch
+// CHECK: gpu.terminator
+// CHECK-NOT: region.env_region
+func.func @middle_axis(%a: memref<6x35x9xf64>, %out: memref<6x9xf64>) {
+  region.env_region #region.gpu_env<device = "cuda:0"> {
+    region.env_region #region.gpu_env<device = "cuda:0"> {
+      linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, k)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a : memref<6x35x9xf64>) outs(%out : memref<6x9xf64>) {
+      ^bb0(%x: f64, %y: f64):
+        %m = arith.maximumf %x, %y : f64
+        linalg.yield %m : f64
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func private @helper(memref<?xi1>)
+
+// Buffers that are only stored to, loaded from and passed to calls (the
+// ownership flags of buffer deallocation) are the host's: no device
+// allocation, no kernel.
+// CHECK-LABEL: func @bookkeeping
+// CHECK: memref.alloc() : memref<4xi1>
+// CHECK-NOT: gpu.
+// CHECK: return
+func.func @bookkeeping(%b: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  region.env_region #region.gpu_env<device = "cuda:0"> {
+    %flags = memref.alloc() : memref<4xi1>
+    memref.store %true, %flags[%c0] : memref<4xi1>
+    %cast = memref.cast %flags : memref<4xi1> to memref<?xi1>
+    func.call @helper(%cast) : (memref<?xi1>) -> ()
+    %f = memref.load %flags[%c0] : memref<4xi1>
+    scf.if %f {
+      memref.dealloc %b : memref<8xf32>
+    }
+    memref.dealloc %flags : memref<4xi1>
+  }
+  return
 }

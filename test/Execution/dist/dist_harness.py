@@ -33,6 +33,7 @@ distributed pipeline exists.
 
 import math
 import os
+import re
 import zlib
 
 import numpy as np
@@ -41,6 +42,34 @@ from harness import (NUMPY_OF, Program, _element, array_type,
                      assert_matches, mlir_dtype, random_numbers)
 
 DIST_PIPELINE = "imex-dist-cpu-pipeline"
+# Set (by test_dist_gpu.py) to a GPU environment: every array but the
+# inputs' host data lives there (each input is copied to the device), and
+# programs run through imex-dist-gpu-emulation-pipeline.
+GPU_ENV = None
+GPU_PIPELINE = "imex-dist-gpu-emulation-pipeline"
+_NDARRAY_TYPE = re.compile(r"!ndarray\.ndarray<([^<>]*)>")
+_FROM_MEMREF = re.compile(r"^(\s*)(%\w+) = (ndarray\.from_memref .* -> )"
+                          r"(!ndarray\.ndarray<[^<>]*>)$")
+
+
+def _on_gpu(text):
+    """`text` with its arrays in GPU_ENV: host data (from_memref) copied to
+    the device, every other array type in the environment."""
+    lines = []
+    for line in text.splitlines():
+        m = _FROM_MEMREF.match(line)
+        if m:
+            indent, name, op, host = m.groups()
+            lines.append(f"{indent}{name}_host = {op}{host}")
+            lines.append(f"{indent}{name} = ndarray.copy {name}_host : {host} "
+                         f"-> {_NDARRAY_TYPE.sub(_gpu_type, host)}")
+        else:
+            lines.append(_NDARRAY_TYPE.sub(_gpu_type, line))
+    return "\n".join(lines) + "\n"
+
+
+def _gpu_type(match):
+    return f"!ndarray.ndarray<{match.group(1)}, {GPU_ENV}>"
 EMULATE = os.environ.get("IMEX_DIST_EMULATE") == "1"
 RANKS = tuple(int(n) for n in
               os.environ.get("IMEX_DIST_RANKS", "1,2,3,4").split(","))
@@ -595,6 +624,9 @@ def build(cases):
         RNG = np.random.default_rng(zlib.crc32(d.case.encode()))
         case(d)
     d.finish()
+    if GPU_ENV:
+        host_text = d.p.text
+        d.p.text = lambda: _on_gpu(host_text())
     return d
 
 
@@ -626,7 +658,8 @@ def _run(d, nprocs):
     """Runs d's program on nprocs ranks; returns ({label: rank 0's
     array}, per-rank IDTR stats or None, errors) after checking that every
     rank printed the same arrays (the stats, printed last, differ)."""
-    pipeline = "imex-cpu-pipeline" if EMULATE else DIST_PIPELINE
+    pipeline = "imex-cpu-pipeline" if EMULATE else \
+        GPU_PIPELINE if GPU_ENV else DIST_PIPELINE
     try:
         per_rank = d.p.run_mpi(nprocs, pipeline=pipeline)
     except AssertionError as e:

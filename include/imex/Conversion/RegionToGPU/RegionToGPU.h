@@ -13,6 +13,7 @@
 namespace imex {
 
 #define GEN_PASS_DECL_CONVERTREGIONTOGPU
+#define GEN_PASS_DECL_GPUSYNCSHAREDALLOCS
 #include "imex/Conversion/Passes.h.inc"
 
 } // namespace imex

@@ -39,7 +39,8 @@ struct Placement {
 
 class GPURegionBuilder {
 public:
-  explicit GPURegionBuilder(MLIRContext *context) : rewriter(context) {}
+  GPURegionBuilder(MLIRContext *context, bool hostShared)
+      : rewriter(context), hostShared(hostShared) {}
 
   /// Wraps the GPU ops of every block under `root`; fails after a
   /// diagnostic for a GPU array read on the host.
@@ -63,9 +64,12 @@ private:
       return Placement{Placement::Host, {}};
     if (isa<ndarray::CopyOp>(op))
       return Placement{Placement::Host, {}};
-    if (isa<ndarray::LoadOp, ndarray::ToTensorOp>(op))
+    if (isa<ndarray::LoadOp, ndarray::ToTensorOp>(op)) {
+      if (hostShared)
+        return Placement{Placement::Host, {}};
       return op->emitOpError("reads an array in ")
              << env << " on the host; copy it to the host first (ndarray.copy)";
+    }
     return Placement{Placement::Device, env};
   }
 
@@ -221,12 +225,14 @@ private:
   }
 
   IRRewriter rewriter;
+  bool hostShared;
 };
 
 struct AddGPURegionsPass
     : public imex::region::impl::AddGPURegionsBase<AddGPURegionsPass> {
+  using AddGPURegionsBase::AddGPURegionsBase;
   void runOnOperation() override {
-    GPURegionBuilder builder(&getContext());
+    GPURegionBuilder builder(&getContext(), hostShared);
     if (failed(builder.run(getOperation())))
       signalPassFailure();
   }

@@ -28,8 +28,16 @@ def AddGPURegions : Pass<"add-gpu-regions"> {
     transfer back.
 
     Reading a GPU array on the host (`ndarray.load`, `ndarray.to_tensor`)
-    without an explicit `ndarray.copy` to the host is an error.
+    without an explicit `ndarray.copy` to the host is an error, unless
+    `host-shared` says that device memory is accessible from the host (CUDA
+    managed memory, as `convert-region-to-gpu{host-shared=1}` allocates it
+    for distributed arrays, whose halos the host exchanges).
   }];
+  let options = [
+    Option<"hostShared", "host-shared", "bool", /*default=*/"false",
+           "Device memory is accessible from the host: host reads of GPU "
+           "arrays are allowed">
+  ];
   let dependentDialects = ["::imex::region::RegionDialect"];
 }
 
