@@ -66,10 +66,21 @@ struct Driver {
   std::string unavailable;
 };
 
+/// IMEX_CUDA_DEVICE, else -1: the node-local MPI rank modulo the number of
+/// devices (the ranks of a node spread over its GPUs), else 0.
 int defaultDevice = [] {
   const char *env = std::getenv("IMEX_CUDA_DEVICE");
-  return env ? std::atoi(env) : 0;
+  return env ? std::atoi(env) : -1;
 }();
+
+/// The node-local rank that MPI launchers export, if any.
+int getLocalRank() {
+  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                           "MV2_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"})
+    if (const char *value = std::getenv(name))
+      return std::atoi(value);
+  return 0;
+}
 
 std::string describe(const Driver &driver, CUresult result) {
   // (The stub library of the toolkit answers every call with this, and
@@ -119,6 +130,8 @@ Driver loadDriver() {
     driver.unavailable = "no CUDA device found";
     return driver;
   }
+  if (defaultDevice < 0 && !std::getenv("IMEX_CUDA_DEVICE"))
+    defaultDevice = getLocalRank() % count;
   if (defaultDevice < 0 || defaultDevice >= count) {
     driver.unavailable = "IMEX_CUDA_DEVICE=" + std::to_string(defaultDevice) +
                          " but there are " + std::to_string(count) +

@@ -48,8 +48,14 @@ driver = ctypes.CDLL("libcuda.so.1")
 
 def run(body, **env):
     """Runs `body` after PRELUDE in a fresh process whose libcuda.so.1 is
-    the fake driver; returns (exit status, what it printed as JSON, stderr)."""
-    environment = dict(os.environ, LD_LIBRARY_PATH=FAKE_DRIVER, **env)
+    the fake driver, with `env` (None: unset); returns (exit status, what it
+    printed as JSON, stderr)."""
+    environment = dict(os.environ, LD_LIBRARY_PATH=FAKE_DRIVER)
+    for name, value in env.items():
+        if value is None:
+            environment.pop(name, None)
+        else:
+            environment[name] = value
     proc = subprocess.run([sys.executable, "-c", PRELUDE + body],
                           capture_output=True, text=True, env=environment,
                           timeout=60)
@@ -76,6 +82,26 @@ def test_no_usable_device(env, reason):
     assert rc == 1
     assert err == ("imex_cuda_runtime: this program needs a CUDA device: "
                    f"{reason}\n")
+
+
+@pytest.mark.parametrize("env,device", [
+    ({}, 0),
+    ({"FAKE_CUDA_DEVICES": "2", "OMPI_COMM_WORLD_LOCAL_RANK": "3"}, 1),
+    ({"FAKE_CUDA_DEVICES": "4", "SLURM_LOCALID": "2"}, 2),
+    ({"FAKE_CUDA_DEVICES": "4", "OMPI_COMM_WORLD_LOCAL_RANK": "3",
+      "IMEX_CUDA_DEVICE": "1"}, 1)])
+def test_device_choice(env, device):
+    """IMEX_CUDA_DEVICE, else the node-local MPI rank modulo the devices."""
+    clean = {k: None for k in ("OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+                               "MV2_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID",
+                               "IMEX_CUDA_DEVICE")
+             if k not in env}
+    rc, out, err = run("""
+assert rt.imexCudaUnavailableReason() is None
+driver.fakeCudaLastDevice.restype = ctypes.c_int
+print(json.dumps(driver.fakeCudaLastDevice()))
+""", **clean, **env)
+    assert (rc, out) == (0, device), err
 
 
 def test_transfers():

@@ -42,6 +42,7 @@ struct {
 } kernels[] = {{"fill_iota", fillIota}};
 
 int launches = 0;
+int lastDevice = -1;
 int lastJitOptLevel = -1;
 int contextsRetained = 0;
 } // namespace
@@ -49,6 +50,8 @@ int contextsRetained = 0;
 /// Kernels run, and the optimization level of the last PTX JIT load.
 FAKE_EXPORT int fakeCudaLaunchCount() { return launches; }
 FAKE_EXPORT int fakeCudaLastJitOptLevel() { return lastJitOptLevel; }
+/// The device whose context was retained last.
+FAKE_EXPORT int fakeCudaLastDevice() { return lastDevice; }
 
 FAKE_EXPORT CUresult cuInit(unsigned) { return CUDA_SUCCESS; }
 
@@ -60,6 +63,7 @@ FAKE_EXPORT CUresult cuDeviceGetCount(int *count) {
 
 FAKE_EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
+  lastDevice = ordinal;
   return CUDA_SUCCESS;
 }
 
