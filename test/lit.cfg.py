@@ -72,17 +72,12 @@ if config.imex_sanitizers:
 # kernels are then compiled to cubins), `cuda-runtime` when
 # libimex_cuda_runtime is built, `cuda-device` when it finds a usable device
 # (tests that run kernels require it).
-def _find_cuda_tool(name):
-    found = shutil.which(name)
-    if found:
-        return found
-    for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
-        if root and os.access(os.path.join(root, "bin", name), os.X_OK):
-            return os.path.join(root, "bin", name)
-    return None
+import sys
 
+sys.path.insert(0, os.path.join(config.test_source_root, "GPU"))
+from check_binaries import find_cuda_tool  # noqa: E402
 
-if _find_cuda_tool("ptxas"):
+if find_cuda_tool("ptxas"):
     config.available_features.add("ptxas")
 _libcuda_runtime = os.path.join(config.imex_lib_dir, "libimex_cuda_runtime.so")
 if os.path.exists(_libcuda_runtime):

@@ -76,36 +76,33 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
 
+/// The errors the fake returns, with the driver's names and messages.
+const struct {
+  CUresult error;
+  const char *name, *text;
+} errors[] = {
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX",
+     "a PTX JIT compilation failed"},
+};
+
 FAKE_EXPORT CUresult cuGetErrorName(CUresult error, const char **name) {
-  switch (error) {
-  case CUDA_ERROR_OUT_OF_MEMORY:
-    *name = "CUDA_ERROR_OUT_OF_MEMORY";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NOT_FOUND:
-    *name = "CUDA_ERROR_NOT_FOUND";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_PTX:
-    *name = "CUDA_ERROR_INVALID_PTX";
-    return CUDA_SUCCESS;
-  default:
-    return CUDA_ERROR_INVALID_VALUE;
-  }
+  for (auto &entry : errors)
+    if (entry.error == error) {
+      *name = entry.name;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
 }
 
 FAKE_EXPORT CUresult cuGetErrorString(CUresult error, const char **text) {
-  switch (error) {
-  case CUDA_ERROR_OUT_OF_MEMORY:
-    *text = "out of memory";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_NOT_FOUND:
-    *text = "named symbol not found";
-    return CUDA_SUCCESS;
-  case CUDA_ERROR_INVALID_PTX:
-    *text = "a PTX JIT compilation failed";
-    return CUDA_SUCCESS;
-  default:
-    return CUDA_ERROR_INVALID_VALUE;
-  }
+  for (auto &entry : errors)
+    if (entry.error == error) {
+      *text = entry.text;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
 }
 
 FAKE_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {

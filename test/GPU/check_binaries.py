@@ -66,14 +66,22 @@ def cubin_sections(data):
     return flags, names
 
 
-def tool(name):
+def find_cuda_tool(name):
+    """A CUDA toolkit program on PATH, in $CUDA_HOME/bin or
+    /usr/local/cuda/bin (where imex-gpu-pipeline looks for ptxas), or
+    None."""
     found = shutil.which(name)
     if found:
         return found
     for root in (os.environ.get("CUDA_HOME"), "/usr/local/cuda"):
         if root and os.access(os.path.join(root, "bin", name), os.X_OK):
             return os.path.join(root, "bin", name)
-    sys.exit(f"check_binaries.py: {name} not found")
+    return None
+
+
+def tool(name):
+    return find_cuda_tool(name) or sys.exit(
+        f"check_binaries.py: {name} not found")
 
 
 def main():
