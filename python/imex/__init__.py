@@ -438,10 +438,49 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
     return astype(values, dtype) if dtype != float64 else values
 
 
+def _tri(shape, k, dtype, split):
+    """numpy's tri: ones where column - row <= k (ndarray.tri; computed
+    block by block when split, without communication)."""
+    shape = tuple(operator.index(n) for n in shape)
+    if len(shape) != 2 or builtins.min(shape) < 0:
+        raise ValueError(f"tri: a 2-d shape of sizes >= 0, not {shape}")
+    split = _check_split(split, shape)
+    if split is not None:
+        _core.team_info()
+    return ndarray(_core.record(Node(shape, _dtypes.canonical(dtype), split,
+                                     "tri", attrs=(operator.index(k),))))
+
+
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None,
         split=None):
-    return asarray(np.eye(n_rows, n_cols, k, dtype=_dtypes.canonical(
-        dtype or float64)), split=split)
+    shape = (n_rows, n_rows if n_cols is None else n_cols)
+    band = logical_and(_tri(shape, k, bool, split),
+                       logical_not(_tri(shape, k - 1, bool, split)))
+    return astype(band, dtype or float64)
+
+
+def _triangle(x, k, lower):
+    if x.ndim < 2:
+        raise ValueError(f"{'tril' if lower else 'triu'}: x must have at "
+                         f"least 2 dimensions, not {x.ndim}")
+    # The mask of the last two dimensions, split as x's rows where those
+    # are them.
+    split = x.split if x.ndim == 2 else None
+    mask = _tri(x.shape[-2:], k if lower else k - 1, bool, split)
+    zero = zeros((), dtype=x.dtype)
+    return where(mask, x, zero) if lower else where(mask, zero, x)
+
+
+def tril(x, /, *, k=0):
+    """The elements of x on and below the k-th diagonal of its last two
+    dimensions, zeros above."""
+    return _triangle(x, k, lower=True)
+
+
+def triu(x, /, *, k=0):
+    """The elements of x on and above the k-th diagonal of its last two
+    dimensions, zeros below."""
+    return _triangle(x, k, lower=False)
 
 
 # --- elementwise ------------------------------------------------------------

@@ -655,6 +655,20 @@ def _emit_random(b, node):
     return name, dims, dtype
 
 
+def _emit_tri(b, node):
+    (k,) = node.attrs
+    dtype = _dtypes.to_mlir(node.dtype)
+    dims = _static_dims(node.shape)
+    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
+    operands = f" ({', '.join(sizes)})" if sizes else ""
+    if distributed(node):
+        b.distributed = True
+    # (k is an argument: every diagonal runs the same kernel.)
+    name = b.op(f"ndarray.tri {b.index_arg(k)}{operands}{_team_attr(node)} "
+                f": {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
 def _slice_operand(b, shape, d, value, from_end):
     """An offset or size: a literal, or `size - from_end` when it was given
     relative to the end of dimension `d` of an array of `shape` (so that the
@@ -856,6 +870,7 @@ EMITTERS = {
     "permute_dims": _emit_permute_dims, "expand_dims": _emit_expand_dims,
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
+    "tri": _emit_tri,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

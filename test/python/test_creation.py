@@ -91,6 +91,37 @@ def test_eye(args, k):
     check(xp.eye(*args, k=k), np.eye(*args, k=k))
 
 
+@pytest.mark.parametrize("dtype", [xp.float32, xp.int32, xp.uint8, xp.bool],
+                         ids=str)
+def test_eye_dtypes_and_far_diagonals(dtype):
+    for k in (-7, 5, 0):
+        check(xp.eye(4, 6, k=k, dtype=dtype), np.eye(4, 6, k=k, dtype=dtype))
+
+
+@pytest.mark.parametrize("shape", [(4, 6), (6, 4), (2, 3, 5), (0, 3)],
+                         ids=str)
+@pytest.mark.parametrize("k", [-2, 0, 1, 9])
+def test_tril_triu(shape, k):
+    x = sample(shape, "float64")
+    check(xp.tril(xp.asarray(x), k=k), np.tril(x, k))
+    check(xp.triu(xp.asarray(x), k=k), np.triu(x, k))
+    i = sample(shape, "int16")
+    check(xp.triu(xp.asarray(i), k=k), np.triu(i, k))
+
+
+def test_tril_needs_a_matrix():
+    with pytest.raises(ValueError, match="at least 2 dimensions"):
+        xp.tril(xp.ones(3))
+
+
+def test_eye_compiles_once_for_every_diagonal():
+    xp.eye(5, k=0).to_numpy()
+    before = xp.stats()["compiles"]
+    for k in (1, -2, 3):
+        check(xp.eye(5, k=k), np.eye(5, k=k))
+    assert xp.stats()["compiles"] == before
+
+
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("to", [xp.bool, xp.int8, xp.int64, xp.uint16,
                                 xp.float32, xp.float64], ids=str)

@@ -415,6 +415,40 @@ struct LinSpaceLowering : public OpConversionPattern<LinSpaceOp> {
   }
 };
 
+/// One loop over the positions: `j - i <= k`, as the element type.
+struct TriLowering : public OpConversionPattern<TriOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TriOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    Type element = getStorageType(type.getElementType());
+    Value k = adaptor.getK();
+    SmallVector<OpFoldResult> sizes;
+    auto dynamicSize = adaptor.getDynamicSizes().begin();
+    for (int64_t size : type.getShape())
+      sizes.push_back(ShapedType::isDynamic(size)
+                          ? OpFoldResult(*dynamicSize++)
+                          : OpFoldResult(rewriter.getIndexAttr(size)));
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {}, type.getShape(), element,
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          Value i = linalg::IndexOp::create(b, loc, 0);
+          Value j = linalg::IndexOp::create(b, loc, 1);
+          Value below =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                    arith::SubIOp::create(b, loc, j, i), k);
+          return arith::SelectOp::create(
+              b, loc, below,
+              arith::ConstantOp::create(b, loc, b.getOneAttr(element)),
+              arith::ConstantOp::create(b, loc, b.getZeroAttr(element)));
+        },
+        sizes);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// After value semantics a copy is the value itself: bufferization copies
 /// only where a later in-place update needs it.
 struct CopyLowering : public OpConversionPattern<CopyOp> {
@@ -1405,9 +1439,9 @@ void imex::populateNDArrayToLinalgConversionPatterns(
     const DenseSet<Operation *> &inPlaceOverwrites) {
   patterns.add<ImmutableInsertSliceLowering>(converter, patterns.getContext(),
                                              inPlaceOverwrites);
-  patterns.add<CreateLowering, LinSpaceLowering, CopyLowering, DeleteLowering,
-               FromMemRefLowering, ToTensorLowering, CastLowering,
-               CastElemTypeLowering, DimLowering, LoadLowering,
+  patterns.add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
+               DeleteLowering, FromMemRefLowering, ToTensorLowering,
+               CastLowering, CastElemTypeLowering, DimLowering, LoadLowering,
                SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
                InsertSliceLowering, ReshapeLowering, BroadcastToLowering,
                PermuteDimsLowering, ExpandDimsLowering, SqueezeLowering,

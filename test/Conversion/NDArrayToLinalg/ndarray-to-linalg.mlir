@@ -150,3 +150,20 @@ func.func @static_mismatch(%a: !ndarray.ndarray<3xf64>, %b: !ndarray.ndarray<4xf
   %2 = ndarray.ewbin add %0, %1 : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64>
   return %2 : !ndarray.ndarray<?xf64>
 }
+
+// -----
+
+// tri: one loop over positions, 1 where j - i <= k.
+// CHECK-LABEL: func @tri
+// CHECK-SAME: (%[[K:.*]]: index, %[[N:.*]]: index)
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%[[E]] : tensor<?x4xf32>)
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: %[[D:.*]] = arith.subi %[[J]], %[[I]]
+// CHECK: %[[B:.*]] = arith.cmpi sle, %[[D]], %[[K]]
+// CHECK: arith.select %[[B]], %{{.*}}, %{{.*}} : f32
+func.func @tri(%k: index, %n: index) -> !ndarray.ndarray<?x4xf32> {
+  %0 = ndarray.tri %k (%n) : !ndarray.ndarray<?x4xf32>
+  return %0 : !ndarray.ndarray<?x4xf32>
+}

@@ -295,6 +295,16 @@ class Dist:
         expected = random_numbers(distribution, shape, seed, stream, dtype)
         return Val(v, dims, dtype, expected)
 
+    def tri(self, shape, k, dtype="f64", dynamic=False, team=True):
+        """ndarray.tri (numpy's tri): every rank computes its own rows."""
+        kv = self.opaque_index(k) if dynamic else self.index(k)
+        dims = [None, None] if dynamic else list(shape)
+        sizes = [self.opaque_index(n) for n in shape] if dynamic else []
+        operands = f" ({', '.join(sizes)})" if sizes else ""
+        v = self.op(f"ndarray.tri {kv}{operands}{TEAM if team else ''} : "
+                    f"{array_type(dims, dtype)}")
+        return Val(v, dims, dtype, np.tri(*shape, k, dtype=NUMPY_OF[dtype]))
+
     # -- computation -----------------------------------------------------
     def _bcast_dims(self, *vals):
         rank = max(v.ndim for v in vals)

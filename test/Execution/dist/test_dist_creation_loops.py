@@ -1,5 +1,5 @@
 """Arrays created with a team (ndarray.create, ndarray.linspace,
-ndarray.random with `dist.team = 1`), static and dynamic sizes, sizes below
+ndarray.random and ndarray.tri with `dist.team = 1`), static and dynamic sizes, sizes below
 the rank count (random numbers: the same on every rank count);
 scf.for loops updating distributed arrays in place (1-D heat equation,
 2-D Jacobi, a conditional update, stencils with halo widths 1-3 and
@@ -123,8 +123,27 @@ def stencil_widths(d, n, left, right, steps, created, dynamic):
     d.check(u, f"halo {left}/{right}, {n} rows, {steps} steps")
 
 
+def tris(d, dynamic):
+    """ndarray.tri with a team, and eye/tril/triu built from it as the
+    frontend builds them."""
+    d.check(d.tri((9, 5), 0, dynamic=dynamic), "tri(9, 5)")
+    d.check(d.tri((4, 7), -2, "i32", dynamic=dynamic), "tri(4, 7, -2)")
+    d.check(d.tri((2, 3), 1, "i1", dynamic=dynamic), "tri(2, 3, 1) bool")
+    eye = d.ewbin("logical_and", d.tri((6, 6), 1, "i1", dynamic=dynamic),
+                  d.ewuny("logical_not",
+                          d.tri((6, 6), 0, "i1", dynamic=dynamic)))
+    d.check(d.astype(eye, "f64"), "eye(6, k=1)")
+    a = d.array(data((7, 4)), dynamic=dynamic)
+    zero = d.scalar(0.0)
+    d.check(d.where(d.tri((7, 4), 0, "i1", dynamic=dynamic), a, zero),
+            "tril(a)")
+    d.check(d.where(d.tri((7, 4), -1, "i1", dynamic=dynamic), zero, a),
+            "triu(a)")
+
+
 def cases(dynamic):
     return [named("creates", creates, dynamic),
+            named("tris", tris, dynamic),
             named("linspaces", linspaces, dynamic),
             named("randoms", randoms, dynamic),
             named("heat_1d_13", heat_1d, 13, 5, dynamic),

@@ -30,6 +30,18 @@ def unit_dims(d, dynamic):
     d.check(d.reduce("max", s, axes=[1, 2]), "max(a[:, None, :], (1, 2))")
 
 
+def triangles(d, dynamic):
+    """tril/triu of a distributed array: each rank computes its rows of
+    the mask (ndarray.tri with a team); the checked row sums (8 KiB) are
+    what is gathered."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    zero = d.scalar(0.0)
+    lower = d.where(d.tri((ROWS, COLS), 3, "i1", dynamic=dynamic), a, zero)
+    d.check(d.reduce("sum", lower, axes=[1]), "sum(tril(a, 3), 1)")
+    upper = d.where(d.tri((ROWS, COLS), -1, "i1", dynamic=dynamic), zero, a)
+    d.check(d.reduce("max", upper, axes=[1]), "max(triu(a), 1)")
+
+
 def column_broadcast(d):
     """broadcast_to keeping dimension 0: each rank broadcasts its rows
     (static sizes: a dynamic size 1 would broadcast dimension 0)."""
@@ -81,6 +93,12 @@ def test_unit_dims(dynamic):
     # sends its share to every other.
     run_cases([named("unit_dims", unit_dims, dynamic)],
               max_bytes=3 * ROWS * 8 + MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_triangles(dynamic):
+    run_cases([named("triangles", triangles, dynamic)],
+              max_bytes=2 * 3 * ROWS * 8 + MAX_BYTES)
 
 
 def test_column_broadcast():

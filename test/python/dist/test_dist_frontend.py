@@ -29,6 +29,18 @@ def test_creation(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_eye_tril_triu(n):
+    """Each rank computes its rows of the masks (ndarray.tri), no gather."""
+    for k in (-1, 0, 2):
+        check(xp.eye(n, n + 2, k=k, split=0), np.eye(n, n + 2, k=k))
+    x = sample((n, 5), np.float64, seed=n)
+    a = xp.asarray(x, split=0)
+    check(xp.tril(a, k=1), np.tril(x, 1))
+    check(xp.triu(a, k=-1), np.triu(x, -1))
+    assert xp.triu(a).split == 0
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_random(n):
     """The same numbers as one process computes (a function of the element
     position): every rank count gives the same arrays."""

@@ -461,6 +461,26 @@ void RandomOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 //===----------------------------------------------------------------------===//
+// TriOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TriOp::verify() {
+  NDArrayType type = getType();
+  if (type.getRank() != 2)
+    return emitOpError("result must be 2-d, got ") << type;
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat())
+    return emitOpError("result elements must be numbers or i1, not ")
+           << element;
+  return verifyDynamicSizes(*this, type, getDynamicSizes());
+}
+
+void TriOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<FoldConstantDynamicSizes<TriOp>>(context);
+}
+
+//===----------------------------------------------------------------------===//
 // LinSpaceOp
 //===----------------------------------------------------------------------===//
 

@@ -547,11 +547,11 @@ LogicalResult distributeCreation(Operation *op) {
   if (!teamAttr || teamAttr.getInt() < 1)
     return op->emitOpError("'")
            << kTeamAttrName << "' must be an integer team id >= 1";
-  if (!isa<CreateOp, LinSpaceOp, RandomOp, CopyOp>(op))
+  if (!isa<CreateOp, LinSpaceOp, RandomOp, TriOp, CopyOp>(op))
     return op->emitOpError("'")
            << kTeamAttrName
            << "' is supported on ndarray.create, ndarray.linspace, "
-              "ndarray.random and ndarray.copy only";
+              "ndarray.random, ndarray.tri and ndarray.copy only";
   Value result = op->getResult(0);
   auto type = cast<NDArrayType>(result.getType());
   if (type.getRank() == 0)
@@ -567,7 +567,7 @@ LogicalResult distributeCreation(Operation *op) {
     create.erase();
     return success();
   }
-  // linspace, random and copy: compute the replicated values, keep the
+  // linspace, random, tri and copy: compute the replicated values, keep the
   // local block (only the block is computed in the end, see
   // imex-slice-elementwise-producers).
   SmallVector<OpOperand *> uses =

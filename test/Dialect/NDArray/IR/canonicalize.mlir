@@ -82,6 +82,18 @@ func.func @random_constant_sizes(%s: i64, %n: index) -> !ndarray.ndarray<?x?xf64
 
 // -----
 
+// CHECK-LABEL: func @tri_constant_sizes
+// CHECK: %[[T:.*]] = ndarray.tri %{{.*}} : !ndarray.ndarray<3x5xi1>
+// CHECK: ndarray.cast %[[T]] : !ndarray.ndarray<3x5xi1> to !ndarray.ndarray<?x?xi1>
+func.func @tri_constant_sizes(%k: index) -> !ndarray.ndarray<?x?xi1> {
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %0 = ndarray.tri %k (%c3, %c5) : !ndarray.ndarray<?x?xi1>
+  return %0 : !ndarray.ndarray<?x?xi1>
+}
+
+// -----
+
 // CHECK-LABEL: func @linspace_constant_num
 // CHECK: %[[L:.*]] = ndarray.linspace %{{.*}}, %{{.*}}, %{{.*}} endpoint : f64 -> !ndarray.ndarray<7xf64>
 // CHECK: ndarray.cast %[[L]] : !ndarray.ndarray<7xf64> to !ndarray.ndarray<?xf64>

@@ -24,6 +24,22 @@ func.func @random_sizes(%s: i64, %n: index) {
 
 // -----
 
+func.func @tri_rank(%k: index) {
+  // expected-error @+1 {{result must be 2-d, got '!ndarray.ndarray<4xf64>'}}
+  %0 = ndarray.tri %k : !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
+func.func @tri_sizes(%k: index) {
+  // expected-error @+1 {{expects one size operand per dynamic dimension of the result (1), but got 0}}
+  %0 = ndarray.tri %k : !ndarray.ndarray<?x4xi1>
+  return
+}
+
+// -----
+
 func.func @random_distribution(%s: i64) {
   // expected-error @+2 {{expected one of [uniform, normal] for distribution of ndarray.random, got: poisson}}
   // expected-error @+1 {{failed to parse NDArray_RandomDistributionAttr}}

@@ -19,6 +19,10 @@ func.func @creation(%n: index, %f: f64, %i: i64) {
   %6 = ndarray.random uniform %i, %i (%n) : !ndarray.ndarray<?x3xf64>
   // CHECK: ndarray.random normal %{{.*}}, %{{.*}} : !ndarray.ndarray<f32>
   %7 = ndarray.random normal %i, %i : !ndarray.ndarray<f32>
+  // CHECK: ndarray.tri %{{.*}}(%{{.*}}) : !ndarray.ndarray<?x5xi1>
+  %8 = ndarray.tri %n (%n) : !ndarray.ndarray<?x5xi1>
+  // CHECK: ndarray.tri %{{.*}} : !ndarray.ndarray<3x4xui8>
+  %9 = ndarray.tri %n : !ndarray.ndarray<3x4xui8>
   return
 }
 

@@ -10,7 +10,7 @@ func.func @bad_team() {
 // -----
 
 func.func @unsupported_op(%x: !ndarray.ndarray<4xf64>) {
-  // expected-error @+1 {{'dist.team' is supported on ndarray.create, ndarray.linspace, ndarray.random and ndarray.copy only}}
+  // expected-error @+1 {{'dist.team' is supported on ndarray.create, ndarray.linspace, ndarray.random, ndarray.tri and ndarray.copy only}}
   %a = ndarray.ewuny negative %x {dist.team = 1 : i64} : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
   return
 }

@@ -127,6 +127,33 @@ def NDArray_RandomOp : NDArray_Op<"random"> {
   let hasCanonicalizer = 1;
 }
 
+def NDArray_TriOp : NDArray_Op<"tri"> {
+  let summary = "ones at and below a diagonal (numpy's tri; eye, tril, triu)";
+  let description = [{
+    A fresh 2-d array whose element `(i, j)` is 1 where `j - i <= k` and 0
+    elsewhere (`true`/`false` for `i1`): numpy's `tri(n, m, k)`. `k` is the
+    diagonal (0 the main one, positive above it, negative below), given at
+    run time. The array API's `eye(n, m, k=k)` is `tri(k) and not
+    tri(k - 1)`, `tril(x, k)` is `where(tri(k), x, 0)` and `triu(x, k)` is
+    `where(tri(k - 1), 0, x)` (the last two dimensions of `x`), so these
+    functions need no op of their own; elementwise fusion makes each one
+    loop. Each element depends on its position only: a distributed array
+    computes its own block, without communication. `dynamic_sizes` gives
+    one index per dynamic dimension.
+
+    ```mlir
+    %m = ndarray.tri %k (%n, %n) : !ndarray.ndarray<?x?xi1>
+    ```
+  }];
+  let arguments = (ins Index:$k, Variadic<Index>:$dynamic_sizes);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $k (`(` $dynamic_sizes^ `)`)? attr-dict `:` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
 // Not an NDArray_Op: a copy may move an array to other environments.
 def NDArray_CopyOp : Op<NDArray_Dialect, "copy"> {
   let summary = "deep copy, possibly into another environment";
