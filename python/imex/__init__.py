@@ -532,13 +532,11 @@ def _not_implemented(name):
     return function
 
 
-for _name in ["clip", "conj", "imag", "real", "nonzero", "unique_all",
+for _name in ["conj", "imag", "real", "nonzero", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
-              "sort", "argmax", "argmin", "searchsorted", "take", "tile",
-              "repeat", "roll", "flip", "moveaxis", "tensordot", "vecdot",
-              "cumulative_sum", "meshgrid", "tril", "triu", "from_dlpack",
-              "broadcast_arrays", "unstack", "count_nonzero", "diff",
-              "isdtype", "result_type", "can_cast"]:
+              "sort", "argmax", "argmin", "searchsorted", "take", "flip",
+              "cumulative_sum", "from_dlpack", "count_nonzero", "isdtype",
+              "result_type", "can_cast"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -788,6 +786,177 @@ def stack(arrays, /, *, axis=0):
             raise ValueError("all input arrays must have the same shape")
     return concat([expand_dims(a, axis=axis % ndim) for a in arrays],
                   axis=axis % ndim)
+
+
+# --- manipulation built from the ops above (one fused kernel each where
+# elementwise; views where numpy has views) --------------------------------
+
+def _axis(axis, ndim, name):
+    if not -ndim <= axis < ndim:
+        raise IndexError(f"{name}: axis {axis} is out of bounds for an "
+                         f"array of {ndim} dimensions")
+    return axis % ndim
+
+
+def matrix_transpose(x, /):
+    if x.ndim < 2:
+        raise ValueError("matrix_transpose: x must have at least 2 "
+                         "dimensions")
+    axes = list(range(x.ndim))
+    axes[-2], axes[-1] = axes[-1], axes[-2]
+    return permute_dims(x, axes)
+
+
+def moveaxis(x, source, destination, /):
+    source = [source] if isinstance(source, int) else list(source)
+    destination = ([destination] if isinstance(destination, int)
+                   else list(destination))
+    if len(source) != len(destination):
+        raise ValueError("moveaxis: source and destination must have the "
+                         "same number of elements")
+    source = [_axis(a, x.ndim, "moveaxis") for a in source]
+    destination = [_axis(a, x.ndim, "moveaxis") for a in destination]
+    if len(set(source)) != len(source) or \
+            len(set(destination)) != len(destination):
+        raise ValueError("moveaxis: repeated axis")
+    order = [a for a in range(x.ndim) if a not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return permute_dims(x, order)
+
+
+def broadcast_arrays(*arrays):
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def unstack(x, /, *, axis=0):
+    axis = _axis(axis, x.ndim, "unstack")
+    return tuple(x[(slice(None),) * axis + (i,)] for i in range(x.shape[axis]))
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
+    for a in arrays:
+        if a.ndim != 1:
+            raise ValueError("meshgrid: the arrays must be 1-d")
+    shape = [a.shape[0] for a in arrays]
+    where_ = list(range(len(arrays)))
+    if indexing == "xy" and len(arrays) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+        where_[0], where_[1] = 1, 0
+    grids = []
+    for a, d in zip(arrays, where_):
+        ones_shape = [1] * len(arrays)
+        ones_shape[d] = a.shape[0]
+        grids.append(broadcast_to(reshape(a, ones_shape), tuple(shape)))
+    return grids
+
+
+def clip(x, /, min=None, max=None):  # noqa: A002
+    result = x
+    if min is not None:
+        result = maximum(result, min)
+    if max is not None:
+        result = minimum(result, max)
+    return result if result.dtype == x.dtype else astype(result, x.dtype)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError("vecdot: the contracted dimensions differ")
+    return sum(multiply(x1, x2), axis=axis)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    if isinstance(axes, int):
+        if axes < 0 or axes > builtins.min(x1.ndim, x2.ndim):
+            raise ValueError(f"tensordot: axes={axes} is out of range")
+        a_axes = list(range(x1.ndim - axes, x1.ndim))
+        b_axes = list(range(axes))
+    else:
+        a_axes = [_axis(a, x1.ndim, "tensordot") for a in axes[0]]
+        b_axes = [_axis(a, x2.ndim, "tensordot") for a in axes[1]]
+    if [x1.shape[a] for a in a_axes] != [x2.shape[b] for b in b_axes]:
+        raise ValueError("tensordot: the contracted dimensions differ")
+    a_free = [a for a in range(x1.ndim) if a not in a_axes]
+    b_free = [b for b in range(x2.ndim) if b not in b_axes]
+    size = lambda shape, axes: int(np.prod([shape[a] for a in axes],  # noqa
+                                           dtype=np.int64))
+    k = size(x1.shape, a_axes)
+    a = reshape(permute_dims(x1, a_free + a_axes),
+                (size(x1.shape, a_free), k), copy=True)
+    b = reshape(permute_dims(x2, b_axes + b_free),
+                (k, size(x2.shape, b_free)), copy=True)
+    return reshape(matmul(a, b), [x1.shape[a] for a in a_free] +
+                   [x2.shape[b] for b in b_free])
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    axis = _axis(axis, x.ndim, "diff")
+    if n < 0:
+        raise ValueError(f"diff: order n must be >= 0, not {n}")
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        x = concat(parts, axis=axis)
+    head = (slice(None),) * axis
+    for _ in range(n):
+        x = subtract(x[head + (slice(1, None),)], x[head + (slice(None, -1),)])
+    return x
+
+
+def repeat(x, repeats, /, *, axis=None):
+    if isinstance(repeats, ndarray):
+        raise NotImplementedError("repeat with an array of repeats is not "
+                                  "supported by imex yet")
+    repeats = operator.index(repeats)
+    if repeats < 0:
+        raise ValueError("repeat: repeats must be >= 0")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = _axis(axis, x.ndim, "repeat")
+    shape = list(x.shape)
+    wide = shape[:axis + 1] + [repeats] + shape[axis + 1:]
+    spread = broadcast_to(expand_dims(x, axis=axis + 1), tuple(wide))
+    return reshape(spread, shape[:axis] + [shape[axis] * repeats] +
+                   shape[axis + 1:], copy=True)
+
+
+def tile(x, repetitions, /):
+    reps = [operator.index(r) for r in repetitions]
+    if builtins.any(r < 0 for r in reps):
+        raise ValueError("tile: repetitions must be >= 0")
+    ndim = builtins.max(x.ndim, len(reps))
+    reps = [1] * (ndim - len(reps)) + reps
+    shape = [1] * (ndim - x.ndim) + list(x.shape)
+    # (1, d0, 1, d1, ...) broadcast to (r0, d0, r1, d1, ...), then merged.
+    interleaved = [n for d in shape for n in (1, d)]
+    wide = tuple(n for r, d in zip(reps, shape) for n in (r, d))
+    spread = broadcast_to(reshape(x, interleaved), wide)
+    return reshape(spread, [r * d for r, d in zip(reps, shape)], copy=True)
+
+
+def roll(x, /, shift, *, axis=None):
+    if axis is None:
+        return reshape(roll(reshape(x, (-1,)), shift, axis=0), x.shape)
+    shifts = [shift] if isinstance(shift, int) else list(shift)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    if len(shifts) != len(axes):
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        else:
+            raise ValueError("roll: shift and axis must have the same length")
+    for s, a in zip(shifts, axes):
+        a = _axis(a, x.ndim, "roll")
+        n = x.shape[a]
+        if n == 0 or s % n == 0:
+            continue
+        s %= n
+        head = (slice(None),) * a
+        x = concat([x[head + (slice(n - s, None),)],
+                    x[head + (slice(None, n - s),)]], axis=a)
+    return x
 
 
 def to_numpy(x, /):

@@ -88,3 +88,92 @@ def test_where_with_scalars():
     check(xp.where(xp.asarray(x) > 0, xp.asarray(x), 0.0),
           np.where(x > 0, x, 0.0))
     check(xp.where(xp.asarray(x) > 0, 1.0, -1.0), np.where(x > 0, 1.0, -1.0))
+
+
+# --- functions built from the ops (compositions) ---------------------------
+
+X = sample((4, 5, 3), np.float64, seed=3)
+I = sample((4, 5, 3), np.int32, seed=4)
+
+
+def test_matrix_transpose_and_moveaxis():
+    check(xp.matrix_transpose(xp.asarray(X)), np.swapaxes(X, -1, -2))
+    for source, dest in [(0, -1), (2, 0), ([0, 2], [2, 0]), ([1], [1])]:
+        check(xp.moveaxis(xp.asarray(I), source, dest),
+              np.moveaxis(I, source, dest))
+    with pytest.raises(ValueError, match="repeated axis"):
+        xp.moveaxis(xp.asarray(X), [0, 0], [1, 2])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8], ids=str)
+@pytest.mark.parametrize("bounds", [(-1, 2), (None, 0), (1, None)], ids=str)
+def test_clip(dtype, bounds):
+    x = sample((6, 7), dtype, seed=5)
+    lo, hi = bounds
+    if np.dtype(dtype).kind == "u":
+        lo = None if lo is None else abs(lo)
+    check(xp.clip(xp.asarray(x), lo, hi), np.clip(x, lo, hi))
+
+
+def test_vecdot_tensordot():
+    check(xp.vecdot(xp.asarray(X), xp.asarray(X)), np.sum(X * X, axis=-1))
+    check(xp.vecdot(xp.asarray(X), xp.asarray(X), axis=0),
+          np.sum(X * X, axis=0))
+    y = sample((5, 3, 2), np.float64, seed=6)
+    for axes in [2, 0, ([1, 2], [0, 1]), ([2], [1])]:
+        check(xp.tensordot(xp.asarray(X), xp.asarray(y), axes=axes),
+              np.tensordot(X, y, axes=axes))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_diff(axis, n):
+    check(xp.diff(xp.asarray(I), axis=axis, n=n), np.diff(I, axis=axis, n=n))
+    edge = sample((4, 1, 3), np.float64, seed=7)
+    check(xp.diff(xp.asarray(X), axis=1, prepend=xp.asarray(edge),
+                  append=xp.asarray(edge)),
+          np.diff(X, axis=1, prepend=edge, append=edge))
+
+
+@pytest.mark.parametrize("repeats,axis", [(3, 1), (2, None), (1, 0), (0, 2)],
+                         ids=str)
+def test_repeat(repeats, axis):
+    check(xp.repeat(xp.asarray(I), repeats, axis=axis),
+          np.repeat(I, repeats, axis=axis))
+
+
+@pytest.mark.parametrize("reps", [(2, 1, 3), (2,), (2, 1, 1, 2), (1, 0, 1)],
+                         ids=str)
+def test_tile(reps):
+    check(xp.tile(xp.asarray(X), reps), np.tile(X, reps))
+
+
+@pytest.mark.parametrize("shift,axis", [(2, 1), (-7, None), ((1, -1), (0, 2)),
+                                        (9, 0), (0, 1)], ids=str)
+def test_roll(shift, axis):
+    check(xp.roll(xp.asarray(I), shift, axis=axis),
+          np.roll(I, shift, axis=axis))
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid(indexing):
+    vectors = [np.arange(3.0), np.linspace(0, 1, 4), np.arange(2.0)]
+    for k in (1, 2, 3):
+        got = xp.meshgrid(*[xp.asarray(v) for v in vectors[:k]],
+                          indexing=indexing)
+        for g, e in zip(got, np.meshgrid(*vectors[:k], indexing=indexing),
+                        strict=True):
+            check(g, e)
+
+
+def test_unstack_and_broadcast_arrays():
+    for axis in (0, 1, -1):
+        got = xp.unstack(xp.asarray(I), axis=axis)
+        expected = [np.take(I, i, axis=axis) for i in range(I.shape[axis])]
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            check(g, e)
+    row = sample((3,), np.float64, seed=8)
+    for g, e in zip(xp.broadcast_arrays(xp.asarray(X), xp.asarray(row)),
+                    np.broadcast_arrays(X, row), strict=True):
+        check(g, e)

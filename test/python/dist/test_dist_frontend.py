@@ -41,6 +41,26 @@ def test_eye_tril_triu(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_compositions(n):
+    """roll and diff along the split axis (neighbours' rows), clip, repeat,
+    tile, moveaxis, vecdot and tensordot of split arrays."""
+    x = sample((n, 4), np.float64, seed=n + 1)
+    a = xp.asarray(x, split=0)
+    check(xp.roll(a, 2, axis=0), np.roll(x, 2, axis=0))
+    check(xp.roll(a, -1), np.roll(x, -1))
+    check(xp.diff(a, axis=0), np.diff(x, axis=0))
+    check(xp.diff(a, n=2), np.diff(x, n=2))
+    check(xp.clip(a, -1.0, 1.5), np.clip(x, -1.0, 1.5))
+    check(xp.repeat(a, 2, axis=1), np.repeat(x, 2, axis=1))
+    check(xp.repeat(a, 3, axis=0), np.repeat(x, 3, axis=0))
+    check(xp.tile(a, (2, 1)), np.tile(x, (2, 1)))
+    check(xp.moveaxis(a, 0, 1), np.moveaxis(x, 0, 1))
+    check(xp.vecdot(a, a), np.sum(x * x, axis=-1))
+    y = sample((4, 3), np.float64, seed=n + 2)
+    check(xp.tensordot(a, xp.asarray(y), axes=1), np.tensordot(x, y, axes=1))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_random(n):
     """The same numbers as one process computes (a function of the element
     position): every rank count gives the same arrays."""
