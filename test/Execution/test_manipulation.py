@@ -180,17 +180,22 @@ def test_incompatible_broadcast_aborts():
 
 @pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((3, 4), (4,)),
                                     ((4,), (4, 2)), ((4,), (4,)),
-                                    ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (5, 4, 2))],
+                                    ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (5, 4, 2)),
+                                    ((1, 1, 3, 4), (2, 1, 4, 2)), ((4,), (3, 4, 2))],
                          ids=str)
-def test_matmul(shapes):
+@pytest.mark.parametrize("dynamic", ["", "lhs", "rhs", "both"])
+def test_matmul(shapes, dynamic):
+    """Batch dimensions broadcast, also a static unit one against a dynamic
+    one and dynamic ones that are 1 at run time."""
     a = values("f64", shapes[0])
     b = values("i32", shapes[1])
     expected = np.matmul(a, b)
     p = Program()
-    x, xt = p.input(a)
-    y, yt = p.input(b)
-    r = p.op(f"ndarray.matmul {x}, {y} : ({xt}, {yt}) -> {ty(list(expected.shape))}")
-    p.output(r, list(expected.shape), "f64")
+    x, xt = p.input(a, dynamic=dynamic in ("lhs", "both"))
+    y, yt = p.input(b, dynamic=dynamic in ("rhs", "both"))
+    dims = [None] * expected.ndim if dynamic else list(expected.shape)
+    r = p.op(f"ndarray.matmul {x}, {y} : ({xt}, {yt}) -> {ty(dims)}")
+    p.output(r, dims, "f64")
     assert_matches(p.run()[0], expected, "f64")
 
 

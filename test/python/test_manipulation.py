@@ -12,7 +12,9 @@ from helpers import check, sample
 @pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((1, 3), (3, 1)),
                                     ((4,), (4, 2)), ((2, 3), (3,)),
                                     ((5,), (5,)), ((2, 3, 4), (4, 5)),
-                                    ((2, 3, 4), (2, 4, 5))], ids=str)
+                                    ((2, 3, 4), (2, 4, 5)),
+                                    ((2, 1, 3, 4), (5, 4, 2)),
+                                    ((1, 3, 4), (2, 1, 4, 5))], ids=str)
 def test_matmul(dtype, shapes):
     x = sample(shapes[0], dtype, seed=20)
     y = sample(shapes[1], dtype, seed=21)

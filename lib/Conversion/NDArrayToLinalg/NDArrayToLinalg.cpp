@@ -1260,6 +1260,59 @@ struct MatMulLowering : public OpConversionPattern<MatMulOp> {
     // matrix), then the contraction k.
     int64_t m = batch, n = m + (lhsRank > 1), k = n + (rhsRank > 1);
     int64_t numLoops = k + 1;
+    int64_t lhsMatrixDims = std::min<int64_t>(lhsRank, 2);
+    int64_t rhsMatrixDims = std::min<int64_t>(rhsRank, 2);
+
+    // The batch sizes broadcast (numpy, end-aligned): a unit size gives way
+    // to the other operand's, also when it is 1 only at run time.
+    SmallVector<OpFoldResult> batchSizes;
+    for (int64_t d = 0; d < batch; ++d) {
+      int64_t size = resultType.getDimSize(d);
+      if (!ShapedType::isDynamic(size)) {
+        batchSizes.push_back(rewriter.getIndexAttr(size));
+        continue;
+      }
+      SmallVector<OpFoldResult> candidates;
+      for (auto [tensor, rank, matrixDims] :
+           {std::tuple(lhs, lhsRank, lhsMatrixDims),
+            std::tuple(rhs, rhsRank, rhsMatrixDims)}) {
+        int64_t dim = d - (batch - (rank - matrixDims));
+        if (dim < 0)
+          continue;
+        OpFoldResult operandSize = getSize(rewriter, loc, tensor, dim);
+        if (!isStaticOne(operandSize))
+          candidates.push_back(operandSize);
+      }
+      if (candidates.empty()) {
+        batchSizes.push_back(rewriter.getIndexAttr(1));
+      } else if (candidates.size() == 1 ||
+                 isSameSize(candidates[0], candidates[1]) ||
+                 getConstantIntValue(candidates[0])) {
+        batchSizes.push_back(candidates[0]);
+      } else if (getConstantIntValue(candidates[1])) {
+        batchSizes.push_back(candidates[1]);
+      } else {
+        Value l = toIndex(rewriter, loc, candidates[0]);
+        Value r = toIndex(rewriter, loc, candidates[1]);
+        Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        batchSizes.push_back(
+            arith::SelectOp::create(
+                rewriter, loc,
+                cmpIndex(rewriter, loc, arith::CmpIPredicate::eq, l, one), r, l)
+                .getResult());
+      }
+    }
+    // Operands whose batch sizes are 1 only at run time are repeated (and
+    // incompatible sizes abort), as for elementwise ops.
+    auto broadcastBatch = [&](Value tensor, int64_t rank, int64_t matrixDims) {
+      SmallVector<OpFoldResult> target(batchSizes.end() - (rank - matrixDims),
+                                       batchSizes.end());
+      for (int64_t d = rank - matrixDims; d < rank; ++d)
+        target.push_back(getSize(rewriter, loc, tensor, d));
+      return broadcastInput(rewriter, loc, tensor, target).first;
+    };
+    lhs = broadcastBatch(lhs, lhsRank, lhsMatrixDims);
+    rhs = broadcastBatch(rhs, rhsRank, rhsMatrixDims);
     auto dim = [&](int64_t d) { return rewriter.getAffineDimExpr(d); };
     auto batchExprs = [&](Value tensor, int64_t rank, int64_t matrixDims) {
       SmallVector<AffineExpr> exprs;
@@ -1275,13 +1328,11 @@ struct MatMulLowering : public OpConversionPattern<MatMulOp> {
       }
       return exprs;
     };
-    SmallVector<AffineExpr> lhsExprs =
-        batchExprs(lhs, lhsRank, std::min<int64_t>(lhsRank, 2));
+    SmallVector<AffineExpr> lhsExprs = batchExprs(lhs, lhsRank, lhsMatrixDims);
     if (lhsRank > 1)
       lhsExprs.push_back(dim(m));
     lhsExprs.push_back(dim(k));
-    SmallVector<AffineExpr> rhsExprs =
-        batchExprs(rhs, rhsRank, std::min<int64_t>(rhsRank, 2));
+    SmallVector<AffineExpr> rhsExprs = batchExprs(rhs, rhsRank, rhsMatrixDims);
     rhsExprs.push_back(dim(k));
     if (rhsRank > 1)
       rhsExprs.push_back(dim(n));
@@ -1290,18 +1341,7 @@ struct MatMulLowering : public OpConversionPattern<MatMulOp> {
       outExprs.push_back(dim(d));
 
     // Result sizes: batch sizes broadcast, then m and n.
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t d = 0; d < batch; ++d) {
-      int64_t size = resultType.getDimSize(d);
-      if (!ShapedType::isDynamic(size)) {
-        sizes.push_back(rewriter.getIndexAttr(size));
-        continue;
-      }
-      // Take it from an operand whose batch dimension is not a unit one.
-      Value from = lhsRank - 2 >= batch - d ? lhs : rhs;
-      int64_t fromBatch = (from == lhs ? lhsRank : rhsRank) - 2;
-      sizes.push_back(getSize(rewriter, loc, from, d - (batch - fromBatch)));
-    }
+    SmallVector<OpFoldResult> sizes(batchSizes);
     if (lhsRank > 1)
       sizes.push_back(getSize(rewriter, loc, lhs, lhsRank - 2));
     if (rhsRank > 1)
