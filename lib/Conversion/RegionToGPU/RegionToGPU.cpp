@@ -238,8 +238,10 @@ private:
       }
       // Both on the device (a value copied within the region): a kernel.
       rewriter.setInsertionPoint(copy);
-      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
-                                                  copy.getTarget());
+      linalg::CopyOp::create(rewriter, copy.getLoc(),
+                             ValueRange{copy.getSource()},
+                             ValueRange{copy.getTarget()});
+      rewriter.eraseOp(copy);
     }
     return success();
   }
@@ -248,6 +250,9 @@ private:
     SmallVector<linalg::LinalgOp> ops;
     region.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {
+      if (!op.hasPureBufferSemantics())
+        return op->emitOpError("is on tensors: convert-region-to-gpu runs "
+                               "after bufferization");
       rewriter.setInsertionPoint(op);
       if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
         return op->emitOpError("cannot be lowered to parallel loops");
@@ -263,9 +268,10 @@ private:
   LogicalResult mapParallelLoops(EnvRegionOp region) {
     SmallVector<scf::ParallelOp> loops;
     region.walk([&](scf::ParallelOp loop) {
-      // (Loops nested in others run sequentially in each thread.)
+      // (Loops nested in others run sequentially in each thread; loops
+      // with reductions, which linalg does not produce, in one thread.)
       if (!loop->getParentOfType<scf::ParallelOp>() &&
-          !loop->getParentOfType<gpu::LaunchOp>())
+          !loop->getParentOfType<gpu::LaunchOp>() && loop.getNumResults() == 0)
         loops.push_back(loop);
     });
     for (scf::ParallelOp loop : loops) {

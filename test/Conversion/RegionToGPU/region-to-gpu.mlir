@@ -203,3 +203,14 @@ func.func @bookkeeping(%b: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @before_bufferization(%t: tensor<4xf32>, %x: f32) -> tensor<4xf32> {
+  %r = region.env_region #region.gpu_env<device = "cuda:0"> -> tensor<4xf32> {
+    // expected-error @below {{'linalg.fill' op is on tensors: convert-region-to-gpu runs after bufferization}}
+    %f = linalg.fill ins(%x : f32) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+    region.env_region_yield %f : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
