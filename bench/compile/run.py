@@ -13,6 +13,7 @@ ROOT = os.path.join(HERE, "..", "..")
 DEFAULT_PROGRAMS = [
     "examples/jacobi2d.mlir:imex-cpu-pipeline",
     "examples/jacobi2d_dist.mlir:imex-dist-cpu-pipeline",
+    "examples/jacobi2d_gpu.mlir:imex-gpu-pipeline",
 ]
 STEPS = ["parse", "lower", "translate", "llvm-opt", "codegen", "link", "run",
          "total"]
@@ -31,7 +32,9 @@ def run_once(runner, path, pipeline, extra, cache_dir=None):
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
-    if proc.returncode != 0:
+    # (77: a GPU program compiled on a machine without a device; the
+    # compilation is what is measured.)
+    if proc.returncode not in (0, 77):
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr}")
     steps = {name: float(value) for name, value in
              re.findall(r"([a-z-]+) ([0-9.]+) s", proc.stderr)}

@@ -283,6 +283,32 @@ getObject(ModuleOp module, const llvm::orc::JITTargetMachineBuilder &machine,
   return std::move(*object);
 }
 
+/// --timing: where the time went and how large the program became (one
+/// write, as for messages).
+void printTiming(double parseSeconds, const CompileStats &stats,
+                 double linkSeconds, double runSeconds, double totalSeconds,
+                 uint64_t objectBytes, StringRef cacheState,
+                 const std::optional<ObjectCache> &cache) {
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  os << llvm::formatv(
+      "imex-runner: timing: parse {0:f3} s, lower {1:f3} s, translate "
+      "{2:f3} s, llvm-opt {3:f3} s, codegen {4:f3} s, link {5:f3} s, run "
+      "{6:f3} s, total {7:f3} s\n",
+      parseSeconds, stats.lowerSeconds, stats.translateSeconds,
+      stats.optimizeSeconds, stats.codegenSeconds, linkSeconds, runSeconds,
+      totalSeconds);
+  os << llvm::formatv(
+      "imex-runner: size: {0} lowered ops, {1} LLVM IR instructions, {2} "
+      "object bytes\n",
+      stats.loweredOps, stats.llvmInstructions, objectBytes);
+  os << "imex-runner: cache " << cacheState;
+  if (cache)
+    os << " " << cache->getDirectory();
+  os << "\n";
+  llvm::errs() << report;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -376,8 +402,14 @@ int main(int argc, char **argv) {
     // a device still checks the whole compilation.
     std::string message;
     FailureOr<std::string> runtime = loadGPURuntime(self, message);
-    if (failed(runtime))
-      return fail(message), kNoGPUExitCode;
+    if (failed(runtime)) {
+      fail(message);
+      // (The compilation still reports, e.g. for bench/compile.)
+      if (timing)
+        printTiming(parseSeconds, stats, 0, 0, secondsSince(start),
+                    objectBytes, cacheState, cache);
+      return kNoGPUExitCode;
+    }
     libs.push_back(*runtime);
   }
   libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
@@ -410,26 +442,8 @@ int main(int argc, char **argv) {
   double runSeconds = secondsSince(runStart);
   session->reset(); // global destructors, before the report
 
-  if (timing) {
-    // One write, as for messages.
-    std::string report;
-    llvm::raw_string_ostream os(report);
-    os << llvm::formatv(
-        "imex-runner: timing: parse {0:f3} s, lower {1:f3} s, translate "
-        "{2:f3} s, llvm-opt {3:f3} s, codegen {4:f3} s, link {5:f3} s, run "
-        "{6:f3} s, total {7:f3} s\n",
-        parseSeconds, stats.lowerSeconds, stats.translateSeconds,
-        stats.optimizeSeconds, stats.codegenSeconds, linkSeconds, runSeconds,
-        secondsSince(start));
-    os << llvm::formatv(
-        "imex-runner: size: {0} lowered ops, {1} LLVM IR instructions, {2} "
-        "object bytes\n",
-        stats.loweredOps, stats.llvmInstructions, objectBytes);
-    os << "imex-runner: cache " << cacheState;
-    if (cache)
-      os << " " << cache->getDirectory();
-    os << "\n";
-    llvm::errs() << report;
-  }
+  if (timing)
+    printTiming(parseSeconds, stats, linkSeconds, runSeconds,
+                secondsSince(start), objectBytes, cacheState, cache);
   return 0;
 }
