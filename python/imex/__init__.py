@@ -315,7 +315,10 @@ def _check_split(split, shape):
 
 def asarray(obj, /, *, dtype=None, copy=None, split=None):
     """An array holding `obj` (an array, numpy array, nested sequence or
-    scalar). numpy data is copied. `split=0` distributes dimension 0."""
+    scalar). numpy data is copied, unless `copy=False`: then the array
+    wraps a C-contiguous numpy array of a supported dtype without copying
+    (see from_dlpack for the ownership rule). `split=0` distributes
+    dimension 0."""
     if isinstance(obj, ndarray):
         if dtype is not None and _dtypes.canonical(dtype) != obj.dtype:
             return astype(obj, dtype)
@@ -323,7 +326,7 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
             return asarray(obj.to_numpy(), split=split)
         return _array._wrap(_copy(obj._node)) if copy else obj
     if copy is False:
-        raise ValueError("asarray: numpy data is always copied (copy=False)")
+        return _wrap_without_copy(obj, dtype, split)
     data = np.asarray(obj, dtype=None if dtype is None else
                       _dtypes.canonical(dtype))
     if dtype is None:
@@ -337,6 +340,41 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
 
 
 from_numpy = asarray
+
+
+def _wrap_without_copy(obj, dtype, split):
+    data = np.asarray(obj)
+    if dtype is not None and _dtypes.canonical(dtype) != data.dtype:
+        raise ValueError(f"asarray(copy=False): the data is {data.dtype}, "
+                         f"not {_dtypes.canonical(dtype)}; a conversion "
+                         f"copies")
+    if not data.flags.c_contiguous or not data.flags.writeable:
+        raise ValueError("asarray(copy=False): the data must be a writable "
+                         "C-contiguous buffer")
+    if split is not None:
+        raise ValueError("asarray(copy=False): a split array holds only "
+                         "this rank's block; distribute a copy")
+    _dtypes.to_mlir(data.dtype)
+    return ndarray(_core.concrete(data, copy=False))
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array on the data of any DLPack producer (a numpy array, ...).
+    A writable C-contiguous buffer is not copied (unless `copy=True`; a
+    read-only or strided one is, unless `copy=False`, which then raises),
+    and the ownership rule is numpy's: the imex array keeps the producer's
+    buffer alive and aliases it; writes through either are seen by the other once the imex array is
+    synchronized (operations are deferred: do not write the buffer from
+    outside while operations on the imex array are pending, and call
+    `imex.sync()` before reading the buffer after writing through imex)."""
+    # (numpy marks what it imports through DLPack read-only: a numpy array
+    # is wrapped itself; other read-only data is copied, imex arrays being
+    # writable.)
+    data = x if isinstance(x, np.ndarray) else np.from_dlpack(x)
+    if copy or (copy is None and not (data.flags.writeable and
+                                      data.flags.c_contiguous)):
+        return asarray(data, copy=True)
+    return _wrap_without_copy(data, None, None)
 
 
 def _copy(node):
@@ -535,7 +573,7 @@ def _not_implemented(name):
 for _name in ["conj", "imag", "real", "nonzero", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
               "sort", "argmax", "argmin", "searchsorted", "take", "flip",
-              "cumulative_sum", "from_dlpack", "count_nonzero", "isdtype",
+              "cumulative_sum", "count_nonzero", "isdtype",
               "result_type", "can_cast"]:
     globals().setdefault(_name, _not_implemented(_name))
 

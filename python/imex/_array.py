@@ -83,6 +83,15 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         gathered to every rank)."""
         return _core.to_numpy(self._node)
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
+                   copy=None):
+        """DLPack export: of the values (to_numpy(): synchronized, and
+        gathered for a split array)."""
+        return self.to_numpy().__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.to_numpy().__dlpack_device__()
+
     def __array__(self, dtype=None, copy=None):
         result = self.to_numpy()
         return result if dtype is None else result.astype(dtype)

@@ -131,15 +131,16 @@ class Node:
         return node
 
 
-def concrete(data, split=None):
+def concrete(data, split=None, copy=True):
     """A node holding numpy `data` (the whole array; for `split=0` this
-    rank keeps its block)."""
+    rank keeps its block): a copy, or `data` itself (C-contiguous)."""
     data = np.asarray(data)
     if split is not None and data.ndim > 0:
         offset, size = default_partition(data.shape[0])
         block = np.array(data[offset:offset + size], order="C")
         return Node(data.shape, data.dtype, 0, data=block, offset=offset)
-    return Node(data.shape, data.dtype, data=np.array(data, order="C"))
+    return Node(data.shape, data.dtype,
+                data=np.array(data, order="C") if copy else data)
 
 
 def record(node):

@@ -153,3 +153,35 @@ def test_unsupported_dtype():
         xp.asarray(np.array([1 + 2j]))
     with pytest.raises(TypeError, match="unsupported dtype"):
         xp.zeros(3, dtype=np.complex128)
+
+
+def test_from_dlpack_and_asarray_without_copy_alias_the_buffer():
+    for wrap in (xp.from_dlpack, lambda b: xp.asarray(b, copy=False)):
+        buf = np.arange(12.0).reshape(3, 4)
+        a = wrap(buf)
+        check(a * 2, np.arange(12.0).reshape(3, 4) * 2)
+        a[0, :] = 7.0          # imex writes into the buffer
+        xp.sync()
+        assert (buf[0] == 7.0).all()
+        buf[2, 3] = -1.0       # the buffer's writes are seen by imex
+        assert float(xp.sum(a)) == float(buf.sum())
+
+
+def test_from_dlpack_copies_on_request_and_for_strided_data():
+    buf = np.arange(6, dtype=np.int32)
+    a = xp.from_dlpack(buf, copy=True)
+    buf[0] = 100
+    check(a, np.arange(6, dtype=np.int32))
+    strided = np.arange(10.0)[::2]
+    check(xp.from_dlpack(strided), strided)
+    with pytest.raises(ValueError, match="writable C-contiguous"):
+        xp.asarray(strided, copy=False)
+    with pytest.raises(ValueError, match="a conversion copies"):
+        xp.asarray(np.zeros(3), dtype=xp.float32, copy=False)
+
+
+def test_dlpack_export():
+    x = sample((3, 5), np.float32, seed=9)
+    a = xp.asarray(x) + 1
+    check(xp.asarray(np.from_dlpack(a)), x + 1)
+    assert a.__dlpack_device__() == x.__dlpack_device__()

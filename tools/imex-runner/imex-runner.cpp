@@ -406,8 +406,8 @@ int main(int argc, char **argv) {
       fail(message);
       // (The compilation still reports, e.g. for bench/compile.)
       if (timing)
-        printTiming(parseSeconds, stats, 0, 0, secondsSince(start),
-                    objectBytes, cacheState, cache);
+        printTiming(parseSeconds, stats, 0, 0, secondsSince(start), objectBytes,
+                    cacheState, cache);
       return kNoGPUExitCode;
     }
     libs.push_back(*runtime);
