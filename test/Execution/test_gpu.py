@@ -23,7 +23,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from harness import OPT, RUNNER, Program, array_type, assert_matches
+from harness import (OPT, RUNNER, Program, array_type, assert_matches,
+                     random_numbers)
 
 GPU = '#region.gpu_env<device = "cuda:0">'
 RNG = np.random.default_rng(18)
@@ -220,3 +221,67 @@ def test_jacobi(mode, n, steps):
                                        + expected[1:-1, :-2]
                                        + expected[1:-1, 2:])
     p.check(mode, (expected, "f64"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_more_ops(mode):
+    """where, casts, integer ops, permute_dims, reshape, concat, linspace,
+    tri and random numbers on the device."""
+    a = RNG.uniform(-3, 3, size=(5, 6))
+    i = RNG.integers(-20, 20, size=(5, 6)).astype(np.int32)
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a)
+    y, _, _ = p.gpu_input(i, "i32")
+    t, ti, tb = (gpu_type([5, 6], "f64"), gpu_type([5, 6], "i32"),
+                 gpu_type([5, 6], "i1"))
+    zero = p.op(f"ndarray.create value {p.constant(0.0, 'f64')} : "
+                f"{gpu_type([], 'f64')}")
+    positive = p.op(f"ndarray.ewbin greater {x}, {zero} : ({t}, "
+                    f"{gpu_type([], 'f64')}) -> {tb}")
+    w = p.op(f"ndarray.where {positive}, {x}, {zero} : ({tb}, {t}, "
+             f"{gpu_type([], 'f64')}) -> {t}")
+    p.gpu_output(w, [5, 6], "f64")
+    m = p.op(f"ndarray.ewbin remainder {y}, {y} : ({ti}, {ti}) -> {ti}")
+    t0 = gpu_type([], "i32")
+    three = p.op(f"ndarray.create value {p.constant(3, 'i32')} : {t0}")
+    f = p.op(f"ndarray.ewbin floor_divide {y}, {three} : ({ti}, {t0}) -> "
+             f"{ti}")
+    p.gpu_output(f, [5, 6], "i32")
+    c = p.op(f"ndarray.cast_elemtype {y} : {ti} to {t}")
+    s = p.op(f"ndarray.ewbin add {c}, {x} : ({t}, {t}) -> {t}")
+    tr = p.op(f"ndarray.permute_dims {s} [1, 0] : {t} -> "
+              f"{gpu_type([6, 5], 'f64')}")
+    p.gpu_output(tr, [6, 5], "f64")
+    r = p.op(f"ndarray.reshape {x} copy : {t} -> {gpu_type([3, 10], 'f64')}")
+    p.gpu_output(r, [3, 10], "f64")
+    cc = p.op(f"ndarray.concat {x}, {x} axis 1 : ({t}, {t}) -> "
+              f"{gpu_type([5, 12], 'f64')}")
+    p.gpu_output(cc, [5, 12], "f64")
+    ls = p.op(f"ndarray.linspace {p.constant(0.0, 'f64')}, "
+              f"{p.constant(1.0, 'f64')}, {p.constant(7, 'index')} endpoint :"
+              f" f64 -> {gpu_type([7], 'f64')}")
+    p.gpu_output(ls, [7], "f64")
+    tri = p.op(f"ndarray.tri {p.constant(1, 'index')} : "
+               f"{gpu_type([4, 6], 'f32')}")
+    p.gpu_output(tri, [4, 6], "f32")
+    p.gpu_output(m, [5, 6], "i32")
+    p.check(mode, (np.where(a > 0, a, 0.0), "f64"), (i // 3, "i32"),
+            ((i + a).T, "f64"), (a.reshape(3, 10), "f64"),
+            (np.concatenate([a, a], axis=1), "f64"),
+            (np.linspace(0, 1, 7), "f64"),
+            (np.tri(4, 6, 1, dtype=np.float32), "f32"),
+            (np.zeros_like(i), "i32"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_random_numbers(mode):
+    """Philox in the kernels: the same numbers as on the host."""
+    p = GPUProgram()
+    seed, stream = p.constant(42, "i64"), p.constant(3, "i64")
+    for distribution, dtype, shape in [("uniform", "f64", [33, 7]),
+                                       ("normal", "f32", [300])]:
+        r = p.op(f"ndarray.random {distribution} {seed}, {stream} : "
+                 f"{gpu_type(shape, dtype)}")
+        p.gpu_output(r, shape, dtype)
+    p.check(mode, (random_numbers("uniform", (33, 7), 42, 3, "f64"), "f64"),
+            (random_numbers("normal", (300,), 42, 3, "f32"), "f32"))
