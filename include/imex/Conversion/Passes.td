@@ -241,9 +241,13 @@ def ConvertRegionToGPU : Pass<"convert-region-to-gpu", "::mlir::func::FuncOp"> {
       for 2-D iteration spaces, 256 for 1-D) and mapped to GPU blocks and
       threads, then `gpu.launch` by upstream's parallel-loop-to-GPU
       conversion; grid sizes are computed from the loop bounds at run time;
-    - what remains that touches memory (sequential loops, e.g. reductions,
-      and scalar stores) runs in a single-thread `gpu.launch`, so device
-      memory is never touched by the host;
+    - a reduction of a whole array to one value runs in two steps: up to
+      16384 threads fold strided shares of the elements into partial
+      results (a kernel over blocks of threads), one thread folds those;
+    - what remains that touches memory (sequential loops, e.g. the
+      reduced dimensions of partial reductions, and scalar stores) runs in
+      a single-thread `gpu.launch`, so device memory is never touched by
+      the host;
     - `memref.alloc` becomes `gpu.alloc`, and its `memref.dealloc` (wherever
       buffer deallocation placed it) `gpu.dealloc`;
     - `memref.copy` between host and device memory becomes `gpu.memcpy`

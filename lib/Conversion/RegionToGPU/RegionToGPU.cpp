@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -192,11 +193,13 @@ public:
   }
 
 private:
-  void replaceByDeviceAlloc(memref::AllocOp alloc) {
+  Value replaceByDeviceAlloc(memref::AllocOp alloc) {
     rewriter.setInsertionPoint(alloc);
-    rewriter.replaceOpWithNewOp<gpu::AllocOp>(
-        alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange(),
-        alloc.getDynamicSizes(), alloc.getSymbolOperands(), hostShared);
+    return rewriter
+        .replaceOpWithNewOp<gpu::AllocOp>(
+            alloc, alloc.getType(), /*asyncToken=*/Type(), ValueRange(),
+            alloc.getDynamicSizes(), alloc.getSymbolOperands(), hostShared)
+        .getMemref();
   }
 
   LogicalResult replaceByMemcpy(memref::CopyOp copy) {
@@ -246,7 +249,112 @@ private:
     return success();
   }
 
+  /// The value a full reduction starts from: the fill of its output right
+  /// before it (as the ndarray lowering emits it), or null.
+  static Value getReductionStart(linalg::GenericOp op) {
+    auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
+    if (!fill || fill.getDpsInits()[0] != op.getDpsInits()[0])
+      return {};
+    return fill.getDpsInputs()[0];
+  }
+
+  /// A reduction of a whole array to one value (one input and output of
+  /// the same element type, every loop a reduction, the output filled with
+  /// the start value right before) would run in one thread. It becomes two
+  /// steps: up to kPartials threads each fold a strided share of the
+  /// elements from the start value into a partial result (a parallel
+  /// loop, i.e. a kernel over blocks of threads), then one thread folds
+  /// the partial results into the output. The combination is the op's own
+  /// body, so any reduction ndarray lowers works; floating-point results
+  /// are reassociated as on any parallel machine.
+  LogicalResult splitFullReduction(linalg::GenericOp op) {
+    static constexpr int64_t kPartials = 16384;
+    if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() != op.getNumLoops() ||
+        op.getNumLoops() == 0 || !op.getIndexingMapsArray()[0].isIdentity() ||
+        op.getIndexingMapsArray()[1].getNumResults() != 0 ||
+        !op.getBody()->getOps<linalg::IndexOp>().empty())
+      return failure();
+    Value input = op.getDpsInputs()[0], output = op.getDpsInits()[0];
+    auto inputType = dyn_cast<MemRefType>(input.getType());
+    auto outputType = dyn_cast<MemRefType>(output.getType());
+    Value start = getReductionStart(op);
+    if (!inputType || !outputType || !start ||
+        inputType.getElementType() != outputType.getElementType())
+      return failure();
+
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> dims;
+    Value count = one;
+    for (int64_t d = 0; d < inputType.getRank(); ++d) {
+      dims.push_back(memref::DimOp::create(rewriter, loc, input, d));
+      count = arith::MulIOp::create(rewriter, loc, count, dims.back());
+    }
+    Value partialCount = arith::MinSIOp::create(
+        rewriter, loc, count,
+        arith::ConstantIndexOp::create(rewriter, loc, kPartials));
+    auto partialsType =
+        MemRefType::get({ShapedType::kDynamic}, outputType.getElementType());
+    auto alloc =
+        memref::AllocOp::create(rewriter, loc, partialsType, partialCount);
+    Value partials = replaceByDeviceAlloc(alloc);
+    rewriter.setInsertionPoint(op);
+
+    // The body of `op` applied to an element and an accumulator.
+    Block &body = op.getRegion().front();
+    auto combine = [&](OpBuilder &b, Value element, Value accumulator) {
+      IRMapping mapping;
+      mapping.map(body.getArgument(0), element);
+      mapping.map(body.getArgument(1), accumulator);
+      for (Operation &nested : body.without_terminator())
+        b.clone(nested, mapping);
+      return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+    };
+
+    // Step 1: partial results, thread t folding elements t, t + P, ...
+    scf::ParallelOp::create(
+        rewriter, loc, ValueRange{zero}, ValueRange{partialCount},
+        ValueRange{one}, [&](OpBuilder &b, Location nloc, ValueRange ivs) {
+          auto fold = scf::ForOp::create(
+              b, nloc, ivs[0], count, partialCount, ValueRange{start},
+              [&](OpBuilder &fb, Location floc, Value linear,
+                  ValueRange accumulators) {
+                // The element's indices, innermost dimension fastest.
+                SmallVector<Value> indices(dims.size());
+                Value rest = linear;
+                for (int64_t d = dims.size() - 1; d >= 0; --d) {
+                  indices[d] = arith::RemUIOp::create(fb, floc, rest, dims[d]);
+                  rest = arith::DivUIOp::create(fb, floc, rest, dims[d]);
+                }
+                Value element =
+                    memref::LoadOp::create(fb, floc, input, indices);
+                scf::YieldOp::create(fb, floc,
+                                     combine(fb, element, accumulators[0]));
+              });
+          memref::StoreOp::create(b, nloc, fold.getResult(0), partials, ivs);
+        });
+    // Step 2: the partial results folded into the output (one thread).
+    auto finish = linalg::GenericOp::create(
+        rewriter, loc, ValueRange{partials}, ValueRange{output},
+        ArrayRef<AffineMap>{
+            AffineMap::getMultiDimIdentityMap(1, rewriter.getContext()),
+            AffineMap::get(1, 0, rewriter.getContext())},
+        ArrayRef<utils::IteratorType>{utils::IteratorType::reduction});
+    rewriter.cloneRegionBefore(op.getRegion(), finish.getRegion(),
+                               finish.getRegion().end());
+    memref::DeallocOp::create(rewriter, loc, partials);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   LogicalResult convertLinalgOps(EnvRegionOp region) {
+    SmallVector<linalg::GenericOp> reductions;
+    region.walk([&](linalg::GenericOp op) { reductions.push_back(op); });
+    for (linalg::GenericOp op : reductions)
+      (void)splitFullReduction(op);
     SmallVector<linalg::LinalgOp> ops;
     region.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {

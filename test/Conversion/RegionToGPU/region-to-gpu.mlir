@@ -61,16 +61,29 @@ func.func @one_dimensional(%x: f64) {
 
 // -----
 
-// A full reduction has no parallel loop: it runs in one thread on the
-// device, never on the host.
+// A full reduction runs in two steps: up to 16384 threads each fold a
+// strided share of the elements, starting from the value the output was
+// filled with, into a partial result (a kernel over blocks of threads); one
+// thread folds the partial results into the output.
 // CHECK-LABEL: func @reduction
+// CHECK-DAG: %[[C100:.*]] = arith.constant 100 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: %[[IN:.*]] = gpu.alloc () : memref<100xf64>
 // CHECK: %[[ACC:.*]] = gpu.alloc () : memref<f64>
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[ONE:.*]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]]) threads({{.*}}) in ({{.*}} = %[[ONE]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]])
-// CHECK: memref.store %{{.*}}, %[[ACC]]
-// CHECK-NEXT: scf.for
+// CHECK: gpu.launch
+// CHECK: memref.store %[[ZERO]], %[[ACC]][]
+// CHECK: %[[PARTIALS:.*]] = gpu.alloc (%[[C100]]) : memref<?xf64>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %{{.*}}, {{.*}}, {{.*}})
+// CHECK: scf.for %{{.*}} = %[[T:.*]] to %[[C100]] step %[[C100]] iter_args(%[[A:.*]] = %[[ZERO]])
+// CHECK: memref.load %[[IN]]
 // CHECK: arith.addf
-// CHECK: gpu.terminator
-// CHECK-NOT: gpu.launch
+// CHECK: memref.store %{{.*}}, %[[PARTIALS]]
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %[[ONE:.*]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]]) threads({{.*}}) in ({{.*}} = %[[ONE]], {{.*}} = %[[ONE]], {{.*}} = %[[ONE]])
+// CHECK-NEXT: scf.for
+// CHECK: memref.load %[[PARTIALS]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[ACC]][]
+// CHECK: gpu.dealloc %[[PARTIALS]]
 // CHECK: gpu.memcpy
 func.func @reduction(%a: memref<100xf64>) -> f64 {
   %zero = arith.constant 0.0 : f64
