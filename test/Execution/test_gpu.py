@@ -285,3 +285,25 @@ def test_random_numbers(mode):
         p.gpu_output(r, shape, dtype)
     p.check(mode, (random_numbers("uniform", (33, 7), 42, 3, "f64"), "f64"),
             (random_numbers("normal", (300,), 42, 3, "f32"), "f32"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", [(0,), (1,), (100000,), (333, 77),
+                                   (3, 0, 2)], ids=str)
+def test_full_reductions(mode, shape):
+    """Whole-array reductions in two steps (partial results of up to 16384
+    threads, then one thread): more, fewer and no elements than threads."""
+    a = np.random.default_rng(2).uniform(0.99, 1.01, size=shape)
+    kinds = [("sum", np.sum), ("prod", np.prod), ("mean", np.mean)]
+    if a.size:
+        kinds.append(("max", np.max))
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a)
+    expected = []
+    for kind, function in kinds:
+        r = p.op(f"ndarray.reduction {kind} {x} : "
+                 f"{gpu_type(list(shape), 'f64')} -> {gpu_type([], 'f64')}")
+        p.gpu_output(r, [], "f64")
+        with np.errstate(invalid="ignore"):
+            expected.append((np.asarray(function(a)), "f64"))
+    p.check(mode, *expected)
