@@ -573,7 +573,7 @@ def _not_implemented(name):
 for _name in ["conj", "imag", "real", "nonzero", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
               "sort", "argmax", "argmin", "searchsorted", "take", "flip",
-              "cumulative_sum", "count_nonzero", "isdtype",
+              "count_nonzero", "isdtype",
               "result_type", "can_cast"]:
     globals().setdefault(_name, _not_implemented(_name))
 
@@ -649,6 +649,37 @@ def _reduce(kind, x, axis, keepdims, correction=0.0):
                                      [node], (kind, axes,
                                               builtins.bool(keepdims),
                                               float(correction)))))
+
+
+def _cumulative(kind, x, axis, dtype, include_initial):
+    node = x._node
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"cumulative_{kind}: axis is required for "
+                             f"arrays of {x.ndim} dimensions")
+        axis = 0
+    axis = _axis(axis, x.ndim, f"cumulative_{kind}")
+    result_dtype = _dtypes.from_mlir(_core.ext().reduction_dtype(
+        kind, _dtypes.to_mlir(node.dtype)))
+    shape = list(node.shape)
+    if include_initial:
+        shape[axis] += 1
+    # (Along the split axis, on the gathered array: no scan of the ranks'
+    # totals yet.)
+    result = ndarray(_core.record(Node(
+        shape, result_dtype, node.split if axis != 0 else None, "cumulative",
+        [node], (kind, axis, builtins.bool(include_initial)))))
+    if dtype is not None and _dtypes.canonical(dtype) != result_dtype:
+        result = astype(result, dtype)
+    return result
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative("sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative("prod", x, axis, dtype, include_initial)
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001

@@ -522,6 +522,19 @@ def _emit_reduction(b, node):
     return name, dims, dtype
 
 
+def _emit_cumulative(b, node):
+    (x,) = _emit_operands(b, node)
+    kind, axis, include_initial = node.attrs
+    dims = list(x[1])
+    if include_initial and dims[axis] is not None:
+        dims[axis] += 1
+    dtype = _dtypes.to_mlir(node.dtype)
+    flag = " include_initial" if include_initial else ""
+    name = b.op(f"ndarray.cumulative {kind} {x[0]} axis {axis}{flag} : "
+                f"{_type(x[1], x[2])} -> {_type(dims, dtype)}")
+    return name, dims, dtype
+
+
 def _emit_matmul(b, node):
     x, y = _emit_operands(b, node)
     dims = [None] * len(node.shape)  # conservative: always valid
@@ -871,7 +884,7 @@ EMITTERS = {
     "permute_dims": _emit_permute_dims, "expand_dims": _emit_expand_dims,
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
-    "tri": _emit_tri,
+    "tri": _emit_tri, "cumulative": _emit_cumulative,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

@@ -57,3 +57,34 @@ def test_bad_axis():
         xp.sum(xp.ones((2, 2)), axis=2)
     with pytest.raises(ValueError, match="repeated"):
         xp.sum(xp.ones((2, 2)), axis=(0, 0))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8,
+                                   np.bool_], ids=str)
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_cumulative_sum_prod(dtype, axis, include_initial):
+    x = sample((4, 5), dtype, seed=11, low=0, high=3)
+    for function, numpy_function, start in [
+            (xp.cumulative_sum, np.cumsum, 0),
+            (xp.cumulative_prod, np.cumprod, 1)]:
+        result_dtype = np.result_type(np.sum(x[:1, :1]))
+        expected = numpy_function(x.astype(result_dtype), axis=axis)
+        if include_initial:
+            shape = list(x.shape)
+            shape[axis] = 1
+            expected = np.concatenate(
+                [np.full(shape, start, result_dtype), expected], axis=axis)
+        check(function(xp.asarray(x), axis=axis,
+                       include_initial=include_initial), expected)
+
+
+def test_cumulative_defaults_and_errors():
+    v = sample((7,), np.float64, seed=12)
+    check(xp.cumulative_sum(xp.asarray(v)), np.cumsum(v))
+    check(xp.cumulative_sum(xp.asarray(v), dtype=xp.float32),
+          np.cumsum(v).astype(np.float32))
+    check(xp.cumulative_prod(xp.asarray(np.zeros((0, 3))), axis=0),
+          np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="axis is required"):
+        xp.cumulative_sum(xp.ones((2, 2)))

@@ -1245,6 +1245,97 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
 // Linear algebra and joining
 //===----------------------------------------------------------------------===//
 
+/// A loop along the axis carrying the running row: each step combines the
+/// next row of the source with it (one elementwise op on a row) and
+/// inserts it into the result.
+struct CumulativeLowering : public OpConversionPattern<CumulativeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CumulativeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getSource();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    Type sourceElement = getElementType(op.getSource());
+    Type element = op.getType().getElementType();
+    Type storage = getStorageType(element);
+    ReductionKind kind = op.getKind();
+    int64_t rank = sourceType.getRank(), axis = op.getAxis();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+
+    // The result, and the shape of a row (the source without the axis).
+    SmallVector<OpFoldResult> sizes;
+    SmallVector<int64_t> rowShape;
+    SmallVector<OpFoldResult> rowSizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      sizes.push_back(getSize(rewriter, loc, source, d));
+      if (d != axis) {
+        rowShape.push_back(sourceType.getDimSize(d));
+        rowSizes.push_back(sizes.back());
+      }
+    }
+    Value length = toIndex(rewriter, loc, sizes[axis]);
+    Value offset = op.getIncludeInitial() ? one : zero;
+    SmallVector<OpFoldResult> resultSizes(sizes);
+    resultSizes[axis] =
+        arith::AddIOp::create(rewriter, loc, length, offset).getResult();
+    Value result = createEmpty(rewriter, loc, op.getType().getShape(),
+                               resultSizes, storage);
+    // Statically empty rows: an empty result (slices at offset 0 of an
+    // empty dimension would not verify).
+    if (llvm::is_contained(rowShape, 0)) {
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    Value row = createEmpty(rewriter, loc, rowShape, rowSizes, storage);
+    row = linalg::FillOp::create(
+              rewriter, loc,
+              buildReductionIdentity(rewriter, loc, kind, element), row)
+              .getResult(0);
+
+    // Row `index` of `tensor` (rank-reducing slices).
+    auto rowSlice = [&](OpBuilder &b, Value index) {
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+      SmallVector<OpFoldResult> rowSliceSizes(sizes);
+      offsets[axis] = index;
+      rowSliceSizes[axis] = b.getIndexAttr(1);
+      SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+      return std::tuple(offsets, rowSliceSizes, strides);
+    };
+    if (op.getIncludeInitial()) {
+      auto [offsets, rowSliceSizes, strides] = rowSlice(rewriter, zero);
+      result = tensor::InsertSliceOp::create(rewriter, loc, row, result,
+                                             offsets, rowSliceSizes, strides);
+    }
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, length, one, ValueRange{result, row},
+        [&](OpBuilder &b, Location nloc, Value index, ValueRange carried) {
+          auto [offsets, rowSliceSizes, strides] = rowSlice(b, index);
+          auto sourceRowType =
+              RankedTensorType::get(rowShape, sourceType.getElementType());
+          Value sourceRow = tensor::ExtractSliceOp::create(
+              b, nloc, sourceRowType, source, offsets, rowSliceSizes, strides);
+          Value next = buildElementwise(
+              b, nloc, {sourceRow, carried[1]}, rowShape, storage,
+              [&](OpBuilder &eb, Location eloc, ValueRange args) {
+                return buildReductionStep(
+                    eb, eloc, kind, args[1],
+                    convertScalar(eb, eloc, args[0], sourceElement, element),
+                    element);
+              },
+              rowSizes);
+          offsets[axis] =
+              arith::AddIOp::create(b, nloc, index, offset).getResult();
+          Value updated = tensor::InsertSliceOp::create(
+              b, nloc, next, carried[0], offsets, rowSliceSizes, strides);
+          scf::YieldOp::create(b, nloc, ValueRange{updated, next});
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
 struct MatMulLowering : public OpConversionPattern<MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -1480,14 +1571,15 @@ void imex::populateNDArrayToLinalgConversionPatterns(
   patterns.add<ImmutableInsertSliceLowering>(converter, patterns.getContext(),
                                              inPlaceOverwrites);
   patterns.add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
-               DeleteLowering, FromMemRefLowering, ToTensorLowering,
-               CastLowering, CastElemTypeLowering, DimLowering, LoadLowering,
-               SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
-               InsertSliceLowering, ReshapeLowering, BroadcastToLowering,
-               PermuteDimsLowering, ExpandDimsLowering, SqueezeLowering,
-               EWBinLowering, EWUnyLowering, WhereLowering, ReductionLowering,
-               MatMulLowering, ConcatLowering, EnvRegionLowering,
-               EnvRegionYieldLowering>(converter, patterns.getContext());
+               CumulativeLowering, DeleteLowering, FromMemRefLowering,
+               ToTensorLowering, CastLowering, CastElemTypeLowering,
+               DimLowering, LoadLowering, SliceLowering<SubviewOp>,
+               SliceLowering<ExtractSliceOp>, InsertSliceLowering,
+               ReshapeLowering, BroadcastToLowering, PermuteDimsLowering,
+               ExpandDimsLowering, SqueezeLowering, EWBinLowering,
+               EWUnyLowering, WhereLowering, ReductionLowering, MatMulLowering,
+               ConcatLowering, EnvRegionLowering, EnvRegionYieldLowering>(
+      converter, patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);
 }
 

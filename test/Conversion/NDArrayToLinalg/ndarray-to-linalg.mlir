@@ -167,3 +167,21 @@ func.func @tri(%k: index, %n: index) -> !ndarray.ndarray<?x4xf32> {
   %0 = ndarray.tri %k (%n) : !ndarray.ndarray<?x4xf32>
   return %0 : !ndarray.ndarray<?x4xf32>
 }
+
+// -----
+
+// cumulative: a loop along the axis carrying the running row; each step is
+// one elementwise op on a row, inserted into the result.
+// CHECK-LABEL: func @cumulative
+// CHECK: %[[ROW:.*]] = linalg.fill ins(%{{.*}} : i64) outs(%{{.*}} : tensor<4xi64>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[R:.*]] = %{{.*}}, %[[ACC:.*]] = %[[ROW]]) -> (tensor<3x4xi64>, tensor<4xi64>)
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [1, 4] [1, 1] : tensor<3x4xi32> to tensor<4xi32>
+// CHECK: %[[N:.*]] = linalg.generic {{.*}} ins(%[[S]], %[[ACC]] : tensor<4xi32>, tensor<4xi64>)
+// CHECK: arith.extsi
+// CHECK: arith.addi
+// CHECK: %[[U:.*]] = tensor.insert_slice %[[N]] into %[[R]][%{{.*}}, 0] [1, 4] [1, 1]
+// CHECK: scf.yield %[[U]], %[[N]]
+func.func @cumulative(%a: !ndarray.ndarray<3x4xi32>) -> !ndarray.ndarray<3x4xi64> {
+  %0 = ndarray.cumulative sum %a axis 0 : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<3x4xi64>
+  return %0 : !ndarray.ndarray<3x4xi64>
+}

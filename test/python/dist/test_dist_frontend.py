@@ -61,6 +61,18 @@ def test_compositions(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_cumulative(n):
+    """Scans of split arrays along and across the split axis (computed on
+    the gathered array for now)."""
+    x = sample((n, 3), np.int32, seed=n + 3)
+    a = xp.asarray(x, split=0)
+    check(xp.cumulative_sum(a, axis=0), np.cumsum(x, axis=0, dtype=np.int64))
+    check(xp.cumulative_prod(a, axis=1, include_initial=True),
+          np.concatenate([np.ones((n, 1), np.int64),
+                          np.cumprod(x, axis=1, dtype=np.int64)], axis=1))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_random(n):
     """The same numbers as one process computes (a function of the element
     position): every rank count gives the same arrays."""

@@ -1265,6 +1265,30 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// CumulativeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CumulativeOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  ReductionKind kind = adaptor.getKind();
+  if (kind != ReductionKind::sum && kind != ReductionKind::prod)
+    return emitOptionalError(loc, "cumulative ", stringifyReductionKind(kind),
+                             " is not supported: sum or prod");
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= source.getRank())
+    return emitOptionalError(loc, "cumulative axis ", axis,
+                             " is out of range [0, ", source.getRank(), ")");
+  SmallVector<int64_t> shape(source.getShape());
+  if (adaptor.getIncludeInitial() && !ShapedType::isDynamic(shape[axis]))
+    ++shape[axis];
+  Type element = inferReductionElementType(kind, source.getElementType());
+  return addInferredType(loc, inferred, shape, element, adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
 // MatMulOp
 //===----------------------------------------------------------------------===//
 

@@ -584,3 +584,30 @@ func.func @broadcast_too_many_elements(%a: !ndarray.ndarray<?x461168601842738790
   %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?x4611686018427387904xf64>, !ndarray.ndarray<4x?xf64>) -> !ndarray.ndarray<?x?xf64>
   return
 }
+
+// -----
+
+func.func @cumulative_kind(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{cumulative max is not supported: sum or prod}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.cumulative max %a axis 0 : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
+func.func @cumulative_axis(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{cumulative axis 1 is out of range [0, 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.cumulative sum %a axis 1 : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
+func.func @cumulative_type(%a: !ndarray.ndarray<4xi32>) {
+  // expected-error @+2 {{inferred type(s) '!ndarray.ndarray<4xi64>' are incompatible with return type(s) of operation '!ndarray.ndarray<4xi32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.cumulative sum %a axis 0 : !ndarray.ndarray<4xi32> -> !ndarray.ndarray<4xi32>
+  return
+}

@@ -248,3 +248,16 @@ func.func @environments_and_dynamic_results(%a: !ndarray.ndarray<4xf32, #region.
   %0 = ndarray.ewbin multiply %a, %a : (!ndarray.ndarray<4xf32, #region.gpu_env<device = "gpu">>, !ndarray.ndarray<4xf32, #region.gpu_env<device = "gpu">>) -> !ndarray.ndarray<?xf32, #region.gpu_env<device = "gpu">>
   return
 }
+
+// -----
+
+// CHECK-LABEL: func @cumulative
+func.func @cumulative(%a: !ndarray.ndarray<3x4xi32>, %b: !ndarray.ndarray<?xf64>) {
+  // CHECK: ndarray.cumulative sum %{{.*}} axis 1 : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<3x4xi64>
+  %0 = ndarray.cumulative sum %a axis 1 : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<3x4xi64>
+  // CHECK: ndarray.cumulative prod %{{.*}} axis 0 include_initial : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<4x4xi64>
+  %1 = ndarray.cumulative prod %a axis 0 include_initial : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<4x4xi64>
+  // CHECK: ndarray.cumulative sum %{{.*}} axis 0 include_initial : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %2 = ndarray.cumulative sum %b axis 0 include_initial : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  return
+}

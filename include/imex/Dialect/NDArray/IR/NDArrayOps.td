@@ -686,6 +686,35 @@ def NDArray_ReductionOp : NDArray_InferredOp<"reduction"> {
   }];
 }
 
+def NDArray_CumulativeOp : NDArray_InferredOp<"cumulative"> {
+  let summary = "cumulative sum or product along an axis (a scan)";
+  let description = [{
+    Element `i` along `axis` of the result is the `sum` or `prod` of the
+    elements `0..i` of `source` along that axis (the array API's
+    `cumulative_sum`/`cumulative_prod`, numpy's `cumsum`/`cumprod`). With
+    `include_initial` the result has one more element along `axis`, the
+    identity (0 or 1), first. Element types as for `ndarray.reduction`:
+    `i1` and signed integers accumulate in `i64`, unsigned ones in `ui64`,
+    floats in their own type.
+
+    ```mlir
+    %c = ndarray.cumulative sum %a axis 1 : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<3x4xi64>
+    %d = ndarray.cumulative prod %b axis 0 include_initial : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+    ```
+
+    On a distributed array the scan is computed on the gathered array (a
+    scan of the ranks' totals is not implemented yet).
+  }];
+  let arguments = (ins NDArray_ReductionKindAttr:$kind,
+                       NDArray_ReadArray:$source, I64Attr:$axis,
+                       UnitAttr:$include_initial);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    `` $kind $source `axis` $axis (`include_initial` $include_initial^)?
+    attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+}
+
 def NDArray_MatMulOp : NDArray_InferredOp<"matmul"> {
   let summary = "matrix product with numpy matmul semantics";
   let description = [{
