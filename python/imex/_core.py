@@ -622,17 +622,23 @@ def _team_attr(node):
             if distributed(node) else "")
 
 
+def _creation_sizes(b, node):
+    """The dims of a created array and its dynamic-size operand list
+    (`(%a, %b)` or empty); marks the kernel distributed if it is."""
+    dims = _static_dims(node.shape)
+    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
+    if distributed(node):
+        b.distributed = True
+    return dims, f"({', '.join(sizes)})" if sizes else ""
+
+
 def _emit_full(b, node):
     dtype = _dtypes.to_mlir(node.dtype)
     storage = dtype[1:] if dtype.startswith("ui") else dtype
-    dims = _static_dims(node.shape)
-    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
-    operands = f"({', '.join(sizes)})" if sizes else ""
+    dims, operands = _creation_sizes(b, node)
     fill = ""
     if node.attrs is not None:
         fill = f" value {b.element(node.attrs, dtype)[0]}"
-    if distributed(node):
-        b.distributed = True
     name = b.op(f"ndarray.create{operands}{fill}{_team_attr(node)} : "
                 f"{_type(dims, storage)}")
     return b.cast_unsigned((name, dims, storage), dtype)
@@ -659,12 +665,8 @@ def _emit_random(b, node):
     signed = lambda v: (v + 2 ** 63) % 2 ** 64 - 2 ** 63  # noqa: E731
     s = b._arg("i64", [signed(seed)])
     t = b._arg("i64", [signed(stream)])
-    dims = _static_dims(node.shape)
-    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
-    operands = f" ({', '.join(sizes)})" if sizes else ""
-    if distributed(node):
-        b.distributed = True
-    name = b.op(f"ndarray.random {distribution} {s}, {t}{operands}"
+    dims, operands = _creation_sizes(b, node)
+    name = b.op(f"ndarray.random {distribution} {s}, {t} {operands}"
                 f"{_team_attr(node)} : {_type(dims, dtype)}")
     return name, dims, dtype
 
@@ -672,13 +674,9 @@ def _emit_random(b, node):
 def _emit_tri(b, node):
     (k,) = node.attrs
     dtype = _dtypes.to_mlir(node.dtype)
-    dims = _static_dims(node.shape)
-    sizes = [b.size(n)[1] for n, d in zip(node.shape, dims) if d is None]
-    operands = f" ({', '.join(sizes)})" if sizes else ""
-    if distributed(node):
-        b.distributed = True
+    dims, operands = _creation_sizes(b, node)
     # (k is an argument: every diagonal runs the same kernel.)
-    name = b.op(f"ndarray.tri {b.index_arg(k)}{operands}{_team_attr(node)} "
+    name = b.op(f"ndarray.tri {b.index_arg(k)} {operands}{_team_attr(node)} "
                 f": {_type(dims, dtype)}")
     return name, dims, dtype
 
