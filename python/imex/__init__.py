@@ -572,9 +572,7 @@ def _not_implemented(name):
 
 for _name in ["conj", "imag", "real", "nonzero", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
-              "sort", "argmax", "argmin", "searchsorted", "take", "flip",
-              "count_nonzero", "isdtype",
-              "result_type", "can_cast"]:
+              "sort", "argmax", "argmin", "searchsorted", "take", "flip"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -1026,6 +1024,50 @@ def roll(x, /, shift, *, axis=None):
         x = concat([x[head + (slice(n - s, None),)],
                     x[head + (slice(None, n - s),)]], axis=a)
     return x
+
+
+# --- data type functions (no compilation) ----------------------------------
+
+def result_type(*arrays_and_dtypes):
+    """The dtype of an operation on these arrays and dtypes (the dialect's
+    promotion rules, which follow numpy's)."""
+    if not arrays_and_dtypes:
+        raise ValueError("result_type: at least one array or dtype needed")
+    dtypes = [a.dtype if isinstance(a, ndarray) else _dtypes.canonical(a)
+              for a in arrays_and_dtypes]
+    result = dtypes[0]
+    for dtype in dtypes[1:]:
+        result = _dtypes.from_mlir(_core.ext().promote(
+            _dtypes.to_mlir(result), _dtypes.to_mlir(dtype)))
+    return result
+
+
+def can_cast(from_, to, /):
+    """Whether promotion turns `from_` (an array or dtype) into `to`."""
+    to = _dtypes.canonical(to)
+    return result_type(from_, to) == to
+
+
+_KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u",
+          "integral": "iu", "real floating": "f", "complex floating": "c",
+          "numeric": "iufc"}
+
+
+def isdtype(dtype, kind):
+    """Whether `dtype` is `kind`: a dtype, a kind name of the array API, or
+    a tuple of those."""
+    dtype = _dtypes.canonical(dtype)
+    if isinstance(kind, tuple):
+        return builtins.any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"isdtype: unknown kind {kind!r}")
+        return dtype.kind in _KINDS[kind]
+    return dtype == _dtypes.canonical(kind)
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    return sum(astype(not_equal(x, 0), int64), axis=axis, keepdims=keepdims)
 
 
 def to_numpy(x, /):

@@ -2,6 +2,7 @@
 against numpy."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -116,3 +117,47 @@ def test_random_expressions(expr):
     if isinstance(got, float):
         return
     check(got, expected)
+
+
+# --- data type functions -----------------------------------------------------
+
+DTYPE_LIST = [xp.bool, xp.int8, xp.int16, xp.int32, xp.int64, xp.uint8,
+              xp.uint16, xp.uint32, xp.uint64, xp.float16, xp.float32,
+              xp.float64]
+
+
+def test_result_type_and_can_cast_follow_numpy():
+    for a in DTYPE_LIST:
+        for b in DTYPE_LIST:
+            if a.kind in "ui" and b.kind in "ui" and {a.kind, b.kind} == \
+                    {"u", "i"} and max(a.itemsize, b.itemsize) == 8:
+                continue  # numpy gives float64 for uint64 with int64
+            expected = np.result_type(a, b)
+            assert xp.result_type(a, b) == expected, (a, b)
+            assert xp.result_type(xp.ones(2, dtype=a), b) == expected
+            assert xp.can_cast(a, b) == (np.result_type(a, b) == b), (a, b)
+    assert xp.result_type(xp.int8, xp.int16, xp.float32) == xp.float32
+    with pytest.raises(ValueError):
+        xp.result_type()
+
+
+def test_isdtype():
+    assert xp.isdtype(xp.int8, "integral")
+    assert xp.isdtype(xp.uint16, "unsigned integer")
+    assert not xp.isdtype(xp.uint16, "signed integer")
+    assert xp.isdtype(xp.float16, ("bool", "real floating"))
+    assert xp.isdtype(xp.bool, "bool") and not xp.isdtype(xp.bool, "numeric")
+    assert xp.isdtype(xp.float32, xp.float32)
+    assert not xp.isdtype(xp.float32, "complex floating")
+    with pytest.raises(ValueError, match="unknown kind"):
+        xp.isdtype(xp.int8, "integer")
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+def test_count_nonzero(axis):
+    x = np.array([[0, 1, 2], [3, 0, 0]], dtype=np.int32)
+    check(xp.count_nonzero(xp.asarray(x), axis=axis),
+          np.asarray(np.count_nonzero(x, axis=axis), dtype=np.int64))
+    f = np.array([0.0, -0.0, np.nan, 2.5])
+    check(xp.count_nonzero(xp.asarray(f)),
+          np.asarray(np.count_nonzero(f), dtype=np.int64))
