@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <mutex>
 #include <type_traits>
 
@@ -1138,6 +1139,47 @@ CallSig reduce_sig(const char *entry, int64_t n, int64_t op, int64_t eop,
   return s;
 }
 
+/// The MPI op of an IDTR reduction op other than the logical ones.
+MPI_Op arithmetic_op(int64_t op) {
+  return op == IDTR_OP_SUM    ? MPI_SUM
+         : op == IDTR_OP_PROD ? MPI_PROD
+         : op == IDTR_OP_MIN  ? MPI_MIN
+                              : MPI_MAX;
+}
+
+/// Whether IDTR reduction `op` on element type TR is a logical one (i1:
+/// sum/max/or are "any", prod/min/and are "all": numpy bool semantics), and
+/// if so whether it is an "and".
+template <class TR> bool is_logical(int64_t op, bool &is_and) {
+  is_and = op == IDTR_OP_LAND || op == IDTR_OP_PROD || op == IDTR_OP_MIN;
+  return op == IDTR_OP_LAND || op == IDTR_OP_LOR || TR::is_bool;
+}
+
+/// Runs `fn(p, n)` on a contiguous copy of the elements of `data` (the data
+/// itself when dense) and writes the copy back.
+template <class T, class Fn> void on_dense_elements(View<T> &data, Fn fn) {
+  const int64_t n = data.numel();
+  std::unique_ptr<T[]> tmp;
+  View<T> dv = dense_view<T>(nullptr, data.sizes, data.rank);
+  T *p = data.base;
+  if (!is_dense(data) && n > 0) {
+    tmp.reset(new T[n]);
+    dv.base = tmp.get();
+    copy_view(dv, data);
+    p = tmp.get();
+  }
+  fn(p, n);
+  if (tmp)
+    copy_view(data, dv);
+}
+
+void check_reduction_op(int64_t op) {
+  if (op < IDTR_OP_SUM || op > IDTR_OP_LOR)
+    fail("invalid reduction op %" PRId64
+         " (0 sum, 1 prod, 2 min, 3 max, 4 logical and, 5 logical or)",
+         op);
+}
+
 template <class TR>
 void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
                 int64_t op) {
@@ -1147,48 +1189,114 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
   stat_add(IDTR_STAT_REDUCE, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
   View<T> data = make_view<T>("data", dr, dd, Use::Out);
-  if (op < IDTR_OP_SUM || op > IDTR_OP_LOR)
-    fail("invalid reduction op %" PRId64
-         " (0 sum, 1 prod, 2 min, 3 max, 4 logical and, 5 logical or)",
-         op);
+  check_reduction_op(op);
+  bool is_and;
+  const bool logical = is_logical<TR>(op, is_and);
+  on_dense_elements(data, [&](T *p, int64_t n) {
+    if (logical) {
+      std::unique_ptr<uint8_t[]> b(new uint8_t[std::max<int64_t>(n, 1)]);
+      for (int64_t i = 0; i < n; ++i)
+        b[i] = p[i] != T(0);
+      if (t->size > 1)
+        allreduce_checked(
+            *t, b.get(), n, 1, MPI_UINT8_T, is_and ? MPI_LAND : MPI_LOR,
+            reduce_sig(entry, n, op, is_and ? IDTR_OP_LAND : IDTR_OP_LOR, kU8));
+      for (int64_t i = 0; i < n; ++i)
+        p[i] = static_cast<T>(b[i]);
+    } else if (t->size > 1) {
+      allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), arithmetic_op(op),
+                        reduce_sig(entry, n, op, op, type_code<T>()));
+    }
+  });
+}
+
+/// The identity of IDTR reduction `op` on T (the result of an exclusive
+/// scan on the first rank).
+template <class TR> typename TR::T reduction_identity(int64_t op) {
+  using T = typename TR::T;
+  bool is_and;
+  if (is_logical<TR>(op, is_and))
+    return static_cast<T>(is_and ? 1 : 0);
+  if (op == IDTR_OP_SUM)
+    return T(0);
+  if (op == IDTR_OP_PROD)
+    return T(1);
+  using L = std::numeric_limits<T>;
+  if (L::has_infinity)
+    return op == IDTR_OP_MIN ? L::infinity() : -L::infinity();
+  return op == IDTR_OP_MIN ? L::max() : L::lowest();
+}
+
+template <class TR>
+void exscan(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_REDUCE, IDTR_CNT_CALL_NS);
+  stat_add(IDTR_STAT_REDUCE, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> data = make_view<T>("data", dr, dd, Use::Out);
+  check_reduction_op(op);
+  bool is_and;
+  const bool logical = is_logical<TR>(op, is_and);
+  const int64_t eop = logical ? (is_and ? IDTR_OP_LAND : IDTR_OP_LOR) : op;
   const int64_t n = data.numel();
-  // i1: sum/max/or are "any", prod/min/and are "all" (numpy bool semantics).
-  const bool logical = op == IDTR_OP_LAND || op == IDTR_OP_LOR || TR::is_bool;
-  const bool is_and =
-      op == IDTR_OP_LAND || op == IDTR_OP_PROD || op == IDTR_OP_MIN;
-  const bool dense = is_dense(data);
-  // Contiguous working copy unless the data is dense already.
-  std::unique_ptr<T[]> tmp;
-  View<T> dv = dense_view<T>(nullptr, data.sizes, data.rank);
-  T *p = data.base;
-  if (!dense && n > 0) {
-    tmp.reset(new T[n]);
-    dv.base = tmp.get();
-    copy_view(dv, data);
-    p = tmp.get();
+  // MPI_Exscan has no fused form: the signature is checked by an allreduce
+  // of the header alone (ranks disagreeing on the count, op or element
+  // type would otherwise corrupt memory or hang).
+  if (t->size > 1 && (checks_enabled() || check_collectives())) {
+    const CallSig sig = reduce_sig(entry, n, op, eop, type_code<T>());
+    const uint64_t call = check_collectives() ? t->checked.fetch_add(1) + 1 : 0;
+    FusedBuf f;
+    init_fused(f, sig);
+    fused_allreduce(*t, f, "MPI_Allreduce (check of an exclusive scan)");
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+    stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES,
+             fused_bytes(fused_fields()));
+    if (!consistent(f.hdr, kBaseFields, fused_fields()))
+      report_mismatch(*t, sig, call);
+    if (!consistent(f.hdr, 0, kBaseFields))
+      fail_collective(t->rank,
+                      "ranks disagree on the scanned data (element counts "
+                      "%" PRId64 "..%" PRId64 "), op (%" PRId64 "..%" PRId64
+                      ") or element type",
+                      -f.hdr[1], f.hdr[0], -f.hdr[3], f.hdr[2]);
   }
-  if (logical) {
-    std::unique_ptr<uint8_t[]> b(new uint8_t[std::max<int64_t>(n, 1)]);
-    for (int64_t i = 0; i < n; ++i)
-      b[i] = p[i] != T(0);
-    if (t->size > 1)
-      allreduce_checked(
-          *t, b.get(), n, 1, MPI_UINT8_T, is_and ? MPI_LAND : MPI_LOR,
-          reduce_sig(entry, n, op, is_and ? IDTR_OP_LAND : IDTR_OP_LOR, kU8));
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = static_cast<T>(b[i]);
-  } else {
-    if (t->size == 1)
-      return;
-    MPI_Op mop = op == IDTR_OP_SUM    ? MPI_SUM
-                 : op == IDTR_OP_PROD ? MPI_PROD
-                 : op == IDTR_OP_MIN  ? MPI_MIN
-                                      : MPI_MAX;
-    allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), mop,
-                      reduce_sig(entry, n, op, op, type_code<T>()));
-  }
-  if (tmp)
-    copy_view(data, dv);
+  const T identity = reduction_identity<TR>(op);
+  on_dense_elements(data, [&](T *p, int64_t) {
+    if (t->size > 1) {
+      // MPI_IN_PLACE: rank r receives the reduction of ranks 0..r-1; the
+      // first rank's buffer is left undefined by MPI and set below.
+      std::unique_ptr<uint8_t[]> b;
+      void *buf = p;
+      MPI_Datatype type = TR::mpi();
+      MPI_Op mop = arithmetic_op(op);
+      size_t size = sizeof(T);
+      if (logical) {
+        b.reset(new uint8_t[std::max<int64_t>(n, 1)]);
+        for (int64_t i = 0; i < n; ++i)
+          b[i] = p[i] != T(0);
+        buf = b.get();
+        type = MPI_UINT8_T;
+        mop = is_and ? MPI_LAND : MPI_LOR;
+        size = 1;
+      }
+      char *c = static_cast<char *>(buf);
+      for (int64_t o = 0; o < n; o += kChunk) {
+        int count = static_cast<int>(std::min(kChunk, n - o));
+        run_collective(*t, "MPI_Exscan (exclusive scan)", [&] {
+          return MPI_Exscan(MPI_IN_PLACE, c + o * size, count, type, mop,
+                            t->comm);
+        });
+        stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLLECTIVES, 1);
+        stat_add(IDTR_STAT_REDUCE, IDTR_CNT_COLL_BYTES, size * count);
+      }
+      if (logical)
+        for (int64_t i = 0; i < n; ++i)
+          p[i] = static_cast<T>(b[i]);
+    }
+    if (t->rank == 0)
+      std::fill(p, p + n, identity);
+  });
 }
 
 template <class TR>
@@ -1359,6 +1467,9 @@ using namespace idtr::detail;
 #define IDTR_DEFINE(S, TR)                                                     \
   IDTR_EXPORT void _idtr_reduce_all_##S(int64_t team, M(data), int64_t op) {   \
     reduce_all<TR>("_idtr_reduce_all_" #S, team, A(data), op);                 \
+  }                                                                            \
+  IDTR_EXPORT void _idtr_exscan_##S(int64_t team, M(data), int64_t op) {       \
+    exscan<TR>("_idtr_exscan_" #S, team, A(data), op);                         \
   }                                                                            \
   IDTR_EXPORT int64_t _idtr_update_halo_##S(int64_t team, M(data), M(gshape),  \
                                             M(loffs), M(bbo), M(bbs), M(lh),   \

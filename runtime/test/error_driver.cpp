@@ -137,6 +137,14 @@ int main(int argc, char **argv) {
     Descriptor<int32_t> d(x.data(), {40});
     _idtr_reduce_all_i32(1, 1, d.get(),
                          rank_() == 1 ? IDTR_OP_MAX : IDTR_OP_SUM);
+  } else if (c == "exscan_mismatch") {
+    std::vector<int64_t> x(4, 1);
+    Descriptor<int64_t> d(x.data(), {rank_() == 1 ? 3 : 4});
+    _idtr_exscan_i64(1, 1, d.get(), IDTR_OP_SUM);
+  } else if (c == "bad_exscan_op") {
+    int64_t x = 1;
+    Descriptor<int64_t> d(&x, {1});
+    _idtr_exscan_i64(1, 1, d.get(), -1);
   } else if (c == "bad_perm") {
     std::vector<double> x(4), y(4);
     Descriptor<double> d(x.data(), {2, 2}), o(y.data(), {2, 2});

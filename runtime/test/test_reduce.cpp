@@ -1,7 +1,9 @@
-// _idtr_reduce_all_<T>: every op, every dtype, 0-d to 2-d, strided data.
+// _idtr_reduce_all_<T> and _idtr_exscan_<T>: every op, every dtype, 0-d to
+// 2-d, strided data.
 #include "test_util.hpp"
 
 #include <cstdlib>
+#include <limits>
 #include <type_traits>
 
 using namespace idtest;
@@ -33,8 +35,25 @@ template <class D> typename D::T reduce_input(int64_t op, int r, int64_t i) {
   }
 }
 
+/// The identity of `op` on D (what an exclusive scan gives the first rank).
+template <class D> typename D::T identity(int64_t op) {
+  using T = typename D::T;
+  using L = std::numeric_limits<T>;
+  bool is_and = op == IDTR_OP_LAND || op == IDTR_OP_PROD || op == IDTR_OP_MIN;
+  if (D::is_bool || op == IDTR_OP_LAND || op == IDTR_OP_LOR)
+    return static_cast<T>(is_and);
+  if (op == IDTR_OP_SUM || op == IDTR_OP_PROD)
+    return static_cast<T>(op == IDTR_OP_PROD);
+  if constexpr (L::has_infinity)
+    return op == IDTR_OP_MIN ? L::infinity() : -L::infinity();
+  return op == IDTR_OP_MIN ? L::max() : L::lowest();
+}
+
+/// The reduction with `op` of the inputs of ranks 0..p-1 at element `i`.
 template <class D> typename D::T reduce_expect(int64_t op, int p, int64_t i) {
   using T = typename D::T;
+  if (p == 0)
+    return identity<D>(op);
   bool land = true, lor = false;
   for (int r = 0; r < p; ++r) {
     bool b = reduce_input<D>(op, r, i) != T(0);
@@ -87,6 +106,41 @@ TYPED_TEST(Reduce, AllOpsShapesLayouts) {
         EXPECT_TRUE(a.gaps_intact()) << "wrote outside the view";
       }
     }
+  }
+}
+
+TYPED_TEST(Reduce, ExclusiveScanAllOpsShapesLayouts) {
+  using D = TypeParam;
+  using T = typename D::T;
+  const int me = rank();
+  for (int64_t op = IDTR_OP_SUM; op <= IDTR_OP_LOR; ++op) {
+    for (const Vec &shape : {Vec{}, Vec{5}, Vec{2, 3}, Vec{0, 4}, Vec{33}}) {
+      for (Layout l : {Layout::Dense, Layout::Strided, Layout::Reversed}) {
+        Arr<T> a(shape, l, T(99));
+        for_each_index(shape, [&](const Vec &i) {
+          a.at(i) = reduce_input<D>(op, me, lin(shape, i));
+        });
+        D::exscan(IDTR_TEAM_WORLD, a.rank(), a.d(), op);
+        for_each_index(shape, [&](const Vec &i) {
+          EXPECT_EQ(a.at(i), reduce_expect<D>(op, me, lin(shape, i)))
+              << "op " << op << " shape " << str(shape) << " " << layout_name(l)
+              << " index " << str(i);
+        });
+        EXPECT_TRUE(a.gaps_intact()) << "wrote outside the view";
+      }
+    }
+  }
+}
+
+TYPED_TEST(Reduce, ExclusiveScanTeamNoneGivesIdentity) {
+  using D = TypeParam;
+  Arr<typename D::T> a({3});
+  for (int64_t op = IDTR_OP_SUM; op <= IDTR_OP_LOR; ++op) {
+    for (int64_t i = 0; i < 3; ++i)
+      a.at({i}) = reduce_input<D>(op, rank(), i);
+    D::exscan(IDTR_TEAM_NONE, 1, a.d(), op);
+    for (int64_t i = 0; i < 3; ++i)
+      EXPECT_EQ(a.at({i}), identity<D>(op)) << "op " << op;
   }
 }
 

@@ -41,6 +41,7 @@ inline int nprocs() {
     static constexpr bool is_bool = ISBOOL;                                    \
     static constexpr bool is_float = ISFLOAT;                                  \
     static constexpr auto reduce = &_idtr_reduce_all_##S;                      \
+    static constexpr auto exscan = &_idtr_exscan_##S;                          \
     static constexpr auto halo = &_idtr_update_halo_##S;                       \
     static constexpr auto reshape = &_idtr_copy_reshape_##S;                   \
     static constexpr auto permute = &_idtr_copy_permute_##S;                   \

@@ -1,9 +1,10 @@
 //===- ReductionsToStandard.cpp - reductions of distributed arrays --------===//
 //
-// Reductions of distributed arrays: local on the owned block, over
+// Reductions and scans of distributed arrays: local on the owned block, over
 // dimension 0 completed across the team (allreduce, or a reduction in a
 // fixed blocking of the rows for floating point sums, which gives the same
-// bits on any number of ranks).
+// bits on any number of ranks; scans by an exclusive scan of the ranks'
+// totals).
 //
 //===----------------------------------------------------------------------===//
 
@@ -304,9 +305,61 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
   return failure();
 }
 
+/// Scans: local on the owned block. Along dimension 0 (without
+/// `include_initial`, which ndarray-dist splits off) each rank scans its
+/// rows, the ranks' totals are combined by an exclusive scan over the team
+/// (one collective of one row), and each rank applies the total of the
+/// ranks before it to its rows.
+struct ScanLowering : public OpConversionPattern<CumulativeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CumulativeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto env = dist::getDistEnv(op.getSource().getType());
+    if (!env)
+      return failure();
+    if (op.getAxis() == 0 && op.getIncludeInitial())
+      return rewriter.notifyMatchFailure(
+          op, "include_initial along the split dimension (split off by "
+              "ndarray-dist)");
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.owned(b, loc);
+    NDArrayType rowsType = dist::getRowsType(op.getType());
+    Value local = CumulativeOp::create(b, loc, rowsType, op.getKind(), owned,
+                                       op.getAxis(), op.getIncludeInitial());
+    if (op.getAxis() != 0)
+      return replaceWithOwned(rewriter, op, local, array.ownedStart(m),
+                              array.size0);
+    // This rank's total (the identity when it owns no rows), then the
+    // total of the ranks before it.
+    SmallVector<int64_t> totalShape(rowsType.getShape());
+    totalShape[0] = 1;
+    auto totalType = cast<NDArrayType>(
+        rowsType.cloneWith(totalShape, rowsType.getElementType()));
+    bool isSum = op.getKind() == ReductionKind::sum;
+    Value total = ReductionOp::create(
+        b, loc, totalType, op.getKind(), owned, b.getDenseI64ArrayAttr({0}),
+        /*keepdims=*/true, /*correction=*/nullptr);
+    Value before =
+        distruntime::ExScanOp::create(b, loc, totalType,
+                                      isSum ? distruntime::ReductionKind::sum
+                                            : distruntime::ReductionKind::prod,
+                                      total, env.getTeam());
+    Value scan = EWBinOp::create(
+        b, loc, rowsType, isSum ? EWBinOpKind::add : EWBinOpKind::multiply,
+        before, local);
+    return replaceWithOwned(rewriter, op, scan, array.ownedStart(m),
+                            array.size0);
+  }
+};
+
 } // namespace
 
 void dist::detail::populateReductionsToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReductionLowering>(converter, patterns.getContext());
+  patterns.add<ReductionLowering, ScanLowering>(converter,
+                                                patterns.getContext());
 }

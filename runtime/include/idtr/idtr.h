@@ -160,6 +160,12 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  * void    _idtr_reduce_all_f64(int64_t team, (r,d) data, int64_t op);
  *     In-place element-wise allreduce; `data` has the same shape on all ranks.
  *
+ * void    _idtr_exscan_f64(int64_t team, (r,d) data, int64_t op);
+ *     In-place element-wise exclusive scan over the ranks (MPI_Exscan): rank
+ *     r receives the reduction of `data` of ranks 0..r-1, rank 0 the
+ *     identity of `op` (0, 1, the type's max/+inf, min/-inf; for i1 and
+ *     the logical ops as in reduce_all). Same shape on all ranks.
+ *
  * int64_t _idtr_update_halo_f64(int64_t team, (r,d) data, (r,d) gshape,
  *             (r,d) loffs, (r,d) bb_offs, (r,d) bb_sizes, (r,d) lhalo,
  *             (r,d) rhalo, int64_t key);
@@ -198,6 +204,7 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
 #define IDTR_DECLARE_TYPED(S, T)                                               \
   IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),          \
                                      int64_t op);                              \
+  IDTR_API void _idtr_exscan_##S(int64_t team, IDTR_MEMREF(data), int64_t op); \
   IDTR_API int64_t _idtr_update_halo_##S(                                      \
       int64_t team, IDTR_MEMREF(data), IDTR_MEMREF(gshape),                    \
       IDTR_MEMREF(loffs), IDTR_MEMREF(bb_offs), IDTR_MEMREF(bb_sizes),         \

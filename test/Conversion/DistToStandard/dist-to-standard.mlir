@@ -134,6 +134,37 @@ func.func @reduce_int(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4x
 
 // -----
 
+!dist = !ndarray.ndarray<?x4xi32, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!scan = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xi32>
+!lscan = !ndarray.ndarray<?x4xi64>
+
+// A scan along dimension 0 scans the owned block; the block's total goes
+// into an exclusive scan over the ranks, which is added to every row.
+// Along dimension 1 the scan is local.
+// CHECK-LABEL: func.func @scan
+// CHECK: %[[O:.*]] = ndarray.subview
+// CHECK: %[[LOC:.*]] = ndarray.cumulative sum %[[O]] axis 0 : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<?x4xi64>
+// CHECK: %[[TOT:.*]] = ndarray.reduction sum %[[O]] axes [0] keepdims : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<1x4xi64>
+// CHECK: %[[BEFORE:.*]] = distruntime.exscan sum %[[TOT]] team = 1 : !ndarray.ndarray<1x4xi64>
+// CHECK: %[[RES:.*]] = ndarray.ewbin add %[[BEFORE]], %[[LOC]] : (!ndarray.ndarray<1x4xi64>, !ndarray.ndarray<?x4xi64>) -> !ndarray.ndarray<?x4xi64>
+// CHECK-NOT: distruntime.exscan
+// CHECK: ndarray.cumulative prod %{{.*}} axis 1 include_initial : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<?x5xi64>
+// CHECK-NOT: distruntime
+// CHECK: return
+func.func @scan(%o: !local, %off: index, %n: index) -> (!lscan, !ndarray.ndarray<?x5xi64>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %s = ndarray.cumulative sum %d axis 0 : !dist -> !scan
+  %p:3 = dist.parts_of %s : !scan -> !lscan, !lscan, !lscan
+  %t = ndarray.cumulative prod %d axis 1 include_initial : !dist -> !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x5,?x5,?x5>>
+  %q:3 = dist.parts_of %t : !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x5,?x5,?x5>> -> !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>
+  return %p#1, %q#1 : !lscan, !ndarray.ndarray<?x5xi64>
+}
+
+// -----
+
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 

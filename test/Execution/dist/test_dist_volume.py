@@ -82,6 +82,17 @@ def column_reductions(d, dynamic):
     d.check(d.reduce("sum", a), "sum(a)")
 
 
+def scans(d, dynamic):
+    """cumsum/cumprod along dimension 0: each rank scans its rows; one row
+    of rank totals goes into an exclusive scan (with include_initial the
+    blocks also shift by one row)."""
+    a = d.array(data((ROWS, COLS), low=0.5, high=1.5), dynamic=dynamic)
+    d.check(d.reduce("max", d.cumulative("sum", a, 0), axes=[1]),
+            "max(cumsum(a, 0), 1)")
+    d.check(d.reduce("max", d.cumulative("prod", a, 0, True), axes=[1]),
+            "max(cumprod(a, 0, include_initial), 1)")
+
+
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_row_reads(dynamic):
     run_cases([named("row_reads", row_reads, dynamic)], max_bytes=MAX_BYTES)
@@ -121,6 +132,14 @@ def test_row_matmul(dynamic):
     # Printed: the row maxima and a @ x (1000 values each, gathered).
     run_cases([named("row_matmul", row_matmul, dynamic)],
               max_bytes=2 * 3 * ROWS * 8 + MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_scans(dynamic):
+    # Per scan: one row of totals (64 values), with include_initial one
+    # row to the next rank; printed: the row maxima (gathered).
+    run_cases([named("scans", scans, dynamic)],
+              max_bytes=2 * (2 * COLS * 8 + 3 * ROWS * 8) + MAX_BYTES)
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])

@@ -62,14 +62,19 @@ def test_compositions(n):
 
 @pytest.mark.parametrize("n", SIZES)
 def test_cumulative(n):
-    """Scans of split arrays along and across the split axis (computed on
-    the gathered array for now)."""
+    """Scans of split arrays along the split axis (local scans plus an
+    exclusive scan of the ranks' totals) and across it (local)."""
     x = sample((n, 3), np.int32, seed=n + 3)
     a = xp.asarray(x, split=0)
     check(xp.cumulative_sum(a, axis=0), np.cumsum(x, axis=0, dtype=np.int64))
     check(xp.cumulative_prod(a, axis=1, include_initial=True),
           np.concatenate([np.ones((n, 1), np.int64),
                           np.cumprod(x, axis=1, dtype=np.int64)], axis=1))
+    check(xp.cumulative_sum(a, axis=0, include_initial=True),
+          np.concatenate([np.zeros((1, 3), np.int64),
+                          np.cumsum(x, axis=0, dtype=np.int64)]))
+    f = sample((n,), np.float64, seed=n + 4)
+    check(xp.cumulative_sum(xp.asarray(f, split=0)), np.cumsum(f))
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -63,8 +63,8 @@ struct Callee {
 
 /// The element type of the arrays the IDTR call of `op` takes.
 static Type getCommElementType(Operation *op) {
-  if (auto reduce = dyn_cast<AllReduceOp>(op))
-    return reduce.getType().getElementType();
+  if (isa<AllReduceOp, ExScanOp>(op))
+    return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
   return Type();
@@ -94,6 +94,10 @@ static Callee getCallee(Operation *op) {
   return TypeSwitch<Operation *, Callee>(op)
       .Case([&](AllReduceOp) {
         return Callee{"_idtr_reduce_all_" + suffix,
+                      FunctionType::get(context, {i64, array, i64}, {})};
+      })
+      .Case([&](ExScanOp) {
+        return Callee{"_idtr_exscan_" + suffix,
                       FunctionType::get(context, {i64, array, i64}, {})};
       })
       .Case([&](GetHaloOp) {
@@ -294,10 +298,13 @@ struct ForgetPlanLowering : public OpConversionPattern<ForgetPlanOp> {
   }
 };
 
-struct AllReduceLowering : public OpConversionPattern<AllReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// `allreduce` and `exscan`: IDTR computes in place on a copy of the input.
+template <typename OpTy>
+struct CollectiveLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NDArrayType type = op.getType();
@@ -618,7 +625,8 @@ struct LowerDistRuntimeToIDTRPass
     SmallVector<Operation *> wrappers;
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
-                 ForgetPlanLowering, AllReduceLowering>(converter, context);
+                 ForgetPlanLowering, CollectiveLowering<AllReduceOp>,
+                 CollectiveLowering<ExScanOp>>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);
     patterns.add<WaitLowering>(converter, context, outputs);

@@ -68,6 +68,9 @@ bool hasDistributedLowering(Operation *op) {
   }
   if (auto concat = dyn_cast<ConcatOp>(op))
     return concat.getAxis() != 0;
+  // Along dimension 0 with include_initial: split by splitInitialRow.
+  if (auto scan = dyn_cast<CumulativeOp>(op))
+    return scan.getAxis() != 0 || !scan.getIncludeInitial();
   return false;
 }
 
@@ -513,6 +516,53 @@ LogicalResult distributeRowConcat(ConcatOp op) {
   return success();
 }
 
+/// A scan along the split dimension with `include_initial`: the scan
+/// without it, after a replicated row of the identity (concatenated as
+/// above: each rank's block shifts by at most one row).
+LogicalResult splitInitialRow(CumulativeOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  NDArrayType resultType = op.getType();
+  auto sourceType = cast<NDArrayType>(op.getSource().getType());
+  SmallVector<int64_t> scanShape(resultType.getShape());
+  scanShape[0] = sourceType.getDimSize(0);
+  auto scanType = cast<NDArrayType>(
+      resultType.cloneWith(scanShape, resultType.getElementType()));
+  Value scan = CumulativeOp::create(b, loc, scanType, op.getKind(),
+                                    op.getSource(), /*axis=*/0,
+                                    /*include_initial=*/false);
+  SmallVector<int64_t> rowShape(resultType.getShape());
+  rowShape[0] = 1;
+  auto rowType =
+      cast<NDArrayType>(dist::withoutDistEnv(resultType)
+                            .cloneWith(rowShape, resultType.getElementType()));
+  SmallVector<Value> rowSizes;
+  for (int64_t d = 1; d < rowType.getRank(); ++d)
+    if (rowType.isDynamicDim(d))
+      rowSizes.push_back(dist::getDimValue(b, loc, op.getSource(), d));
+  Type element = resultType.getElementType();
+  Type storage = element.isUnsignedInteger()
+                     ? b.getIntegerType(element.getIntOrFloatBitWidth())
+                     : element;
+  bool isSum = op.getKind() == ReductionKind::sum;
+  TypedAttr identity =
+      isa<FloatType>(element)
+          ? TypedAttr(b.getFloatAttr(element, isSum ? 0 : 1))
+          : TypedAttr(b.getIntegerAttr(storage, isSum ? 0 : 1));
+  Value one = arith::ConstantOp::create(b, loc, identity);
+  // arith constants are signless: unsigned rows are created signless.
+  Value row = CreateOp::create(
+      b, loc, cast<NDArrayType>(rowType.cloneWith(rowShape, storage)), rowSizes,
+      one);
+  if (storage != element)
+    row = CastElemTypeOp::create(b, loc, rowType, row);
+  auto concat = ConcatOp::create(b, loc, resultType, ValueRange{row, scan},
+                                 /*axis=*/0);
+  op.getResult().replaceAllUsesWith(concat.getResult());
+  op.erase();
+  return distributeRowConcat(concat);
+}
+
 /// Matrix products whose rows are the rows of a 2-d `lhs` (distributed or
 /// not): this rank computes its block of the result (default partition)
 /// from those rows of `lhs` and the whole `rhs`, gathered if distributed:
@@ -763,6 +813,10 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return gatherSelectedRows(slice);
   if (auto matmul = dyn_cast<MatMulOp>(op))
     return distributeRowMatmul(matmul);
+  if (auto scan = dyn_cast<CumulativeOp>(op);
+      scan && scan.getAxis() == 0 && scan.getIncludeInitial() &&
+      dist::getDistEnv(scan.getSource().getType()))
+    return splitInitialRow(scan);
   if (auto toTensor = dyn_cast<ToTensorOp>(op)) {
     if (dist::getDistEnv(toTensor.getArray().getType()))
       toTensor.getArrayMutable().set(

@@ -12,6 +12,17 @@ func.func @allreduce_not_merged(%a: !ndarray.ndarray<4xf64>) -> (!ndarray.ndarra
 
 // -----
 
+// CHECK-LABEL: func @exscan_not_merged_nor_erased
+// CHECK-COUNT-3: distruntime.exscan sum
+func.func @exscan_not_merged_nor_erased(%a: !ndarray.ndarray<4xf64>) -> (!ndarray.ndarray<4xf64>, !ndarray.ndarray<4xf64>) {
+  %0 = distruntime.exscan sum %a team = 1 : !ndarray.ndarray<4xf64>
+  %1 = distruntime.exscan sum %a team = 1 : !ndarray.ndarray<4xf64>
+  %2 = distruntime.exscan sum %a team = 1 : !ndarray.ndarray<4xf64>
+  return %0, %1 : !ndarray.ndarray<4xf64>, !ndarray.ndarray<4xf64>
+}
+
+// -----
+
 // CHECK-LABEL: func @get_halo_not_merged
 // CHECK: distruntime.get_halo
 // CHECK: distruntime.wait

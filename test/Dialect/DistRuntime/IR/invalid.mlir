@@ -40,6 +40,30 @@ func.func @allreduce_f16(%a: !ndarray.ndarray<4xf16>) {
 
 // -----
 
+func.func @exscan_dist(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 0,?,0>>) {
+  // expected-error @+1 {{'input' must be a local array (without a dist environment)}}
+  %0 = distruntime.exscan sum %a team = 1 : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 0,?,0>>
+  return
+}
+
+// -----
+
+func.func @exscan_bf16(%a: !ndarray.ndarray<4xbf16>) {
+  // expected-error @+1 {{'input' has element type 'bf16', which IDTR does not support}}
+  %0 = distruntime.exscan sum %a team = 1 : !ndarray.ndarray<4xbf16>
+  return
+}
+
+// -----
+
+func.func @exscan_team(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+1 {{attribute 'team' failed to satisfy constraint}}
+  %0 = distruntime.exscan sum %a team = 0 : !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
 func.func @allreduce_result_type(%a: !ndarray.ndarray<4xf64>) {
   // expected-error @+1 {{failed to verify that all of {input, result} have same type}}
   %0 = "distruntime.allreduce"(%a) <{kind = #distruntime<reduction sum>, team = 1 : i64}> : (!ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf32>

@@ -46,6 +46,22 @@ func.func @allreduce(%a: !ndarray.ndarray<4xf64>, %b: !ndarray.ndarray<?x3xi32>,
 
 // -----
 
+// CHECK-LABEL: func @exscan
+// CHECK: distruntime.exscan sum %{{.*}} team = 1 : !ndarray.ndarray<1x4xi64>
+// CHECK: distruntime.exscan prod %{{.*}} team = 2 : !ndarray.ndarray<?xf32>
+// CHECK: distruntime.exscan max %{{.*}} team = 1 : !ndarray.ndarray<ui16>
+// GENERIC-LABEL: sym_name = "exscan"
+// GENERIC: "distruntime.exscan"(%{{.*}}) <{kind = #distruntime<reduction sum>, team = 1 : i64}> : (!ndarray.ndarray<1x4xi64>) -> !ndarray.ndarray<1x4xi64>
+func.func @exscan(%a: !ndarray.ndarray<1x4xi64>, %b: !ndarray.ndarray<?xf32>,
+                  %c: !ndarray.ndarray<ui16>) {
+  %0 = distruntime.exscan sum %a team = 1 : !ndarray.ndarray<1x4xi64>
+  %1 = distruntime.exscan prod %b team = 2 : !ndarray.ndarray<?xf32>
+  %2 = distruntime.exscan max %c team = 1 : !ndarray.ndarray<ui16>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @get_halo
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x16xf32>, %[[N:.*]]: index, %[[O:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
 // CHECK: %[[C0:.*]] = arith.constant 0 : index

@@ -49,6 +49,23 @@ func.func @allreduce(%a: !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<?x3xf64>
 
 // -----
 
+// CHECK: func.func private @_idtr_exscan_i64(i64, memref<*xi64>, i64)
+// CHECK-LABEL: func.func @exscan
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x4xi64>
+// CHECK: memref.copy %{{.*}}, %[[BUF]]
+// CHECK: memref.alloca_scope {
+// CHECK-DAG: %[[TEAM:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[PROD:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[U:.*]] = memref.cast %[[BUF]] : memref<1x4xi64> to memref<*xi64>
+// CHECK: func.call @_idtr_exscan_i64(%[[TEAM]], %[[U]], %[[PROD]])
+// CHECK: bufferization.to_tensor %[[BUF]] restrict
+func.func @exscan(%a: !ndarray.ndarray<1x4xi64>) -> !ndarray.ndarray<1x4xi64> {
+  %0 = distruntime.exscan prod %a team = 1 : !ndarray.ndarray<1x4xi64>
+  return %0 : !ndarray.ndarray<1x4xi64>
+}
+
+// -----
+
 // Unsigned arrays travel as their signless twins; the entry point keeps the
 // unsigned suffix.
 // CHECK: func.func private @_idtr_reduce_all_ui8(i64, memref<*xi8>, i64)

@@ -230,3 +230,31 @@ func.func @copy_of_distributed(%n: index) -> f64 {
   %e = ndarray.load %s[] : !ndarray.ndarray<f64>
   return %e : f64
 }
+
+// -----
+
+// Scans along dimension 0 stay distributed (no gather); with
+// include_initial the scan follows a replicated row of the identity in a
+// concatenation along dimension 0 (unsigned: created signless, then cast).
+// CHECK-LABEL: func.func @scan
+// CHECK-NOT: dist.gather
+// CHECK: %[[S:.*]] = ndarray.cumulative sum %{{.*}} axis 0 : !ndarray.ndarray<?xi32, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<?xi64, #dist.dist_env<
+// CHECK: %[[I:.*]] = ndarray.cumulative prod %{{.*}} axis 0 : !ndarray.ndarray<?xui8, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<?xui64, #dist.dist_env<
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: %[[ROW:.*]] = ndarray.create value %[[ONE]] : !ndarray.ndarray<1xi64>
+// CHECK: %[[UROW:.*]] = ndarray.cast_elemtype %[[ROW]] : !ndarray.ndarray<1xi64> to !ndarray.ndarray<1xui64>
+// CHECK: dist.repartition %[[I]]
+// CHECK: ndarray.concat
+// CHECK-NOT: dist.gather
+// CHECK-NOT: include_initial
+// CHECK: return
+func.func @scan(%n: index, %v: i32) -> (i64, ui64) {
+  %c0 = arith.constant 0 : index
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?xi32>
+  %s = ndarray.cumulative sum %a axis 0 : !ndarray.ndarray<?xi32> -> !ndarray.ndarray<?xi64>
+  %u = ndarray.cast_elemtype %a : !ndarray.ndarray<?xi32> to !ndarray.ndarray<?xui8>
+  %i = ndarray.cumulative prod %u axis 0 include_initial : !ndarray.ndarray<?xui8> -> !ndarray.ndarray<?xui64>
+  %x = ndarray.load %s[%c0] : !ndarray.ndarray<?xi64>
+  %y = ndarray.load %i[%c0] : !ndarray.ndarray<?xui64>
+  return %x, %y : i64, ui64
+}

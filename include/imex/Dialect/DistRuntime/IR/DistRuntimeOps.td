@@ -210,6 +210,34 @@ def DistRuntime_AllReduceOp : DistRuntime_Op<"allreduce", [
   let hasVerifier = 1;
 }
 
+def DistRuntime_ExScanOp : DistRuntime_Op<"exscan", [
+    DistRuntime_Communicates, AllTypesMatch<["input", "result"]>]> {
+  let summary = "element-wise exclusive scan over the ranks of a team";
+  let description = [{
+    Returns a fresh array of the type of `input` holding, at every index,
+    the reduction with `kind` of the elements of `input` on the ranks
+    before this one in `team` (MPI_Exscan); the first rank gets the
+    identity of `kind` (0, 1, the largest/smallest value, +-inf). Every
+    rank passes an array of the same shape; `input` is not modified.
+    Collective and synchronous. Element types and `kind`s as `allreduce`.
+
+    The distributed lowering of a scan along the split dimension uses it
+    for the totals of the ranks' blocks.
+
+    ```mlir
+    %s = distruntime.exscan sum %totals team = 1 : !ndarray.ndarray<1x4xi64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReductionKindAttr:$kind,
+                       DistRuntime_ReadArray:$input,
+                       DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    `` `` $kind $input `team` `=` $team attr-dict `:` qualified(type($input))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_GetHaloOp : DistRuntime_AsyncOp<"get_halo"> {
   let summary = "start fetching the halo rows of a bounding box";
   let description = [{

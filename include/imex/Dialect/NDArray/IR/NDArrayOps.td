@@ -702,8 +702,11 @@ def NDArray_CumulativeOp : NDArray_InferredOp<"cumulative"> {
     %d = ndarray.cumulative prod %b axis 0 include_initial : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
     ```
 
-    On a distributed array the scan is computed on the gathered array (a
-    scan of the ranks' totals is not implemented yet).
+    On an array distributed along dimension 0, a scan along another axis is
+    local; along dimension 0 each rank scans its rows and applies the
+    exclusive scan of the ranks' totals (`distruntime.exscan`), so one row
+    per rank is communicated (floating point results round differently on
+    different numbers of ranks, as any parallel scan).
   }];
   let arguments = (ins NDArray_ReductionKindAttr:$kind,
                        NDArray_ReadArray:$source, I64Attr:$axis,
