@@ -662,10 +662,8 @@ def _cumulative(kind, x, axis, dtype, include_initial):
     shape = list(node.shape)
     if include_initial:
         shape[axis] += 1
-    # (Along the split axis, on the gathered array: no scan of the ranks'
-    # totals yet.)
     result = ndarray(_core.record(Node(
-        shape, result_dtype, node.split if axis != 0 else None, "cumulative",
+        shape, result_dtype, node.split, "cumulative",
         [node], (kind, axis, builtins.bool(include_initial)))))
     if dtype is not None and _dtypes.canonical(dtype) != result_dtype:
         result = astype(result, dtype)
