@@ -572,7 +572,7 @@ def _not_implemented(name):
 
 for _name in ["conj", "imag", "real", "nonzero", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
-              "sort", "argmax", "argmin", "searchsorted", "take", "flip"]:
+              "sort", "searchsorted", "take", "flip"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -716,8 +716,36 @@ def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
     return _reduce("all", x, axis, keepdims)
 
 
+def _argreduce(kind, x, axis, keepdims):
+    node = x._node
+    name = f"arg{kind}"
+    if axis is not None:
+        axis = _axis(axis, x.ndim, name)
+    reduced = range(x.ndim) if axis is None else (axis,)
+    if builtins.any(node.shape[a] == 0 for a in reduced):
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    shape = []
+    for d, n in enumerate(node.shape):
+        if d not in reduced:
+            shape.append(n)
+        elif keepdims:
+            shape.append(1)
+    split = node.split if axis not in (None, 0) else None
+    return ndarray(_core.record(Node(shape, _dtypes.int64, split,
+                                     "argreduce", [node],
+                                     (kind, axis, builtins.bool(keepdims)))))
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _argreduce("max", x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _argreduce("min", x, axis, keepdims)
+
+
 for _name in ["sum", "prod", "min", "max", "mean", "var", "std", "any",
-              "all"]:
+              "all", "argmax", "argmin"]:
     setattr(ndarray, _name, (lambda f: lambda self, **kw: f(self, **kw))(
         globals()[_name]))
 

@@ -522,6 +522,24 @@ def _emit_reduction(b, node):
     return name, dims, dtype
 
 
+def _emit_argreduce(b, node):
+    (x,) = _emit_operands(b, node)
+    kind, axis, keepdims = node.attrs
+    dims = []
+    for d, n in enumerate(x[1]):
+        if axis is not None and d != axis:
+            dims.append(n)
+        elif keepdims:
+            dims.append(1)
+    text = f"ndarray.argreduce {kind} {x[0]}"
+    if axis is not None:
+        text += f" axis {axis}"
+    if keepdims:
+        text += " keepdims"
+    name = b.op(f"{text} : {_type(x[1], x[2])} -> {_type(dims, 'i64')}")
+    return name, dims, "i64"
+
+
 def _emit_cumulative(b, node):
     (x,) = _emit_operands(b, node)
     kind, axis, include_initial = node.attrs
@@ -883,6 +901,7 @@ EMITTERS = {
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
     "tri": _emit_tri, "cumulative": _emit_cumulative,
+    "argreduce": _emit_argreduce,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

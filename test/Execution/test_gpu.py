@@ -154,6 +154,26 @@ def test_reductions(mode, kind, axes):
 
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("kind,axis", [("max", None), ("min", 0),
+                                       ("max", 1)], ids=str)
+def test_argreduce(mode, kind, axis):
+    """argmax/argmin: a reduction carrying value and index (whole-array in
+    two steps: the step is order-independent), few values: many ties."""
+    a = RNG.integers(-3, 4, size=(37, 53)).astype(np.float64)
+    a[20, 7] = np.nan if kind == "min" else a[20, 7]
+    p = GPUProgram()
+    x, shape, _ = p.gpu_input(a)
+    rshape = [] if axis is None else [n for d, n in enumerate(shape)
+                                      if d != axis]
+    attr = "" if axis is None else f" axis {axis}"
+    r = p.op(f"ndarray.argreduce {kind} {x}{attr} : {gpu_type(shape, 'f64')}"
+             f" -> {gpu_type(rshape, 'i64')}")
+    p.gpu_output(r, rshape, "i64")
+    f = np.argmax if kind == "max" else np.argmin
+    p.check(mode, (np.asarray(f(a, axis=axis), np.int64), "i64"))
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_matmul(mode):
     a = RNG.uniform(-1, 1, size=(33, 17))
     b = RNG.uniform(-1, 1, size=(17, 41))

@@ -88,3 +88,28 @@ def test_cumulative_defaults_and_errors():
           np.zeros((0, 3)))
     with pytest.raises(ValueError, match="axis is required"):
         xp.cumulative_sum(xp.ones((2, 2)))
+
+
+@pytest.mark.parametrize("dtype", NUMERIC + [xp.bool], ids=str)
+@pytest.mark.parametrize("kind", ["argmax", "argmin"])
+@pytest.mark.parametrize("axis", [None, 0, 1, -1], ids=str)
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_argmax_argmin(kind, dtype, axis, keepdims):
+    x = sample((3, 4, 2), dtype, seed=13, low=-2, high=3)  # many ties
+    if np.dtype(dtype).kind == "f":
+        x.reshape(-1)[[5, 17]] = np.nan
+    expected = getattr(np, kind)(x, axis=axis, keepdims=keepdims)
+    got = getattr(xp, kind)(xp.asarray(x), axis=axis, keepdims=keepdims)
+    check(got, np.asarray(expected, np.int64))
+    assert got.dtype == xp.int64
+    check(getattr(xp.asarray(x), kind)(axis=axis), getattr(x, kind)(axis))
+
+
+def test_argmax_errors():
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty"):
+        xp.argmax(xp.zeros((0, 3)))
+    with pytest.raises(ValueError, match="attempt to get argmin of an empty"):
+        xp.argmin(xp.zeros((2, 0)), axis=1)
+    check(xp.argmin(xp.zeros((2, 0)), axis=0), np.zeros((0,), np.int64))
+    with pytest.raises(IndexError, match="out of bounds"):
+        xp.argmax(xp.zeros((2, 3)), axis=2)

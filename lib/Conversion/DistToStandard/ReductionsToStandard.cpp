@@ -76,7 +76,14 @@ Value createFilled(OpBuilder &b, Location loc, NDArrayType type,
     if (type.isDynamicDim(d))
       dynamic.push_back(shape[d]);
   Value scalar = arith::ConstantOp::create(b, loc, value);
-  return CreateOp::create(b, loc, type, dynamic, scalar);
+  // arith constants are signless: unsigned arrays are filled signless.
+  if (value.getType() == type.getElementType())
+    return CreateOp::create(b, loc, type, dynamic, scalar);
+  Value filled = CreateOp::create(
+      b, loc,
+      cast<NDArrayType>(type.cloneWith(type.getShape(), value.getType())),
+      dynamic, scalar);
+  return CastElemTypeOp::create(b, loc, type, filled);
 }
 
 /// The identity of min/max for `type` (used for ranks owning no rows).
@@ -249,8 +256,23 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
           return createFilled(b, loc, keptType(element), keptSizes,
                               getMinMaxIdentity(b, element, isMin));
         });
-    return finish(allreduce(local, isMin ? distruntime::ReductionKind::min
-                                         : distruntime::ReductionKind::max));
+    Value reduced = allreduce(local, isMin ? distruntime::ReductionKind::min
+                                           : distruntime::ReductionKind::max);
+    if (!isa<FloatType>(element))
+      return finish(reduced);
+    // MPI's min/max do not propagate NaN (numpy's do): a NaN on any rank
+    // makes the result NaN.
+    Type i1 = b.getI1Type();
+    Value nan =
+        EWUnyOp::create(b, loc, keptType(i1), EWUnyOpKind::isnan, local);
+    Value anyNaN = allreduce(nan, distruntime::ReductionKind::lor);
+    Value nans = createFilled(
+        b, loc, keptType(element), keptSizes,
+        b.getFloatAttr(
+            element,
+            APFloat::getQNaN(cast<FloatType>(element).getFloatSemantics())));
+    return finish(
+        WhereOp::create(b, loc, keptType(element), anyNaN, nans, reduced));
   }
   case ReductionKind::mean:
   case ReductionKind::var:
@@ -356,10 +378,139 @@ struct ScanLowering : public OpConversionPattern<CumulativeOp> {
   }
 };
 
+/// argmax/argmin: local along dimensions other than 0. Along dimension 0
+/// (or all dimensions) each rank finds its candidate (the best value and
+/// its global index; ranks owning nothing offer the identity and the
+/// largest index), then allreduces of one row pick the best value (a NaN if
+/// any rank has one) and the lowest index holding it: numpy's first
+/// occurrence on any number of ranks.
+struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArgReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto env = dist::getDistEnv(op.getSource().getType());
+    if (!env)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.owned(b, loc);
+    NDArrayType resultType = op.getType();
+    std::optional<int64_t> axis = op.getAxis();
+    if (axis && *axis != 0) {
+      Operation *local = b.clone(*op);
+      local->setOperand(0, owned);
+      local->getResult(0).setType(dist::getRowsType(resultType));
+      return replaceWithOwned(rewriter, op, local->getResult(0),
+                              array.ownedStart(m), array.size0);
+    }
+    auto ownedType = cast<NDArrayType>(owned.getType());
+    Type element = ownedType.getElementType();
+    bool isMax = op.getKind() == ReductionKind::max;
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    DenseI64ArrayAttr axesAttr = b.getDenseI64ArrayAttr(axes);
+
+    // Kept (size 1) reduced dimensions; the global count of reduced
+    // elements and the flattened stride of a row.
+    SmallVector<int64_t> keptShape;
+    SmallVector<Value> keptSizes;
+    Value count = array.size0, rowStride = m.c(1);
+    for (int64_t d = 0; d < ownedType.getRank(); ++d) {
+      bool reduced = llvm::is_contained(axes, d);
+      keptShape.push_back(reduced ? 1 : ownedType.getDimSize(d));
+      Value size = dist::getDimValue(b, loc, owned, d);
+      keptSizes.push_back(reduced ? m.c(1) : size);
+      if (reduced && d > 0) {
+        count = m.mul(count, size);
+        rowStride = m.mul(rowStride, size);
+      }
+    }
+    cf::AssertOp::create(b, loc, m.gt(count, m.c(0)),
+                         isMax ? "attempt to get argmax of an empty sequence"
+                               : "attempt to get argmin of an empty sequence");
+    auto keptType = [&](Type type) {
+      return cast<NDArrayType>(ownedType.cloneWith(keptShape, type));
+    };
+    Type i64 = b.getI64Type();
+    auto filled = [&](Type type, TypedAttr value) {
+      return createFilled(b, loc, keptType(type), keptSizes, value);
+    };
+    TypedAttr identity = getMinMaxIdentity(b, element, !isMax);
+    TypedAttr noIndex = b.getI64IntegerAttr(INT64_MAX);
+    Value owns = m.gt(m.rows(owned), m.c(0));
+    Value value = buildIf(
+        b, loc, owns, keptType(element),
+        [&] {
+          return ReductionOp::create(b, loc, keptType(element), op.getKind(),
+                                     owned, axesAttr, /*keepdims=*/true,
+                                     /*correction=*/nullptr)
+              .getResult();
+        },
+        [&] { return filled(element, identity); });
+    Value index = buildIf(
+        b, loc, owns, keptType(i64),
+        [&] {
+          Value local =
+              ArgReduceOp::create(b, loc, keptType(i64), op.getKind(), owned,
+                                  op.getAxisAttr(), /*keepdims=*/true);
+          Value offset = arith::IndexCastOp::create(
+              b, loc, i64, m.mul(array.ownedStart(m), rowStride));
+          Value offsets = CreateOp::create(
+              b, loc,
+              cast<NDArrayType>(ownedType.cloneWith(ArrayRef<int64_t>(), i64)),
+              ValueRange{}, offset);
+          return EWBinOp::create(b, loc, keptType(i64), EWBinOpKind::add, local,
+                                 offsets)
+              .getResult();
+        },
+        [&] { return filled(i64, noIndex); });
+
+    auto allreduce = [&](Value local, distruntime::ReductionKind kind) {
+      return distruntime::AllReduceOp::create(b, loc, local.getType(), kind,
+                                              local, env.getTeam())
+          .getResult();
+    };
+    auto equal = [&](Value x, Value y) {
+      return EWBinOp::create(b, loc, keptType(b.getI1Type()),
+                             EWBinOpKind::equal, x, y)
+          .getResult();
+    };
+    distruntime::ReductionKind best = isMax ? distruntime::ReductionKind::max
+                                            : distruntime::ReductionKind::min;
+    Value candidate;
+    if (isa<FloatType>(element)) {
+      // A NaN wins wherever it is; NaNs must not enter the max/min.
+      Value nan = EWUnyOp::create(b, loc, keptType(b.getI1Type()),
+                                  EWUnyOpKind::isnan, value);
+      Value anyNaN = allreduce(nan, distruntime::ReductionKind::lor);
+      Value numbers = WhereOp::create(b, loc, keptType(element), nan,
+                                      filled(element, identity), value);
+      Value isBest = equal(value, allreduce(numbers, best));
+      candidate =
+          WhereOp::create(b, loc, keptType(b.getI1Type()), anyNaN, nan, isBest);
+    } else {
+      candidate = equal(value, allreduce(value, best));
+    }
+    Value indices = WhereOp::create(b, loc, keptType(i64), candidate, index,
+                                    filled(i64, noIndex));
+    Value result = allreduce(indices, distruntime::ReductionKind::min);
+    if (op.getKeepdims())
+      result = result.getType() == resultType
+                   ? result
+                   : CastOp::create(b, loc, resultType, result).getResult();
+    else
+      result = SqueezeOp::create(b, loc, resultType, result, axesAttr);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void dist::detail::populateReductionsToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReductionLowering, ScanLowering>(converter,
-                                                patterns.getContext());
+  patterns.add<ReductionLowering, ScanLowering, ArgReduceLowering>(
+      converter, patterns.getContext());
 }

@@ -120,7 +120,8 @@ static void runtimeCheck(OpBuilder &b, Location loc, Value condition,
 
 static Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate pred,
                       Value lhs, Value rhs) {
-  return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
+  // Folded on constants, so that static checks disappear (runtimeCheck).
+  return b.createOrFold<arith::CmpIOp>(loc, pred, lhs, rhs);
 }
 
 /// The numpy broadcast of the sizes of `tensors` (end-aligned) into a result
@@ -1241,6 +1242,134 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   }
 };
 
+/// argmax/argmin: one reduction carrying the best value and its index.
+/// The step is commutative and associative (a NaN beats any number, a
+/// greater (smaller) value beats a smaller (greater) one, ties go to the
+/// lower index), so the result is numpy's whatever order the loop runs in.
+struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArgReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getSource();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    Type element = getElementType(op.getSource());
+    bool isMax = op.getKind() == ReductionKind::max;
+    bool isFloat = isa<FloatType>(element);
+    int64_t rank = sourceType.getRank();
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    Type i64 = rewriter.getI64Type();
+
+    // Row-major strides of the reduced dimensions (the flattened index).
+    SmallVector<OpFoldResult> dimSizes = getSizes(rewriter, loc, source);
+    SmallVector<Value> sizes;
+    for (OpFoldResult size : dimSizes)
+      sizes.push_back(toIndex(rewriter, loc, size));
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> strides(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (!llvm::is_contained(axes, d))
+        continue;
+      strides[d] = count;
+      count = rewriter.createOrFold<arith::MulIOp>(loc, count, sizes[d]);
+    }
+    runtimeCheck(rewriter, loc,
+                 cmpIndex(rewriter, loc, arith::CmpIPredicate::ne, count,
+                          arith::ConstantIndexOp::create(rewriter, loc, 0)),
+                 isMax ? "attempt to get argmax of an empty sequence"
+                       : "attempt to get argmin of an empty sequence");
+
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> keptSizes;
+    SmallVector<AffineExpr> keptExprs;
+    SmallVector<utils::IteratorType> iterators;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (llvm::is_contained(axes, d)) {
+        iterators.push_back(utils::IteratorType::reduction);
+        continue;
+      }
+      iterators.push_back(utils::IteratorType::parallel);
+      keptExprs.push_back(rewriter.getAffineDimExpr(d));
+      shape.push_back(sourceType.getDimSize(d));
+      keptSizes.push_back(dimSizes[d]);
+    }
+    Type storage = getStorageType(element);
+    Value values = createEmpty(rewriter, loc, shape, keptSizes, storage);
+    values = linalg::FillOp::create(
+                 rewriter, loc,
+                 buildReductionIdentity(rewriter, loc, op.getKind(), element),
+                 values)
+                 .getResult(0);
+    Value indices = createEmpty(rewriter, loc, shape, keptSizes, i64);
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
+    indices = linalg::FillOp::create(rewriter, loc, zero, indices).getResult(0);
+    AffineMap kept = AffineMap::get(rank, 0, keptExprs, getContext());
+    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank), kept,
+                                kept};
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{values.getType(), indices.getType()}, source,
+        ValueRange{values, indices}, maps, iterators,
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value x = args[0], best = args[1], bestIndex = args[2];
+          Value index = arith::ConstantIndexOp::create(b, nloc, 0);
+          for (int64_t d : axes)
+            index = arith::AddIOp::create(
+                b, nloc, index,
+                arith::MulIOp::create(
+                    b, nloc, linalg::IndexOp::create(b, nloc, d), strides[d]));
+          index = arith::IndexCastOp::create(b, nloc, i64, index);
+          Value better = buildEWBin(
+              b, nloc, isMax ? EWBinOpKind::greater : EWBinOpKind::less, x,
+              best, element, b.getI1Type());
+          Value tie = buildEWBin(b, nloc, EWBinOpKind::equal, x, best, element,
+                                 b.getI1Type());
+          if (isFloat) {
+            // A NaN beats every number; two NaNs tie.
+            auto isNaN = [&](Value v) {
+              return arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::UNO,
+                                           v, v)
+                  .getResult();
+            };
+            Value xNaN = isNaN(x), bestNaN = isNaN(best);
+            Value notBestNaN = arith::XOrIOp::create(
+                b, nloc, bestNaN,
+                arith::ConstantOp::create(b, nloc, b.getBoolAttr(true)));
+            better = arith::OrIOp::create(
+                b, nloc, arith::AndIOp::create(b, nloc, xNaN, notBestNaN),
+                arith::AndIOp::create(b, nloc, better, notBestNaN));
+            tie = arith::OrIOp::create(
+                b, nloc, tie, arith::AndIOp::create(b, nloc, xNaN, bestNaN));
+          }
+          Value earlier = arith::CmpIOp::create(
+              b, nloc, arith::CmpIPredicate::slt, index, bestIndex);
+          Value take = arith::OrIOp::create(
+              b, nloc, better, arith::AndIOp::create(b, nloc, tie, earlier));
+          linalg::YieldOp::create(
+              b, nloc,
+              ValueRange{
+                  arith::SelectOp::create(b, nloc, take, x, best),
+                  arith::SelectOp::create(b, nloc, take, index, bestIndex)});
+        });
+    Value result = generic.getResult(1);
+    if (op.getKeepdims()) {
+      RankedTensorType type = getTensorType(op.getType());
+      SmallVector<OpFoldResult> expanded;
+      auto next = keptSizes.begin();
+      for (int64_t d = 0; d < rank; ++d)
+        expanded.push_back(llvm::is_contained(axes, d)
+                               ? OpFoldResult(rewriter.getIndexAttr(1))
+                               : *next++);
+      result = tensor::ExpandShapeOp::create(
+          rewriter, loc, type, result, getUnitDimReassociation(rank, axes),
+          expanded);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Linear algebra and joining
 //===----------------------------------------------------------------------===//
@@ -1570,16 +1699,17 @@ void imex::populateNDArrayToLinalgConversionPatterns(
     const DenseSet<Operation *> &inPlaceOverwrites) {
   patterns.add<ImmutableInsertSliceLowering>(converter, patterns.getContext(),
                                              inPlaceOverwrites);
-  patterns.add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
-               CumulativeLowering, DeleteLowering, FromMemRefLowering,
-               ToTensorLowering, CastLowering, CastElemTypeLowering,
-               DimLowering, LoadLowering, SliceLowering<SubviewOp>,
-               SliceLowering<ExtractSliceOp>, InsertSliceLowering,
-               ReshapeLowering, BroadcastToLowering, PermuteDimsLowering,
-               ExpandDimsLowering, SqueezeLowering, EWBinLowering,
-               EWUnyLowering, WhereLowering, ReductionLowering, MatMulLowering,
-               ConcatLowering, EnvRegionLowering, EnvRegionYieldLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
+           CumulativeLowering, DeleteLowering, FromMemRefLowering,
+           ToTensorLowering, CastLowering, CastElemTypeLowering, DimLowering,
+           LoadLowering, SliceLowering<SubviewOp>,
+           SliceLowering<ExtractSliceOp>, InsertSliceLowering, ReshapeLowering,
+           BroadcastToLowering, PermuteDimsLowering, ExpandDimsLowering,
+           SqueezeLowering, EWBinLowering, EWUnyLowering, WhereLowering,
+           ReductionLowering, ArgReduceLowering, MatMulLowering, ConcatLowering,
+           EnvRegionLowering, EnvRegionYieldLowering>(converter,
+                                                      patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);
 }
 

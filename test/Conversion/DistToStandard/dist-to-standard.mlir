@@ -165,6 +165,38 @@ func.func @scan(%o: !local, %off: index, %n: index) -> (!lscan, !ndarray.ndarray
 
 // -----
 
+!dist = !ndarray.ndarray<?x4xf32, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!local = !ndarray.ndarray<?x4xf32>
+
+// argmax over dimension 0: each rank's best value and global index (the
+// identity and the largest index when it owns nothing), then allreduces:
+// any NaN, the best number, the lowest index holding the winner.
+// CHECK-LABEL: func.func @argmax
+// CHECK: cf.assert {{.*}} "attempt to get argmax of an empty sequence"
+// CHECK: %[[C:.*]]:2 = scf.if
+// CHECK:   ndarray.reduction max %{{.*}} axes [0] keepdims
+// CHECK:   %[[LOC:.*]] = ndarray.argreduce max %{{.*}} axis 0 keepdims : !ndarray.ndarray<?x4xf32> -> !ndarray.ndarray<1x4xi64>
+// CHECK:   ndarray.ewbin add %[[LOC]]
+// CHECK: } else {
+// CHECK: %[[NAN:.*]] = ndarray.ewuny isnan %[[C]]#0
+// CHECK: %[[ANY:.*]] = distruntime.allreduce lor %[[NAN]] team = 1
+// CHECK: %[[NUM:.*]] = ndarray.where %[[NAN]]
+// CHECK: %[[BEST:.*]] = distruntime.allreduce max %[[NUM]] team = 1
+// CHECK: %[[EQ:.*]] = ndarray.ewbin equal %[[C]]#0, %[[BEST]]
+// CHECK: %[[CAND:.*]] = ndarray.where %[[ANY]], %[[NAN]], %[[EQ]]
+// CHECK: %[[MASKED:.*]] = ndarray.where %[[CAND]], %[[C]]#1
+// CHECK: %[[MIN:.*]] = distruntime.allreduce min %[[MASKED]] team = 1
+// CHECK: ndarray.squeeze %[[MIN]] [0]
+func.func @argmax(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %s = ndarray.argreduce max %d axis 0 : !dist -> !ndarray.ndarray<4xi64>
+  return %s : !ndarray.ndarray<4xi64>
+}
+
+// -----
+
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 

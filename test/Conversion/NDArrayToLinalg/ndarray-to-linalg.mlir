@@ -92,6 +92,46 @@ func.func @reduce_max(%a: !ndarray.ndarray<3x4xi32>) -> !ndarray.ndarray<3xi32> 
 
 // -----
 
+// argmax carries the best value and its (flattened) index in one
+// reduction; a NaN wins, ties go to the lower index.
+// CHECK-LABEL: func @argmax
+// CHECK-NOT: cf.assert
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: linalg.fill ins(%[[NINF]] : f32)
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: linalg.fill ins(%[[ZERO]] : i64)
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]
+// CHECK:   linalg.index 0
+// CHECK:   linalg.index 1
+// CHECK:   arith.cmpf ogt
+// CHECK:   arith.cmpf uno
+// CHECK:   arith.cmpi slt
+// CHECK:   linalg.yield
+// CHECK: tensor.expand_shape %[[R]]#1 [] output_shape [1, 1] : tensor<i64> into tensor<1x1xi64>
+func.func @argmax(%a: !ndarray.ndarray<3x4xf32>) -> !ndarray.ndarray<1x1xi64> {
+  %0 = ndarray.argreduce max %a keepdims : !ndarray.ndarray<3x4xf32> -> !ndarray.ndarray<1x1xi64>
+  return %0 : !ndarray.ndarray<1x1xi64>
+}
+
+// -----
+
+// argmin along an axis of unsigned integers: unsigned compares, and a
+// run-time check that the axis is not empty.
+// CHECK-LABEL: func @argmin_unsigned
+// CHECK: cf.assert {{.*}} "attempt to get argmin of an empty sequence"
+// CHECK: %[[MAX:.*]] = arith.constant -1 : i16
+// CHECK: linalg.fill ins(%[[MAX]] : i16)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   arith.cmpi ult
+// CHECK-NOT: arith.cmpf
+// CHECK: linalg.yield
+func.func @argmin_unsigned(%a: !ndarray.ndarray<3x?xui16>) -> !ndarray.ndarray<3xi64> {
+  %0 = ndarray.argreduce min %a axis 1 : !ndarray.ndarray<3x?xui16> -> !ndarray.ndarray<3xi64>
+  return %0 : !ndarray.ndarray<3xi64>
+}
+
+// -----
+
 // CHECK-LABEL: func @reduce_prod_keepdims
 // CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: linalg.fill ins(%[[ONE]] : i64)

@@ -394,6 +394,22 @@ class Dist:
         # ranks (a fixed blocking of dimension 0, see docs/distribution.md).
         return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]), a.exact)
 
+    def argreduce(self, kind, a, axis=None, keepdims=False):
+        f = np.argmax if kind == "max" else np.argmin
+        expected = np.asarray(f(a.value, axis=axis, keepdims=keepdims),
+                              np.int64)
+        dims = []
+        for i, d in enumerate(a.dims):
+            if axis is not None and i != axis:
+                dims.append(d)
+            elif keepdims:
+                dims.append(1)
+        attrs = "" if axis is None else f" axis {axis}"
+        attrs += " keepdims" if keepdims else ""
+        r = self.op(f"ndarray.argreduce {kind} {a.name}{attrs} : {a.type} -> "
+                    f"{array_type(dims, 'i64')}")
+        return Val(r, dims, "i64", expected, a.exact)
+
     def cumulative(self, kind, a, axis, include_initial=False):
         rdtype = reduction_dtype(kind, a.dtype)
         scan = np.cumsum if kind == "sum" else np.cumprod

@@ -2,8 +2,9 @@
 replicated result), over axis 0 (combined across ranks), over other axes
 (stays distributed), with keepdims, of views, of arrays with fewer rows
 than ranks, and reduction results used in further distributed
-computation."""
+computation; argmax/argmin (first occurrence and NaN across ranks)."""
 
+import numpy as np
 import pytest
 
 from dist_harness import data, named, run_cases
@@ -62,6 +63,41 @@ def results_reused(d, dynamic):
     d.check(d.reduce("sum", d.mul(a, a)), "sum(a * a)")
 
 
+def arg_values(shape, dtype):
+    """Few distinct values (ties across ranks); floats with inf and a NaN
+    late in the array."""
+    if dtype == "i1":
+        return data(shape, dtype)
+    a = data(shape, dtype, 0 if dtype.startswith("ui") else -2, 2)
+    if dtype.startswith("f"):
+        flat = a.reshape(-1)
+        flat[-2], flat[1] = np.nan, np.inf
+    return a
+
+
+def argreduce(d, shape, dtype, dynamic):
+    a = d.array(arg_values(shape, dtype), dynamic=dynamic)
+    for kind in ("max", "min"):
+        d.check(d.argreduce(kind, a), f"arg{kind}(a)")
+        for axis in range(len(shape)):
+            d.check(d.argreduce(kind, a, axis), f"arg{kind}(a, {axis})")
+        d.check(d.argreduce(kind, a, 0, keepdims=True),
+                f"arg{kind}(a, 0, keepdims)")
+        # (Ranks owning nothing contribute the identity, also unsigned.)
+        d.check(d.reduce(kind, a, axes=[0]), f"{kind}(a, 0)")
+
+
+def argreduce_ties(d, rows):
+    """Equal values on every rank: the first occurrence wins; one row per
+    rank or fewer rows than ranks."""
+    a = d.array(np.zeros((rows, 2)), via="create")
+    d.check(d.argreduce("max", a, 0), f"argmax(zeros({rows}, 2), 0)")
+    b = d.array(np.full((rows,), -np.inf))
+    d.check(d.argreduce("max", b), f"argmax(-inf * {rows})")
+    c = d.array(np.full((rows,), np.nan))
+    d.check(d.argreduce("min", c), f"argmin(nan * {rows})")
+
+
 def cases(dynamic):
     return [named("full_f64_2d", full, (7, 3), "f64", dynamic),
             named("full_i64_3d", full, (5, 2, 3), "i64", dynamic),
@@ -70,7 +106,14 @@ def cases(dynamic):
             named("axes_i32", axes, "i32", dynamic),
             named("of_views", of_views, dynamic),
             named("small_1", small, 1), named("small_3", small, 3),
-            named("results_reused", results_reused, dynamic)]
+            named("results_reused", results_reused, dynamic),
+            named("argreduce_f64", argreduce, (9, 3), "f64", dynamic),
+            named("argreduce_f32", argreduce, (7,), "f32", dynamic),
+            named("argreduce_i32", argreduce, (5, 2, 3), "i32", dynamic),
+            named("argreduce_ui8", argreduce, (6, 2), "ui8", dynamic),
+            named("argreduce_i1", argreduce, (10,), "i1", dynamic),
+            named("argreduce_ties_1", argreduce_ties, 1),
+            named("argreduce_ties_5", argreduce_ties, 5)]
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])

@@ -78,6 +78,24 @@ def test_cumulative(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_argmax_argmin(n):
+    """argmax/argmin of split arrays: the first occurrence over all ranks
+    (ties everywhere: few distinct values), NaN wins; along the split axis
+    or all axes replicated, along others split."""
+    x = sample((n, 3), np.int32, seed=n + 5) % 3
+    a = xp.asarray(x, split=0)
+    for kind in ("argmax", "argmin"):
+        f = getattr(np, kind)
+        check(getattr(xp, kind)(a), np.asarray(f(x), np.int64))
+        check(getattr(xp, kind)(a, axis=0), f(x, axis=0).astype(np.int64))
+        check(getattr(xp, kind)(a, axis=1, keepdims=True),
+              f(x, axis=1, keepdims=True).astype(np.int64))
+    y = sample((n,), np.float64, seed=n + 6)
+    y[n // 2] = np.nan
+    check(xp.argmin(xp.asarray(y, split=0)), np.asarray(np.argmin(y)))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_random(n):
     """The same numbers as one process computes (a function of the element
     position): every rank count gives the same arrays."""

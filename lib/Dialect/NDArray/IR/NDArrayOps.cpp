@@ -1265,6 +1265,46 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// ArgReduceOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> ArgReduceOp::getReducedAxes() {
+  if (std::optional<int64_t> axis = getAxis())
+    return {*axis};
+  return llvm::to_vector(llvm::seq<int64_t>(
+      0, cast<NDArrayType>(getSource().getType()).getRank()));
+}
+
+LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  ReductionKind kind = adaptor.getKind();
+  if (kind != ReductionKind::max && kind != ReductionKind::min)
+    return emitOptionalError(loc, "argreduce ", stringifyReductionKind(kind),
+                             " is not supported: max or min");
+  std::optional<int64_t> axis = adaptor.getAxis();
+  if (axis && (*axis < 0 || *axis >= source.getRank()))
+    return emitOptionalError(loc, "argreduce axis ", *axis,
+                             " is out of range [0, ", source.getRank(), ")");
+  SmallVector<int64_t> shape;
+  for (auto [dim, size] : llvm::enumerate(source.getShape())) {
+    bool reduced = !axis || *axis == static_cast<int64_t>(dim);
+    if (reduced && size == 0)
+      return emitOptionalError(loc, "attempt to get arg",
+                               stringifyReductionKind(kind),
+                               " of an empty sequence");
+    if (!reduced)
+      shape.push_back(size);
+    else if (adaptor.getKeepdims())
+      shape.push_back(1);
+  }
+  return addInferredType(loc, inferred, shape, IntegerType::get(context, 64),
+                         adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
 // CumulativeOp
 //===----------------------------------------------------------------------===//
 

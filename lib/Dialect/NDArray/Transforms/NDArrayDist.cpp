@@ -45,7 +45,7 @@ constexpr llvm::StringLiteral kTeamAttrName = "dist.team";
 bool hasDistributedLowering(Operation *op) {
   if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CastOp, CopyOp,
           ImmutableInsertSliceOp, InsertSliceOp, DimOp, ReductionOp,
-          PermuteDimsOp, LoadOp, ToTensorOp>(op))
+          ArgReduceOp, PermuteDimsOp, LoadOp, ToTensorOp>(op))
     return true;
   if (isa<SubviewOp, ExtractSliceOp>(op))
     return !dist::dropsSplitDimension(op);
@@ -89,6 +89,8 @@ bool isDistributedResult(OpResult result) {
   if (!isa<NDArrayType>(result.getType()))
     return false;
   if (auto reduction = dyn_cast<ReductionOp>(op))
+    return !llvm::is_contained(reduction.getReducedAxes(), 0);
+  if (auto reduction = dyn_cast<ArgReduceOp>(op))
     return !llvm::is_contained(reduction.getReducedAxes(), 0);
   // A new version of the destination: distributed like it.
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))

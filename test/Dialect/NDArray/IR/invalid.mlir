@@ -611,3 +611,39 @@ func.func @cumulative_type(%a: !ndarray.ndarray<4xi32>) {
   %0 = ndarray.cumulative sum %a axis 0 : !ndarray.ndarray<4xi32> -> !ndarray.ndarray<4xi32>
   return
 }
+
+// -----
+
+func.func @argreduce_kind(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{argreduce sum is not supported: max or min}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argreduce sum %a : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<i64>
+  return
+}
+
+// -----
+
+func.func @argreduce_axis(%a: !ndarray.ndarray<4x2xf64>) {
+  // expected-error @+2 {{argreduce axis 2 is out of range [0, 2)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argreduce max %a axis 2 : !ndarray.ndarray<4x2xf64> -> !ndarray.ndarray<4xi64>
+  return
+}
+
+// -----
+
+func.func @argreduce_empty(%a: !ndarray.ndarray<0x3xi32>) {
+  // expected-error @+2 {{attempt to get argmin of an empty sequence}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argreduce min %a axis 0 : !ndarray.ndarray<0x3xi32> -> !ndarray.ndarray<3xi64>
+  return
+}
+
+// -----
+
+func.func @argreduce_type(%a: !ndarray.ndarray<3x4xf32>) {
+  // expected-error @+2 {{inferred type(s) '!ndarray.ndarray<3x1xi64>' are incompatible with return type(s) of operation '!ndarray.ndarray<3x1xi32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argreduce max %a axis 1 keepdims : !ndarray.ndarray<3x4xf32> -> !ndarray.ndarray<3x1xi32>
+  return
+}

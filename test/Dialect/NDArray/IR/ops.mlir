@@ -251,6 +251,21 @@ func.func @environments_and_dynamic_results(%a: !ndarray.ndarray<4xf32, #region.
 
 // -----
 
+// CHECK-LABEL: func @argreduce
+func.func @argreduce(%a: !ndarray.ndarray<3x4xf64>, %b: !ndarray.ndarray<?x?xui8>) {
+  // CHECK: ndarray.argreduce max %{{.*}} axis 1 : !ndarray.ndarray<3x4xf64> -> !ndarray.ndarray<3xi64>
+  %0 = ndarray.argreduce max %a axis 1 : !ndarray.ndarray<3x4xf64> -> !ndarray.ndarray<3xi64>
+  // CHECK: ndarray.argreduce min %{{.*}} : !ndarray.ndarray<3x4xf64> -> !ndarray.ndarray<i64>
+  %1 = ndarray.argreduce min %a : !ndarray.ndarray<3x4xf64> -> !ndarray.ndarray<i64>
+  // CHECK: ndarray.argreduce min %{{.*}} keepdims : !ndarray.ndarray<?x?xui8> -> !ndarray.ndarray<1x1xi64>
+  %2 = ndarray.argreduce min %b keepdims : !ndarray.ndarray<?x?xui8> -> !ndarray.ndarray<1x1xi64>
+  // CHECK: ndarray.argreduce max %{{.*}} axis 0 keepdims : !ndarray.ndarray<?x?xui8> -> !ndarray.ndarray<1x?xi64>
+  %3 = ndarray.argreduce max %b axis 0 keepdims : !ndarray.ndarray<?x?xui8> -> !ndarray.ndarray<1x?xi64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @cumulative
 func.func @cumulative(%a: !ndarray.ndarray<3x4xi32>, %b: !ndarray.ndarray<?xf64>) {
   // CHECK: ndarray.cumulative sum %{{.*}} axis 1 : !ndarray.ndarray<3x4xi32> -> !ndarray.ndarray<3x4xi64>

@@ -686,6 +686,42 @@ def NDArray_ReductionOp : NDArray_InferredOp<"reduction"> {
   }];
 }
 
+def NDArray_ArgReduceOp : NDArray_InferredOp<"argreduce"> {
+  let summary = "index of the maximum or minimum (argmax/argmin)";
+  let description = [{
+    The `i64` index of the `max` (argmax) or `min` (argmin) element of
+    `source` along `axis`, or over the whole array when `axis` is absent
+    (the index into the array in row-major order, numpy's flattened index).
+    With `keepdims` the reduced dimensions are kept with size 1. numpy's
+    rules: the first occurrence wins; a NaN is the maximum and the minimum
+    (the first NaN wins); `i1` orders false before true; unsigned integers
+    compare unsigned. An empty reduction is an error (statically: a
+    diagnostic; dynamically: a run-time error).
+
+    ```mlir
+    %i = ndarray.argreduce max %a axis 1 : !ndarray.ndarray<3x4xf64> -> !ndarray.ndarray<3xi64>
+    %j = ndarray.argreduce min %b keepdims : !ndarray.ndarray<?x?xi32> -> !ndarray.ndarray<1x1xi64>
+    ```
+
+    On an array distributed along dimension 0, along other axes the op is
+    local; along dimension 0 or over all axes each rank finds its candidate
+    (value and global index) and allreduces of one row pick the first
+    maximum (minimum) of all ranks.
+  }];
+  let arguments = (ins NDArray_ReductionKindAttr:$kind,
+                       NDArray_ReadArray:$source, OptionalAttr<I64Attr>:$axis,
+                       UnitAttr:$keepdims);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    `` $kind $source (`axis` $axis^)? (`keepdims` $keepdims^)? attr-dict
+    `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    /// The reduced axes: `axis`, all of them when it is absent.
+    ::llvm::SmallVector<int64_t> getReducedAxes();
+  }];
+}
+
 def NDArray_CumulativeOp : NDArray_InferredOp<"cumulative"> {
   let summary = "cumulative sum or product along an axis (a scan)";
   let description = [{
