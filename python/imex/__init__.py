@@ -570,7 +570,7 @@ def _not_implemented(name):
     return function
 
 
-for _name in ["conj", "imag", "real", "nonzero", "unique_all",
+for _name in ["conj", "imag", "real", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
               "sort", "searchsorted", "take", "flip"]:
     globals().setdefault(_name, _not_implemented(_name))
@@ -1096,6 +1096,70 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     return sum(astype(not_equal(x, 0), int64), axis=axis, keepdims=keepdims)
 
 
+# --- boolean indexing ---------------------------------------------------------
+
+def _check_mask(x, mask):
+    if mask.ndim == 0 or mask.ndim > x.ndim:
+        raise IndexError(f"a boolean index must have 1 to {x.ndim} "
+                         f"dimensions, got {mask.ndim}")
+    for d, (n, m) in enumerate(zip(x.shape, mask.shape)):
+        if n != m:
+            raise IndexError(f"boolean index did not match indexed array "
+                             f"along axis {d}; size of axis is {n} but size "
+                             f"of corresponding boolean axis is {m}")
+
+
+def _masked_select(x, mask):
+    """x[mask]: the number of selected elements is data dependent, so it is
+    computed first (a sync point); the selection keeps the split."""
+    mask = asarray(mask)
+    _check_mask(x, mask)
+    count = builtins.int(count_nonzero(mask))
+    a, m = x._node, mask._node
+    split = 0 if a.split is not None or m.split is not None else None
+    return ndarray(_core.record(Node([count] + list(a.shape[mask.ndim:]),
+                                     a.dtype, split, "masked_select",
+                                     [a, m])))
+
+
+def _masked_assign(x, mask, value):
+    """x[mask] = value for values broadcasting to one selected element (or
+    sub-array): an elementwise where, no sync."""
+    mask = asarray(mask)
+    _check_mask(x, mask)
+    rest = x.shape[mask.ndim:]
+    shape = np.shape(value) if not isinstance(value, ndarray) else value.shape
+    try:
+        fits = np.broadcast_shapes(shape, rest) == tuple(rest)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise NotImplementedError(
+            f"__setitem__: boolean-mask assignment of values of shape "
+            f"{tuple(shape)} (only values broadcasting to one selected "
+            f"element, shape {tuple(rest)}, are supported)")
+    wide = reshape(mask, tuple(mask.shape) + (1,) * len(rest))
+    x[...] = where(wide, value, x)
+
+
+def nonzero(x, /):
+    if x.ndim == 0:
+        raise ValueError("nonzero of a 0-d array is not allowed; use "
+                         "nonzero(atleast_1d(x))")
+    mask = not_equal(x, 0) if x.dtype != bool else x
+    count = builtins.int(count_nonzero(mask))
+    result = []
+    for d, n in enumerate(x.shape):
+        shape = [1] * x.ndim
+        shape[d] = n
+        grid = broadcast_to(reshape(arange(n, dtype=int64), shape), x.shape)
+        node = Node([count], _dtypes.int64,
+                    0 if mask._node.split is not None else None,
+                    "masked_select", [grid._node, mask._node])
+        result.append(ndarray(_core.record(node)))
+    return tuple(result)
+
+
 def to_numpy(x, /):
     return x.to_numpy()
 
@@ -1110,6 +1174,8 @@ _array.bitwise_invert = globals()["bitwise_invert"]
 _array.matmul = matmul
 _array.permute_dims = permute_dims
 _array.asarray = asarray
+_array.masked_select = _masked_select
+_array.masked_assign = _masked_assign
 
 del _kind, _name
 

@@ -139,6 +139,8 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
 
     # -- operators ---------------------------------------------------------
     def __getitem__(self, key):
+        if _is_boolean_mask(key):
+            return masked_select(self, key)
         return _wrap(_view(self._node, key))
 
     def __setitem__(self, key, value):
@@ -148,6 +150,9 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         if (_TEMPORARY_REFCOUNT and isinstance(value, ndarray) and
                 sys.getrefcount(value) <= _TEMPORARY_REFCOUNT):
             value._node.handle = None
+        if _is_boolean_mask(key):
+            masked_assign(self, key, value)
+            return
         destination = _view(self._node, key, for_write=True)
         if destination is None:
             return
@@ -358,6 +363,12 @@ def _unary(kind, x):
 
 # --- indexing ---------------------------------------------------------------
 
+def _is_boolean_mask(key):
+    """A boolean array used as the whole index (`a[mask]`)."""
+    return (isinstance(key, (ndarray, np.ndarray)) and
+            np.dtype(key.dtype) == np.bool_)
+
+
 def _normalize_key(shape, key):
     """Per-dimension entries of a basic index and the positions of new
     axes: each entry is (kind, start, start_from_end, size, size_from_end,
@@ -369,7 +380,8 @@ def _normalize_key(shape, key):
         if isinstance(item, (ndarray, np.ndarray, list)) or (
                 isinstance(item, bool)):
             raise NotImplementedError(
-                "__getitem__: integer-array and boolean indexing")
+                "__getitem__: integer-array indexing (and boolean masks "
+                "combined with other indices)")
         if not (item is None or item is Ellipsis or isinstance(item, slice)
                 or hasattr(item, "__index__")):
             raise IndexError(f"invalid index {item!r}")
@@ -449,5 +461,5 @@ def _view(node, key, for_write=False):
 
 # Names filled in by imex/__init__.py (circular: the operators use them).
 negative = positive = abs = bitwise_invert = matmul = permute_dims = None
-asarray = None
+asarray = masked_select = masked_assign = None
 _install_operators()

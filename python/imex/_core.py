@@ -522,6 +522,14 @@ def _emit_reduction(b, node):
     return name, dims, dtype
 
 
+def _emit_masked_select(b, node):
+    x, m = _emit_operands(b, node)
+    dims = [None] + list(x[1][len(m[1]):])
+    name = b.op(f"ndarray.masked_select {x[0]}[{m[0]}] : {_type(x[1], x[2])}, "
+                f"{_type(m[1], m[2])} -> {_type(dims, x[2])}")
+    return name, dims, x[2]
+
+
 def _emit_argreduce(b, node):
     (x,) = _emit_operands(b, node)
     kind, axis, keepdims = node.attrs
@@ -901,7 +909,7 @@ EMITTERS = {
     "squeeze": _emit_squeeze, "concat": _emit_concat, "astype": _emit_astype,
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
     "tri": _emit_tri, "cumulative": _emit_cumulative,
-    "argreduce": _emit_argreduce,
+    "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

@@ -98,3 +98,39 @@ def test_setitem_broadcast_error():
     a = xp.ones((3, 3))
     with pytest.raises(ValueError, match="could not broadcast"):
         a[0] = xp.ones(4)
+
+
+@pytest.mark.parametrize("dtype", [xp.float64, xp.int32, xp.uint8, xp.bool],
+                         ids=str)
+def test_boolean_mask_indexing(dtype):
+    x = sample((5, 4, 3), dtype, seed=17)
+    a = xp.asarray(x)
+    for m in (x.reshape(-1)[:60].reshape(5, 4, 3) != x.reshape(-1)[0],
+              np.arange(5) % 2 == 0, np.zeros((5, 4), bool),
+              np.ones((5, 4), bool)):
+        check(a[xp.asarray(m)], x[m])
+        check(a[m], x[m])  # a numpy mask
+    check(a[a > a[0, 0, 0]] if dtype != xp.bool else a[a],
+          x[x > x[0, 0, 0]] if dtype != xp.bool else x[x])
+
+
+def test_boolean_mask_assignment_and_nonzero():
+    x = sample((6, 3), np.float64, seed=19)
+    a = xp.asarray(x)
+    a[a < 0] = 0.0
+    x[x < 0] = 0.0
+    check(a, x)
+    rows = np.array([True, False, True, False, False, True])
+    a[xp.asarray(rows)] = xp.asarray([1.0, 2.0, 3.0])
+    x[rows] = [1.0, 2.0, 3.0]
+    check(a, x)
+    for got, want in zip(xp.nonzero(a > 0.5), np.nonzero(x > 0.5)):
+        check(got, want.astype(np.int64))
+    (i,) = xp.nonzero(xp.asarray([0, 3, 0, 1]))
+    check(i, np.array([1, 3]))
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        a[xp.asarray(np.ones(5, bool))]
+    with pytest.raises(NotImplementedError, match="boolean-mask assignment"):
+        a[a > 0] = xp.asarray([1.0, 2.0])
+    with pytest.raises(ValueError, match="nonzero of a 0-d array"):
+        xp.nonzero(xp.asarray(1.0))

@@ -1242,6 +1242,118 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   }
 };
 
+/// Boolean indexing: the mask and the source's leading dimensions are
+/// flattened, the true elements counted (a reduction), then one sequential
+/// loop appends the selected elements (or rows) to the result.
+struct MaskedSelectLowering : public OpConversionPattern<MaskedSelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaskedSelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getSource(), mask = adaptor.getMask();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    int64_t k = cast<RankedTensorType>(mask.getType()).getRank();
+    int64_t rank = sourceType.getRank();
+    for (int64_t d = 0; d < k; ++d)
+      runtimeCheck(
+          rewriter, loc,
+          cmpIndex(rewriter, loc, arith::CmpIPredicate::eq,
+                   toIndex(rewriter, loc, getSize(rewriter, loc, mask, d)),
+                   toIndex(rewriter, loc, getSize(rewriter, loc, source, d))),
+          "boolean index does not match the indexed array along dimension " +
+              std::to_string(d));
+    if (k > 1) {
+      SmallVector<ReassociationIndices> sourceGroups{
+          llvm::to_vector(llvm::seq<int64_t>(0, k))};
+      for (int64_t d = k; d < rank; ++d)
+        sourceGroups.push_back({d});
+      source =
+          tensor::CollapseShapeOp::create(rewriter, loc, source, sourceGroups);
+      mask = tensor::CollapseShapeOp::create(
+          rewriter, loc, mask,
+          ArrayRef<ReassociationIndices>{sourceGroups.front()});
+    }
+    // Number of selected elements.
+    Type i64 = rewriter.getI64Type();
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0));
+    Value init = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                         i64, ValueRange{});
+    init = linalg::FillOp::create(rewriter, loc, zero, init).getResult(0);
+    MLIRContext *context = getContext();
+    SmallVector<AffineMap> maps{AffineMap::getMultiDimIdentityMap(1, context),
+                                AffineMap::get(1, 0, {}, context)};
+    Value counted =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), mask, init, maps,
+            {utils::IteratorType::reduction},
+            [&](OpBuilder &b, Location nloc, ValueRange args) {
+              Value one = arith::ExtUIOp::create(b, nloc, i64, args[0]);
+              linalg::YieldOp::create(
+                  b, nloc,
+                  arith::AddIOp::create(b, nloc, args[1], one).getResult());
+            })
+            .getResult(0);
+    Value count = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, counted, ValueRange{}));
+
+    RankedTensorType resultType = getTensorType(op.getType());
+    SmallVector<OpFoldResult> sizes{count};
+    for (int64_t d = 1; d < resultType.getRank(); ++d)
+      sizes.push_back(getSize(rewriter, loc, source, d));
+    Value result = createEmpty(rewriter, loc, resultType.getShape(), sizes,
+                               resultType.getElementType());
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value length = toIndex(rewriter, loc, getSize(rewriter, loc, mask, 0));
+    int64_t rowRank = resultType.getRank() - 1;
+    auto loop = scf::ForOp::create(
+        rewriter, loc, c0, length, c1, ValueRange{result, c0},
+        [&](OpBuilder &b, Location nloc, Value i, ValueRange carried) {
+          Value selected = tensor::ExtractOp::create(b, nloc, mask, i);
+          auto ifOp = scf::IfOp::create(
+              b, nloc, selected,
+              [&](OpBuilder &tb, Location tloc) {
+                Value r = carried[0], j = carried[1];
+                Value updated;
+                if (rowRank == 0) {
+                  Value v = tensor::ExtractOp::create(tb, tloc, source, i);
+                  updated = tensor::InsertOp::create(tb, tloc, v, r, j);
+                } else {
+                  SmallVector<OpFoldResult> offsets(rowRank + 1,
+                                                    tb.getIndexAttr(0));
+                  SmallVector<OpFoldResult> rowSizes(sizes);
+                  SmallVector<OpFoldResult> strides(rowRank + 1,
+                                                    tb.getIndexAttr(1));
+                  rowSizes[0] = tb.getIndexAttr(1);
+                  offsets[0] = i;
+                  SmallVector<int64_t> rowShape;
+                  for (OpFoldResult size : ArrayRef(rowSizes).drop_front())
+                    rowShape.push_back(getConstantIntValue(size).value_or(
+                        ShapedType::kDynamic));
+                  auto rowType = RankedTensorType::get(
+                      rowShape, resultType.getElementType());
+                  Value row = tensor::ExtractSliceOp::create(
+                      tb, tloc, rowType, source, offsets, rowSizes, strides);
+                  offsets[0] = j;
+                  updated = tensor::InsertSliceOp::create(
+                      tb, tloc, row, r, offsets, rowSizes, strides);
+                }
+                Value next = arith::AddIOp::create(tb, tloc, j, c1);
+                scf::YieldOp::create(tb, tloc, ValueRange{updated, next});
+              },
+              [&](OpBuilder &eb, Location eloc) {
+                scf::YieldOp::create(eb, eloc, carried);
+              });
+          scf::YieldOp::create(b, nloc, ifOp.getResults());
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
 /// argmax/argmin: one reduction carrying the best value and its index.
 /// The step is commutative and associative (a NaN beats any number, a
 /// greater (smaller) value beats a smaller (greater) one, ties go to the
@@ -1699,17 +1811,17 @@ void imex::populateNDArrayToLinalgConversionPatterns(
     const DenseSet<Operation *> &inPlaceOverwrites) {
   patterns.add<ImmutableInsertSliceLowering>(converter, patterns.getContext(),
                                              inPlaceOverwrites);
-  patterns
-      .add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
-           CumulativeLowering, DeleteLowering, FromMemRefLowering,
-           ToTensorLowering, CastLowering, CastElemTypeLowering, DimLowering,
-           LoadLowering, SliceLowering<SubviewOp>,
-           SliceLowering<ExtractSliceOp>, InsertSliceLowering, ReshapeLowering,
-           BroadcastToLowering, PermuteDimsLowering, ExpandDimsLowering,
-           SqueezeLowering, EWBinLowering, EWUnyLowering, WhereLowering,
-           ReductionLowering, ArgReduceLowering, MatMulLowering, ConcatLowering,
-           EnvRegionLowering, EnvRegionYieldLowering>(converter,
-                                                      patterns.getContext());
+  patterns.add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
+               CumulativeLowering, DeleteLowering, FromMemRefLowering,
+               ToTensorLowering, CastLowering, CastElemTypeLowering,
+               DimLowering, LoadLowering, SliceLowering<SubviewOp>,
+               SliceLowering<ExtractSliceOp>, InsertSliceLowering,
+               ReshapeLowering, BroadcastToLowering, PermuteDimsLowering,
+               ExpandDimsLowering, SqueezeLowering, EWBinLowering,
+               EWUnyLowering, WhereLowering, ReductionLowering,
+               ArgReduceLowering, MaskedSelectLowering, MatMulLowering,
+               ConcatLowering, EnvRegionLowering, EnvRegionYieldLowering>(
+      converter, patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);
 }
 

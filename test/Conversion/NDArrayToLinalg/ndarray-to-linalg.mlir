@@ -132,6 +132,28 @@ func.func @argmin_unsigned(%a: !ndarray.ndarray<3x?xui16>) -> !ndarray.ndarray<3
 
 // -----
 
+// Boolean indexing: the leading dimensions are flattened, the selected
+// elements counted, then one loop appends the selected rows.
+// CHECK-LABEL: func @masked_select
+// CHECK: cf.assert {{.*}} "boolean index does not match the indexed array along dimension 1"
+// CHECK: %[[A:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<3x?x4xf32> into tensor<?x4xf32>
+// CHECK: %[[M:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<3x?xi1> into tensor<?xi1>
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]
+// CHECK:   arith.extui
+// CHECK: %[[N:.*]] = arith.index_cast
+// CHECK: %[[R:.*]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[R]], %{{.*}} = %{{.*}}) -> (tensor<?x4xf32>, index)
+// CHECK:   tensor.extract %[[M]]
+// CHECK:   scf.if
+// CHECK:     tensor.extract_slice %[[A]]
+// CHECK:     tensor.insert_slice
+func.func @masked_select(%a: !ndarray.ndarray<3x?x4xf32>, %m: !ndarray.ndarray<3x?xi1>) -> !ndarray.ndarray<?x4xf32> {
+  %0 = ndarray.masked_select %a[%m] : !ndarray.ndarray<3x?x4xf32>, !ndarray.ndarray<3x?xi1> -> !ndarray.ndarray<?x4xf32>
+  return %0 : !ndarray.ndarray<?x4xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func @reduce_prod_keepdims
 // CHECK: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK: linalg.fill ins(%[[ONE]] : i64)

@@ -394,6 +394,13 @@ class Dist:
         # ranks (a fixed blocking of dimension 0, see docs/distribution.md).
         return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]), a.exact)
 
+    def masked_select(self, a, mask):
+        expected = a.value[mask.value]
+        dims = [None] + a.dims[mask.ndim:]
+        r = self.op(f"ndarray.masked_select {a.name}[{mask.name}] : {a.type}, "
+                    f"{mask.type} -> {array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, expected, a.exact)
+
     def argreduce(self, kind, a, axis=None, keepdims=False):
         f = np.argmax if kind == "max" else np.argmin
         expected = np.asarray(f(a.value, axis=axis, keepdims=keepdims),

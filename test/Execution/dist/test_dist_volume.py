@@ -82,6 +82,15 @@ def column_reductions(d, dynamic):
     d.check(d.reduce("sum", a), "sum(a)")
 
 
+def masks(d, dynamic):
+    """a[mask]: each rank keeps what it selects; only the counts move (an
+    exclusive scan and an allreduce of one number)."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    m = d.array(data((ROWS,)) > 0, dynamic=dynamic)
+    d.check(d.reduce("max", d.masked_select(a, m), axes=[1]),
+            "max(a[a[:, 0] > 0], 1)")
+
+
 def scans(d, dynamic):
     """cumsum/cumprod along dimension 0: each rank scans its rows; one row
     of rank totals goes into an exclusive scan (with include_initial the
@@ -132,6 +141,13 @@ def test_row_matmul(dynamic):
     # Printed: the row maxima and a @ x (1000 values each, gathered).
     run_cases([named("row_matmul", row_matmul, dynamic)],
               max_bytes=2 * 3 * ROWS * 8 + MAX_BYTES)
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_masks(dynamic):
+    # Printed: the row maxima of the selection (gathered).
+    run_cases([named("masks", masks, dynamic)],
+              max_bytes=3 * ROWS * 8 + MAX_BYTES)
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])

@@ -96,6 +96,27 @@ def test_argmax_argmin(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_boolean_masks(n):
+    """a[mask] of split arrays keeps each rank's selection where it lies
+    (used further with arrays of the default partition), a[mask] = v is
+    local, nonzero gives split index arrays."""
+    x = sample((n, 3), np.float64, seed=n + 7)
+    a = xp.asarray(x, split=0)
+    check(a[a > 0], x[x > 0])
+    rows = x[:, 0] > 0
+    check(a[xp.asarray(rows, split=0)], x[rows])
+    s = a[a > 0]
+    check(s + xp.asarray(np.arange(s.shape[0], dtype=np.float64), split=0),
+          x[x > 0] + np.arange(int((x > 0).sum())))
+    check(xp.sum(s), np.sum(x[x > 0]))
+    a[a < 0] = -1.0
+    x[x < 0] = -1.0
+    check(a, x)
+    for got, want in zip(xp.nonzero(a > 0), np.nonzero(x > 0)):
+        check(got, want.astype(np.int64))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_random(n):
     """The same numbers as one process computes (a function of the element
     position): every rank count gives the same arrays."""

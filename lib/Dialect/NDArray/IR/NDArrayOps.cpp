@@ -1265,6 +1265,36 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// MaskedSelectOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MaskedSelectOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                 Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  NDArrayType mask = getArrayType(adaptor.getMask());
+  if (!mask.getElementType().isInteger(1))
+    return emitOptionalError(loc, "the mask must have i1 elements, got ",
+                             mask.getElementType());
+  int64_t k = mask.getRank();
+  if (k == 0 || k > source.getRank())
+    return emitOptionalError(loc, "the mask must have rank 1 to ",
+                             source.getRank(), " (the array's rank), got ", k);
+  ArrayRef<int64_t> leading = source.getShape().take_front(k);
+  for (auto [m, a] : llvm::zip(mask.getShape(), leading))
+    if (!ShapedType::isDynamic(m) && !ShapedType::isDynamic(a) && m != a)
+      return emitOptionalError(loc, "the mask of shape ",
+                               formatShape(mask.getShape()),
+                               " does not match the leading dimensions ",
+                               formatShape(leading), " of the array");
+  SmallVector<int64_t> shape{ShapedType::kDynamic};
+  llvm::append_range(shape, source.getShape().drop_front(k));
+  return addInferredType(loc, inferred, shape, source.getElementType(),
+                         adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
 // ArgReduceOp
 //===----------------------------------------------------------------------===//
 

@@ -518,6 +518,56 @@ LogicalResult distributeRowConcat(ConcatOp op) {
   return success();
 }
 
+/// Boolean indexing: each rank selects from its block of the source
+/// (default partition; the mask's rows are repartitioned to it, a
+/// replicated operand sliced) and keeps its selection. The result's block
+/// offsets are the exclusive scan of the ranks' counts, its size their sum:
+/// one exclusive scan and one allreduce of one number, no data moves.
+LogicalResult distributeMaskedSelect(MaskedSelectOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source = op.getSource(), mask = op.getMask();
+  Value rows = dist::getDimValue(b, loc, source, 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  Value local = MaskedSelectOp::create(
+      b, loc, dist::getRowsType(resultType),
+      dist::createLocalRows(b, loc, source, first, count),
+      dist::createLocalRows(b, loc, mask, first, count));
+  // This rank's count, the counts before it and the total.
+  Type i64 = b.getI64Type();
+  Value zero = constIndex(b, loc, 0);
+  Value selected = arith::IndexCastOp::create(
+      b, loc, i64, DimOp::create(b, loc, local, zero).getResult());
+  auto countType = NDArrayType::get({1}, i64);
+  Value counts =
+      CreateOp::create(b, loc, countType, ValueRange{}, selected).getResult();
+  auto toIndex = [&](Value array) {
+    Value element = LoadOp::create(b, loc, array, ValueRange{zero});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), element)
+        .getResult();
+  };
+  Value offset = toIndex(distruntime::ExScanOp::create(
+      b, loc, countType, distruntime::ReductionKind::sum, counts,
+      env.getTeam()));
+  Value total = toIndex(distruntime::AllReduceOp::create(
+      b, loc, countType, distruntime::ReductionKind::sum, counts,
+      env.getTeam()));
+  SmallVector<Value> globalShape{total};
+  int64_t k = cast<NDArrayType>(mask.getType()).getRank();
+  for (int64_t d = 1; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, source, k + d - 1));
+  Value distributed =
+      dist::createFromOwned(b, loc, resultType, local, offset, globalShape);
+  op.getResult().replaceAllUsesWith(distributed);
+  op.erase();
+  return success();
+}
+
 /// A scan along the split dimension with `include_initial`: the scan
 /// without it, after a replicated row of the identity (concatenated as
 /// above: each rank's block shifts by at most one row).
@@ -815,6 +865,8 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return gatherSelectedRows(slice);
   if (auto matmul = dyn_cast<MatMulOp>(op))
     return distributeRowMatmul(matmul);
+  if (auto select = dyn_cast<MaskedSelectOp>(op))
+    return distributeMaskedSelect(select);
   if (auto scan = dyn_cast<CumulativeOp>(op);
       scan && scan.getAxis() == 0 && scan.getIncludeInitial() &&
       dist::getDistEnv(scan.getSource().getType()))

@@ -647,3 +647,30 @@ func.func @argreduce_type(%a: !ndarray.ndarray<3x4xf32>) {
   %0 = ndarray.argreduce max %a axis 1 keepdims : !ndarray.ndarray<3x4xf32> -> !ndarray.ndarray<3x1xi32>
   return
 }
+
+// -----
+
+func.func @masked_select_element(%a: !ndarray.ndarray<4xf64>, %m: !ndarray.ndarray<4xi8>) {
+  // expected-error @+2 {{the mask must have i1 elements, got 'i8'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.masked_select %a[%m] : !ndarray.ndarray<4xf64>, !ndarray.ndarray<4xi8> -> !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @masked_select_rank(%a: !ndarray.ndarray<4xf64>, %m: !ndarray.ndarray<4x1xi1>) {
+  // expected-error @+2 {{the mask must have rank 1 to 1 (the array's rank), got 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.masked_select %a[%m] : !ndarray.ndarray<4xf64>, !ndarray.ndarray<4x1xi1> -> !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @masked_select_shape(%a: !ndarray.ndarray<4x3xf64>, %m: !ndarray.ndarray<4x2xi1>) {
+  // expected-error @+2 {{the mask of shape [4, 2] does not match the leading dimensions [4, 3] of the array}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.masked_select %a[%m] : !ndarray.ndarray<4x3xf64>, !ndarray.ndarray<4x2xi1> -> !ndarray.ndarray<?xf64>
+  return
+}

@@ -251,6 +251,17 @@ func.func @environments_and_dynamic_results(%a: !ndarray.ndarray<4xf32, #region.
 
 // -----
 
+// CHECK-LABEL: func @masked_select
+func.func @masked_select(%a: !ndarray.ndarray<3x4xf64>, %m: !ndarray.ndarray<3x4xi1>, %r: !ndarray.ndarray<?xi1>) {
+  // CHECK: ndarray.masked_select %{{.*}}[%{{.*}}] : !ndarray.ndarray<3x4xf64>, !ndarray.ndarray<3x4xi1> -> !ndarray.ndarray<?xf64>
+  %0 = ndarray.masked_select %a[%m] : !ndarray.ndarray<3x4xf64>, !ndarray.ndarray<3x4xi1> -> !ndarray.ndarray<?xf64>
+  // CHECK: ndarray.masked_select %{{.*}}[%{{.*}}] : !ndarray.ndarray<3x4xf64>, !ndarray.ndarray<?xi1> -> !ndarray.ndarray<?x4xf64>
+  %1 = ndarray.masked_select %a[%r] : !ndarray.ndarray<3x4xf64>, !ndarray.ndarray<?xi1> -> !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @argreduce
 func.func @argreduce(%a: !ndarray.ndarray<3x4xf64>, %b: !ndarray.ndarray<?x?xui8>) {
   // CHECK: ndarray.argreduce max %{{.*}} axis 1 : !ndarray.ndarray<3x4xf64> -> !ndarray.ndarray<3xi64>

@@ -258,3 +258,28 @@ func.func @scan(%n: index, %v: i32) -> (i64, ui64) {
   %y = ndarray.load %i[%c0] : !ndarray.ndarray<?xui64>
   return %x, %y : i64, ui64
 }
+
+// -----
+
+// Boolean indexing: each rank selects from its block (the mask's rows
+// repartitioned to it) and keeps the selection; offsets from an exclusive
+// scan of the counts, the size from their sum; no gather.
+// CHECK-LABEL: func.func @masked_select
+// CHECK-NOT: dist.gather
+// CHECK: %[[SEL:.*]] = ndarray.masked_select %{{.*}}[%{{.*}}] : !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi1> -> !ndarray.ndarray<?x2xf64>
+// CHECK: %[[N:.*]] = ndarray.dim %[[SEL]]
+// CHECK: %[[C:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK: %[[COUNTS:.*]] = ndarray.create value %[[C]] : !ndarray.ndarray<1xi64>
+// CHECK: distruntime.exscan sum %[[COUNTS]] team = 1
+// CHECK: distruntime.allreduce sum %[[COUNTS]] team = 1
+// CHECK: dist.init_dist_array parts(%{{.*}}, %[[SEL]], %{{.*}})
+// CHECK-NOT: dist.gather
+// CHECK: return
+func.func @masked_select(%n: index, %v: f64, %b: i1) -> f64 {
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x2xf64>
+  %m = ndarray.create(%n) value %b {dist.team = 1 : i64} : !ndarray.ndarray<?xi1>
+  %s = ndarray.masked_select %a[%m] : !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi1> -> !ndarray.ndarray<?x2xf64>
+  %t = ndarray.reduction sum %s : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<f64>
+  %x = ndarray.load %t[] : !ndarray.ndarray<f64>
+  return %x : f64
+}

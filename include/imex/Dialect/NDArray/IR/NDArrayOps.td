@@ -686,6 +686,34 @@ def NDArray_ReductionOp : NDArray_InferredOp<"reduction"> {
   }];
 }
 
+def NDArray_MaskedSelectOp : NDArray_InferredOp<"masked_select"> {
+  let summary = "the elements (or sub-arrays) where a boolean mask is true";
+  let description = [{
+    numpy's boolean array indexing `source[mask]`: `mask` (`i1`, rank
+    `k >= 1`) has the shape of the first `k` dimensions of `source`; the
+    result stacks, in row-major order of the mask, the sub-arrays
+    `source[i0, ..., ik-1]` where the mask is true: shape
+    `(count, source.shape[k:])`, `count` known only at run time. A mask
+    whose dynamic sizes differ from the source's is a run-time error.
+
+    ```mlir
+    %r = ndarray.masked_select %a[%m] : !ndarray.ndarray<3x4xf64>, !ndarray.ndarray<3x4xi1> -> !ndarray.ndarray<?xf64>
+    %s = ndarray.masked_select %b[%r0] : !ndarray.ndarray<?x8xi32>, !ndarray.ndarray<?xi1> -> !ndarray.ndarray<?x8xi32>
+    ```
+
+    On arrays distributed along dimension 0 each rank selects from its
+    rows and keeps its selection: the result's blocks are where the
+    selected elements lie (offsets from an exclusive scan of the ranks'
+    counts), not the default partition.
+  }];
+  let arguments = (ins NDArray_ReadArray:$source, NDArray_ReadArray:$mask);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $source `[` $mask `]` attr-dict `:` qualified(type($source)) `,`
+    qualified(type($mask)) `->` qualified(type($result))
+  }];
+}
+
 def NDArray_ArgReduceOp : NDArray_InferredOp<"argreduce"> {
   let summary = "index of the maximum or minimum (argmax/argmin)";
   let description = [{
