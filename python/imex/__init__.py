@@ -572,7 +572,7 @@ def _not_implemented(name):
 
 for _name in ["conj", "imag", "real", "unique_all",
               "unique_counts", "unique_inverse", "unique_values", "argsort",
-              "sort", "searchsorted", "take", "flip"]:
+              "sort", "searchsorted", "take"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -1028,6 +1028,15 @@ def tile(x, repetitions, /):
     wide = tuple(n for r, d in zip(reps, shape) for n in (r, d))
     spread = broadcast_to(reshape(x, interleaved), wide)
     return reshape(spread, [r * d for r, d in zip(reps, shape)], copy=True)
+
+
+def flip(x, /, *, axis=None):
+    axes = _axes(axis, x.ndim)
+    if not axes:
+        return x
+    node = x._node
+    return ndarray(_core.record(Node(list(node.shape), node.dtype, node.split,
+                                     "flip", [node], axes)))
 
 
 def roll(x, /, shift, *, axis=None):

@@ -522,6 +522,13 @@ def _emit_reduction(b, node):
     return name, dims, dtype
 
 
+def _emit_flip(b, node):
+    (x,) = _emit_operands(b, node)
+    axes = ", ".join(str(a) for a in node.attrs)
+    t = _type(x[1], x[2])
+    return b.op(f"ndarray.flip {x[0]} [{axes}] : {t} -> {t}"), x[1], x[2]
+
+
 def _emit_masked_select(b, node):
     x, m = _emit_operands(b, node)
     dims = [None] + list(x[1][len(m[1]):])
@@ -910,6 +917,7 @@ EMITTERS = {
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
+    "flip": _emit_flip,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

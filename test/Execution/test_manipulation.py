@@ -123,6 +123,25 @@ def test_permute_dims(perm):
     assert_matches(p.run()[0], expected, "f32")
 
 
+@pytest.mark.parametrize("dtype", ["f64", "i32", "ui8", "i1"])
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_flip(dtype, dynamic):
+    p = Program()
+    want = []
+    for shape, axes in [((7,), [0]), ((3, 4), [0]), ((3, 4), [1]),
+                        ((3, 4), [0, 1]), ((2, 3, 4), [0, 2]), ((0, 3), [0]),
+                        ((1, 5), [0, 1])]:
+        a = values(dtype, shape)
+        x, xt = p.input(a, dtype, dynamic)
+        dims = [None] * len(shape) if dynamic else list(shape)
+        r = p.op(f"ndarray.flip {x} [{', '.join(map(str, axes))}] : {xt} -> "
+                 f"{ty(dims, dtype)}")
+        p.output(r, dims, dtype)
+        want.append(np.flip(a, axis=tuple(axes)))
+    for e, got in zip(want, p.run()):
+        assert_matches(got, e, dtype)
+
+
 def test_broadcast_to():
     a = values("i64", (3, 1))
     p = Program()

@@ -157,6 +157,13 @@ def test_roll(shift, axis):
           np.roll(I, shift, axis=axis))
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), ()], ids=str)
+def test_flip(axis):
+    check(xp.flip(xp.asarray(I), axis=axis), np.flip(I, axis=axis))
+    check(xp.flip(xp.asarray(I[:, 1:3]), axis=axis),
+          np.flip(I[:, 1:3], axis=axis))
+
+
 @pytest.mark.parametrize("indexing", ["xy", "ij"])
 def test_meshgrid(indexing):
     vectors = [np.arange(3.0), np.linspace(0, 1, 4), np.arange(2.0)]

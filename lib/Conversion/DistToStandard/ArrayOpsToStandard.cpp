@@ -61,8 +61,8 @@ struct CastLowering : public DistPattern<CastOp> {
   }
 };
 
-/// Ops computed on the owned block alone, keeping its rows: copies and
-/// unit dimensions added or removed after dimension 0.
+/// Ops computed on the owned block alone, keeping its rows: copies, unit
+/// dimensions added or removed after dimension 0, flips of other axes.
 template <typename OpTy> struct OwnedBlockLowering : public DistPattern<OpTy> {
   using DistPattern<OpTy>::DistPattern;
   LogicalResult
@@ -457,6 +457,7 @@ void dist::detail::populateArrayOpsToStandardPatterns(
                SliceLowering<ExtractSliceOp>>(converter, context, exchanged);
   patterns.add<ElementwiseLowering, DimLowering, CastLowering,
                OwnedBlockLowering<CopyOp>, OwnedBlockLowering<ExpandDimsOp>,
-               OwnedBlockLowering<SqueezeOp>, BroadcastToRowsLowering,
-               ReshapeLowering, PermuteDimsLowering>(converter, context);
+               OwnedBlockLowering<SqueezeOp>, OwnedBlockLowering<FlipOp>,
+               BroadcastToRowsLowering, ReshapeLowering, PermuteDimsLowering>(
+      converter, context);
 }

@@ -1242,6 +1242,48 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   }
 };
 
+/// flip: one parallel loop over the result reading the mirrored element.
+struct FlipLowering : public OpConversionPattern<FlipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(FlipOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getSource();
+    auto type = cast<RankedTensorType>(source.getType());
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, source);
+    // n - 1 for every flipped axis.
+    SmallVector<Value> last(rank);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t axis : op.getAxes())
+      last[axis] = rewriter.createOrFold<arith::SubIOp>(
+          loc, toIndex(rewriter, loc, sizes[axis]), one);
+    Value init = createEmpty(rewriter, loc, type.getShape(), sizes,
+                             type.getElementType());
+    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), ValueRange{}, init, maps, iterators,
+        [&](OpBuilder &b, Location nloc, ValueRange) {
+          SmallVector<Value> indices;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value index = linalg::IndexOp::create(b, nloc, d);
+            indices.push_back(
+                last[d]
+                    ? arith::SubIOp::create(b, nloc, last[d], index).getResult()
+                    : index);
+          }
+          linalg::YieldOp::create(
+              b, nloc,
+              tensor::ExtractOp::create(b, nloc, source, indices).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// Boolean indexing: the mask and the source's leading dimensions are
 /// flattened, the true elements counted (a reduction), then one sequential
 /// loop appends the selected elements (or rows) to the result.
@@ -1811,17 +1853,17 @@ void imex::populateNDArrayToLinalgConversionPatterns(
     const DenseSet<Operation *> &inPlaceOverwrites) {
   patterns.add<ImmutableInsertSliceLowering>(converter, patterns.getContext(),
                                              inPlaceOverwrites);
-  patterns.add<CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
-               CumulativeLowering, DeleteLowering, FromMemRefLowering,
-               ToTensorLowering, CastLowering, CastElemTypeLowering,
-               DimLowering, LoadLowering, SliceLowering<SubviewOp>,
-               SliceLowering<ExtractSliceOp>, InsertSliceLowering,
-               ReshapeLowering, BroadcastToLowering, PermuteDimsLowering,
-               ExpandDimsLowering, SqueezeLowering, EWBinLowering,
-               EWUnyLowering, WhereLowering, ReductionLowering,
-               ArgReduceLowering, MaskedSelectLowering, MatMulLowering,
-               ConcatLowering, EnvRegionLowering, EnvRegionYieldLowering>(
-      converter, patterns.getContext());
+  patterns.add<
+      CreateLowering, LinSpaceLowering, TriLowering, CopyLowering,
+      CumulativeLowering, DeleteLowering, FromMemRefLowering, ToTensorLowering,
+      CastLowering, CastElemTypeLowering, DimLowering, LoadLowering,
+      SliceLowering<SubviewOp>, SliceLowering<ExtractSliceOp>,
+      InsertSliceLowering, ReshapeLowering, BroadcastToLowering,
+      PermuteDimsLowering, ExpandDimsLowering, SqueezeLowering, EWBinLowering,
+      EWUnyLowering, WhereLowering, ReductionLowering, ArgReduceLowering,
+      MaskedSelectLowering, FlipLowering, MatMulLowering, ConcatLowering,
+      EnvRegionLowering, EnvRegionYieldLowering>(converter,
+                                                 patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);
 }
 

@@ -132,6 +132,22 @@ func.func @argmin_unsigned(%a: !ndarray.ndarray<3x?xui16>) -> !ndarray.ndarray<3
 
 // -----
 
+// flip: a parallel loop reading the mirrored element (n - 1 - i).
+// CHECK-LABEL: func @flip
+// CHECK: %[[N:.*]] = tensor.dim %[[A:.*]], %c1
+// CHECK: %[[LAST:.*]] = arith.subi %[[N]], %c1
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:   %[[I:.*]] = linalg.index 0
+// CHECK:   %[[J:.*]] = linalg.index 1
+// CHECK:   %[[K:.*]] = arith.subi %[[LAST]], %[[J]]
+// CHECK:   tensor.extract %[[A]][%[[I]], %[[K]]]
+func.func @flip(%a: !ndarray.ndarray<3x?xf64>) -> !ndarray.ndarray<3x?xf64> {
+  %0 = ndarray.flip %a [1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+  return %0 : !ndarray.ndarray<3x?xf64>
+}
+
+// -----
+
 // Boolean indexing: the leading dimensions are flattened, the selected
 // elements counted, then one loop appends the selected rows.
 // CHECK-LABEL: func @masked_select

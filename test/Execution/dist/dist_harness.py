@@ -394,6 +394,12 @@ class Dist:
         # ranks (a fixed blocking of dimension 0, see docs/distribution.md).
         return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]), a.exact)
 
+    def flip(self, a, axes):
+        r = self.op(f"ndarray.flip {a.name} [{', '.join(map(str, axes))}] : "
+                    f"{a.type} -> {a.type}")
+        return Val(r, a.dims, a.dtype, np.flip(a.value, tuple(axes)).copy(),
+                   a.exact)
+
     def masked_select(self, a, mask):
         expected = a.value[mask.value]
         dims = [None] + a.dims[mask.ndim:]

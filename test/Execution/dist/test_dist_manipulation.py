@@ -41,6 +41,20 @@ def permutes(d, dynamic):
     d.check(d.permute(tall, [1, 0]), "2x7 -> 7x2 (few rows in)")
 
 
+def flips(d, dynamic):
+    """Along dimension 0 each rank fetches its mirrored rows (a
+    repartition); along other axes local."""
+    a = d.array(iota((7, 3)), dynamic=dynamic)
+    d.check(d.flip(a, [0]), "flip(a, 0)")
+    d.check(d.flip(a, [1]), "flip(a, 1)")
+    d.check(d.flip(a, [0, 1]), "flip(a)")
+    d.check(d.add(d.flip(a, [0]), a), "flip(a, 0) + a")
+    b = d.array(data((2, 5), "i32", -9, 9), dynamic=dynamic)
+    d.check(d.flip(b, [0]), "flip of 2 rows")
+    d.check(d.flip(d.view(a, (slice(1, 6, 2), slice(None))), [0]),
+            "flip(a[1:6:2], 0)")
+
+
 def concats(d, dynamic):
     a = d.array(iota((3, 4)), dynamic=dynamic)
     b = d.array(data((5, 4)), dynamic=dynamic)
@@ -72,6 +86,7 @@ def cases(dynamic):
     return [named("reshapes", reshapes, dynamic),
             named("permutes", permutes, dynamic),
             named("concats", concats, dynamic),
+            named("flips", flips, dynamic),
             named("loads", loads, dynamic)]
 
 

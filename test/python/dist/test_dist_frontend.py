@@ -117,6 +117,16 @@ def test_boolean_masks(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_flip(n):
+    """flip along the split axis: each rank fetches its mirrored rows."""
+    x = sample((n, 3), np.float64, seed=n + 8)
+    a = xp.asarray(x, split=0)
+    check(xp.flip(a), np.flip(x))
+    check(xp.flip(a, axis=0) + a, np.flip(x, axis=0) + x)
+    check(xp.flip(a, axis=1), np.flip(x, axis=1))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_random(n):
     """The same numbers as one process computes (a function of the element
     position): every rank count gives the same arrays."""

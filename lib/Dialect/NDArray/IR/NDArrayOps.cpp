@@ -1265,6 +1265,21 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// FlipOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FlipOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  if (failed(verifyAxes(loc, adaptor.getAxes(), source.getRank(), "flip")))
+    return failure();
+  return addInferredType(loc, inferred, source.getShape(),
+                         source.getElementType(), adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
 // MaskedSelectOp
 //===----------------------------------------------------------------------===//
 

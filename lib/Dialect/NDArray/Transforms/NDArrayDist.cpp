@@ -68,6 +68,8 @@ bool hasDistributedLowering(Operation *op) {
   }
   if (auto concat = dyn_cast<ConcatOp>(op))
     return concat.getAxis() != 0;
+  if (auto flip = dyn_cast<FlipOp>(op))
+    return !llvm::is_contained(flip.getAxes(), 0);
   // Along dimension 0 with include_initial: split by splitInitialRow.
   if (auto scan = dyn_cast<CumulativeOp>(op))
     return scan.getAxis() != 0 || !scan.getIncludeInitial();
@@ -518,6 +520,28 @@ LogicalResult distributeRowConcat(ConcatOp op) {
   return success();
 }
 
+/// A flip along the split dimension: this rank's block of the result
+/// (default partition) is the mirrored rows of the source, fetched by a
+/// repartition (at most the block moves) and flipped locally.
+LogicalResult distributeRowFlip(FlipOp op) {
+  auto env = dist::getDistEnv(op.getType());
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  dist::IndexMath m(b, loc);
+  Value rows = dist::getDimValue(b, loc, op.getSource(), 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  OpFoldResult mirrored = m.sub(m.sub(rows, first), count);
+  Value local = FlipOp::create(
+      b, loc, dist::getRowsType(op.getType()),
+      dist::createLocalRows(b, loc, op.getSource(), mirrored, count),
+      op.getAxes());
+  replaceWithDistributed(b, op, local, first, rows, op.getSource());
+  return success();
+}
+
 /// Boolean indexing: each rank selects from its block of the source
 /// (default partition; the mask's rows are repartitioned to it, a
 /// replicated operand sliced) and keeps its selection. The result's block
@@ -867,6 +891,9 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return distributeRowMatmul(matmul);
   if (auto select = dyn_cast<MaskedSelectOp>(op))
     return distributeMaskedSelect(select);
+  if (auto flip = dyn_cast<FlipOp>(op);
+      flip && llvm::is_contained(flip.getAxes(), 0))
+    return distributeRowFlip(flip);
   if (auto scan = dyn_cast<CumulativeOp>(op);
       scan && scan.getAxis() == 0 && scan.getIncludeInitial() &&
       dist::getDistEnv(scan.getSource().getType()))

@@ -674,3 +674,21 @@ func.func @masked_select_shape(%a: !ndarray.ndarray<4x3xf64>, %m: !ndarray.ndarr
   %0 = ndarray.masked_select %a[%m] : !ndarray.ndarray<4x3xf64>, !ndarray.ndarray<4x2xi1> -> !ndarray.ndarray<?xf64>
   return
 }
+
+// -----
+
+func.func @flip_axes(%a: !ndarray.ndarray<4x2xf64>) {
+  // expected-error @+2 {{flip axes must be sorted and unique, got [1, 0]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.flip %a [1, 0] : !ndarray.ndarray<4x2xf64> -> !ndarray.ndarray<4x2xf64>
+  return
+}
+
+// -----
+
+func.func @flip_axis_range(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{flip axis 1 is out of range [0, 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.flip %a [1] : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
+  return
+}

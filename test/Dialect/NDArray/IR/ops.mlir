@@ -251,6 +251,15 @@ func.func @environments_and_dynamic_results(%a: !ndarray.ndarray<4xf32, #region.
 
 // -----
 
+// CHECK-LABEL: func @flip
+func.func @flip(%a: !ndarray.ndarray<3x?xf64>) {
+  // CHECK: ndarray.flip %{{.*}} [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+  %0 = ndarray.flip %a [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @masked_select
 func.func @masked_select(%a: !ndarray.ndarray<3x4xf64>, %m: !ndarray.ndarray<3x4xi1>, %r: !ndarray.ndarray<?xi1>) {
   // CHECK: ndarray.masked_select %{{.*}}[%{{.*}}] : !ndarray.ndarray<3x4xf64>, !ndarray.ndarray<3x4xi1> -> !ndarray.ndarray<?xf64>

@@ -283,3 +283,27 @@ func.func @masked_select(%n: index, %v: f64, %b: i1) -> f64 {
   %x = ndarray.load %t[] : !ndarray.ndarray<f64>
   return %x : f64
 }
+
+// -----
+
+// flip along the split dimension: this rank's block of the result is the
+// repartitioned mirrored rows, flipped locally; along other axes the op
+// stays on the distributed array (local on each block).
+// CHECK-LABEL: func.func @flip
+// CHECK-NOT: dist.gather
+// CHECK: dist.default_partition
+// CHECK: dist.repartition
+// CHECK: ndarray.flip %{{.*}} [0] : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x2xf64>
+// CHECK: ndarray.flip %{{.*}} [1] : !ndarray.ndarray<?x2xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<?x2xf64, #dist.dist_env<
+// CHECK-NOT: dist.gather
+// CHECK: return
+func.func @flip(%n: index, %v: f64) -> (f64, f64) {
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x2xf64>
+  %f = ndarray.flip %a [0] : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x2xf64>
+  %g = ndarray.flip %a [1] : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x2xf64>
+  %s = ndarray.reduction sum %f : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<f64>
+  %t = ndarray.reduction sum %g : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<f64>
+  %x = ndarray.load %s[] : !ndarray.ndarray<f64>
+  %y = ndarray.load %t[] : !ndarray.ndarray<f64>
+  return %x, %y : f64, f64
+}

@@ -353,6 +353,29 @@ def NDArray_PermuteDimsOp : NDArray_InferredOp<"permute_dims"> {
   let hasFolder = 1;
 }
 
+def NDArray_FlipOp : NDArray_InferredOp<"flip"> {
+  let summary = "reverse the order of elements along axes";
+  let description = [{
+    Element `i` along each axis in `axes` (sorted, unique) of the result is
+    element `n - 1 - i` of `source` (the array API's `flip`; all axes when
+    `axes` lists every dimension).
+
+    ```mlir
+    %f = ndarray.flip %a [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+    ```
+
+    On an array distributed along dimension 0, a flip along other axes is
+    local; along dimension 0 each rank fetches the mirrored rows of its
+    block of the result (a repartition) and flips them.
+  }];
+  let arguments = (ins NDArray_ReadArray:$source, DenseI64ArrayAttr:$axes);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $source $axes attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+}
+
 def NDArray_ExpandDimsOp : NDArray_InferredOp<"expand_dims"> {
   let summary = "insert unit dimensions";
   let description = [{
