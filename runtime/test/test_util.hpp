@@ -48,6 +48,9 @@ inline int nprocs() {
     static constexpr auto repartition = &_idtr_repartition_##S;                \
     static constexpr auto gather = &_idtr_gather_##S;                          \
     static constexpr auto alltoall = &_idtr_ragged_alltoall_##S;               \
+    static constexpr auto sort = &_idtr_sort_##S;                              \
+    static constexpr auto argsort = &_idtr_argsort_##S;                        \
+    static constexpr auto sample_sort = &_idtr_sample_sort_##S;                \
   };
 IDTEST_DTYPE(f64, double, false, true, 0)
 IDTEST_DTYPE(f32, float, false, true, 1)

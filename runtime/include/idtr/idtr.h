@@ -197,6 +197,29 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     [output_offsets[i], +send_sizes[i]) of its recv buffer; recv_sizes[i]
  *     is the number of rows this rank receives from rank i.
  *
+ * void    _idtr_sort_f64((r,d) data, int64_t axis, int64_t descending);
+ *     Local stable sort of every lane of `data` along `axis`, in place;
+ *     numpy's order (NaNs last; with `descending` the reverse, NaNs first,
+ *     equal elements keep their order). Not collective.
+ *
+ * void    _idtr_argsort_f64((r,d) in, (r,d) out, int64_t axis,
+ *             int64_t descending);
+ *     out (int64, the shape of `in`) = the positions along `axis` that sort
+ *     each lane of `in` (stable). Not collective.
+ *
+ * void    _idtr_sample_sort_f64(int64_t team, (r,d) in, int64_t offset,
+ *             (r,d) out, (r,d) indices, int64_t descending);       Sync.
+ *     Distributed stable sort of the 1-d array whose block on this rank is
+ *     `in` (global rows [offset, offset + size), blocks in rank order):
+ *     `out` receives this rank's block of the sorted values and/or
+ *     `indices` (int64) the global positions of those elements in the
+ *     input (argsort); either may be a null descriptor. The output blocks
+ *     (any sizes, in rank order) must hold as many elements as the input.
+ *     A sample sort: local sort, p-1 splitters from regular samples
+ *     (allgather), one all-to-all of the (value, position) pairs to their
+ *     bucket's rank, then point-to-point messages to the ranks whose output
+ *     block overlaps the bucket.
+ *
  * key >= 0 caches the communication plan under (kind, team, key); key < 0
  * means "do not cache". A cached key reused with different metadata is an
  * error unless _idtr_forget_plan(team, key) was called in between.
@@ -224,6 +247,13 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   IDTR_API void _idtr_gather_##S(int64_t team, IDTR_MEMREF(in),                \
                                  IDTR_MEMREF(gshape), IDTR_MEMREF(loffs),      \
                                  IDTR_MEMREF(out), int64_t root);              \
+  IDTR_API void _idtr_sort_##S(IDTR_MEMREF(data), int64_t axis,                \
+                               int64_t descending);                            \
+  IDTR_API void _idtr_argsort_##S(IDTR_MEMREF(in), IDTR_MEMREF(out),           \
+                                  int64_t axis, int64_t descending);           \
+  IDTR_API void _idtr_sample_sort_##S(                                         \
+      int64_t team, IDTR_MEMREF(in), int64_t offset, IDTR_MEMREF(out),         \
+      IDTR_MEMREF(indices), int64_t descending);                               \
   IDTR_API void _idtr_ragged_alltoall_##S(                                     \
       int64_t team, IDTR_MEMREF(send), IDTR_MEMREF(send_offsets),              \
       IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv), IDTR_MEMREF(output_offsets), \
