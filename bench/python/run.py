@@ -10,6 +10,9 @@
   blackscholes  call and put prices of n options, vs the C++ reference
   dist-jacobi   the jit Jacobi split over 1, 2, 4 ranks under mpirun vs
              bench/dist's hand-written C++/MPI (jacobi_mpi)
+  sort       sort and argsort of --sort-n f64 split over 1, 2, 4 ranks (a
+             sample sort) vs numpy.sort / numpy.argsort(kind="stable") of
+             the same data on one core
 
 Ratios > 1 mean the frontend is faster (ref/ours = t_ref / t_ours).
 """
@@ -235,6 +238,49 @@ def bench_dist(python_dir, n, steps, mpi_reference, ranks):
         row(f"dist jacobi {n}^2 jit, {p} ranks", ours, [("c++/mpi", ref)])
 
 
+SORT_PROGRAM = """
+import sys, time
+sys.path.insert(0, {path!r})
+import numpy as np
+import imex as xp
+x = np.random.default_rng(5).uniform(size={n})
+a = xp.asarray(x, split=0)
+xp.sync()
+for name, fn in (("sort", xp.sort), ("argsort", xp.argsort)):
+    fn(a)
+    xp.sync()
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        r = fn(a)
+        xp.sync()
+        times.append(time.perf_counter() - t0)
+        del r
+    xp.print0(name, min(times))
+"""
+
+
+def bench_sort(python_dir, n, ranks):
+    x = np.random.default_rng(5).uniform(size=n)
+    refs = {"sort": min(_timed(lambda: np.sort(x)) for _ in range(3)),
+            "argsort": min(_timed(lambda: np.argsort(x, kind="stable"))
+                           for _ in range(3))}
+    for p in ranks:
+        out = subprocess.run(["mpirun", "-n", str(p), sys.executable, "-c",
+                              SORT_PROGRAM.format(path=python_dir, n=n)],
+                             capture_output=True, text=True, check=True)
+        for line in out.stdout.splitlines():
+            name, t = line.split()
+            row(f"{name} {n:.0e} f64, {p} ranks", float(t),
+                [(f"numpy.{name}", refs[name])])
+
+
+def _timed(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawTextHelpFormatter)
@@ -246,8 +292,9 @@ def main():
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--options", type=int, default=1 << 22)
     parser.add_argument("--ranks", default="1,2,4")
+    parser.add_argument("--sort-n", type=int, default=10**7)
     parser.add_argument("--only", default="dispatch,chain,compile,jacobi,"
-                        "blackscholes,dist")
+                        "blackscholes,dist,sort")
     args = parser.parse_args()
     sys.path.insert(0, args.python)
     import imex as xp
@@ -267,6 +314,9 @@ def main():
         bench_blackscholes(xp, args.options, args.cpp)
     if "dist" in only:
         bench_dist(args.python, args.n, args.steps, args.mpi_reference,
+                   [int(p) for p in args.ranks.split(",")])
+    if "sort" in only:
+        bench_sort(args.python, args.sort_n,
                    [int(p) for p in args.ranks.split(",")])
 
 

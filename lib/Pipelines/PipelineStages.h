@@ -50,10 +50,13 @@ template <typename Options> std::string getDistStage(const Options &options) {
 }
 
 /// ndarray -> linalg on tensors, shapes made static where known, fused.
+/// The ndarray ops the runtime implements (sort) become IDTR calls first
+/// (after the dist stage this finds nothing else to lower).
 /// `dropRegions`: the environment regions are not needed below (CPU).
 template <typename Options>
 std::string getTensorStage(const Options &options, bool dropRegions) {
-  std::string pipeline = "canonicalize,convert-ndarray-to-linalg,";
+  std::string pipeline =
+      "lower-distruntime-to-idtr,canonicalize,convert-ndarray-to-linalg,";
   if (dropRegions)
     pipeline += "drop-regions,";
   pipeline += "canonicalize,cse,"

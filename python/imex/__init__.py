@@ -571,8 +571,8 @@ def _not_implemented(name):
 
 
 for _name in ["conj", "imag", "real", "unique_all",
-              "unique_counts", "unique_inverse", "unique_values", "argsort",
-              "sort", "searchsorted", "take"]:
+              "unique_counts", "unique_inverse", "unique_values",
+              "searchsorted", "take"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -1028,6 +1028,26 @@ def tile(x, repetitions, /):
     wide = tuple(n for r, d in zip(reps, shape) for n in (r, d))
     spread = broadcast_to(reshape(x, interleaved), wide)
     return reshape(spread, [r * d for r, d in zip(reps, shape)], copy=True)
+
+
+def _sort(name, x, axis, descending):
+    if x.ndim == 0:
+        raise ValueError(f"{name}: the array must have at least one "
+                         "dimension")
+    axis = _axis(axis, x.ndim, name)
+    node = x._node
+    dtype = _dtypes.int64 if name == "argsort" else node.dtype
+    return ndarray(_core.record(Node(list(node.shape), dtype, node.split,
+                                     "sort", [node],
+                                     (name, axis, builtins.bool(descending)))))
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    return _sort("sort", x, axis, descending)
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    return _sort("argsort", x, axis, descending)
 
 
 def flip(x, /, *, axis=None):

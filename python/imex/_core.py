@@ -522,6 +522,16 @@ def _emit_reduction(b, node):
     return name, dims, dtype
 
 
+def _emit_sort(b, node):
+    (x,) = _emit_operands(b, node)
+    name, axis, descending = node.attrs
+    dtype = _dtypes.to_mlir(node.dtype)
+    flag = " descending" if descending else ""
+    r = b.op(f"ndarray.{name} {x[0]} axis {axis}{flag} : {_type(x[1], x[2])} "
+             f"-> {_type(x[1], dtype)}")
+    return r, x[1], dtype
+
+
 def _emit_flip(b, node):
     (x,) = _emit_operands(b, node)
     axes = ", ".join(str(a) for a in node.attrs)
@@ -917,7 +927,7 @@ EMITTERS = {
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
-    "flip": _emit_flip,
+    "flip": _emit_flip, "sort": _emit_sort,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

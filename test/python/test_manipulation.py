@@ -157,6 +157,34 @@ def test_roll(shift, axis):
           np.roll(I, shift, axis=axis))
 
 
+@pytest.mark.parametrize("dtype", [xp.float64, xp.int16, xp.uint8, xp.bool],
+                         ids=str)
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_argsort(dtype, axis, descending):
+    x = sample((5, 6, 3), dtype, seed=23, low=-3, high=3)  # ties
+    if np.dtype(dtype).kind == "f":
+        x.reshape(-1)[[4, 30]] = np.nan
+    if descending:
+        n = x.shape[axis]
+        order = n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis,
+                                           kind="stable"), axis)
+    else:
+        order = np.argsort(x, axis=axis, kind="stable")
+    a = xp.asarray(x)
+    check(xp.argsort(a, axis=axis, descending=descending),
+          order.astype(np.int64))
+    check(xp.sort(a, axis=axis, descending=descending),
+          np.take_along_axis(x, order, axis))
+
+
+def test_sort_errors():
+    with pytest.raises(ValueError, match="at least one dimension"):
+        xp.sort(xp.asarray(1.0))
+    with pytest.raises(IndexError, match="out of bounds"):
+        xp.argsort(xp.ones((2, 2)), axis=2)
+
+
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), ()], ids=str)
 def test_flip(axis):
     check(xp.flip(xp.asarray(I), axis=axis), np.flip(I, axis=axis))

@@ -447,6 +447,41 @@ struct PermuteDimsLowering : public DistPattern<PermuteDimsOp> {
   }
 };
 
+/// Sorts: along dimensions other than 0 on the owned block; a 1-d array by
+/// the sample sort of IDTR into the default partition.
+template <typename OpTy> struct SortLowering : public DistPattern<OpTy> {
+  using DistPattern<OpTy>::DistPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename DistPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto env = dist::getDistEnv(op.getSource().getType());
+    if (!env)
+      return failure();
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    LocalArray array = LocalArray::unpack(adaptor.getSource());
+    Value owned = array.owned(rewriter, loc);
+    NDArrayType rowsType = dist::getRowsType(op.getType());
+    if (op.getAxis() != 0) {
+      Operation *local = rewriter.clone(*op);
+      local->setOperand(0, owned);
+      local->getResult(0).setType(rowsType);
+      return replaceWithOwned(rewriter, op, local->getResult(0),
+                              array.ownedStart(m), array.size0);
+    }
+    if (rowsType.getRank() != 1)
+      return rewriter.notifyMatchFailure(
+          op, "sort along dimension 0 of an n-d array (gathered by "
+              "ndarray-dist)");
+    auto [first, count] =
+        dist::createDefaultPartition(rewriter, loc, env.getTeam(), array.size0);
+    Value sorted = distruntime::SampleSortOp::create(
+        rewriter, loc, rowsType, owned, array.ownedStart(m), count,
+        op.getDescending(), std::is_same_v<OpTy, ArgSortOp>, env.getTeam());
+    return replaceWithOwned(rewriter, op, sorted, first, array.size0);
+  }
+};
+
 } // namespace
 
 void dist::detail::populateArrayOpsToStandardPatterns(
@@ -458,6 +493,7 @@ void dist::detail::populateArrayOpsToStandardPatterns(
   patterns.add<ElementwiseLowering, DimLowering, CastLowering,
                OwnedBlockLowering<CopyOp>, OwnedBlockLowering<ExpandDimsOp>,
                OwnedBlockLowering<SqueezeOp>, OwnedBlockLowering<FlipOp>,
-               BroadcastToRowsLowering, ReshapeLowering, PermuteDimsLowering>(
-      converter, context);
+               BroadcastToRowsLowering, ReshapeLowering, PermuteDimsLowering,
+               SortLowering<SortOp>, SortLowering<ArgSortOp>>(converter,
+                                                              context);
 }

@@ -197,6 +197,22 @@ func.func @argmax(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64>
 
 // -----
 
+!dist = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+!local = !ndarray.ndarray<?xf64>
+
+// A distributed 1-d sort is IDTR's sample sort into the default partition.
+// CHECK-LABEL: func.func @sort
+// CHECK: %[[S:.*]] = distruntime.sample_sort %{{.*}} offset %{{.*}} rows %{{.*}} descending team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+// CHECK: return %{{.*}}, %[[S]]
+func.func @sort(%o: !local, %off: index, %n: index) -> (!local, !local, !local) {
+  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off) shape(%n) : !local, !local, !local -> !dist
+  %s = ndarray.sort %d axis 0 descending : !dist -> !dist
+  %p:3 = dist.parts_of %s : !dist -> !local, !local, !local
+  return %p#0, %p#1, %p#2 : !local, !local, !local
+}
+
+// -----
+
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 

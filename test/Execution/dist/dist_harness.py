@@ -394,6 +394,25 @@ class Dist:
         # ranks (a fixed blocking of dimension 0, see docs/distribution.md).
         return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]), a.exact)
 
+    def sort(self, a, axis, descending=False, indices=False):
+        """ndarray.sort / argsort: numpy's stable order, descending stable
+        (equal elements keep their order, NaNs first)."""
+        v = a.value
+        if descending:
+            n = v.shape[axis]
+            order = n - 1 - np.flip(np.argsort(np.flip(v, axis), axis=axis,
+                                               kind="stable"), axis)
+        else:
+            order = np.argsort(v, axis=axis, kind="stable")
+        expected = order.astype(np.int64) if indices else \
+            np.take_along_axis(v, order, axis)
+        rdtype = "i64" if indices else a.dtype
+        op = "argsort" if indices else "sort"
+        flag = " descending" if descending else ""
+        r = self.op(f"ndarray.{op} {a.name} axis {axis}{flag} : {a.type} -> "
+                    f"{array_type(a.dims, rdtype)}")
+        return Val(r, a.dims, rdtype, expected, a.exact)
+
     def flip(self, a, axes):
         r = self.op(f"ndarray.flip {a.name} [{', '.join(map(str, axes))}] : "
                     f"{a.type} -> {a.type}")

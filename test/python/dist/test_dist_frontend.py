@@ -117,6 +117,22 @@ def test_boolean_masks(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_sort(n):
+    """sort/argsort of split 1-d arrays: a sample sort into the default
+    partition; of split 2-d arrays along axis 1: local."""
+    x = sample((4 * n,), np.float64, seed=n + 9)
+    x[n // 2] = np.nan
+    a = xp.asarray(x, split=0)
+    check(xp.sort(a), np.sort(x))
+    check(xp.argsort(a), np.argsort(x, kind="stable").astype(np.int64))
+    check(xp.sort(a, descending=True)[n // 3:], np.sort(x)[::-1][n // 3:])
+    y = sample((n, 5), np.int32, seed=n + 10) % 3
+    b = xp.asarray(y, split=0)
+    check(xp.argsort(b, axis=1),
+          np.argsort(y, axis=1, kind="stable").astype(np.int64))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_flip(n):
     """flip along the split axis: each rank fetches its mirrored rows."""
     x = sample((n, 3), np.float64, seed=n + 8)

@@ -174,6 +174,27 @@ LogicalResult AllReduceOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// SampleSortOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SampleSortOp::verify() {
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto result = cast<ndarray::NDArrayType>(getResult().getType());
+  if (failed(verifyLocalArray(*this, input, "'input'")))
+    return failure();
+  if (input.getRank() != 1 || result.getRank() != 1)
+    return emitOpError("sorts 1-d blocks, got 'input' of rank ")
+           << input.getRank() << " and a result of rank " << result.getRank();
+  Type expected = getIndices() ? IntegerType::get(getContext(), 64)
+                               : input.getElementType();
+  if (result.getElementType() != expected)
+    return emitOpError("result element type must be ")
+           << expected << (getIndices() ? " (indices)" : " (the input's)")
+           << ", got " << result.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ExScanOp
 //===----------------------------------------------------------------------===//
 

@@ -65,6 +65,8 @@ struct Callee {
 static Type getCommElementType(Operation *op) {
   if (isa<AllReduceOp, ExScanOp>(op))
     return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
+  if (isa<SampleSortOp, ndarray::SortOp, ndarray::ArgSortOp>(op))
+    return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
   return Type();
@@ -99,6 +101,21 @@ static Callee getCallee(Operation *op) {
       .Case([&](ExScanOp) {
         return Callee{"_idtr_exscan_" + suffix,
                       FunctionType::get(context, {i64, array, i64}, {})};
+      })
+      .Case([&](ndarray::SortOp) {
+        return Callee{"_idtr_sort_" + suffix,
+                      FunctionType::get(context, {array, i64, i64}, {})};
+      })
+      .Case([&](ndarray::ArgSortOp) {
+        return Callee{"_idtr_argsort_" + suffix,
+                      FunctionType::get(
+                          context, {array, getUnranked(i64), i64, i64}, {})};
+      })
+      .Case([&](SampleSortOp) {
+        return Callee{
+            "_idtr_sample_sort_" + suffix,
+            FunctionType::get(
+                context, {i64, array, i64, array, getUnranked(i64), i64}, {})};
       })
       .Case([&](GetHaloOp) {
         return Callee{"_idtr_update_halo_" + suffix,
@@ -523,6 +540,84 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
   const OutputBuffers &outputs;
 };
 
+/// The sizes of `buffer`, one value per dimension.
+static SmallVector<Value> getSizes(OpBuilder &b, Location loc, Value buffer) {
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < cast<MemRefType>(buffer.getType()).getRank();
+       ++dim)
+    sizes.push_back(memref::DimOp::create(b, loc, buffer, dim));
+  return sizes;
+}
+
+/// ndarray.sort and ndarray.argsort of local arrays: IDTR sorts every lane
+/// (of a copy of the input, for sort) along the axis.
+template <typename OpTy>
+struct LocalSortLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType type = op.getType();
+    Value input = getBuffer(rewriter, loc, adaptor.getSource());
+    Value output =
+        allocOutput(rewriter, loc, type, getSizes(rewriter, loc, input));
+    constexpr bool values = std::is_same_v<OpTy, ndarray::SortOp>;
+    if constexpr (values)
+      memref::CopyOp::create(rewriter, loc, input, output);
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      Value axis = createI64(b, loc, op.getAxis());
+      Value descending = createI64(b, loc, op.getDescending() ? 1 : 0);
+      SmallVector<Value> operands;
+      if constexpr (!values)
+        operands.push_back(toUnranked(b, loc, input));
+      operands.push_back(toUnranked(b, loc, output));
+      operands.append({axis, descending});
+      return createCall(b, loc, op, operands);
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
+    return success();
+  }
+};
+
+/// distruntime.sample_sort: IDTR writes both the values and their
+/// positions.
+struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SampleSortOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType inputType = getArrayType(op.getInput());
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    auto valuesType =
+        NDArrayType::get({ShapedType::kDynamic}, inputType.getElementType());
+    auto indicesType =
+        NDArrayType::get({ShapedType::kDynamic}, rewriter.getI64Type());
+    Value values = allocOutput(rewriter, loc, valuesType, adaptor.getRows());
+    Value indices = allocOutput(rewriter, loc, indicesType, adaptor.getRows());
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      Value team = createI64(b, loc, op.getTeamAttr().getInt());
+      Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                                adaptor.getOffset());
+      Value descending = createI64(b, loc, op.getDescending() ? 1 : 0);
+      return createCall(b, loc, op,
+                        {team, toUnranked(b, loc, input), offset,
+                         toUnranked(b, loc, values),
+                         toUnranked(b, loc, indices), descending});
+    });
+    // (The buffer not asked for is freed by the deallocation pipeline.)
+    Value result = op.getIndices() ? indices : values;
+    Value array = wrapBuffer(rewriter, loc, result, op.getType());
+    rewriter.replaceOp(op, array);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
@@ -538,7 +633,8 @@ struct LowerDistRuntimeToIDTRPass
     // The IDTR functions the module calls, checked before anything changes.
     SmallVector<Callee> callees;
     WalkResult checked = module.walk([&](Operation *op) {
-      if (!isa_and_present<DistRuntimeDialect>(op->getDialect()))
+      if (!isa_and_present<DistRuntimeDialect>(op->getDialect()) &&
+          !isa<ndarray::SortOp, ndarray::ArgSortOp>(op))
         return WalkResult::advance();
       for (Type type :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
@@ -609,6 +705,7 @@ struct LowerDistRuntimeToIDTRPass
 
     ConversionTarget target(*context);
     target.addIllegalDialect<DistRuntimeDialect>();
+    target.addIllegalOp<ndarray::SortOp, ndarray::ArgSortOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto func = dyn_cast<FunctionOpInterface>(op)) {
         auto type = dyn_cast<FunctionType>(func.getFunctionType());
@@ -626,7 +723,9 @@ struct LowerDistRuntimeToIDTRPass
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
                  ForgetPlanLowering, CollectiveLowering<AllReduceOp>,
-                 CollectiveLowering<ExScanOp>>(converter, context);
+                 CollectiveLowering<ExScanOp>, SampleSortLowering,
+                 LocalSortLowering<ndarray::SortOp>,
+                 LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);
     patterns.add<WaitLowering>(converter, context, outputs);

@@ -1280,6 +1280,41 @@ LogicalResult FlipOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// SortOp, ArgSortOp
+//===----------------------------------------------------------------------===//
+
+/// The type of a sort along `axis` of `source` with `element` elements.
+static LogicalResult inferSortType(std::optional<Location> loc,
+                                   NDArrayType source, int64_t axis,
+                                   Type element, ValueRange operands,
+                                   SmallVectorImpl<Type> &inferred) {
+  if (source.getRank() == 0)
+    return emitOptionalError(loc, "cannot sort a 0-d array");
+  if (axis < 0 || axis >= source.getRank())
+    return emitOptionalError(loc, "sort axis ", axis, " is out of range [0, ",
+                             source.getRank(), ")");
+  return addInferredType(loc, inferred, source.getShape(), element, operands);
+}
+
+LogicalResult SortOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  return inferSortType(loc, source, adaptor.getAxis(), source.getElementType(),
+                       adaptor.getOperands(), inferred);
+}
+
+LogicalResult ArgSortOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferSortType(loc, getArrayType(adaptor.getSource()),
+                       adaptor.getAxis(), IntegerType::get(context, 64),
+                       adaptor.getOperands(), inferred);
+}
+
+//===----------------------------------------------------------------------===//
 // MaskedSelectOp
 //===----------------------------------------------------------------------===//
 

@@ -70,6 +70,10 @@ bool hasDistributedLowering(Operation *op) {
     return concat.getAxis() != 0;
   if (auto flip = dyn_cast<FlipOp>(op))
     return !llvm::is_contained(flip.getAxes(), 0);
+  // Sorts: along other axes local, 1-d arrays by a sample sort.
+  if (isa<SortOp, ArgSortOp>(op))
+    return op->getAttrOfType<IntegerAttr>("axis").getInt() != 0 ||
+           cast<NDArrayType>(op->getOperand(0).getType()).getRank() == 1;
   // Along dimension 0 with include_initial: split by splitInitialRow.
   if (auto scan = dyn_cast<CumulativeOp>(op))
     return scan.getAxis() != 0 || !scan.getIncludeInitial();

@@ -302,3 +302,19 @@ func.func @forget_plan_negative_key() {
   distruntime.forget_plan team = 1 key = -1
   return
 }
+
+// -----
+
+func.func @sample_sort_rank(%a: !ndarray.ndarray<?x2xf64>, %o: index, %n: index) {
+  // expected-error @+1 {{sorts 1-d blocks, got 'input' of rank 2 and a result of rank 2}}
+  %0 = distruntime.sample_sort %a offset %o rows %n team = 1 : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
+func.func @sample_sort_indices(%a: !ndarray.ndarray<?xf64>, %o: index, %n: index) {
+  // expected-error @+1 {{result element type must be 'i64' (indices), got 'f64'}}
+  %0 = distruntime.sample_sort %a offset %o rows %n indices team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  return
+}

@@ -62,6 +62,17 @@ func.func @exscan(%a: !ndarray.ndarray<1x4xi64>, %b: !ndarray.ndarray<?xf32>,
 
 // -----
 
+// CHECK-LABEL: func @sample_sort
+// CHECK: distruntime.sample_sort %{{.*}} offset %{{.*}} rows %{{.*}} team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+// CHECK: distruntime.sample_sort %{{.*}} offset %{{.*}} rows %{{.*}} descending indices team = 2 : !ndarray.ndarray<?xui8> -> !ndarray.ndarray<?xi64>
+func.func @sample_sort(%a: !ndarray.ndarray<?xf64>, %b: !ndarray.ndarray<?xui8>, %o: index, %n: index) {
+  %0 = distruntime.sample_sort %a offset %o rows %n team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+  %1 = distruntime.sample_sort %b offset %o rows %n descending indices team = 2 : !ndarray.ndarray<?xui8> -> !ndarray.ndarray<?xi64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @get_halo
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x16xf32>, %[[N:.*]]: index, %[[O:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
 // CHECK: %[[C0:.*]] = arith.constant 0 : index

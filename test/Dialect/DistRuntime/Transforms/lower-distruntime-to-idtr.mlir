@@ -66,6 +66,39 @@ func.func @exscan(%a: !ndarray.ndarray<1x4xi64>) -> !ndarray.ndarray<1x4xi64> {
 
 // -----
 
+// ndarray.sort (of a copy) and ndarray.argsort are IDTR calls.
+// CHECK-DAG: func.func private @_idtr_sort_f32(memref<*xf32>, i64, i64)
+// CHECK-DAG: func.func private @_idtr_argsort_f32(memref<*xf32>, memref<*xi64>, i64, i64)
+// CHECK-LABEL: func.func @sort
+// CHECK: %[[IN:.*]] = bufferization.to_buffer
+// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<3x?xf32>
+// CHECK: memref.copy %[[IN]], %[[BUF]]
+// CHECK: func.call @_idtr_sort_f32(%{{.*}}, %c1_i64, %c0_i64)
+// CHECK: %[[IDX:.*]] = memref.alloc(%{{.*}}) : memref<3x?xi64>
+// CHECK-NOT: memref.copy
+// CHECK: func.call @_idtr_argsort_f32(%{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}})
+func.func @sort(%a: !ndarray.ndarray<3x?xf32>) -> (!ndarray.ndarray<3x?xf32>, !ndarray.ndarray<3x?xi64>) {
+  %0 = ndarray.sort %a axis 1 : !ndarray.ndarray<3x?xf32> -> !ndarray.ndarray<3x?xf32>
+  %1 = ndarray.argsort %a axis 0 descending : !ndarray.ndarray<3x?xf32> -> !ndarray.ndarray<3x?xi64>
+  return %0, %1 : !ndarray.ndarray<3x?xf32>, !ndarray.ndarray<3x?xi64>
+}
+
+// -----
+
+// The sample sort writes values and positions; the result is one of them.
+// CHECK: func.func private @_idtr_sample_sort_i32(i64, memref<*xi32>, i64, memref<*xi32>, memref<*xi64>, i64)
+// CHECK-LABEL: func.func @sample_sort
+// CHECK: %[[V:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
+// CHECK: %[[I:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: func.call @_idtr_sample_sort_i32
+// CHECK: bufferization.to_tensor %[[I]] restrict
+func.func @sample_sort(%a: !ndarray.ndarray<?xi32>, %o: index, %n: index) -> !ndarray.ndarray<?xi64> {
+  %0 = distruntime.sample_sort %a offset %o rows %n indices team = 1 : !ndarray.ndarray<?xi32> -> !ndarray.ndarray<?xi64>
+  return %0 : !ndarray.ndarray<?xi64>
+}
+
+// -----
+
 // Unsigned arrays travel as their signless twins; the entry point keeps the
 // unsigned suffix.
 // CHECK: func.func private @_idtr_reduce_all_ui8(i64, memref<*xi8>, i64)

@@ -692,3 +692,30 @@ func.func @flip_axis_range(%a: !ndarray.ndarray<4xf64>) {
   %0 = ndarray.flip %a [1] : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
   return
 }
+
+// -----
+
+func.func @sort_0d(%a: !ndarray.ndarray<f64>) {
+  // expected-error @+2 {{cannot sort a 0-d array}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.sort %a axis 0 : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64>
+  return
+}
+
+// -----
+
+func.func @argsort_axis(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{sort axis 1 is out of range [0, 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argsort %a axis 1 : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xi64>
+  return
+}
+
+// -----
+
+func.func @argsort_type(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{inferred type(s) '!ndarray.ndarray<4xi64>' are incompatible with return type(s) of operation '!ndarray.ndarray<4xf64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argsort %a axis 0 : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
+  return
+}

@@ -251,6 +251,17 @@ func.func @environments_and_dynamic_results(%a: !ndarray.ndarray<4xf32, #region.
 
 // -----
 
+// CHECK-LABEL: func @sort
+func.func @sort(%a: !ndarray.ndarray<3x?xf64>) {
+  // CHECK: ndarray.sort %{{.*}} axis 1 : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+  %0 = ndarray.sort %a axis 1 : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+  // CHECK: ndarray.argsort %{{.*}} axis 0 descending : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xi64>
+  %1 = ndarray.argsort %a axis 0 descending : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xi64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @flip
 func.func @flip(%a: !ndarray.ndarray<3x?xf64>) {
   // CHECK: ndarray.flip %{{.*}} [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>

@@ -238,6 +238,37 @@ def DistRuntime_ExScanOp : DistRuntime_Op<"exscan", [
   let hasVerifier = 1;
 }
 
+def DistRuntime_SampleSortOp : DistRuntime_Op<"sample_sort", [
+    DistRuntime_Communicates]> {
+  let summary = "distributed stable sort of a 1-d array (sample sort)";
+  let description = [{
+    `input` is this rank's block (global rows `[offset, offset + size)`,
+    blocks in rank order) of a 1-d array distributed over `team`; the result
+    is this rank's block of `rows` elements of the sorted array (any blocks
+    in rank order whose sizes add up to the array's): the sorted values, or
+    with `indices` (an `i64` result) their positions in the input. Order as
+    `ndarray.sort` (stable, NaNs last, `descending`). Collective and
+    synchronous; lowered to `_idtr_sample_sort_<T>` (regular-sample
+    splitters, one all-to-all of (value, position) pairs, a point-to-point
+    rebalance to the result's blocks).
+
+    ```mlir
+    %s = distruntime.sample_sort %a offset %o rows %n team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
+    %i = distruntime.sample_sort %a offset %o rows %n descending indices team = 1 : !ndarray.ndarray<?xi32> -> !ndarray.ndarray<?xi64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input, Index:$offset,
+                       Index:$rows, UnitAttr:$descending, UnitAttr:$indices,
+                       DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    $input `offset` $offset `rows` $rows (`descending` $descending^)?
+    (`indices` $indices^)? `team` `=` $team attr-dict `:`
+    qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_GetHaloOp : DistRuntime_AsyncOp<"get_halo"> {
   let summary = "start fetching the halo rows of a bounding box";
   let description = [{

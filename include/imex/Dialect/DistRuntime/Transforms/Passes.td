@@ -18,6 +18,11 @@ def LowerDistRuntimeToIDTR
 
     * `team_size`, `team_member` call `_idtr_nprocs` / `_idtr_prank` and
       cast the `i64` result to `index`.
+    * The ndarray ops the runtime implements are lowered here too:
+      `ndarray.sort` (IDTR sorts a copy of the input) and `ndarray.argsort`
+      call `_idtr_sort_<T>` / `_idtr_argsort_<T>`; `sample_sort` calls
+      `_idtr_sample_sort_<T>` with buffers for the values and the
+      positions. The single-process pipelines run this pass for them.
     * Arrays are passed as their buffers: `ndarray.to_tensor`, then
       `bufferization.to_buffer ... read_only` (fully dynamic strided layout,
       so any layout is passed without a copy), then `memref.cast` to

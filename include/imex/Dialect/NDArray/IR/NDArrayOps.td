@@ -709,6 +709,48 @@ def NDArray_ReductionOp : NDArray_InferredOp<"reduction"> {
   }];
 }
 
+class NDArray_SortOpBase<string mnemonic, string what>
+    : NDArray_InferredOp<mnemonic> {
+  let arguments = (ins NDArray_ReadArray:$source, I64Attr:$axis,
+                       UnitAttr:$descending);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $source `axis` $axis (`descending` $descending^)? attr-dict `:`
+    qualified(type($source)) `->` qualified(type($result))
+  }];
+}
+
+def NDArray_SortOp : NDArray_SortOpBase<"sort", "values"> {
+  let summary = "stable sort along an axis";
+  let description = [{
+    The array API's `sort`: every lane along `axis` sorted stably, numpy's
+    order (NaNs last); `descending` reverses the order (NaNs first) and
+    keeps equal elements in their order. Implemented by the runtime
+    (`_idtr_sort_<T>`, lowered by `lower-distruntime-to-idtr`).
+
+    ```mlir
+    %s = ndarray.sort %a axis 1 : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>
+    ```
+
+    On an array distributed along dimension 0: along other axes local; a
+    1-d array is sorted by a distributed sample sort
+    (`distruntime.sample_sort`) into the default partition; along
+    dimension 0 of n-d arrays computed on the gathered array.
+  }];
+}
+
+def NDArray_ArgSortOp : NDArray_SortOpBase<"argsort", "indices"> {
+  let summary = "the indices that sort an array along an axis (stable)";
+  let description = [{
+    The array API's `argsort`: `i64` positions along `axis` that sort each
+    lane stably (order and distribution as `ndarray.sort`).
+
+    ```mlir
+    %i = ndarray.argsort %a axis 0 descending : !ndarray.ndarray<?xi32> -> !ndarray.ndarray<?xi64>
+    ```
+  }];
+}
+
 def NDArray_MaskedSelectOp : NDArray_InferredOp<"masked_select"> {
   let summary = "the elements (or sub-arrays) where a boolean mask is true";
   let description = [{
