@@ -9,6 +9,7 @@ See docs/python.md.
 """
 
 import builtins
+import collections
 import functools
 import itertools
 import math
@@ -570,9 +571,7 @@ def _not_implemented(name):
     return function
 
 
-for _name in ["conj", "imag", "real", "unique_all",
-              "unique_counts", "unique_inverse", "unique_values",
-              "searchsorted", "take"]:
+for _name in ["conj", "imag", "real", "take"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -1169,6 +1168,75 @@ def _masked_assign(x, mask, value):
             f"element, shape {tuple(rest)}, are supported)")
     wide = reshape(mask, tuple(mask.shape) + (1,) * len(rest))
     x[...] = where(wide, value, x)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    if sorter is not None:
+        raise NotImplementedError("searchsorted: sorter (needs take)")
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', "
+                         f"got {side!r}")
+    x2 = asarray(x2)
+    if x1.ndim != 1:
+        raise ValueError("searchsorted: x1 must be 1-d")
+    common = result_type(x1, x2)
+    a, v = astype(x1, common, copy=False), astype(x2, common, copy=False)
+    split = v._node.split if a._node.split is None else None
+    return ndarray(_core.record(Node(list(v.shape), _dtypes.int64, split,
+                                     "searchsorted", [a._node, v._node],
+                                     side == "right")))
+
+
+UniqueAllResult = collections.namedtuple(
+    "UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = collections.namedtuple("UniqueCountsResult",
+                                            ["values", "counts"])
+UniqueInverseResult = collections.namedtuple("UniqueInverseResult",
+                                             ["values", "inverse_indices"])
+
+
+def _unique(x, indices=False):
+    """The flattened array sorted (stable), the mask of the first element
+    of every run of equal values (NaNs are all distinct, as the array API
+    says) and the unique values; with `indices` also the sorting order."""
+    flat = reshape(x, (-1,))
+    order = argsort(flat) if indices else None
+    s = sort(flat)
+    n = flat.shape[0]
+    if n == 0:
+        first = zeros((0,), dtype=bool, split=flat.split)
+    else:
+        first = concat([ones((1,), dtype=bool),
+                        not_equal(s[1:], s[:-1])])
+    return flat, order, first, s[first]
+
+
+def _counts(first, n):
+    (starts,) = nonzero(first) if first.shape[0] else (zeros((0,), dtype=int64),)
+    ends = concat([starts[1:], full((1,), n, dtype=int64)])
+    return ends - starts
+
+
+def unique_values(x, /):
+    return _unique(x)[3]
+
+
+def unique_counts(x, /):
+    flat, _, first, values = _unique(x)
+    return UniqueCountsResult(values, _counts(first, flat.shape[0]))
+
+
+def unique_inverse(x, /):
+    flat, _, _, values = _unique(x)
+    inverse = reshape(searchsorted(values, flat), x.shape)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_all(x, /):
+    flat, order, first, values = _unique(x, indices=True)
+    return UniqueAllResult(values, order[first],
+                           reshape(searchsorted(values, flat), x.shape),
+                           _counts(first, flat.shape[0]))
 
 
 def nonzero(x, /):

@@ -532,6 +532,14 @@ def _emit_sort(b, node):
     return r, x[1], dtype
 
 
+def _emit_searchsorted(b, node):
+    x, v = _emit_operands(b, node)
+    flag = " right" if node.attrs else ""
+    r = b.op(f"ndarray.searchsorted {x[0]}, {v[0]}{flag} : ({_type(x[1], x[2])}"
+             f", {_type(v[1], v[2])}) -> {_type(v[1], 'i64')}")
+    return r, v[1], "i64"
+
+
 def _emit_flip(b, node):
     (x,) = _emit_operands(b, node)
     axes = ", ".join(str(a) for a in node.attrs)
@@ -928,6 +936,7 @@ EMITTERS = {
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
     "flip": _emit_flip, "sort": _emit_sort,
+    "searchsorted": _emit_searchsorted,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

@@ -178,6 +178,39 @@ def test_sort_argsort(dtype, axis, descending):
           np.take_along_axis(x, order, axis))
 
 
+@pytest.mark.parametrize("dtype", [xp.float64, xp.int32, xp.uint8, xp.bool],
+                         ids=str)
+def test_unique_and_searchsorted(dtype):
+    x = sample((4, 5), dtype, seed=29, low=-3, high=3)  # repeats
+    if np.dtype(dtype).kind == "f":
+        x[1, 1] = x[2, 3] = np.nan  # distinct unique values (array API)
+    a = xp.asarray(x)
+    flat = x.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    s = flat[order]
+    first = np.concatenate([[True], s[1:] != s[:-1]])
+    values = s[first]
+    starts = np.flatnonzero(first)
+    counts = np.diff(np.append(starts, flat.size))
+    check(xp.unique_values(a), values)
+    got = xp.unique_counts(a)
+    check(got.values, values)
+    check(got.counts, counts.astype(np.int64))
+    inverse = np.searchsorted(values, flat).reshape(x.shape)
+    got = xp.unique_inverse(a)
+    check(got.inverse_indices, inverse.astype(np.int64))
+    got = xp.unique_all(a)
+    check(got.indices, order[first].astype(np.int64))
+    check(got.counts, counts.astype(np.int64))
+    if np.dtype(dtype).kind != "f":
+        np.testing.assert_array_equal(values[inverse], x)
+    for side in ("left", "right"):
+        check(xp.searchsorted(xp.asarray(values), a, side=side),
+              np.searchsorted(values, x, side=side).astype(np.int64))
+    check(xp.unique_values(xp.zeros((0,), dtype=dtype)),
+          np.zeros((0,), np.dtype(dtype)))
+
+
 def test_sort_errors():
     with pytest.raises(ValueError, match="at least one dimension"):
         xp.sort(xp.asarray(1.0))

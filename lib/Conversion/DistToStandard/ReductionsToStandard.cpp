@@ -507,10 +507,49 @@ struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
   }
 };
 
+/// searchsorted: with the sorted array split, each rank counts in its
+/// block and an allreduce sums the counts (the values are replicated);
+/// with the values split, local on their owned block.
+struct SearchSortedLowering : public OpConversionPattern<SearchSortedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SearchSortedOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath m{rewriter, loc};
+    auto sortedEnv = dist::getDistEnv(op.getSorted().getType());
+    auto valuesEnv = dist::getDistEnv(op.getValues().getType());
+    if (sortedEnv && valuesEnv)
+      return rewriter.notifyMatchFailure(op, "split values (gathered by "
+                                             "ndarray-dist)");
+    if (valuesEnv) {
+      LocalArray values = LocalArray::unpack(adaptor.getValues());
+      Value local =
+          SearchSortedOp::create(rewriter, loc, dist::getRowsType(op.getType()),
+                                 adaptor.getSorted().front(),
+                                 values.owned(rewriter, loc), op.getRight());
+      return replaceWithOwned(rewriter, op, local, values.ownedStart(m),
+                              values.size0);
+    }
+    if (!sortedEnv)
+      return failure();
+    LocalArray sorted = LocalArray::unpack(adaptor.getSorted());
+    Value counts = SearchSortedOp::create(
+        rewriter, loc, op.getType(), sorted.owned(rewriter, loc),
+        adaptor.getValues().front(), op.getRight());
+    rewriter.replaceOp(
+        op, distruntime::AllReduceOp::create(rewriter, loc, counts.getType(),
+                                             distruntime::ReductionKind::sum,
+                                             counts, sortedEnv.getTeam())
+                .getResult());
+    return success();
+  }
+};
+
 } // namespace
 
 void dist::detail::populateReductionsToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReductionLowering, ScanLowering, ArgReduceLowering>(
-      converter, patterns.getContext());
+  patterns.add<ReductionLowering, ScanLowering, ArgReduceLowering,
+               SearchSortedLowering>(converter, patterns.getContext());
 }

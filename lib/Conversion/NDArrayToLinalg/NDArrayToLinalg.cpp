@@ -1242,6 +1242,87 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   }
 };
 
+/// searchsorted: a parallel loop over the values, each a binary search
+/// (scf.while) in the sorted array with numpy's order (NaNs last).
+struct SearchSortedLowering : public OpConversionPattern<SearchSortedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SearchSortedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value sorted = adaptor.getSorted(), values = adaptor.getValues();
+    auto valuesType = cast<RankedTensorType>(values.getType());
+    Type element = getElementType(op.getValues());
+    int64_t rank = valuesType.getRank();
+    Type i64 = rewriter.getI64Type();
+    Value length = toIndex(rewriter, loc, getSize(rewriter, loc, sorted, 0));
+    Value init = createEmpty(rewriter, loc, valuesType.getShape(),
+                             getSizes(rewriter, loc, values), i64);
+    SmallVector<AffineMap> maps(2, rewriter.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    bool right = op.getRight();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), values, init, maps, iterators,
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value v = args[0];
+          // less(a, b) in numpy's order: a NaN is greater than any number.
+          auto less = [&](OpBuilder &lb, Value a, Value c) -> Value {
+            Value lt = buildEWBin(lb, nloc, EWBinOpKind::less, a, c, element,
+                                  lb.getI1Type());
+            if (!isa<FloatType>(element))
+              return lt;
+            auto isNaN = [&](Value x) {
+              return arith::CmpFOp::create(lb, nloc, arith::CmpFPredicate::UNO,
+                                           x, x)
+                  .getResult();
+            };
+            Value notA = arith::XOrIOp::create(
+                lb, nloc, isNaN(a),
+                arith::ConstantOp::create(lb, nloc, lb.getBoolAttr(true)));
+            return arith::OrIOp::create(
+                lb, nloc, lt, arith::AndIOp::create(lb, nloc, isNaN(c), notA));
+          };
+          Value zero = arith::ConstantIndexOp::create(b, nloc, 0);
+          Value one = arith::ConstantIndexOp::create(b, nloc, 1);
+          auto search = scf::WhileOp::create(
+              b, nloc, TypeRange{b.getIndexType(), b.getIndexType()},
+              ValueRange{zero, length},
+              [&](OpBuilder &cb, Location cloc, ValueRange bounds) {
+                Value more = arith::CmpIOp::create(
+                    cb, cloc, arith::CmpIPredicate::ult, bounds[0], bounds[1]);
+                scf::ConditionOp::create(cb, cloc, more, bounds);
+              },
+              [&](OpBuilder &wb, Location wloc, ValueRange bounds) {
+                Value mid = arith::ShRUIOp::create(
+                    wb, wloc,
+                    arith::AddIOp::create(wb, wloc, bounds[0], bounds[1]), one);
+                Value e = tensor::ExtractOp::create(wb, wloc, sorted, mid);
+                // left: skip elements < v; right: elements <= v.
+                Value skip = right ? arith::XOrIOp::create(
+                                         wb, wloc, less(wb, v, e),
+                                         arith::ConstantOp::create(
+                                             wb, wloc, wb.getBoolAttr(true)))
+                                         .getResult()
+                                   : less(wb, e, v);
+                Value next = arith::AddIOp::create(wb, wloc, mid, one);
+                scf::YieldOp::create(
+                    wb, wloc,
+                    ValueRange{arith::SelectOp::create(wb, wloc, skip, next,
+                                                       bounds[0]),
+                               arith::SelectOp::create(wb, wloc, skip,
+                                                       bounds[1], mid)});
+              });
+          linalg::YieldOp::create(
+              b, nloc,
+              arith::IndexCastOp::create(b, nloc, i64, search.getResult(0))
+                  .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// flip: one parallel loop over the result reading the mirrored element.
 struct FlipLowering : public OpConversionPattern<FlipOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1864,6 +1945,7 @@ void imex::populateNDArrayToLinalgConversionPatterns(
       MaskedSelectLowering, FlipLowering, MatMulLowering, ConcatLowering,
       EnvRegionLowering, EnvRegionYieldLowering>(converter,
                                                  patterns.getContext());
+  patterns.add<SearchSortedLowering>(converter, patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);
 }
 

@@ -213,6 +213,22 @@ func.func @sort(%o: !local, %off: index, %n: index) -> (!local, !local, !local) 
 
 // -----
 
+!dist = !ndarray.ndarray<?xi64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+!local = !ndarray.ndarray<?xi64>
+
+// searchsorted in a split sorted array: counts in the owned block, summed
+// over the ranks.
+// CHECK-LABEL: func.func @searchsorted
+// CHECK: %[[C:.*]] = ndarray.searchsorted %{{.*}}, %{{.*}} right : (!ndarray.ndarray<?xi64>, !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<4xi64>
+// CHECK: distruntime.allreduce sum %[[C]] team = 1
+func.func @searchsorted(%o: !local, %off: index, %n: index, %v: !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<4xi64> {
+  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off) shape(%n) : !local, !local, !local -> !dist
+  %i = ndarray.searchsorted %d, %v right : (!dist, !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<4xi64>
+  return %i : !ndarray.ndarray<4xi64>
+}
+
+// -----
+
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 

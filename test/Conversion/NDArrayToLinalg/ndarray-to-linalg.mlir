@@ -132,6 +132,23 @@ func.func @argmin_unsigned(%a: !ndarray.ndarray<3x?xui16>) -> !ndarray.ndarray<3
 
 // -----
 
+// searchsorted: a binary search per value (NaNs ordered last).
+// CHECK-LABEL: func @searchsorted
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]
+// CHECK:   scf.while
+// CHECK:     arith.cmpi ult
+// CHECK:     scf.condition
+// CHECK:     tensor.extract
+// CHECK:     arith.cmpf olt
+// CHECK:     arith.cmpf uno
+// CHECK:   arith.index_cast {{.*}} : index to i64
+func.func @searchsorted(%s: !ndarray.ndarray<?xf64>, %v: !ndarray.ndarray<5xf64>) -> !ndarray.ndarray<5xi64> {
+  %0 = ndarray.searchsorted %s, %v : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<5xf64>) -> !ndarray.ndarray<5xi64>
+  return %0 : !ndarray.ndarray<5xi64>
+}
+
+// -----
+
 // flip: a parallel loop reading the mirrored element (n - 1 - i).
 // CHECK-LABEL: func @flip
 // CHECK: %[[N:.*]] = tensor.dim %[[A:.*]], %c1

@@ -413,6 +413,15 @@ class Dist:
                     f"{array_type(a.dims, rdtype)}")
         return Val(r, a.dims, rdtype, expected, a.exact)
 
+    def searchsorted(self, s, v, right=False):
+        expected = np.searchsorted(s.value, v.value,
+                                   side="right" if right else "left")
+        flag = " right" if right else ""
+        r = self.op(f"ndarray.searchsorted {s.name}, {v.name}{flag} : "
+                    f"({s.type}, {v.type}) -> {array_type(v.dims, 'i64')}")
+        return Val(r, v.dims, "i64", expected.astype(np.int64),
+                   s.exact and v.exact)
+
     def flip(self, a, axes):
         r = self.op(f"ndarray.flip {a.name} [{', '.join(map(str, axes))}] : "
                     f"{a.type} -> {a.type}")

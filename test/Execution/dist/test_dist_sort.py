@@ -2,7 +2,8 @@
 IDTR into the default partition, other axes locally; against numpy's stable
 sort for every dtype class, descending, NaNs, duplicate keys, all keys on
 one rank (a view of the last rows), fewer elements than ranks, random sizes
-and values; sorted results used further."""
+and values; sorted results used further; searchsorted with either array
+split."""
 
 import numpy as np
 import pytest
@@ -59,12 +60,32 @@ def other_axes_and_reuse(d, dynamic):
     d.check(d.reduce("sum", d.sort(x, 0, True)), "sum(sort(x, desc))")
 
 
+def searches(d, dynamic):
+    """searchsorted with either array split (a sorted split array: counts
+    per rank summed; split values: local)."""
+    a = d.array(data((29,), "i64", -6, 6), dynamic=dynamic)
+    s = d.sort(a, 0)
+    v = data((3, 4), "i64", -8, 8)
+    for right in (False, True):
+        d.check(d.searchsorted(s, d.array(v, dist=False), right),
+                f"searchsorted(split sorted, values) right={right}")
+        d.check(d.searchsorted(s, d.array(v[0], dynamic=dynamic), right),
+                f"searchsorted(split sorted, split values) right={right}")
+        r = d.array(np.sort(data((11,), "i64", -6, 6)), dist=False)
+        d.check(d.searchsorted(r, d.array(v, dynamic=dynamic), right),
+                f"searchsorted(sorted, split values) right={right}")
+    few = d.sort(d.array(data((2,))), 0)
+    d.check(d.searchsorted(few, d.array(data((5,)), dist=False)),
+            "searchsorted in 2 split elements")
+
+
 def cases(dynamic):
     return [named(f"one_d_{t}_{n}", one_d, t, n, dynamic)
             for t, n in (("f64", 31), ("f32", 8), ("i64", 13), ("i32", 2),
                          ("ui8", 20), ("i1", 11), ("f64", 0))] + \
         [named("skewed", skewed, dynamic),
-         named("other_axes_and_reuse", other_axes_and_reuse, dynamic)]
+         named("other_axes_and_reuse", other_axes_and_reuse, dynamic),
+         named("searches", searches, dynamic)]
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])

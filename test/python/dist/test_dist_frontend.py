@@ -133,6 +133,26 @@ def test_sort(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_unique_searchsorted(n):
+    """unique_* of split arrays: sample sort, shifted views, a mask and
+    nonzero, all distributed; searchsorted in a split sorted array."""
+    x = sample((n, 3), np.int64, seed=n + 11) % 4
+    a = xp.asarray(x, split=0)
+    values, counts = np.unique(x, return_counts=True)
+    got = xp.unique_counts(a)
+    check(got.values, values)
+    check(got.counts, counts.astype(np.int64))
+    _, index, inverse = np.unique(x, return_index=True, return_inverse=True)
+    got = xp.unique_all(a)
+    check(got.indices, index.astype(np.int64))
+    check(got.inverse_indices, inverse.reshape(x.shape).astype(np.int64))
+    s = xp.sort(xp.reshape(a, (-1,)))
+    v = np.array([-1, 0, 2, 3, 9])
+    check(xp.searchsorted(s, xp.asarray(v), side="right"),
+          np.searchsorted(np.sort(x.reshape(-1)), v, side="right"))
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_flip(n):
     """flip along the split axis: each rank fetches its mirrored rows."""
     x = sample((n, 3), np.float64, seed=n + 8)

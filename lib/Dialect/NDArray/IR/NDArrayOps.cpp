@@ -1315,6 +1315,28 @@ LogicalResult ArgSortOp::inferReturnTypes(MLIRContext *context,
 }
 
 //===----------------------------------------------------------------------===//
+// SearchSortedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SearchSortedOp::inferReturnTypes(MLIRContext *context,
+                                 std::optional<Location> loc, Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
+  NDArrayType sorted = getArrayType(adaptor.getSorted());
+  NDArrayType values = getArrayType(adaptor.getValues());
+  if (sorted.getRank() != 1)
+    return emitOptionalError(loc, "the sorted array must be 1-d, got rank ",
+                             sorted.getRank());
+  if (sorted.getElementType() != values.getElementType())
+    return emitOptionalError(loc, "the sorted array (", sorted.getElementType(),
+                             ") and the values (", values.getElementType(),
+                             ") must have the same element type");
+  return addInferredType(loc, inferred, values.getShape(),
+                         IntegerType::get(context, 64),
+                         ValueRange{adaptor.getValues()});
+}
+
+//===----------------------------------------------------------------------===//
 // MaskedSelectOp
 //===----------------------------------------------------------------------===//
 

@@ -45,7 +45,7 @@ constexpr llvm::StringLiteral kTeamAttrName = "dist.team";
 bool hasDistributedLowering(Operation *op) {
   if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CastOp, CopyOp,
           ImmutableInsertSliceOp, InsertSliceOp, DimOp, ReductionOp,
-          ArgReduceOp, PermuteDimsOp, LoadOp, ToTensorOp>(op))
+          ArgReduceOp, SearchSortedOp, PermuteDimsOp, LoadOp, ToTensorOp>(op))
     return true;
   if (isa<SubviewOp, ExtractSliceOp>(op))
     return !dist::dropsSplitDimension(op);
@@ -98,6 +98,11 @@ bool isDistributedResult(OpResult result) {
     return !llvm::is_contained(reduction.getReducedAxes(), 0);
   if (auto reduction = dyn_cast<ArgReduceOp>(op))
     return !llvm::is_contained(reduction.getReducedAxes(), 0);
+  // Split like the values when the sorted array is replicated; replicated
+  // (counts summed over the ranks) when it is split.
+  if (auto search = dyn_cast<SearchSortedOp>(op))
+    return !dist::getDistEnv(search.getSorted().getType()) &&
+           dist::getDistEnv(search.getValues().getType());
   // A new version of the destination: distributed like it.
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
     return dist::getDistEnv(insert.getDestination().getType()) != nullptr;
@@ -895,6 +900,13 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return distributeRowMatmul(matmul);
   if (auto select = dyn_cast<MaskedSelectOp>(op))
     return distributeMaskedSelect(select);
+  if (auto search = dyn_cast<SearchSortedOp>(op)) {
+    if (dist::getDistEnv(search.getSorted().getType()) &&
+        dist::getDistEnv(search.getValues().getType()))
+      search.getValuesMutable().set(
+          dist::createGather(b, loc, search.getValues()));
+    return success();
+  }
   if (auto flip = dyn_cast<FlipOp>(op);
       flip && llvm::is_contained(flip.getAxes(), 0))
     return distributeRowFlip(flip);

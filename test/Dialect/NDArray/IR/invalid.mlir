@@ -719,3 +719,21 @@ func.func @argsort_type(%a: !ndarray.ndarray<4xf64>) {
   %0 = ndarray.argsort %a axis 0 : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<4xf64>
   return
 }
+
+// -----
+
+func.func @searchsorted_rank(%s: !ndarray.ndarray<2x2xf64>, %v: !ndarray.ndarray<4xf64>) {
+  // expected-error @+2 {{the sorted array must be 1-d, got rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.searchsorted %s, %v : (!ndarray.ndarray<2x2xf64>, !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xi64>
+  return
+}
+
+// -----
+
+func.func @searchsorted_types(%s: !ndarray.ndarray<4xf64>, %v: !ndarray.ndarray<4xf32>) {
+  // expected-error @+2 {{the sorted array ('f64') and the values ('f32') must have the same element type}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.searchsorted %s, %v : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<4xf32>) -> !ndarray.ndarray<4xi64>
+  return
+}

@@ -262,6 +262,15 @@ func.func @sort(%a: !ndarray.ndarray<3x?xf64>) {
 
 // -----
 
+// CHECK-LABEL: func @searchsorted
+func.func @searchsorted(%s: !ndarray.ndarray<?xf64>, %v: !ndarray.ndarray<3x4xf64>) {
+  // CHECK: ndarray.searchsorted %{{.*}}, %{{.*}} right : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<3x4xf64>) -> !ndarray.ndarray<3x4xi64>
+  %0 = ndarray.searchsorted %s, %v right : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<3x4xf64>) -> !ndarray.ndarray<3x4xi64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @flip
 func.func @flip(%a: !ndarray.ndarray<3x?xf64>) {
   // CHECK: ndarray.flip %{{.*}} [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>

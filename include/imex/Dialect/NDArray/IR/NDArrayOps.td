@@ -751,6 +751,35 @@ def NDArray_ArgSortOp : NDArray_SortOpBase<"argsort", "indices"> {
   }];
 }
 
+def NDArray_SearchSortedOp : NDArray_InferredOp<"searchsorted"> {
+  let summary = "insertion positions of values in a sorted 1-d array";
+  let description = [{
+    The array API's `searchsorted`: for every element `v` of `values`, the
+    `i64` position in the 1-d ascending `sorted` (numpy's order, NaNs last)
+    before which `v` would be inserted: after the elements less than `v`
+    (`left`, the default) or after those not greater than `v` (`right`).
+    Both arrays have the same element type; the result has the shape of
+    `values`. A binary search per element.
+
+    ```mlir
+    %i = ndarray.searchsorted %s, %v right : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<3x4xf64>) -> !ndarray.ndarray<3x4xi64>
+    ```
+
+    Distributed: with `values` split and `sorted` replicated, local on each
+    block of `values`; with `sorted` split, each rank counts in its block
+    and an allreduce sums the counts (a split `values` is gathered first);
+    the result is then replicated.
+  }];
+  let arguments = (ins NDArray_ReadArray:$sorted, NDArray_ReadArray:$values,
+                       UnitAttr:$right);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $sorted `,` $values (`right` $right^)? attr-dict `:` `(`
+    qualified(type($sorted)) `,` qualified(type($values)) `)` `->`
+    qualified(type($result))
+  }];
+}
+
 def NDArray_MaskedSelectOp : NDArray_InferredOp<"masked_select"> {
   let summary = "the elements (or sub-arrays) where a boolean mask is true";
   let description = [{
