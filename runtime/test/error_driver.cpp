@@ -145,6 +145,12 @@ int main(int argc, char **argv) {
     int64_t x = 1;
     Descriptor<int64_t> d(&x, {1});
     _idtr_exscan_i64(1, 1, d.get(), -1);
+  } else if (c == "take_out_of_range") {
+    double x[2] = {1, 2};
+    int64_t i[2] = {0, rank_() == 1 ? 7 : 1};
+    Descriptor<double> d(x, {2}), o(x, {2});
+    Descriptor<int64_t> di(i, {2});
+    _idtr_take_f64(1, 1, d.get(), 2 * rank_(), 4, 1, di.get(), 1, o.get());
   } else if (c == "bad_perm") {
     std::vector<double> x(4), y(4);
     Descriptor<double> d(x.data(), {2, 2}), o(y.data(), {2, 2});

@@ -157,3 +157,39 @@ TYPED_TEST(Sort, SampleSortAllKeysOnOneRank) {
   for (int64_t i = 0; i < out[me]; ++i)
     EXPECT_EQ(positions.at({i}), outOffset + i); // stable: input order
 }
+
+TYPED_TEST(Sort, TakeRowsAtGlobalIndices) {
+  using D = TypeParam;
+  using T = typename D::T;
+  const int p = nprocs(), me = rank();
+  for (int64_t n : {1, 7, 30})
+    for (int shift : {0, 1}) {
+      Vec in = blocks(n, p, shift);
+      int64_t offset = 0;
+      for (int r = 0; r < me; ++r)
+        offset += in[r];
+      const Vec shape{in[me], 3};
+      Arr<T> block(shape, Layout::Strided);
+      for_each_index(shape, [&](const Vec &i) {
+        block.at(i) = val<D>((offset + i[0]) * 3 + i[1], 7);
+      });
+      // Each rank asks for its own indices: repeated, reversed, negative,
+      // all of them on one rank.
+      Vec indices;
+      for (int64_t k = 0; k < 2 * n + me; ++k)
+        indices.push_back((k * 5 + me) % n - (k % 3 == 0 ? n : 0));
+      Arr<int64_t> idx({static_cast<int64_t>(indices.size())});
+      for (size_t k = 0; k < indices.size(); ++k)
+        idx.at({static_cast<int64_t>(k)}) = indices[k];
+      Arr<T> out({static_cast<int64_t>(indices.size()), 3}, Layout::Reversed);
+      D::take(IDTR_TEAM_WORLD, block.rank(), block.d(), offset, n, idx.rank(),
+              idx.d(), out.rank(), out.d());
+      for (size_t k = 0; k < indices.size(); ++k) {
+        const int64_t g = indices[k] < 0 ? indices[k] + n : indices[k];
+        for (int64_t c = 0; c < 3; ++c)
+          EXPECT_EQ(out.at({static_cast<int64_t>(k), c}), val<D>(g * 3 + c, 7))
+              << "n " << n << " index " << indices[k];
+      }
+      EXPECT_TRUE(out.gaps_intact());
+    }
+}

@@ -220,6 +220,14 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     bucket's rank, then point-to-point messages to the ranks whose output
  *     block overlaps the bucket.
  *
+ * void    _idtr_take_f64(int64_t team, (r,d) in, int64_t offset,
+ *             int64_t rows, (r,d) indices, (r,d) out);               Sync.
+ *     out[j] = row indices[j] (global, negative ones from the end; out of
+ *     range: an error naming the index and rank) of the array of `rows`
+ *     rows split over the team, whose block on this rank is `in` (global
+ *     rows [offset, offset + size)). Requests and replies each go through
+ *     one all-to-all: the requested rows and their indices move.
+ *
  * key >= 0 caches the communication plan under (kind, team, key); key < 0
  * means "do not cache". A cached key reused with different metadata is an
  * error unless _idtr_forget_plan(team, key) was called in between.
@@ -254,6 +262,9 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   IDTR_API void _idtr_sample_sort_##S(                                         \
       int64_t team, IDTR_MEMREF(in), int64_t offset, IDTR_MEMREF(out),         \
       IDTR_MEMREF(indices), int64_t descending);                               \
+  IDTR_API void _idtr_take_##S(int64_t team, IDTR_MEMREF(in), int64_t offset,  \
+                               int64_t rows, IDTR_MEMREF(indices),             \
+                               IDTR_MEMREF(out));                              \
   IDTR_API void _idtr_ragged_alltoall_##S(                                     \
       int64_t team, IDTR_MEMREF(send), IDTR_MEMREF(send_offsets),              \
       IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv), IDTR_MEMREF(output_offsets), \
