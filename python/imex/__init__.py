@@ -571,7 +571,7 @@ def _not_implemented(name):
     return function
 
 
-for _name in ["conj", "imag", "real", "take"]:
+for _name in ["conj", "imag", "real"]:
     globals().setdefault(_name, _not_implemented(_name))
 
 
@@ -1170,6 +1170,28 @@ def _masked_assign(x, mask, value):
     x[...] = where(wide, value, x)
 
 
+def take(x, indices, /, *, axis=None):
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("take: axis is required for arrays of "
+                             f"{x.ndim} dimensions")
+        axis = 0
+    axis = _axis(axis, x.ndim, "take")
+    indices = asarray(indices)
+    if indices.ndim != 1 or indices.dtype.kind not in "iu":
+        raise IndexError("take: indices must be a 1-d integer array")
+    n = x.shape[axis]
+    if indices.size and n == 0:
+        raise IndexError(f"take: cannot take from an empty axis {axis}")
+    node, idx = x._node, indices._node
+    shape = list(node.shape)
+    shape[axis] = indices.shape[0]
+    split = node.split if node.split is not None else (
+        idx.split if axis == 0 else None)
+    return ndarray(_core.record(Node(shape, node.dtype, split, "take",
+                                     [node, idx], axis)))
+
+
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if sorter is not None:
         raise NotImplementedError("searchsorted: sorter (needs take)")
@@ -1273,6 +1295,7 @@ _array.permute_dims = permute_dims
 _array.asarray = asarray
 _array.masked_select = _masked_select
 _array.masked_assign = _masked_assign
+_array.take = take
 
 del _kind, _name
 

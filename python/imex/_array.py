@@ -141,6 +141,8 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
     def __getitem__(self, key):
         if _is_boolean_mask(key):
             return masked_select(self, key)
+        if _is_integer_array(key):
+            return take(self, key, axis=0)
         return _wrap(_view(self._node, key))
 
     def __setitem__(self, key, value):
@@ -363,6 +365,12 @@ def _unary(kind, x):
 
 # --- indexing ---------------------------------------------------------------
 
+def _is_integer_array(key):
+    """A 1-d integer array used as the whole index (`a[idx]`: take)."""
+    return (isinstance(key, (ndarray, np.ndarray)) and
+            np.dtype(key.dtype).kind in "iu" and len(key.shape) == 1)
+
+
 def _is_boolean_mask(key):
     """A boolean array used as the whole index (`a[mask]`)."""
     return (isinstance(key, (ndarray, np.ndarray)) and
@@ -461,5 +469,5 @@ def _view(node, key, for_write=False):
 
 # Names filled in by imex/__init__.py (circular: the operators use them).
 negative = positive = abs = bitwise_invert = matmul = permute_dims = None
-asarray = masked_select = masked_assign = None
+asarray = masked_select = masked_assign = take = None
 _install_operators()

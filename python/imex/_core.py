@@ -532,6 +532,16 @@ def _emit_sort(b, node):
     return r, x[1], dtype
 
 
+def _emit_take(b, node):
+    x, i = _emit_operands(b, node)
+    axis = node.attrs
+    dims = list(x[1])
+    dims[axis] = i[1][0]
+    r = b.op(f"ndarray.take {x[0]}[{i[0]}] axis {axis} : ({_type(x[1], x[2])}"
+             f", {_type(i[1], i[2])}) -> {_type(dims, x[2])}")
+    return r, dims, x[2]
+
+
 def _emit_searchsorted(b, node):
     x, v = _emit_operands(b, node)
     flag = " right" if node.attrs else ""
@@ -936,7 +946,7 @@ EMITTERS = {
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
     "flip": _emit_flip, "sort": _emit_sort,
-    "searchsorted": _emit_searchsorted,
+    "searchsorted": _emit_searchsorted, "take": _emit_take,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

@@ -86,10 +86,25 @@ def test_index_errors(key, error):
         xp.ones((3, 3))[key]
 
 
+def test_take_and_integer_array_indexing():
+    x = sample((5, 4), np.float64, seed=31)
+    a = xp.asarray(x)
+    i = np.array([4, 0, -1, 2, 2])
+    check(a[xp.asarray(i)], x[i])
+    check(a[i], x[i])
+    check(xp.take(a, xp.asarray([3, -4]), axis=1), np.take(x, [3, -4], axis=1))
+    check(xp.take(xp.asarray(x[0]), xp.asarray(np.array([1], np.uint8))),
+          x[0][[1]])
+    with pytest.raises(ValueError, match="axis is required"):
+        xp.take(a, xp.asarray([0]))
+    with pytest.raises(IndexError, match="1-d integer array"):
+        xp.take(a, xp.asarray([[0]]), axis=0)
+
+
 def test_unsupported_indexing_raises_not_implemented():
     a = xp.ones((3, 3))
     with pytest.raises(NotImplementedError, match="__getitem__"):
-        a[xp.asarray(np.array([0, 1]))]
+        a[xp.asarray(np.array([[0, 1]]))]
     with pytest.raises(NotImplementedError, match="__getitem__"):
         a[::-1]
 

@@ -1242,6 +1242,90 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   }
 };
 
+/// take: a check that every index is in range (a reduction), then a
+/// parallel loop over the result reading the indexed element.
+struct TakeLowering : public OpConversionPattern<TakeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TakeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getSource(), indices = adaptor.getIndices();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    int64_t rank = sourceType.getRank(), axis = op.getAxis();
+    Type indexType = rewriter.getIndexType();
+    Type element = getElementType(op.getIndices());
+    bool isUnsigned = element.isUnsignedInteger();
+    Value length = toIndex(rewriter, loc, getSize(rewriter, loc, source, axis));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    // An index as `index`, negative ones counted from the end.
+    auto normalize = [&](OpBuilder &b, Location nloc, Value raw) -> Value {
+      Value i =
+          isUnsigned
+              ? arith::IndexCastUIOp::create(b, nloc, indexType, raw)
+                    .getResult()
+              : arith::IndexCastOp::create(b, nloc, indexType, raw).getResult();
+      Value negative =
+          arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::slt, i, zero);
+      return arith::SelectOp::create(
+          b, nloc, negative, arith::AddIOp::create(b, nloc, i, length), i);
+    };
+    // All indices in [0, length) after normalization.
+    Value ok = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                       rewriter.getI1Type(), ValueRange{});
+    Value valid =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+    ok = linalg::FillOp::create(rewriter, loc, valid, ok).getResult(0);
+    MLIRContext *context = getContext();
+    Value inRange =
+        linalg::GenericOp::create(
+            rewriter, loc, ok.getType(), indices, ok,
+            {AffineMap::getMultiDimIdentityMap(1, context),
+             AffineMap::get(1, 0, {}, context)},
+            {utils::IteratorType::reduction},
+            [&](OpBuilder &b, Location nloc, ValueRange args) {
+              Value i = normalize(b, nloc, args[0]);
+              Value valid = arith::AndIOp::create(
+                  b, nloc,
+                  arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::sge, i,
+                                        zero),
+                  arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::slt, i,
+                                        length));
+              linalg::YieldOp::create(
+                  b, nloc,
+                  arith::AndIOp::create(b, nloc, args[1], valid).getResult());
+            })
+            .getResult(0);
+    cf::AssertOp::create(
+        rewriter, loc,
+        tensor::ExtractOp::create(rewriter, loc, inRange, ValueRange{}),
+        "take: an index is out of bounds for axis " + std::to_string(axis));
+
+    RankedTensorType resultType = getTensorType(op.getType());
+    SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, source);
+    sizes[axis] = getSize(rewriter, loc, indices, 0);
+    Value init = createEmpty(rewriter, loc, resultType.getShape(), sizes,
+                             resultType.getElementType());
+    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), ValueRange{}, init, maps, iterators,
+        [&](OpBuilder &b, Location nloc, ValueRange) {
+          SmallVector<Value> at;
+          for (int64_t d = 0; d < rank; ++d)
+            at.push_back(linalg::IndexOp::create(b, nloc, d));
+          at[axis] = normalize(
+              b, nloc, tensor::ExtractOp::create(b, nloc, indices, at[axis]));
+          linalg::YieldOp::create(
+              b, nloc,
+              tensor::ExtractOp::create(b, nloc, source, at).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// searchsorted: a parallel loop over the values, each a binary search
 /// (scf.while) in the sorted array with numpy's order (NaNs last).
 struct SearchSortedLowering : public OpConversionPattern<SearchSortedOp> {
@@ -1945,7 +2029,8 @@ void imex::populateNDArrayToLinalgConversionPatterns(
       MaskedSelectLowering, FlipLowering, MatMulLowering, ConcatLowering,
       EnvRegionLowering, EnvRegionYieldLowering>(converter,
                                                  patterns.getContext());
-  patterns.add<SearchSortedLowering>(converter, patterns.getContext());
+  patterns.add<SearchSortedLowering, TakeLowering>(converter,
+                                                   patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);
 }
 

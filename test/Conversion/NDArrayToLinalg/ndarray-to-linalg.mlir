@@ -132,6 +132,24 @@ func.func @argmin_unsigned(%a: !ndarray.ndarray<3x?xui16>) -> !ndarray.ndarray<3
 
 // -----
 
+// take: every index checked (a reduction, then one assert), then a
+// parallel loop reading the indexed element (negative from the end).
+// CHECK-LABEL: func @take
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]
+// CHECK: cf.assert {{.*}} "take: an index is out of bounds for axis 1"
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:   %[[J:.*]] = linalg.index 1
+// CHECK:   %[[K:.*]] = tensor.extract %{{.*}}[%[[J]]] : tensor<2xi32>
+// CHECK:   arith.index_cast %[[K]]
+// CHECK:   arith.select
+// CHECK:   tensor.extract
+func.func @take(%a: !ndarray.ndarray<3x?xf64>, %i: !ndarray.ndarray<2xi32>) -> !ndarray.ndarray<3x2xf64> {
+  %0 = ndarray.take %a[%i] axis 1 : (!ndarray.ndarray<3x?xf64>, !ndarray.ndarray<2xi32>) -> !ndarray.ndarray<3x2xf64>
+  return %0 : !ndarray.ndarray<3x2xf64>
+}
+
+// -----
+
 // searchsorted: a binary search per value (NaNs ordered last).
 // CHECK-LABEL: func @searchsorted
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]

@@ -413,6 +413,14 @@ class Dist:
                     f"{array_type(a.dims, rdtype)}")
         return Val(r, a.dims, rdtype, expected, a.exact)
 
+    def take(self, a, idx, axis):
+        expected = np.take(a.value, idx.value.astype(np.int64), axis=axis)
+        dims = list(a.dims)
+        dims[axis] = idx.dims[0]
+        r = self.op(f"ndarray.take {a.name}[{idx.name}] axis {axis} : "
+                    f"({a.type}, {idx.type}) -> {array_type(dims, a.dtype)}")
+        return Val(r, dims, a.dtype, expected, a.exact)
+
     def searchsorted(self, s, v, right=False):
         expected = np.searchsorted(s.value, v.value,
                                    side="right" if right else "left")

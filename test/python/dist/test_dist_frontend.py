@@ -153,6 +153,19 @@ def test_unique_searchsorted(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_take(n):
+    """a[idx] of split arrays: rows fetched from their owners (one
+    all-to-all of requests and one of rows); split indices; other axes."""
+    x = sample((n, 3), np.float64, seed=n + 12)
+    a = xp.asarray(x, split=0)
+    i = np.array([n - 1, 0, -1, n // 2, 0])
+    check(a[i], x[i])
+    check(a[xp.asarray(i, split=0)], x[i])
+    check(xp.take(a, xp.asarray([2, 0]), axis=1), x[:, [2, 0]])
+    check(xp.asarray(x)[xp.asarray(i, split=0)], x[i])
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_flip(n):
     """flip along the split axis: each rank fetches its mirrored rows."""
     x = sample((n, 3), np.float64, seed=n + 8)

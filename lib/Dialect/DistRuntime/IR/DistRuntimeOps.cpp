@@ -195,6 +195,27 @@ LogicalResult SampleSortOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// TakeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TakeOp::verify() {
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto indices = cast<ndarray::NDArrayType>(getIndices().getType());
+  auto result = cast<ndarray::NDArrayType>(getResult().getType());
+  if (failed(verifyLocalArray(*this, input, "'input'")) ||
+      failed(verifyLocalArray(*this, indices, "'indices'")))
+    return failure();
+  if (indices.getRank() != 1 || !indices.getElementType().isInteger(64))
+    return emitOpError("'indices' must be a 1-d i64 array, got ") << indices;
+  if (input.getRank() < 1 || result.getRank() != input.getRank() ||
+      result.getElementType() != input.getElementType() ||
+      result.getShape().drop_front() != input.getShape().drop_front())
+    return emitOpError("the result must be rows of 'input' (")
+           << input << "), got " << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ExScanOp
 //===----------------------------------------------------------------------===//
 

@@ -65,7 +65,7 @@ struct Callee {
 static Type getCommElementType(Operation *op) {
   if (isa<AllReduceOp, ExScanOp>(op))
     return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
-  if (isa<SampleSortOp, ndarray::SortOp, ndarray::ArgSortOp>(op))
+  if (isa<SampleSortOp, TakeOp, ndarray::SortOp, ndarray::ArgSortOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
@@ -110,6 +110,12 @@ static Callee getCallee(Operation *op) {
         return Callee{"_idtr_argsort_" + suffix,
                       FunctionType::get(
                           context, {array, getUnranked(i64), i64, i64}, {})};
+      })
+      .Case([&](TakeOp) {
+        return Callee{
+            "_idtr_take_" + suffix,
+            FunctionType::get(
+                context, {i64, array, i64, i64, getUnranked(i64), array}, {})};
       })
       .Case([&](SampleSortOp) {
         return Callee{
@@ -615,6 +621,34 @@ struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
   }
 };
 
+/// distruntime.take: IDTR writes the requested rows into a fresh buffer.
+struct TakeLowering : public OpConversionPattern<TakeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TakeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType type = op.getType();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    Value indices = getBuffer(rewriter, loc, adaptor.getIndices());
+    SmallVector<Value> sizes = getSizes(rewriter, loc, input);
+    sizes[0] = memref::DimOp::create(rewriter, loc, indices, 0);
+    Value output = allocOutput(rewriter, loc, type, sizes);
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      Type i64 = b.getI64Type();
+      return createCall(
+          b, loc, op,
+          {createI64(b, loc, op.getTeamAttr().getInt()),
+           toUnranked(b, loc, input),
+           arith::IndexCastOp::create(b, loc, i64, adaptor.getOffset()),
+           arith::IndexCastOp::create(b, loc, i64, adaptor.getRows()),
+           toUnranked(b, loc, indices), toUnranked(b, loc, output)});
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
@@ -723,7 +757,7 @@ struct LowerDistRuntimeToIDTRPass
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
                  ForgetPlanLowering, CollectiveLowering<AllReduceOp>,
-                 CollectiveLowering<ExScanOp>, SampleSortLowering,
+                 CollectiveLowering<ExScanOp>, SampleSortLowering, TakeLowering,
                  LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(

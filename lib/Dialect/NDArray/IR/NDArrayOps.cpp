@@ -1337,6 +1337,32 @@ SearchSortedOp::inferReturnTypes(MLIRContext *context,
 }
 
 //===----------------------------------------------------------------------===//
+// TakeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TakeOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  NDArrayType source = getArrayType(adaptor.getSource());
+  NDArrayType indices = getArrayType(adaptor.getIndices());
+  if (indices.getRank() != 1 || !indices.getElementType().isIntOrIndex() ||
+      indices.getElementType().isInteger(1))
+    return emitOptionalError(loc,
+                             "the indices must be a 1-d integer array, "
+                             "got ",
+                             Type(indices));
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= source.getRank())
+    return emitOptionalError(loc, "take axis ", axis, " is out of range [0, ",
+                             source.getRank(), ")");
+  SmallVector<int64_t> shape(source.getShape());
+  shape[axis] = indices.getDimSize(0);
+  return addInferredType(loc, inferred, shape, source.getElementType(),
+                         adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
 // MaskedSelectOp
 //===----------------------------------------------------------------------===//
 

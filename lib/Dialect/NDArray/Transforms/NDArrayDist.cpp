@@ -103,6 +103,9 @@ bool isDistributedResult(OpResult result) {
   if (auto search = dyn_cast<SearchSortedOp>(op))
     return !dist::getDistEnv(search.getSorted().getType()) &&
            dist::getDistEnv(search.getValues().getType());
+  // Split like the source, or (along axis 0) like the indices.
+  if (auto take = dyn_cast<TakeOp>(op))
+    return dist::getDistEnv(take.getSource().getType()) || take.getAxis() == 0;
   // A new version of the destination: distributed like it.
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
     return dist::getDistEnv(insert.getDestination().getType()) != nullptr;
@@ -551,6 +554,78 @@ LogicalResult distributeRowFlip(FlipOp op) {
   return success();
 }
 
+/// Integer-array indexing along an axis. Along axis 0 this rank's block of
+/// the result (default partition of the indices) is its block of the
+/// indices' rows: of a split source fetched by distruntime.take (requests
+/// and rows through one all-to-all each), of a replicated one taken
+/// locally. Along other axes each rank takes from its rows of the source
+/// (the indices replicated, gathered if split).
+LogicalResult distributeTake(TakeOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source = op.getSource(), indices = op.getIndices();
+  if (!env) {
+    // Replicated result (a replicated source along another axis): the
+    // indices are gathered.
+    if (dist::getDistEnv(indices.getType()))
+      op.getIndicesMutable().set(dist::createGather(b, loc, indices));
+    return success();
+  }
+  int64_t team = env.getTeam();
+  int64_t axis = op.getAxis();
+  auto sourceEnv = dist::getDistEnv(source.getType());
+  if (axis != 0) {
+    if (dist::getDistEnv(indices.getType()))
+      indices = dist::createGather(b, loc, indices);
+    Value rows = dist::getDimValue(b, loc, source, 0);
+    auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+    Value local = TakeOp::create(
+        b, loc, dist::getRowsType(resultType),
+        dist::createLocalRows(b, loc, source, first, count), indices, axis);
+    SmallVector<Value> globalShape;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      globalShape.push_back(dist::getDimValue(
+          b, loc, d == axis ? indices : source, d == axis ? 0 : d));
+    op.getResult().replaceAllUsesWith(
+        dist::createFromOwned(b, loc, resultType, local, first, globalShape));
+    op.erase();
+    return success();
+  }
+  Value n = dist::getDimValue(b, loc, indices, 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, n);
+  Value localIndices = dist::createLocalRows(b, loc, indices, first, count);
+  Value local;
+  if (!sourceEnv) {
+    local = TakeOp::create(b, loc, dist::getRowsType(resultType), source,
+                           localIndices, 0);
+  } else {
+    auto indexType = cast<NDArrayType>(localIndices.getType());
+    if (!indexType.getElementType().isInteger(64))
+      localIndices =
+          CastElemTypeOp::create(b, loc,
+                                 cast<NDArrayType>(indexType.cloneWith(
+                                     indexType.getShape(), b.getI64Type())),
+                                 localIndices);
+    Value rows = dist::getDimValue(b, loc, source, 0);
+    auto [firstRow, rowCount] =
+        dist::createDefaultPartition(b, loc, team, rows);
+    local = distruntime::TakeOp::create(
+        b, loc, dist::getRowsType(resultType),
+        dist::createLocalRows(b, loc, source, firstRow, rowCount), firstRow,
+        rows, localIndices, team);
+  }
+  SmallVector<Value> globalShape{n};
+  for (int64_t d = 1; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, source, d));
+  Value distributed =
+      dist::createFromOwned(b, loc, resultType, local, first, globalShape);
+  op.getResult().replaceAllUsesWith(distributed);
+  op.erase();
+  return success();
+}
+
 /// Boolean indexing: each rank selects from its block of the source
 /// (default partition; the mask's rows are repartitioned to it, a
 /// replicated operand sliced) and keeps its selection. The result's block
@@ -900,6 +975,8 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return distributeRowMatmul(matmul);
   if (auto select = dyn_cast<MaskedSelectOp>(op))
     return distributeMaskedSelect(select);
+  if (auto take = dyn_cast<TakeOp>(op))
+    return distributeTake(take);
   if (auto search = dyn_cast<SearchSortedOp>(op)) {
     if (dist::getDistEnv(search.getSorted().getType()) &&
         dist::getDistEnv(search.getValues().getType()))

@@ -318,3 +318,19 @@ func.func @sample_sort_indices(%a: !ndarray.ndarray<?xf64>, %o: index, %n: index
   %0 = distruntime.sample_sort %a offset %o rows %n indices team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
   return
 }
+
+// -----
+
+func.func @take_indices(%a: !ndarray.ndarray<?x2xf64>, %i: !ndarray.ndarray<?xi32>, %o: index, %n: index) {
+  // expected-error @+1 {{'indices' must be a 1-d i64 array}}
+  %0 = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
+func.func @take_result(%a: !ndarray.ndarray<?x2xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {
+  // expected-error @+1 {{the result must be rows of 'input'}}
+  %0 = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x3xf64>
+  return
+}

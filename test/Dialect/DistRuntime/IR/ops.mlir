@@ -73,6 +73,15 @@ func.func @sample_sort(%a: !ndarray.ndarray<?xf64>, %b: !ndarray.ndarray<?xui8>,
 
 // -----
 
+// CHECK-LABEL: func @take
+// CHECK: distruntime.take %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {
+  %0 = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @get_halo
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x16xf32>, %[[N:.*]]: index, %[[O:.*]]: index, %[[B:.*]]: index, %[[S:.*]]: index)
 // CHECK: %[[C0:.*]] = arith.constant 0 : index

@@ -99,6 +99,20 @@ func.func @sample_sort(%a: !ndarray.ndarray<?xi32>, %o: index, %n: index) -> !nd
 
 // -----
 
+// CHECK: func.func private @_idtr_take_f64(i64, memref<*xf64>, i64, i64, memref<*xi64>, memref<*xf64>)
+// CHECK-LABEL: func.func @take
+// CHECK: %[[IDX:.*]] = bufferization.to_buffer %{{.*}} read_only {{.*}} : tensor<?xi64>
+// CHECK: %[[N:.*]] = memref.dim %[[IDX]], %{{.*}} : memref<?xi64
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[N]]) : memref<?x4xf64>
+// CHECK: func.call @_idtr_take_f64
+// CHECK: bufferization.to_tensor %[[OUT]] restrict
+func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) -> !ndarray.ndarray<?x4xf64> {
+  %0 = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+  return %0 : !ndarray.ndarray<?x4xf64>
+}
+
+// -----
+
 // Unsigned arrays travel as their signless twins; the entry point keeps the
 // unsigned suffix.
 // CHECK: func.func private @_idtr_reduce_all_ui8(i64, memref<*xi8>, i64)

@@ -737,3 +737,21 @@ func.func @searchsorted_types(%s: !ndarray.ndarray<4xf64>, %v: !ndarray.ndarray<
   %0 = ndarray.searchsorted %s, %v : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<4xf32>) -> !ndarray.ndarray<4xi64>
   return
 }
+
+// -----
+
+func.func @take_indices(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<2xf64>) {
+  // expected-error @+2 {{the indices must be a 1-d integer array, got '!ndarray.ndarray<2xf64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.take %a[%i] axis 0 : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<2xf64>) -> !ndarray.ndarray<2xf64>
+  return
+}
+
+// -----
+
+func.func @take_axis(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<2xi64>) {
+  // expected-error @+2 {{take axis 1 is out of range [0, 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.take %a[%i] axis 1 : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<2xf64>
+  return
+}

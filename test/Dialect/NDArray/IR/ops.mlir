@@ -271,6 +271,15 @@ func.func @searchsorted(%s: !ndarray.ndarray<?xf64>, %v: !ndarray.ndarray<3x4xf6
 
 // -----
 
+// CHECK-LABEL: func @take
+func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi32>) {
+  // CHECK: ndarray.take %{{.*}}[%{{.*}}] axis 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x?xf64>
+  %0 = ndarray.take %a[%i] axis 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @flip
 func.func @flip(%a: !ndarray.ndarray<3x?xf64>) {
   // CHECK: ndarray.flip %{{.*}} [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>

@@ -307,3 +307,22 @@ func.func @flip(%n: index, %v: f64) -> (f64, f64) {
   %y = ndarray.load %t[] : !ndarray.ndarray<f64>
   return %x, %y : f64, f64
 }
+
+// -----
+
+// take along the split axis of a split array: this rank's block of the
+// indices (default partition), its rows fetched by distruntime.take; no
+// gather of the array.
+// CHECK-LABEL: func.func @take
+// CHECK-NOT: dist.gather
+// CHECK: %[[I:.*]] = ndarray.cast_elemtype %{{.*}} : !ndarray.ndarray<?xi32> to !ndarray.ndarray<?xi64>
+// CHECK: distruntime.take %{{.*}} offset %{{.*}} rows %{{.*}} indices %[[I]] team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x2xf64>
+// CHECK-NOT: dist.gather
+// CHECK: return
+func.func @take(%n: index, %v: f64, %idx: !ndarray.ndarray<?xi32>) -> f64 {
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x2xf64>
+  %t = ndarray.take %a[%idx] axis 0 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x2xf64>
+  %s = ndarray.reduction sum %t : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<f64>
+  %x = ndarray.load %s[] : !ndarray.ndarray<f64>
+  return %x : f64
+}

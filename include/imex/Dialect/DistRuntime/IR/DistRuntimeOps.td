@@ -269,6 +269,33 @@ def DistRuntime_SampleSortOp : DistRuntime_Op<"sample_sort", [
   let hasVerifier = 1;
 }
 
+def DistRuntime_TakeOp : DistRuntime_Op<"take", [DistRuntime_Communicates]> {
+  let summary = "rows of a distributed array at global indices";
+  let description = [{
+    `input` is this rank's block (global rows `[offset, offset + size)`,
+    blocks in rank order) of an array of `rows` rows split over `team`; the
+    result holds row `indices[j]` (global, `i64`, negative from the end) of
+    that array as its row `j`. Collective and synchronous; lowered to
+    `_idtr_take_<T>`: the requests and the rows each go through one
+    all-to-all, so the bytes moved are the requested rows and their
+    indices. An index out of range aborts with a message naming it.
+
+    ```mlir
+    %t = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input, Index:$offset,
+                       Index:$rows, DistRuntime_ReadArray:$indices,
+                       DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    $input `offset` $offset `rows` $rows `indices` $indices `team` `=` $team
+    attr-dict `:` `(` qualified(type($input)) `,` qualified(type($indices))
+    `)` `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_GetHaloOp : DistRuntime_AsyncOp<"get_halo"> {
   let summary = "start fetching the halo rows of a bounding box";
   let description = [{

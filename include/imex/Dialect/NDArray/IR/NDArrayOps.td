@@ -780,6 +780,36 @@ def NDArray_SearchSortedOp : NDArray_InferredOp<"searchsorted"> {
   }];
 }
 
+def NDArray_TakeOp : NDArray_InferredOp<"take"> {
+  let summary = "elements (sub-arrays) at integer indices along an axis";
+  let description = [{
+    The array API's `take` (numpy's `a[idx]` with a 1-d integer array along
+    `axis`): the result has the shape of `source` with dimension `axis`
+    replaced by the length of `indices`; element `j` along it is element
+    `indices[j]` of `source` (negative indices count from the end). An
+    index out of range is a run-time error.
+
+    ```mlir
+    %t = ndarray.take %a[%i] axis 0 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+    ```
+
+    Distributed (dimension 0 split): with a split source along axis 0, the
+    result's block (default partition of the indices) is fetched by
+    `distruntime.take` (requests and rows through one all-to-all each);
+    along other axes each rank takes from its rows (split indices are
+    gathered); a replicated source with split indices along axis 0 takes
+    each block of indices locally.
+  }];
+  let arguments = (ins NDArray_ReadArray:$source, NDArray_ReadArray:$indices,
+                       I64Attr:$axis);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `axis` $axis attr-dict `:` `(`
+    qualified(type($source)) `,` qualified(type($indices)) `)` `->`
+    qualified(type($result))
+  }];
+}
+
 def NDArray_MaskedSelectOp : NDArray_InferredOp<"masked_select"> {
   let summary = "the elements (or sub-arrays) where a boolean mask is true";
   let description = [{
