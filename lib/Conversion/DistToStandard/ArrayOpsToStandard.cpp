@@ -72,15 +72,8 @@ template <typename OpTy> struct OwnedBlockLowering : public DistPattern<OpTy> {
     if (!dist::getDistEnv(resultType) ||
         !dist::getDistEnv(op->getOperand(0).getType()))
       return failure();
-    Location loc = op.getLoc();
-    IndexMath m{rewriter, loc};
-    LocalArray array = LocalArray::unpack(adaptor.getOperands()[0]);
-    Value owned = array.owned(rewriter, loc);
-    Operation *local = rewriter.clone(*op);
-    local->setOperand(0, owned);
-    local->getResult(0).setType(dist::getRowsType(resultType));
-    return replaceWithOwned(rewriter, op, local->getResult(0),
-                            array.ownedStart(m), array.size0);
+    return replaceOnOwnedBlock(rewriter, op,
+                               LocalArray::unpack(adaptor.getOperands()[0]));
   }
 };
 
@@ -460,15 +453,10 @@ template <typename OpTy> struct SortLowering : public DistPattern<OpTy> {
     Location loc = op.getLoc();
     IndexMath m{rewriter, loc};
     LocalArray array = LocalArray::unpack(adaptor.getSource());
+    if (op.getAxis() != 0)
+      return replaceOnOwnedBlock(rewriter, op, array);
     Value owned = array.owned(rewriter, loc);
     NDArrayType rowsType = dist::getRowsType(op.getType());
-    if (op.getAxis() != 0) {
-      Operation *local = rewriter.clone(*op);
-      local->setOperand(0, owned);
-      local->getResult(0).setType(rowsType);
-      return replaceWithOwned(rewriter, op, local->getResult(0),
-                              array.ownedStart(m), array.size0);
-    }
     if (rowsType.getRank() != 1)
       return rewriter.notifyMatchFailure(
           op, "sort along dimension 0 of an n-d array (gathered by "

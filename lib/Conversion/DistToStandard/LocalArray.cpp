@@ -353,6 +353,20 @@ Value dist::detail::gatherRows(OpBuilder &b, Location loc, int64_t team,
 /// The local array `local` (global rows from `start`) as the replacement of
 /// the distributed `result`.
 LogicalResult
+dist::detail::replaceOnOwnedBlock(ConversionPatternRewriter &rewriter,
+                                  Operation *op, const LocalArray &array) {
+  Location loc = op->getLoc();
+  IndexMath m{rewriter, loc};
+  Value owned = array.owned(rewriter, loc);
+  Operation *local = rewriter.clone(*op);
+  local->setOperand(0, owned);
+  local->getResult(0).setType(
+      getRowsType(cast<NDArrayType>(op->getResult(0).getType())));
+  return replaceWithOwned(rewriter, op, local->getResult(0),
+                          array.ownedStart(m), array.size0);
+}
+
+LogicalResult
 dist::detail::replaceWithOwned(ConversionPatternRewriter &rewriter,
                                Operation *op, Value local, Value start,
                                Value size0) {

@@ -186,6 +186,12 @@ mlir::LogicalResult replaceWithOwned(mlir::ConversionPatternRewriter &rewriter,
                                      mlir::Operation *op, mlir::Value local,
                                      mlir::Value start, mlir::Value size0);
 
+/// Replaces `op` (operand 0 the distributed `array`, the result keeping its
+/// rows) by `op` computed on the owned block of `array`.
+mlir::LogicalResult
+replaceOnOwnedBlock(mlir::ConversionPatternRewriter &rewriter,
+                    mlir::Operation *op, const LocalArray &array);
+
 /// Index vectors for distruntime ops: `first` then dimensions 1.. of `array`.
 llvm::SmallVector<mlir::Value> withTrailingDims(mlir::OpBuilder &b,
                                                 mlir::Location loc,

@@ -43,16 +43,9 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     LocalArray array = LocalArray::unpack(adaptor.getSource());
+    if (!llvm::is_contained(op.getReducedAxes(), 0))
+      return replaceOnOwnedBlock(rewriter, op, array);
     Value owned = array.owned(b, loc);
-    NDArrayType resultType = op.getType();
-    SmallVector<int64_t> axes = op.getReducedAxes();
-    if (!llvm::is_contained(axes, 0)) {
-      Operation *local = b.clone(*op);
-      local->setOperand(0, owned);
-      local->getResult(0).setType(dist::getRowsType(resultType));
-      return replaceWithOwned(rewriter, op, local->getResult(0),
-                              array.ownedStart(m), array.size0);
-    }
     FailureOr<Value> reduced = reduceOverTeam(b, loc, env.getTeam(), op, owned,
                                               array.ownedStart(m), array.size0);
     if (failed(reduced))
@@ -396,16 +389,11 @@ struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     LocalArray array = LocalArray::unpack(adaptor.getSource());
+    std::optional<int64_t> axis = op.getAxis();
+    if (axis && *axis != 0)
+      return replaceOnOwnedBlock(rewriter, op, array);
     Value owned = array.owned(b, loc);
     NDArrayType resultType = op.getType();
-    std::optional<int64_t> axis = op.getAxis();
-    if (axis && *axis != 0) {
-      Operation *local = b.clone(*op);
-      local->setOperand(0, owned);
-      local->getResult(0).setType(dist::getRowsType(resultType));
-      return replaceWithOwned(rewriter, op, local->getResult(0),
-                              array.ownedStart(m), array.size0);
-    }
     auto ownedType = cast<NDArrayType>(owned.getType());
     Type element = ownedType.getElementType();
     bool isMax = op.getKind() == ReductionKind::max;

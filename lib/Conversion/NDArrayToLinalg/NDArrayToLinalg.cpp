@@ -118,6 +118,17 @@ static void runtimeCheck(OpBuilder &b, Location loc, Value condition,
   cf::AssertOp::create(b, loc, condition, message);
 }
 
+/// Whether the float `value` is NaN.
+static Value createIsNaN(OpBuilder &b, Location loc, Value value) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+}
+
+/// The negation of the i1 `flag`.
+static Value createNot(OpBuilder &b, Location loc, Value flag) {
+  return arith::XOrIOp::create(
+      b, loc, flag, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+}
+
 static Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate pred,
                       Value lhs, Value rhs) {
   // Folded on constants, so that static checks disappear (runtimeCheck).
@@ -1242,6 +1253,29 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   }
 };
 
+/// A parallel loop over `init` whose element at position `i` is
+/// `source[remap(i)]`: `remap` rewrites the loop indices in place.
+static Value buildRemappedRead(
+    OpBuilder &b, Location loc, Value source, Value init,
+    function_ref<void(OpBuilder &, Location, SmallVectorImpl<Value> &)> remap) {
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, init, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange) {
+               SmallVector<Value> at;
+               for (int64_t d = 0; d < rank; ++d)
+                 at.push_back(linalg::IndexOp::create(nb, nloc, d));
+               remap(nb, nloc, at);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   tensor::ExtractOp::create(nb, nloc, source, at).getResult());
+             })
+      .getResult(0);
+}
+
 /// take: a check that every index is in range (a reduction), then a
 /// parallel loop over the result reading the indexed element.
 struct TakeLowering : public OpConversionPattern<TakeOp> {
@@ -1251,8 +1285,7 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value source = adaptor.getSource(), indices = adaptor.getIndices();
-    auto sourceType = cast<RankedTensorType>(source.getType());
-    int64_t rank = sourceType.getRank(), axis = op.getAxis();
+    int64_t axis = op.getAxis();
     Type indexType = rewriter.getIndexType();
     Type element = getElementType(op.getIndices());
     bool isUnsigned = element.isUnsignedInteger();
@@ -1306,22 +1339,14 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
     sizes[axis] = getSize(rewriter, loc, indices, 0);
     Value init = createEmpty(rewriter, loc, resultType.getShape(), sizes,
                              resultType.getElementType());
-    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, init.getType(), ValueRange{}, init, maps, iterators,
-        [&](OpBuilder &b, Location nloc, ValueRange) {
-          SmallVector<Value> at;
-          for (int64_t d = 0; d < rank; ++d)
-            at.push_back(linalg::IndexOp::create(b, nloc, d));
-          at[axis] = normalize(
-              b, nloc, tensor::ExtractOp::create(b, nloc, indices, at[axis]));
-          linalg::YieldOp::create(
-              b, nloc,
-              tensor::ExtractOp::create(b, nloc, source, at).getResult());
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(
+        op, buildRemappedRead(
+                rewriter, loc, source, init,
+                [&](OpBuilder &b, Location nloc, SmallVectorImpl<Value> &at) {
+                  at[axis] = normalize(
+                      b, nloc,
+                      tensor::ExtractOp::create(b, nloc, indices, at[axis]));
+                }));
     return success();
   }
 };
@@ -1356,16 +1381,11 @@ struct SearchSortedLowering : public OpConversionPattern<SearchSortedOp> {
                                   lb.getI1Type());
             if (!isa<FloatType>(element))
               return lt;
-            auto isNaN = [&](Value x) {
-              return arith::CmpFOp::create(lb, nloc, arith::CmpFPredicate::UNO,
-                                           x, x)
-                  .getResult();
-            };
-            Value notA = arith::XOrIOp::create(
-                lb, nloc, isNaN(a),
-                arith::ConstantOp::create(lb, nloc, lb.getBoolAttr(true)));
+            Value notA = createNot(lb, nloc, createIsNaN(lb, nloc, a));
             return arith::OrIOp::create(
-                lb, nloc, lt, arith::AndIOp::create(lb, nloc, isNaN(c), notA));
+                lb, nloc, lt,
+                arith::AndIOp::create(lb, nloc, createIsNaN(lb, nloc, c),
+                                      notA));
           };
           Value zero = arith::ConstantIndexOp::create(b, nloc, 0);
           Value one = arith::ConstantIndexOp::create(b, nloc, 1);
@@ -1383,11 +1403,7 @@ struct SearchSortedLowering : public OpConversionPattern<SearchSortedOp> {
                     arith::AddIOp::create(wb, wloc, bounds[0], bounds[1]), one);
                 Value e = tensor::ExtractOp::create(wb, wloc, sorted, mid);
                 // left: skip elements < v; right: elements <= v.
-                Value skip = right ? arith::XOrIOp::create(
-                                         wb, wloc, less(wb, v, e),
-                                         arith::ConstantOp::create(
-                                             wb, wloc, wb.getBoolAttr(true)))
-                                         .getResult()
+                Value skip = right ? createNot(wb, wloc, less(wb, v, e))
                                    : less(wb, e, v);
                 Value next = arith::AddIOp::create(wb, wloc, mid, one);
                 scf::YieldOp::create(
@@ -1426,25 +1442,14 @@ struct FlipLowering : public OpConversionPattern<FlipOp> {
           loc, toIndex(rewriter, loc, sizes[axis]), one);
     Value init = createEmpty(rewriter, loc, type.getShape(), sizes,
                              type.getElementType());
-    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, init.getType(), ValueRange{}, init, maps, iterators,
-        [&](OpBuilder &b, Location nloc, ValueRange) {
-          SmallVector<Value> indices;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value index = linalg::IndexOp::create(b, nloc, d);
-            indices.push_back(
-                last[d]
-                    ? arith::SubIOp::create(b, nloc, last[d], index).getResult()
-                    : index);
-          }
-          linalg::YieldOp::create(
-              b, nloc,
-              tensor::ExtractOp::create(b, nloc, source, indices).getResult());
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(
+        op, buildRemappedRead(
+                rewriter, loc, source, init,
+                [&](OpBuilder &b, Location nloc, SmallVectorImpl<Value> &at) {
+                  for (int64_t d = 0; d < rank; ++d)
+                    if (last[d])
+                      at[d] = arith::SubIOp::create(b, nloc, last[d], at[d]);
+                }));
     return success();
   }
 };
@@ -1646,15 +1651,9 @@ struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
                                  b.getI1Type());
           if (isFloat) {
             // A NaN beats every number; two NaNs tie.
-            auto isNaN = [&](Value v) {
-              return arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::UNO,
-                                           v, v)
-                  .getResult();
-            };
-            Value xNaN = isNaN(x), bestNaN = isNaN(best);
-            Value notBestNaN = arith::XOrIOp::create(
-                b, nloc, bestNaN,
-                arith::ConstantOp::create(b, nloc, b.getBoolAttr(true)));
+            Value xNaN = createIsNaN(b, nloc, x);
+            Value bestNaN = createIsNaN(b, nloc, best);
+            Value notBestNaN = createNot(b, nloc, bestNaN);
             better = arith::OrIOp::create(
                 b, nloc, arith::AndIOp::create(b, nloc, xNaN, notBestNaN),
                 arith::AndIOp::create(b, nloc, better, notBestNaN));
