@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -191,6 +192,36 @@ LogicalResult SampleSortOp::verify() {
     return emitOpError("result element type must be ")
            << expected << (getIndices() ? " (indices)" : " (the input's)")
            << ", got " << result.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RaggedAllToAllOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RaggedAllToAllOp::verify() {
+  auto send = cast<ndarray::NDArrayType>(getSend().getType());
+  auto output = cast<ndarray::NDArrayType>(getOutput().getType());
+  if (failed(verifyLocalArray(*this, send, "'send'")) ||
+      failed(verifyLocalArray(*this, output, "'output'")))
+    return failure();
+  if (send.getRank() < 1 || send.getRank() != output.getRank() ||
+      send.getElementType() != output.getElementType() ||
+      failed(verifyCompatibleShape(send.getShape().drop_front(),
+                                   output.getShape().drop_front())))
+    return emitOpError("'send' (")
+           << send << ") and 'output' (" << output
+           << ") must be arrays of rows of the same shape and element type";
+  for (auto [table, name] : {std::pair{getSendOffsets(), "send_offsets"},
+                             std::pair{getSendSizes(), "send_sizes"},
+                             std::pair{getOutputOffsets(), "output_offsets"},
+                             std::pair{getRecvSizes(), "recv_sizes"}}) {
+    auto type = cast<ndarray::NDArrayType>(table.getType());
+    if (type.getRank() != 1 || !type.getElementType().isIndex() ||
+        failed(verifyLocalArray(*this, type, name)))
+      return emitOpError("'")
+             << name << "' must be a 1-d index array, got " << type;
+  }
   return success();
 }
 

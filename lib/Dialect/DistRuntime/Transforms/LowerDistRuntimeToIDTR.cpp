@@ -65,7 +65,8 @@ struct Callee {
 static Type getCommElementType(Operation *op) {
   if (isa<AllReduceOp, ExScanOp>(op))
     return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
-  if (isa<SampleSortOp, TakeOp, ndarray::SortOp, ndarray::ArgSortOp>(op))
+  if (isa<SampleSortOp, TakeOp, RaggedAllToAllOp, ndarray::SortOp,
+          ndarray::ArgSortOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
@@ -110,6 +111,12 @@ static Callee getCallee(Operation *op) {
         return Callee{"_idtr_argsort_" + suffix,
                       FunctionType::get(
                           context, {array, getUnranked(i64), i64, i64}, {})};
+      })
+      .Case([&](RaggedAllToAllOp) {
+        return Callee{
+            "_idtr_ragged_alltoall_" + suffix,
+            FunctionType::get(context,
+                              {i64, array, list, list, array, list, list}, {})};
       })
       .Case([&](TakeOp) {
         return Callee{
@@ -621,6 +628,37 @@ struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
   }
 };
 
+/// distruntime.ragged_alltoall: IDTR writes the received rows into a copy
+/// of the output (value semantics).
+struct RaggedAllToAllLowering : public OpConversionPattern<RaggedAllToAllOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(RaggedAllToAllOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType type = op.getType();
+    Value output = getBuffer(rewriter, loc, adaptor.getOutput());
+    Value buffer =
+        allocOutput(rewriter, loc, type, getSizes(rewriter, loc, output));
+    memref::CopyOp::create(rewriter, loc, output, buffer);
+    SmallVector<Value> tables;
+    for (Value table : {adaptor.getSendOffsets(), adaptor.getSendSizes(),
+                        adaptor.getOutputOffsets(), adaptor.getRecvSizes()})
+      tables.push_back(getBuffer(rewriter, loc, table));
+    Value send = getBuffer(rewriter, loc, adaptor.getSend());
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      return createCall(
+          b, loc, op,
+          {createI64(b, loc, op.getTeamAttr().getInt()),
+           toUnranked(b, loc, send), toUnranked(b, loc, tables[0]),
+           toUnranked(b, loc, tables[1]), toUnranked(b, loc, buffer),
+           toUnranked(b, loc, tables[2]), toUnranked(b, loc, tables[3])});
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
+    return success();
+  }
+};
+
 /// distruntime.take: IDTR writes the requested rows into a fresh buffer.
 struct TakeLowering : public OpConversionPattern<TakeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -758,7 +796,7 @@ struct LowerDistRuntimeToIDTRPass
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
                  ForgetPlanLowering, CollectiveLowering<AllReduceOp>,
                  CollectiveLowering<ExScanOp>, SampleSortLowering, TakeLowering,
-                 LocalSortLowering<ndarray::SortOp>,
+                 RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);

@@ -334,3 +334,19 @@ func.func @take_result(%a: !ndarray.ndarray<?x2xf64>, %i: !ndarray.ndarray<?xi64
   %0 = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x3xf64>
   return
 }
+
+// -----
+
+func.func @ragged_alltoall_rows(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?xindex>, %o: !ndarray.ndarray<?x3xf64>) {
+  // expected-error @+1 {{'send' ('!ndarray.ndarray<?x2xf64>') and 'output' ('!ndarray.ndarray<?x3xf64>') must be arrays of rows of the same shape and element type}}
+  %0 = distruntime.ragged_alltoall %s send_offsets %t send_sizes %t into %o output_offsets %t recv_sizes %t team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>) -> !ndarray.ndarray<?x3xf64>
+  return
+}
+
+// -----
+
+func.func @ragged_alltoall_table(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?xindex>, %u: !ndarray.ndarray<?xi64>, %o: !ndarray.ndarray<?x2xf64>) {
+  // expected-error @+1 {{'recv_sizes' must be a 1-d index array, got '!ndarray.ndarray<?xi64>'}}
+  %0 = distruntime.ragged_alltoall %s send_offsets %t send_sizes %t into %o output_offsets %t recv_sizes %u team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x2xf64>
+  return
+}

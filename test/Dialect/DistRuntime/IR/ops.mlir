@@ -73,6 +73,15 @@ func.func @sample_sort(%a: !ndarray.ndarray<?xf64>, %b: !ndarray.ndarray<?xui8>,
 
 // -----
 
+// CHECK-LABEL: func @ragged_alltoall
+// CHECK: distruntime.ragged_alltoall %{{.*}} send_offsets %{{.*}} send_sizes %{{.*}} into %{{.*}} output_offsets %{{.*}} recv_sizes %{{.*}} team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>) -> !ndarray.ndarray<?x2xf64>
+func.func @ragged_alltoall(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?xindex>, %o: !ndarray.ndarray<?x2xf64>) {
+  %0 = distruntime.ragged_alltoall %s send_offsets %t send_sizes %t into %o output_offsets %t recv_sizes %t team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>) -> !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @take
 // CHECK: distruntime.take %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
 func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {

@@ -113,6 +113,20 @@ func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: 
 
 // -----
 
+// ragged_alltoall writes into a copy of the output.
+// CHECK: func.func private @_idtr_ragged_alltoall_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xindex>, memref<*xindex>)
+// CHECK-LABEL: func.func @ragged_alltoall
+// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?x2xf64>
+// CHECK: memref.copy %{{.*}}, %[[BUF]]
+// CHECK: func.call @_idtr_ragged_alltoall_f64
+// CHECK: bufferization.to_tensor %[[BUF]] restrict
+func.func @ragged_alltoall(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?xindex>, %o: !ndarray.ndarray<?x2xf64>) -> !ndarray.ndarray<?x2xf64> {
+  %0 = distruntime.ragged_alltoall %s send_offsets %t send_sizes %t into %o output_offsets %t recv_sizes %t team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>) -> !ndarray.ndarray<?x2xf64>
+  return %0 : !ndarray.ndarray<?x2xf64>
+}
+
+// -----
+
 // Unsigned arrays travel as their signless twins; the entry point keeps the
 // unsigned suffix.
 // CHECK: func.func private @_idtr_reduce_all_ui8(i64, memref<*xi8>, i64)

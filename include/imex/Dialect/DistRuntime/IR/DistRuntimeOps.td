@@ -296,6 +296,44 @@ def DistRuntime_TakeOp : DistRuntime_Op<"take", [DistRuntime_Communicates]> {
   let hasVerifier = 1;
 }
 
+def DistRuntime_RaggedAllToAllOp : DistRuntime_Op<"ragged_alltoall", [
+    DistRuntime_Communicates, AllTypesMatch<["output", "result"]>]> {
+  let summary = "ragged all-to-all exchange of rows";
+  let description = [{
+    `jax.lax.ragged_all_to_all` semantics on local arrays: rows
+    `send[send_offsets[i] : + send_sizes[i]]` go to rank `i` of `team`,
+    which stores them at rows `[output_offsets[i], + send_sizes[i])` of its
+    output (`output_offsets[i]` is where *this* rank's rows land on rank
+    `i`); `recv_sizes[i]` is the number of rows this rank receives from
+    rank `i`. The result is `output` with the received rows written (rows
+    not received keep their values). The four tables are 1-d `index`
+    arrays with one entry per rank. Collective and synchronous; lowered to
+    `_idtr_ragged_alltoall_<T>`, which checks the tables against each
+    other (overlaps, sizes) and reports the first inconsistency.
+
+    ```mlir
+    %r = distruntime.ragged_alltoall %send send_offsets %so send_sizes %ss into %out output_offsets %oo recv_sizes %rs team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>) -> !ndarray.ndarray<?x2xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$send,
+                       DistRuntime_ReadArray:$send_offsets,
+                       DistRuntime_ReadArray:$send_sizes,
+                       DistRuntime_ReadArray:$output,
+                       DistRuntime_ReadArray:$output_offsets,
+                       DistRuntime_ReadArray:$recv_sizes,
+                       DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    $send `send_offsets` $send_offsets `send_sizes` $send_sizes `into` $output
+    `output_offsets` $output_offsets `recv_sizes` $recv_sizes `team` `=`
+    $team attr-dict `:` `(` qualified(type($send)) `,`
+    qualified(type($send_offsets)) `,` qualified(type($send_sizes)) `,`
+    qualified(type($output_offsets)) `,` qualified(type($recv_sizes)) `)`
+    `->` qualified(type($output))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_GetHaloOp : DistRuntime_AsyncOp<"get_halo"> {
   let summary = "start fetching the halo rows of a bounding box";
   let description = [{
