@@ -341,13 +341,12 @@ struct ScanLowering : public OpConversionPattern<CumulativeOp> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     LocalArray array = LocalArray::unpack(adaptor.getSource());
+    if (op.getAxis() != 0)
+      return replaceOnOwnedBlock(rewriter, op, array);
     Value owned = array.owned(b, loc);
     NDArrayType rowsType = dist::getRowsType(op.getType());
     Value local = CumulativeOp::create(b, loc, rowsType, op.getKind(), owned,
-                                       op.getAxis(), op.getIncludeInitial());
-    if (op.getAxis() != 0)
-      return replaceWithOwned(rewriter, op, local, array.ownedStart(m),
-                              array.size0);
+                                       /*axis=*/0, /*include_initial=*/false);
     // This rank's total (the identity when it owns no rows), then the
     // total of the ranks before it.
     SmallVector<int64_t> totalShape(rowsType.getShape());
