@@ -154,6 +154,10 @@ void run_collective(const Team &t, const char *what, Blocking &&blocking) {
   check_mpi(blocking(), what);
 }
 
+/// A byte count or displacement of an MPI call as `int`; beyond MPI's int
+/// limit an error naming `what`.
+int to_int(int64_t v, const char *what);
+
 /// MPI allgather of fixed-length int64 records (local copy for size 1).
 void allgather_i64(Team &t, const int64_t *mine, int n,
                    std::vector<int64_t> &all);

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cinttypes>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -367,6 +368,12 @@ std::shared_ptr<Team> get_team(int64_t id, bool collective) {
   if (collective && t->comm == MPI_COMM_NULL)
     make_private_comm(s, *t, /*published=*/true);
   return t;
+}
+
+int to_int(int64_t v, const char *what) {
+  if (v > INT_MAX)
+    fail("%s: %" PRId64 " bytes exceed one MPI message (2^31 - 1)", what, v);
+  return static_cast<int>(v);
 }
 
 void allgather_i64(Team &t, const int64_t *mine, int n,

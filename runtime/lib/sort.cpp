@@ -1,7 +1,7 @@
 // Data-dependent operations of libidtr: stable local sorts along any axis of
 // a strided array (numpy's order: NaNs last), the distributed sample sort of
 // 1-d arrays split over a team (the result in the partition the caller asks
-// for) and the distributed take (rows of a split array at global indices).
+// for).
 #include "internal.hpp"
 #include "typed.hpp"
 
@@ -145,14 +145,6 @@ void argsort_local(const char *entry, int64_t ir, void *id, int64_t orr,
     for (int64_t i = 0; i < n; ++i)
       q[i * out.strides[a]] = lane[i];
   }
-}
-
-/// Rows exchanged with MPI_Alltoallv: counts and displacements in elements
-/// of `size` bytes, checked against MPI's int limits.
-int to_int(int64_t v, const char *what) {
-  if (v > INT_MAX)
-    fail("%s: %" PRId64 " bytes exceed one MPI message (2^31 - 1)", what, v);
-  return static_cast<int>(v);
 }
 
 /// The distributed sample sort of 1-d blocks `in` (global offset `offset`,
@@ -354,127 +346,6 @@ void sample_sort(const char *entry, int64_t team, int64_t ir, void *id,
   }
 }
 
-/// Rows `indices` (global, along dimension 0; negative ones count from the
-/// end) of the array split over the team whose block on this rank is `in`
-/// (global rows [offset, offset + size), `rows` in all), into `out` (one
-/// row per index). Requests and replies each go through one all-to-all
-/// (counts, then MPI_Alltoallv): the bytes moved are the requested rows
-/// and their indices.
-template <class TR>
-void take(const char *entry, int64_t team, int64_t ir, void *id, int64_t offset,
-          int64_t rows, int64_t xr, void *xd, int64_t orr, void *od) {
-  using T = typename TR::T;
-  EntryScope es(entry);
-  StatTimer timer(IDTR_STAT_ALLTOALL, IDTR_CNT_CALL_NS);
-  stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_CALLS, 1);
-  auto t = get_team(team);
-  const int p = t->size, me = t->rank;
-  View<T> in = make_view<T>("in", ir, id, Use::In);
-  View<int64_t> idx = make_view<int64_t>("indices", xr, xd, Use::In);
-  View<T> out = make_view<T>("out", orr, od, Use::Out);
-  if (in.rank < 1 || idx.rank != 1 || out.rank != in.rank ||
-      out.sizes[0] != idx.sizes[0] ||
-      !std::equal(in.sizes + 1, in.sizes + in.rank, out.sizes + 1))
-    fail("'out' (shape %s) must have one row of 'in' (shape %s) per index "
-         "(%" PRId64 " indices)",
-         fmt_vec(out.sizes, out.rank).c_str(),
-         fmt_vec(in.sizes, in.rank).c_str(), idx.sizes[0]);
-  int64_t rowSize = 1;
-  for (int k = 1; k < in.rank; ++k)
-    rowSize *= in.sizes[k];
-  // Who owns which rows.
-  int64_t rec[3] = {offset, in.sizes[0], rows};
-  std::vector<int64_t> all;
-  allgather_i64(*t, rec, 3, all);
-  std::vector<int64_t> offs(p), counts(p);
-  for (int r = 0; r < p; ++r) {
-    offs[r] = all[3 * r];
-    counts[r] = all[3 * r + 1];
-    if (all[3 * r + 2] != rows)
-      fail_collective(me,
-                      "ranks disagree on the number of rows (%" PRId64
-                      " and %" PRId64 ")",
-                      rows, all[3 * r + 2]);
-  }
-  std::string err = check_tiling(offs, counts, rows);
-  if (!err.empty())
-    fail_collective(me, "invalid partition of the input: %s", err.c_str());
-  const int64_t n = idx.sizes[0];
-  // Requests grouped by owner (a counting sort of the indices).
-  std::vector<int64_t> global(n), owner(n);
-  std::vector<int> sendCounts(p, 0), recvCounts(p), sendDispls(p + 1, 0),
-      recvDispls(p + 1, 0);
-  for (int64_t j = 0; j < n; ++j) {
-    int64_t g = idx.base[j * idx.strides[0]];
-    if (g < -rows || g >= rows)
-      fail("index %" PRId64 " is out of bounds for axis 0 with size %" PRId64,
-           g, rows);
-    g = g < 0 ? g + rows : g;
-    global[j] = g;
-    owner[j] = std::upper_bound(offs.begin(), offs.end(), g) - offs.begin() - 1;
-    while (counts[owner[j]] == 0 || g >= offs[owner[j]] + counts[owner[j]])
-      --owner[j]; // (empty blocks share offsets with their neighbours)
-    ++sendCounts[owner[j]];
-  }
-  for (int r = 0; r < p; ++r)
-    sendDispls[r + 1] = sendDispls[r] + sendCounts[r];
-  std::vector<int64_t> requests(n), slot(n);
-  {
-    std::vector<int> fill(sendDispls.begin(), sendDispls.end() - 1);
-    for (int64_t j = 0; j < n; ++j) {
-      slot[j] = fill[owner[j]]++;
-      requests[slot[j]] = global[j];
-    }
-  }
-  run_collective(*t, "MPI_Alltoall (request counts of a take)", [&] {
-    return MPI_Alltoall(sendCounts.data(), 1, MPI_INT, recvCounts.data(), 1,
-                        MPI_INT, t->comm);
-  });
-  for (int r = 0; r < p; ++r)
-    recvDispls[r + 1] = recvDispls[r] + recvCounts[r];
-  std::vector<int64_t> asked(recvDispls[p]);
-  run_collective(*t, "MPI_Alltoallv (requests of a take)", [&] {
-    return MPI_Alltoallv(requests.data(), sendCounts.data(), sendDispls.data(),
-                         MPI_INT64_T, asked.data(), recvCounts.data(),
-                         recvDispls.data(), MPI_INT64_T, t->comm);
-  });
-  // Replies: the asked rows, dense.
-  std::vector<T> replies(asked.size() * rowSize), received(n * rowSize);
-  View<T> row = in;
-  row.sizes[0] = 1;
-  for (size_t k = 0; k < asked.size(); ++k) {
-    row.base = in.base + (asked[k] - offset) * in.strides[0];
-    copy_view(dense_view(replies.data() + k * rowSize, row.sizes, row.rank),
-              row);
-  }
-  auto scaled = [&](const std::vector<int> &v) {
-    std::vector<int> s(v.size());
-    for (size_t r = 0; r < v.size(); ++r)
-      s[r] = to_int(int64_t(v[r]) * rowSize * int64_t(sizeof(T)),
-                    "rows of a take");
-    return s;
-  };
-  std::vector<int> rc = scaled(recvCounts), rd = scaled(recvDispls),
-                   sc = scaled(sendCounts), sd = scaled(sendDispls);
-  run_collective(*t, "MPI_Alltoallv (rows of a take)", [&] {
-    return MPI_Alltoallv(replies.data(), rc.data(), rd.data(), MPI_BYTE,
-                         received.data(), sc.data(), sd.data(), MPI_BYTE,
-                         t->comm);
-  });
-  stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_COLLECTIVES, 3);
-  stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_COLL_BYTES,
-           int64_t(sizeof(int64_t)) * (n - sendCounts[me]) +
-               int64_t(sizeof(T)) * rowSize *
-                   (int64_t(asked.size()) - recvCounts[me]));
-  View<T> dst = out;
-  dst.sizes[0] = 1;
-  for (int64_t j = 0; j < n; ++j) {
-    dst.base = out.base + j * out.strides[0];
-    copy_view(dst, dense_view(received.data() + slot[j] * rowSize, dst.sizes,
-                              dst.rank));
-  }
-}
-
 } // namespace
 } // namespace idtr::detail
 
@@ -496,10 +367,6 @@ using namespace idtr::detail;
                                          int64_t descending) {                 \
     sample_sort<TR>("_idtr_sample_sort_" #S, team, A(in), offset, A(out),      \
                     A(indices), descending);                                   \
-  }                                                                            \
-  IDTR_EXPORT void _idtr_take_##S(int64_t team, M(in), int64_t offset,         \
-                                  int64_t rows, M(indices), M(out)) {          \
-    take<TR>("_idtr_take_" #S, team, A(in), offset, rows, A(indices), A(out)); \
   }
 
 IDTR_DEFINE_SORT(f64, TF64)

@@ -151,6 +151,12 @@ int main(int argc, char **argv) {
     Descriptor<double> d(x, {2}), o(x, {2});
     Descriptor<int64_t> di(i, {2});
     _idtr_take_f64(1, 1, d.get(), 2 * rank_(), 4, 1, di.get(), 1, o.get());
+  } else if (c == "put_out_of_range") {
+    double x[2] = {1, 2}, v[2] = {3, 4};
+    int64_t i[2] = {0, rank_() == 1 ? -5 : 1};
+    Descriptor<double> d(x, {2}), dv(v, {2});
+    Descriptor<int64_t> di(i, {2});
+    _idtr_put_f64(1, 1, d.get(), 2 * rank_(), 4, 1, di.get(), 1, dv.get(), 0);
   } else if (c == "bad_perm") {
     std::vector<double> x(4), y(4);
     Descriptor<double> d(x.data(), {2, 2}), o(y.data(), {2, 2});

@@ -158,6 +158,72 @@ TYPED_TEST(Sort, SampleSortAllKeysOnOneRank) {
     EXPECT_EQ(positions.at({i}), outOffset + i); // stable: input order
 }
 
+/// The indices rank `r` writes in the put tests: repeated (also across
+/// ranks), reversed, negative.
+static Vec putIndices(int64_t n, int r) {
+  Vec indices;
+  for (int64_t k = 0; k < n + 2 * r; ++k)
+    indices.push_back((k * 3 + r * 2) % n - (k % 4 == 1 ? n : 0));
+  return indices;
+}
+
+TYPED_TEST(Sort, PutRowsAtGlobalIndicesLastWriteWins) {
+  using D = TypeParam;
+  using T = typename D::T;
+  const int p = nprocs(), me = rank();
+  for (int64_t n : {1, 7, 30})
+    for (int shift : {0, 1})
+      for (int64_t replicated : {0, 1}) {
+        Vec in = blocks(n, p, shift);
+        int64_t offset = 0;
+        for (int r = 0; r < me; ++r)
+          offset += in[r];
+        const Vec shape{in[me], 3};
+        Arr<T> block(shape, Layout::Strided);
+        for_each_index(shape, [&](const Vec &i) { block.at(i) = val<D>(-1); });
+        // Expected: the writes of ranks 0..p-1 in order, each in index
+        // order (numpy's last write wins).
+        std::vector<int64_t> writer(n, -1);
+        for (int r = 0; r < p; ++r) {
+          Vec indices = putIndices(n, r);
+          for (size_t k = 0; k < indices.size(); ++k)
+            writer[indices[k] < 0 ? indices[k] + n : indices[k]] =
+                r * 1000 + int64_t(k);
+        }
+        // Replicated: every rank passes everything (the concatenation).
+        Vec indices;
+        std::vector<int64_t> ids;
+        for (int r = 0; r < p; ++r) {
+          if (!replicated && r != me)
+            continue;
+          Vec mine = putIndices(n, r);
+          for (size_t k = 0; k < mine.size(); ++k) {
+            indices.push_back(mine[k]);
+            ids.push_back(r * 1000 + int64_t(k));
+          }
+        }
+        const int64_t m = static_cast<int64_t>(indices.size());
+        Arr<int64_t> idx({m});
+        Arr<T> values({m, 3}, Layout::Reversed);
+        for (int64_t k = 0; k < m; ++k) {
+          idx.at({k}) = indices[k];
+          for (int64_t c = 0; c < 3; ++c)
+            values.at({k, c}) = val<D>(ids[k] * 3 + c, 5);
+        }
+        D::put(IDTR_TEAM_WORLD, block.rank(), block.d(), offset, n, idx.rank(),
+               idx.d(), values.rank(), values.d(), replicated);
+        for (int64_t i = 0; i < in[me]; ++i)
+          for (int64_t c = 0; c < 3; ++c) {
+            const int64_t w = writer[offset + i];
+            EXPECT_EQ(block.at({i, c}),
+                      w < 0 ? val<D>(-1) : val<D>(w * 3 + c, 5))
+                << "n " << n << " row " << offset + i << " replicated "
+                << replicated;
+          }
+        EXPECT_TRUE(block.gaps_intact());
+      }
+}
+
 TYPED_TEST(Sort, TakeRowsAtGlobalIndices) {
   using D = TypeParam;
   using T = typename D::T;

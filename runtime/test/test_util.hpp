@@ -52,6 +52,7 @@ inline int nprocs() {
     static constexpr auto argsort = &_idtr_argsort_##S;                        \
     static constexpr auto sample_sort = &_idtr_sample_sort_##S;                \
     static constexpr auto take = &_idtr_take_##S;                              \
+    static constexpr auto put = &_idtr_put_##S;                                \
   };
 IDTEST_DTYPE(f64, double, false, true, 0)
 IDTEST_DTYPE(f32, float, false, true, 1)

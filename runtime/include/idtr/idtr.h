@@ -228,6 +228,17 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     rows [offset, offset + size)). Requests and replies each go through
  *     one all-to-all: the requested rows and their indices move.
  *
+ * void    _idtr_put_f64(int64_t team, (r,d) data, int64_t offset,
+ *             int64_t rows, (r,d) indices, (r,d) values,
+ *             int64_t replicated);                                   Sync.
+ *     In place: row indices[j] (global, negative from the end; out of
+ *     range: an error) of the split array whose block on this rank is
+ *     `data` becomes values[j]; later indices win, rank r's before rank
+ *     r+1's (numpy's order for indices split in rank order). replicated
+ *     != 0: all ranks pass all indices and values, each writes its rows
+ *     (no communication); otherwise (index, row) pairs go to their owners
+ *     through one all-to-all each.
+ *
  * key >= 0 caches the communication plan under (kind, team, key); key < 0
  * means "do not cache". A cached key reused with different metadata is an
  * error unless _idtr_forget_plan(team, key) was called in between.
@@ -265,6 +276,9 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   IDTR_API void _idtr_take_##S(int64_t team, IDTR_MEMREF(in), int64_t offset,  \
                                int64_t rows, IDTR_MEMREF(indices),             \
                                IDTR_MEMREF(out));                              \
+  IDTR_API void _idtr_put_##S(int64_t team, IDTR_MEMREF(data), int64_t offset, \
+                              int64_t rows, IDTR_MEMREF(indices),              \
+                              IDTR_MEMREF(values), int64_t replicated);        \
   IDTR_API void _idtr_ragged_alltoall_##S(                                     \
       int64_t team, IDTR_MEMREF(send), IDTR_MEMREF(send_offsets),              \
       IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv), IDTR_MEMREF(output_offsets), \
