@@ -1161,13 +1161,67 @@ def _masked_assign(x, mask, value):
         fits = np.broadcast_shapes(shape, rest) == tuple(rest)
     except ValueError:
         fits = False
+    if fits:
+        wide = reshape(mask, tuple(mask.shape) + (1,) * len(rest))
+        x[...] = where(wide, value, x)
+        return
+    # One value (or sub-array) per selected element, in row-major order of
+    # the mask: a put at the positions of the selected elements.
+    count = builtins.int(count_nonzero(mask))
+    try:
+        fits = (np.broadcast_shapes(shape, (count,) + tuple(rest)) ==
+                (count,) + tuple(rest))
+    except ValueError:
+        fits = False
     if not fits:
-        raise NotImplementedError(
-            f"__setitem__: boolean-mask assignment of values of shape "
-            f"{tuple(shape)} (only values broadcasting to one selected "
-            f"element, shape {tuple(rest)}, are supported)")
-    wide = reshape(mask, tuple(mask.shape) + (1,) * len(rest))
-    x[...] = where(wide, value, x)
+        raise ValueError(f"boolean array indexing assignment cannot assign "
+                         f"values of shape {tuple(shape)} to the {count} "
+                         f"elements where the mask is true (shape "
+                         f"{(count,) + tuple(rest)})")
+    if mask.ndim == 1:
+        x[...] = _put(x, nonzero(mask)[0], value, 0)
+        return
+    lead = math.prod(x.shape[:mask.ndim])
+    flat = reshape(x, (lead,) + tuple(rest))
+    updated = _put(flat, nonzero(reshape(mask, (lead,)))[0], value, 0)
+    x[...] = reshape(updated, x.shape)
+
+
+def _put(x, indices, values, axis):
+    """x with its elements `indices` along `axis` replaced by `values`
+    (broadcast to one element per index; the last of repeated indices
+    wins), as a new array."""
+    indices = asarray(indices)
+    if indices.ndim != 1 or indices.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be 1-d integer arrays")
+    if indices.size and x.shape[axis] == 0:
+        raise IndexError(f"index out of bounds for the empty axis {axis}")
+    shape = list(x.shape)
+    shape[axis] = indices.shape[0]
+    if isinstance(values, ndarray):
+        v = values if values.dtype == x.dtype else astype(values, x.dtype)
+    else:
+        v = asarray(values, dtype=x.dtype)
+    try:
+        fits = np.broadcast_shapes(v.shape, tuple(shape)) == tuple(shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"shape mismatch: value array of shape "
+                         f"{tuple(v.shape)} could not be broadcast to "
+                         f"indexing result of shape {tuple(shape)}")
+    if tuple(v.shape) != tuple(shape):
+        v = broadcast_to(v, tuple(shape))
+    node = x._node
+    return ndarray(_core.record(Node(list(node.shape), node.dtype, node.split,
+                                     "put", [node, indices._node, v._node],
+                                     axis)))
+
+
+def _integer_assign(x, indices, value):
+    """x[indices] = value with a 1-d integer array (numpy's order: the last
+    of repeated indices wins)."""
+    x[...] = _put(x, indices, value, 0)
 
 
 def take(x, indices, /, *, axis=None):
@@ -1295,6 +1349,7 @@ _array.permute_dims = permute_dims
 _array.asarray = asarray
 _array.masked_select = _masked_select
 _array.masked_assign = _masked_assign
+_array.integer_assign = _integer_assign
 _array.take = take
 
 del _kind, _name

@@ -155,6 +155,9 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         if _is_boolean_mask(key):
             masked_assign(self, key, value)
             return
+        if _is_integer_array(key):
+            integer_assign(self, key, value)
+            return
         destination = _view(self._node, key, for_write=True)
         if destination is None:
             return
@@ -469,5 +472,5 @@ def _view(node, key, for_write=False):
 
 # Names filled in by imex/__init__.py (circular: the operators use them).
 negative = positive = abs = bitwise_invert = matmul = permute_dims = None
-asarray = masked_select = masked_assign = take = None
+asarray = masked_select = masked_assign = integer_assign = take = None
 _install_operators()

@@ -542,6 +542,14 @@ def _emit_take(b, node):
     return r, dims, x[2]
 
 
+def _emit_put(b, node):
+    x, i, v = _emit_operands(b, node)
+    r = b.op(f"ndarray.put {v[0]} into {x[0]}[{i[0]}] axis {node.attrs} : "
+             f"({_type(v[1], v[2])}, {_type(x[1], x[2])}, "
+             f"{_type(i[1], i[2])}) -> {_type(x[1], x[2])}")
+    return r, x[1], x[2]
+
+
 def _emit_searchsorted(b, node):
     x, v = _emit_operands(b, node)
     flag = " right" if node.attrs else ""
@@ -946,7 +954,7 @@ EMITTERS = {
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
     "flip": _emit_flip, "sort": _emit_sort,
-    "searchsorted": _emit_searchsorted, "take": _emit_take,
+    "searchsorted": _emit_searchsorted, "take": _emit_take, "put": _emit_put,
     "loop": _emit_loop,
     "while": _emit_while,
     "loop_result": _emit_loop_result, "loop_index": _emit_loop_index,

@@ -101,6 +101,57 @@ def test_take_and_integer_array_indexing():
         xp.take(a, xp.asarray([[0]]), axis=0)
 
 
+@pytest.mark.parametrize("dtype", [xp.float64, xp.int32, xp.uint8, xp.bool],
+                         ids=str)
+def test_integer_array_assignment(dtype):
+    """a[idx] = v: repeated indices (the last write wins), negative ones,
+    broadcast and converted values, numpy and imex index arrays."""
+    x = sample((6, 3), dtype, seed=33)
+    v = sample((5, 3), dtype, seed=34)
+    a = xp.asarray(x)
+    i = np.array([4, 0, -1, 4, 2], dtype=np.int32)
+    a[xp.asarray(i)] = xp.asarray(v)
+    x[i] = v
+    check(a, x, exact=True)
+    a[np.array([1, 1], np.uint8)] = x[0]  # one row, broadcast
+    x[[1, 1]] = x[0]
+    check(a, x, exact=True)
+    a[np.array([], np.int64)] = 7
+    check(a, x, exact=True)
+    w = xp.asarray(x[:, 0])
+    w[xp.asarray([0, -2])] = 1.5 if dtype == xp.float64 else 1
+    want = x[:, 0].copy()
+    want[[0, -2]] = 1.5 if dtype == xp.float64 else 1
+    check(w, want, exact=True)
+
+
+def test_integer_array_assignment_errors():
+    a = xp.zeros((4, 3))
+    with pytest.raises(ValueError, match="shape mismatch: value array of "
+                       "shape \\(2,\\) could not be broadcast to indexing "
+                       "result of shape \\(3, 3\\)"):
+        a[np.array([0, 1, 2])] = xp.asarray([1.0, 2.0])
+
+
+def test_boolean_mask_assignment_per_element():
+    """a[mask] = values with one value per selected element (row-major
+    order of the mask), 1-d and n-d masks."""
+    x = sample((5, 4), np.float64, seed=35)
+    a = xp.asarray(x)
+    m = x > 0
+    vals = np.arange(m.sum(), dtype=np.float64)
+    a[xp.asarray(m)] = xp.asarray(vals)
+    x[m] = vals
+    check(a, x, exact=True)
+    rows = np.array([True, False, False, True, True])
+    a[rows] = xp.asarray(-np.arange(12.0).reshape(3, 4))
+    x[rows] = -np.arange(12.0).reshape(3, 4)
+    check(a, x, exact=True)
+    a[rows] = xp.asarray(np.array([[9.0], [8.0], [7.0]]))  # broadcast rows
+    x[rows] = np.array([[9.0], [8.0], [7.0]])
+    check(a, x, exact=True)
+
+
 def test_unsupported_indexing_raises_not_implemented():
     a = xp.ones((3, 3))
     with pytest.raises(NotImplementedError, match="__getitem__"):
@@ -145,7 +196,7 @@ def test_boolean_mask_assignment_and_nonzero():
     check(i, np.array([1, 3]))
     with pytest.raises(IndexError, match="boolean index did not match"):
         a[xp.asarray(np.ones(5, bool))]
-    with pytest.raises(NotImplementedError, match="boolean-mask assignment"):
+    with pytest.raises(ValueError, match="cannot assign values of shape"):
         a[a > 0] = xp.asarray([1.0, 2.0])
     with pytest.raises(ValueError, match="nonzero of a 0-d array"):
         xp.nonzero(xp.asarray(1.0))

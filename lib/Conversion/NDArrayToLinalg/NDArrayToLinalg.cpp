@@ -1276,6 +1276,60 @@ static Value buildRemappedRead(
       .getResult(0);
 }
 
+/// Integer indices along an axis of `length` elements as `index` values,
+/// negative ones counted from the end (the take and put rule).
+struct AxisIndices {
+  Value length;
+  bool isUnsigned;
+
+  Value normalize(OpBuilder &b, Location loc, Value raw) const {
+    Type indexType = b.getIndexType();
+    Value i =
+        isUnsigned
+            ? arith::IndexCastUIOp::create(b, loc, indexType, raw).getResult()
+            : arith::IndexCastOp::create(b, loc, indexType, raw).getResult();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+    return arith::SelectOp::create(b, loc, negative,
+                                   arith::AddIOp::create(b, loc, i, length), i);
+  }
+
+  /// A run-time check that every index of the 1-d tensor `indices` is in
+  /// range (one reduction), failing with `message`.
+  void createCheck(OpBuilder &b, Location loc, Value indices,
+                   const Twine &message) const {
+    Value ok = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
+                                       b.getI1Type(), ValueRange{});
+    Value valid = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    ok = linalg::FillOp::create(b, loc, valid, ok).getResult(0);
+    MLIRContext *context = b.getContext();
+    Value inRange =
+        linalg::GenericOp::create(
+            b, loc, ok.getType(), indices, ok,
+            {AffineMap::getMultiDimIdentityMap(1, context),
+             AffineMap::get(1, 0, {}, context)},
+            {utils::IteratorType::reduction},
+            [&](OpBuilder &nb, Location nloc, ValueRange args) {
+              Value i = normalize(nb, nloc, args[0]);
+              Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+              Value valid = arith::AndIOp::create(
+                  nb, nloc,
+                  arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge, i,
+                                        zero),
+                  arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, i,
+                                        length));
+              linalg::YieldOp::create(
+                  nb, nloc,
+                  arith::AndIOp::create(nb, nloc, args[1], valid).getResult());
+            })
+            .getResult(0);
+    cf::AssertOp::create(
+        b, loc, tensor::ExtractOp::create(b, loc, inRange, ValueRange{}),
+        message.str());
+  }
+};
+
 /// take: a check that every index is in range (a reduction), then a
 /// parallel loop over the result reading the indexed element.
 struct TakeLowering : public OpConversionPattern<TakeOp> {
@@ -1286,54 +1340,12 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
     Location loc = op.getLoc();
     Value source = adaptor.getSource(), indices = adaptor.getIndices();
     int64_t axis = op.getAxis();
-    Type indexType = rewriter.getIndexType();
-    Type element = getElementType(op.getIndices());
-    bool isUnsigned = element.isUnsignedInteger();
-    Value length = toIndex(rewriter, loc, getSize(rewriter, loc, source, axis));
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    // An index as `index`, negative ones counted from the end.
-    auto normalize = [&](OpBuilder &b, Location nloc, Value raw) -> Value {
-      Value i =
-          isUnsigned
-              ? arith::IndexCastUIOp::create(b, nloc, indexType, raw)
-                    .getResult()
-              : arith::IndexCastOp::create(b, nloc, indexType, raw).getResult();
-      Value negative =
-          arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::slt, i, zero);
-      return arith::SelectOp::create(
-          b, nloc, negative, arith::AddIOp::create(b, nloc, i, length), i);
-    };
-    // All indices in [0, length) after normalization.
-    Value ok = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
-                                       rewriter.getI1Type(), ValueRange{});
-    Value valid =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
-    ok = linalg::FillOp::create(rewriter, loc, valid, ok).getResult(0);
-    MLIRContext *context = getContext();
-    Value inRange =
-        linalg::GenericOp::create(
-            rewriter, loc, ok.getType(), indices, ok,
-            {AffineMap::getMultiDimIdentityMap(1, context),
-             AffineMap::get(1, 0, {}, context)},
-            {utils::IteratorType::reduction},
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              Value i = normalize(b, nloc, args[0]);
-              Value valid = arith::AndIOp::create(
-                  b, nloc,
-                  arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::sge, i,
-                                        zero),
-                  arith::CmpIOp::create(b, nloc, arith::CmpIPredicate::slt, i,
-                                        length));
-              linalg::YieldOp::create(
-                  b, nloc,
-                  arith::AndIOp::create(b, nloc, args[1], valid).getResult());
-            })
-            .getResult(0);
-    cf::AssertOp::create(
-        rewriter, loc,
-        tensor::ExtractOp::create(rewriter, loc, inRange, ValueRange{}),
-        "take: an index is out of bounds for axis " + std::to_string(axis));
-
+    AxisIndices along{
+        toIndex(rewriter, loc, getSize(rewriter, loc, source, axis)),
+        getElementType(op.getIndices()).isUnsignedInteger()};
+    along.createCheck(rewriter, loc, indices,
+                      "take: an index is out of bounds for axis " +
+                          Twine(axis));
     RankedTensorType resultType = getTensorType(op.getType());
     SmallVector<OpFoldResult> sizes = getSizes(rewriter, loc, source);
     sizes[axis] = getSize(rewriter, loc, indices, 0);
@@ -1343,10 +1355,53 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
         op, buildRemappedRead(
                 rewriter, loc, source, init,
                 [&](OpBuilder &b, Location nloc, SmallVectorImpl<Value> &at) {
-                  at[axis] = normalize(
+                  at[axis] = along.normalize(
                       b, nloc,
                       tensor::ExtractOp::create(b, nloc, indices, at[axis]));
                 }));
+    return success();
+  }
+};
+
+/// put: a check that every index is in range, then a loop over the indices
+/// in order (the last of repeated indices wins) inserting the slice of the
+/// values into the destination (updated in place by bufferization where
+/// the destination is not read later).
+struct PutLowering : public OpConversionPattern<PutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value destination = adaptor.getDestination(),
+          indices = adaptor.getIndices(), values = adaptor.getValues();
+    int64_t axis = op.getAxis();
+    AxisIndices along{
+        toIndex(rewriter, loc, getSize(rewriter, loc, destination, axis)),
+        getElementType(op.getIndices()).isUnsignedInteger()};
+    along.createCheck(rewriter, loc, indices,
+                      "put: an index is out of bounds for axis " + Twine(axis));
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value count = toIndex(rewriter, loc, getSize(rewriter, loc, indices, 0));
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, count, one, ValueRange{destination},
+        [&](OpBuilder &b, Location nloc, Value j, ValueRange iterArgs) {
+          SmallVector<OpFoldResult> sizes = getSizes(b, nloc, values);
+          sizes[axis] = b.getIndexAttr(1);
+          SmallVector<OpFoldResult> from(sizes.size(), b.getIndexAttr(0)),
+              strides(sizes.size(), b.getIndexAttr(1));
+          SmallVector<OpFoldResult> to = from;
+          from[axis] = j;
+          to[axis] = along.normalize(
+              b, nloc, tensor::ExtractOp::create(b, nloc, indices, j));
+          Value slice = tensor::ExtractSliceOp::create(b, nloc, values, from,
+                                                       sizes, strides);
+          Value updated = tensor::InsertSliceOp::create(
+              b, nloc, slice, iterArgs[0], to, sizes, strides);
+          scf::YieldOp::create(b, nloc, updated);
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
     return success();
   }
 };
@@ -2028,6 +2083,7 @@ void imex::populateNDArrayToLinalgConversionPatterns(
       MaskedSelectLowering, FlipLowering, MatMulLowering, ConcatLowering,
       EnvRegionLowering, EnvRegionYieldLowering>(converter,
                                                  patterns.getContext());
+  patterns.add<PutLowering>(converter, patterns.getContext());
   patterns.add<SearchSortedLowering, TakeLowering>(converter,
                                                    patterns.getContext());
   populateRandomLoweringPatterns(converter, patterns);

@@ -150,6 +150,24 @@ func.func @take(%a: !ndarray.ndarray<3x?xf64>, %i: !ndarray.ndarray<2xi32>) -> !
 
 // -----
 
+// put: every index checked, then a loop over the indices in order (the last
+// of repeated indices wins) inserting the slice of the values.
+// CHECK-LABEL: func @put
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction"]
+// CHECK: cf.assert {{.*}} "put: an index is out of bounds for axis 1"
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[D:.*]] = %{{.*}}) -> (tensor<3x?xf64>)
+// CHECK:   %[[K:.*]] = tensor.extract %{{.*}}[%[[J]]] : tensor<2xi32>
+// CHECK:   %[[I:.*]] = arith.select
+// CHECK:   %[[S:.*]] = tensor.extract_slice %{{.*}}[0, %[[J]]] [3, 1] [1, 1] : tensor<3x2xf64> to tensor<3x1xf64>
+// CHECK:   %[[U:.*]] = tensor.insert_slice %[[S]] into %[[D]][0, %[[I]]] [3, 1] [1, 1]
+// CHECK:   scf.yield %[[U]]
+func.func @put(%a: !ndarray.ndarray<3x?xf64>, %i: !ndarray.ndarray<2xi32>, %v: !ndarray.ndarray<3x2xf64>) -> !ndarray.ndarray<3x?xf64> {
+  %0 = ndarray.put %v into %a[%i] axis 1 : (!ndarray.ndarray<3x2xf64>, !ndarray.ndarray<3x?xf64>, !ndarray.ndarray<2xi32>) -> !ndarray.ndarray<3x?xf64>
+  return %0 : !ndarray.ndarray<3x?xf64>
+}
+
+// -----
+
 // searchsorted: a binary search per value (NaNs ordered last).
 // CHECK-LABEL: func @searchsorted
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]

@@ -421,6 +421,20 @@ class Dist:
                     f"({a.type}, {idx.type}) -> {array_type(dims, a.dtype)}")
         return Val(r, dims, a.dtype, expected, a.exact)
 
+    def put(self, a, idx, values, axis):
+        """a[..., idx, ...] = values along `axis` (a copy; last write wins)."""
+        expected = a.value.copy()
+        for j, i in enumerate(idx.value.astype(np.int64)):
+            at = [slice(None)] * expected.ndim
+            at[axis] = i
+            src = [slice(None)] * expected.ndim
+            src[axis] = j
+            expected[tuple(at)] = values.value[tuple(src)]
+        r = self.op(f"ndarray.put {values.name} into {a.name}[{idx.name}] "
+                    f"axis {axis} : ({values.type}, {a.type}, {idx.type}) -> "
+                    f"{array_type(a.dims, a.dtype)}")
+        return Val(r, a.dims, a.dtype, expected, a.exact and values.exact)
+
     def searchsorted(self, s, v, right=False):
         expected = np.searchsorted(s.value, v.value,
                                    side="right" if right else "left")
@@ -848,7 +862,7 @@ def _check_stats(stats, n, expect_halo, max_bytes=None):
         if max(sent) > max_bytes:
             errors.append(f"on {n} ranks a rank sent {max(sent)} bytes, more "
                           f"than the {max_bytes} allowed (bytes sent per "
-                          f"rank {sent})")
+                          f"rank {sent}, stats {stats})")
     calls = [int(s[STAT_ALL]) for s in stats]
     if max(calls) == 0:
         errors.append(f"on {n} ranks no rank called IDTR at all: the arrays "

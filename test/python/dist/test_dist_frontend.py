@@ -117,6 +117,33 @@ def test_boolean_masks(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_integer_and_mask_assignment(n):
+    """a[idx] = v on split arrays (split or replicated indices and values:
+    pairs sent to the owners, or each rank writing its rows; the last of
+    repeated indices wins) and a[mask] = values per selected element."""
+    x = sample((n, 3), np.float64, seed=n + 13)
+    a = xp.asarray(x, split=0)
+    i = np.array([n - 1, 0, -1, n // 2, n - 1])
+    v = sample((5, 3), np.float64, seed=n + 14)
+    a[xp.asarray(i, split=0)] = xp.asarray(v, split=0)
+    x[i] = v
+    check(a, x)
+    a[i] = v[::-1].copy()  # replicated indices and values
+    x[i] = v[::-1]
+    check(a, x)
+    cols = xp.asarray(x[:, 0], split=0)
+    cols[xp.asarray([0, -1])] = xp.asarray([5.0, 6.0])
+    want = x[:, 0].copy()
+    want[[0, -1]] = [5.0, 6.0]
+    check(cols, want)
+    m = x > 0
+    vals = np.arange(m.sum(), dtype=np.float64)
+    a[xp.asarray(m, split=0)] = xp.asarray(vals, split=0)
+    x[m] = vals
+    check(a, x)
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_sort(n):
     """sort/argsort of split 1-d arrays: a sample sort into the default
     partition; of split 2-d arrays along axis 1: local."""

@@ -247,6 +247,29 @@ LogicalResult TakeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// PutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PutOp::verify() {
+  auto data = cast<ndarray::NDArrayType>(getData().getType());
+  auto indices = cast<ndarray::NDArrayType>(getIndices().getType());
+  auto values = cast<ndarray::NDArrayType>(getValues().getType());
+  if (failed(verifyLocalArray(*this, data, "'data'")) ||
+      failed(verifyLocalArray(*this, indices, "'indices'")) ||
+      failed(verifyLocalArray(*this, values, "'values'")))
+    return failure();
+  if (indices.getRank() != 1 || !indices.getElementType().isInteger(64))
+    return emitOpError("'indices' must be a 1-d i64 array, got ") << indices;
+  if (data.getRank() < 1 || values.getRank() != data.getRank() ||
+      values.getElementType() != data.getElementType() ||
+      failed(verifyCompatibleShape(values.getShape().drop_front(),
+                                   data.getShape().drop_front())))
+    return emitOpError("'values' must be rows of 'data' (")
+           << data << "), got " << values;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ExScanOp
 //===----------------------------------------------------------------------===//
 

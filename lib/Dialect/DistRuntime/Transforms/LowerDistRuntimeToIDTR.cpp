@@ -65,6 +65,8 @@ struct Callee {
 static Type getCommElementType(Operation *op) {
   if (isa<AllReduceOp, ExScanOp>(op))
     return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
+  if (isa<PutOp>(op))
+    return getArrayType(cast<PutOp>(op).getData()).getElementType();
   if (isa<SampleSortOp, TakeOp, RaggedAllToAllOp, ndarray::SortOp,
           ndarray::ArgSortOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
@@ -123,6 +125,13 @@ static Callee getCallee(Operation *op) {
             "_idtr_take_" + suffix,
             FunctionType::get(
                 context, {i64, array, i64, i64, getUnranked(i64), array}, {})};
+      })
+      .Case([&](PutOp) {
+        return Callee{"_idtr_put_" + suffix,
+                      FunctionType::get(
+                          context,
+                          {i64, array, i64, i64, getUnranked(i64), array, i64},
+                          {})};
       })
       .Case([&](SampleSortOp) {
         return Callee{
@@ -687,9 +696,37 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
   }
 };
 
-//===----------------------------------------------------------------------===//
-// Pass
-//===----------------------------------------------------------------------===//
+/// distruntime.put: IDTR writes the rows into a copy of the block (value
+/// semantics).
+struct PutLowering : public OpConversionPattern<PutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType type = op.getType();
+    Value data = getBuffer(rewriter, loc, adaptor.getData());
+    Value buffer =
+        allocOutput(rewriter, loc, type, getSizes(rewriter, loc, data));
+    memref::CopyOp::create(rewriter, loc, data, buffer);
+    Value indices = getBuffer(rewriter, loc, adaptor.getIndices());
+    Value values = getBuffer(rewriter, loc, adaptor.getValues());
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      Type i64 = b.getI64Type();
+      return createCall(
+          b, loc, op,
+          {createI64(b, loc, op.getTeamAttr().getInt()),
+           toUnranked(b, loc, buffer),
+           arith::IndexCastOp::create(b, loc, i64, adaptor.getOffset()),
+           arith::IndexCastOp::create(b, loc, i64, adaptor.getRows()),
+           toUnranked(b, loc, indices), toUnranked(b, loc, values),
+           createI64(b, loc, op.getReplicated() ? 1 : 0)});
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
@@ -798,6 +835,7 @@ struct LowerDistRuntimeToIDTRPass
                  CollectiveLowering<ExScanOp>, SampleSortLowering, TakeLowering,
                  RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
+    patterns.add<PutLowering>(converter, context);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);
     patterns.add<WaitLowering>(converter, context, outputs);

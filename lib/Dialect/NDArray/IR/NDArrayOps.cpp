@@ -1363,6 +1363,39 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *,
 }
 
 //===----------------------------------------------------------------------===//
+// PutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PutOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  NDArrayType destination = getArrayType(adaptor.getDestination());
+  NDArrayType indices = getArrayType(adaptor.getIndices());
+  NDArrayType values = getArrayType(adaptor.getValues());
+  if (indices.getRank() != 1 || !indices.getElementType().isIntOrIndex() ||
+      indices.getElementType().isInteger(1))
+    return emitOptionalError(loc,
+                             "the indices must be a 1-d integer array, "
+                             "got ",
+                             Type(indices));
+  int64_t axis = adaptor.getAxis();
+  if (axis < 0 || axis >= destination.getRank())
+    return emitOptionalError(loc, "put axis ", axis, " is out of range [0, ",
+                             destination.getRank(), ")");
+  SmallVector<int64_t> taken(destination.getShape());
+  taken[axis] = indices.getDimSize(0);
+  if (values.getElementType() != destination.getElementType() ||
+      !areCompatibleShapes(values.getShape(), taken))
+    return emitOptionalError(
+        loc, "the values must have the shape ", formatShape(taken),
+        " and element type ", destination.getElementType(),
+        " (one element per index along axis ", axis, "), got ", Type(values));
+  return addInferredType(loc, inferred, destination.getShape(),
+                         destination.getElementType(), adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
 // MaskedSelectOp
 //===----------------------------------------------------------------------===//
 

@@ -554,6 +554,17 @@ LogicalResult distributeRowFlip(FlipOp op) {
   return success();
 }
 
+/// Integer indices as i64 (what IDTR takes).
+Value castToI64(OpBuilder &b, Location loc, Value indices) {
+  auto type = cast<NDArrayType>(indices.getType());
+  if (type.getElementType().isInteger(64))
+    return indices;
+  return CastElemTypeOp::create(
+      b, loc,
+      cast<NDArrayType>(type.cloneWith(type.getShape(), b.getI64Type())),
+      indices);
+}
+
 /// Integer-array indexing along an axis. Along axis 0 this rank's block of
 /// the result (default partition of the indices) is its block of the
 /// indices' rows: of a split source fetched by distruntime.take (requests
@@ -601,13 +612,7 @@ LogicalResult distributeTake(TakeOp op) {
     local = TakeOp::create(b, loc, dist::getRowsType(resultType), source,
                            localIndices, 0);
   } else {
-    auto indexType = cast<NDArrayType>(localIndices.getType());
-    if (!indexType.getElementType().isInteger(64))
-      localIndices =
-          CastElemTypeOp::create(b, loc,
-                                 cast<NDArrayType>(indexType.cloneWith(
-                                     indexType.getShape(), b.getI64Type())),
-                                 localIndices);
+    localIndices = castToI64(b, loc, localIndices);
     Value rows = dist::getDimValue(b, loc, source, 0);
     auto [firstRow, rowCount] =
         dist::createDefaultPartition(b, loc, team, rows);
@@ -622,6 +627,58 @@ LogicalResult distributeTake(TakeOp op) {
   Value distributed =
       dist::createFromOwned(b, loc, resultType, local, first, globalShape);
   op.getResult().replaceAllUsesWith(distributed);
+  op.erase();
+  return success();
+}
+
+/// Integer-array assignment along an axis. A distributed result (the
+/// destination's rows, default partition) is written block by block: along
+/// axis 0 by distruntime.put, with replicated indices and values each rank
+/// writing its rows without communication, otherwise each rank sending its
+/// block of the (index, value) pairs (default partition of the indices) to
+/// the owners; along other axes by a local put into the rank's rows (split
+/// indices gathered, the values' rows aligned with the destination's). A
+/// replicated result gathers split indices and values.
+LogicalResult distributePut(PutOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value destination = op.getDestination(), indices = op.getIndices(),
+        values = op.getValues();
+  int64_t team = env.getTeam();
+  Value rows = dist::getDimValue(b, loc, destination, 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  Value block = dist::createLocalRows(b, loc, destination, first, count);
+  NDArrayType localType = dist::getRowsType(resultType);
+  Value local;
+  if (op.getAxis() != 0) {
+    if (dist::getDistEnv(indices.getType()))
+      indices = dist::createGather(b, loc, indices);
+    local = PutOp::create(b, loc, localType,
+                          dist::createLocalRows(b, loc, values, first, count),
+                          block, indices, op.getAxis());
+  } else {
+    bool replicated = !dist::getDistEnv(indices.getType()) &&
+                      !dist::getDistEnv(values.getType());
+    if (!replicated) {
+      Value n = dist::getDimValue(b, loc, indices, 0);
+      auto [firstIndex, indexCount] =
+          dist::createDefaultPartition(b, loc, team, n);
+      indices = dist::createLocalRows(b, loc, indices, firstIndex, indexCount);
+      values = dist::createLocalRows(b, loc, values, firstIndex, indexCount);
+    }
+    local = distruntime::PutOp::create(b, loc, localType, values, block, first,
+                                       rows, castToI64(b, loc, indices),
+                                       replicated, team);
+  }
+  SmallVector<Value> globalShape;
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, destination, d));
+  op.getResult().replaceAllUsesWith(
+      dist::createFromOwned(b, loc, resultType, local, first, globalShape));
   op.erase();
   return success();
 }
@@ -977,6 +1034,8 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return distributeMaskedSelect(select);
   if (auto take = dyn_cast<TakeOp>(op))
     return distributeTake(take);
+  if (auto put = dyn_cast<PutOp>(op))
+    return distributePut(put);
   if (auto search = dyn_cast<SearchSortedOp>(op)) {
     if (dist::getDistEnv(search.getSorted().getType()) &&
         dist::getDistEnv(search.getValues().getType()))

@@ -350,3 +350,19 @@ func.func @ragged_alltoall_table(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.nda
   %0 = distruntime.ragged_alltoall %s send_offsets %t send_sizes %t into %o output_offsets %t recv_sizes %u team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x2xf64>
   return
 }
+
+// -----
+
+func.func @put_indices(%a: !ndarray.ndarray<?x2xf64>, %i: !ndarray.ndarray<?xi32>, %o: index, %n: index) {
+  // expected-error @+1 {{'indices' must be a 1-d i64 array, got '!ndarray.ndarray<?xi32>'}}
+  %0 = distruntime.put %a into %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
+func.func @put_values(%a: !ndarray.ndarray<?x2xf64>, %v: !ndarray.ndarray<?x3xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {
+  // expected-error @+1 {{'values' must be rows of 'data' ('!ndarray.ndarray<?x2xf64>'), got '!ndarray.ndarray<?x3xf64>'}}
+  %0 = distruntime.put %v into %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x3xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x2xf64>
+  return
+}

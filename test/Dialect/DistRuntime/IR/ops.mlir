@@ -82,6 +82,17 @@ func.func @ragged_alltoall(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?
 
 // -----
 
+// CHECK-LABEL: func @put
+// CHECK: distruntime.put %{{.*}} into %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+// CHECK: distruntime.put %{{.*}} into %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} replicated team = 1
+func.func @put(%a: !ndarray.ndarray<?x4xf64>, %v: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {
+  %0 = distruntime.put %v into %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+  %1 = distruntime.put %v into %a offset %o rows %n indices %i replicated team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @take
 // CHECK: distruntime.take %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
 func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {

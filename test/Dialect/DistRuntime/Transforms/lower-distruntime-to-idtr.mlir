@@ -113,6 +113,22 @@ func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: 
 
 // -----
 
+// put writes into a copy of the block; `replicated` is the last argument.
+// CHECK: func.func private @_idtr_put_f64(i64, memref<*xf64>, i64, i64, memref<*xi64>, memref<*xf64>, i64)
+// CHECK-LABEL: func.func @put
+// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?x4xf64>
+// CHECK: memref.copy %{{.*}}, %[[BUF]]
+// CHECK: memref.cast %{{.*}} : memref<?x4xf64, strided<[?, ?], offset: ?>> to memref<*xf64>
+// CHECK-NEXT: %[[R:.*]] = arith.constant 1 : i64
+// CHECK-NEXT: func.call @_idtr_put_f64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[R]])
+// CHECK: bufferization.to_tensor %[[BUF]] restrict
+func.func @put(%a: !ndarray.ndarray<?x4xf64>, %v: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) -> !ndarray.ndarray<?x4xf64> {
+  %0 = distruntime.put %v into %a offset %o rows %n indices %i replicated team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+  return %0 : !ndarray.ndarray<?x4xf64>
+}
+
+// -----
+
 // ragged_alltoall writes into a copy of the output.
 // CHECK: func.func private @_idtr_ragged_alltoall_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xindex>, memref<*xindex>)
 // CHECK-LABEL: func.func @ragged_alltoall

@@ -755,3 +755,39 @@ func.func @take_axis(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<2xi64>) {
   %0 = ndarray.take %a[%i] axis 1 : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<2xf64>
   return
 }
+
+// -----
+
+func.func @put_indices(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<2xi1>, %v: !ndarray.ndarray<2xf64>) {
+  // expected-error @+2 {{the indices must be a 1-d integer array, got '!ndarray.ndarray<2xi1>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.put %v into %a[%i] axis 0 : (!ndarray.ndarray<2xf64>, !ndarray.ndarray<4xf64>, !ndarray.ndarray<2xi1>) -> !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
+func.func @put_axis(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<2xi64>, %v: !ndarray.ndarray<2xf64>) {
+  // expected-error @+2 {{put axis -1 is out of range [0, 1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.put %v into %a[%i] axis -1 : (!ndarray.ndarray<2xf64>, !ndarray.ndarray<4xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<4xf64>
+  return
+}
+
+// -----
+
+func.func @put_values_shape(%a: !ndarray.ndarray<4x3xf64>, %i: !ndarray.ndarray<2xi64>, %v: !ndarray.ndarray<2x4xf64>) {
+  // expected-error @+2 {{the values must have the shape [2, 3] and element type 'f64' (one element per index along axis 0), got '!ndarray.ndarray<2x4xf64>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.put %v into %a[%i] axis 0 : (!ndarray.ndarray<2x4xf64>, !ndarray.ndarray<4x3xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<4x3xf64>
+  return
+}
+
+// -----
+
+func.func @put_values_type(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<?xi64>, %v: !ndarray.ndarray<?xf32>) {
+  // expected-error @+2 {{the values must have the shape [?] and element type 'f64' (one element per index along axis 0), got '!ndarray.ndarray<?xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.put %v into %a[%i] axis 0 : (!ndarray.ndarray<?xf32>, !ndarray.ndarray<4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<4xf64>
+  return
+}

@@ -280,6 +280,15 @@ func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi32>) {
 
 // -----
 
+// CHECK-LABEL: func @put
+func.func @put(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi32>, %v: !ndarray.ndarray<?x?xf64>) {
+  // CHECK: ndarray.put %{{.*}} into %{{.*}}[%{{.*}}] axis 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x4xf64>
+  %0 = ndarray.put %v into %a[%i] axis 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @flip
 func.func @flip(%a: !ndarray.ndarray<3x?xf64>) {
   // CHECK: ndarray.flip %{{.*}} [0, 1] : !ndarray.ndarray<3x?xf64> -> !ndarray.ndarray<3x?xf64>

@@ -310,6 +310,33 @@ func.func @flip(%n: index, %v: f64) -> (f64, f64) {
 
 // -----
 
+// put along the split axis: replicated indices and values are written by
+// each rank into its rows (no communication); split ones are sent to the
+// owners (this rank's block of the indices and values); along another axis
+// each rank puts into its rows. No gather of the array.
+// CHECK-LABEL: func.func @put
+// CHECK-NOT: dist.gather
+// CHECK: distruntime.put %{{.*}} into %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} replicated team = 1 : (!ndarray.ndarray<2x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<?x2xf64>
+// CHECK: %[[I:.*]] = ndarray.cast_elemtype %{{.*}} : !ndarray.ndarray<?xi32> to !ndarray.ndarray<?xi64>
+// CHECK: distruntime.put %{{.*}} into %{{.*}} offset %{{.*}} rows %{{.*}} indices %[[I]] team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x2xf64>
+// CHECK: ndarray.put %{{.*}} into %{{.*}}[%{{.*}}] axis 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<?x2xf64>
+// CHECK-NOT: dist.gather
+// CHECK: return
+func.func @put(%n: index, %v: f64, %i0: !ndarray.ndarray<2xi64>, %w: !ndarray.ndarray<2x2xf64>, %idx: !ndarray.ndarray<?xi32>) -> f64 {
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x2xf64>
+  %b = ndarray.put %w into %a[%i0] axis 0 : (!ndarray.ndarray<2x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<?x2xf64>
+  %c0 = arith.constant 0 : index
+  %m = ndarray.dim %idx, %c0 : !ndarray.ndarray<?xi32>
+  %s = ndarray.create(%m) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x2xf64>
+  %c = ndarray.put %s into %b[%idx] axis 0 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi32>) -> !ndarray.ndarray<?x2xf64>
+  %d = ndarray.put %c into %c[%i0] axis 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<2xi64>) -> !ndarray.ndarray<?x2xf64>
+  %r = ndarray.reduction sum %d : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<f64>
+  %x = ndarray.load %r[] : !ndarray.ndarray<f64>
+  return %x : f64
+}
+
+// -----
+
 // take along the split axis of a split array: this rank's block of the
 // indices (default partition), its rows fetched by distruntime.take; no
 // gather of the array.

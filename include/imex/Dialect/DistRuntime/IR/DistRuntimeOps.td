@@ -296,6 +296,40 @@ def DistRuntime_TakeOp : DistRuntime_Op<"take", [DistRuntime_Communicates]> {
   let hasVerifier = 1;
 }
 
+def DistRuntime_PutOp : DistRuntime_Op<"put", [DistRuntime_Communicates,
+    AllTypesMatch<["data", "result"]>]> {
+  let summary = "rows of a distributed array written at global indices";
+  let description = [{
+    `data` is this rank's block (global rows `[offset, offset + size)`,
+    blocks in rank order) of an array of `rows` rows split over `team`; the
+    result is `data` with row `indices[j]` (global, `i64`, negative from the
+    end) replaced by row `j` of `values`, for the indices and values of
+    every rank: of repeated indices the last wins, rank r's indices before
+    rank r + 1's (numpy's order when the indices are split in rank order).
+    With `replicated` every rank passes all indices and values and writes
+    those of its rows (no communication); otherwise the (index, row) pairs
+    go to the owners of the rows (one all-to-all each for the indices and
+    the rows). Collective and synchronous; lowered to `_idtr_put_<T>` on a
+    copy of `data`. An index out of range aborts with a message naming it.
+
+    ```mlir
+    %r = distruntime.put %v into %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$values,
+                       DistRuntime_ReadArray:$data, Index:$offset,
+                       Index:$rows, DistRuntime_ReadArray:$indices,
+                       UnitAttr:$replicated, DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    $values `into` $data `offset` $offset `rows` $rows `indices` $indices
+    (`replicated` $replicated^)? `team` `=` $team attr-dict `:` `(`
+    qualified(type($values)) `,` qualified(type($data)) `,`
+    qualified(type($indices)) `)` `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_RaggedAllToAllOp : DistRuntime_Op<"ragged_alltoall", [
     DistRuntime_Communicates, AllTypesMatch<["output", "result"]>]> {
   let summary = "ragged all-to-all exchange of rows";

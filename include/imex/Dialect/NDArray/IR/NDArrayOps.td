@@ -810,6 +810,41 @@ def NDArray_TakeOp : NDArray_InferredOp<"take"> {
   }];
 }
 
+def NDArray_PutOp : NDArray_InferredOp<"put"> {
+  let summary = "a copy of an array with sub-arrays at integer indices replaced";
+  let description = [{
+    numpy's `a[idx] = values` with a 1-d integer array `idx` along `axis`,
+    with value semantics: the result is `destination` with its element (or
+    sub-array) `indices[j]` along `axis` replaced by element `j` along
+    `axis` of `values`, which has the shape of `take(destination, indices,
+    axis)` (broadcast it first). Negative indices count from the end; an
+    index out of range is a run-time error; of repeated indices the last
+    one wins (numpy's order).
+
+    ```mlir
+    %r = ndarray.put %v into %a[%i] axis 0 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
+    ```
+
+    Distributed (dimension 0 split): along axis 0 each rank's block of the
+    result is written by `distruntime.put`: with split indices or values
+    the (index, row) pairs go to the owners of the rows (one all-to-all
+    each for the indices and the rows), with replicated ones each rank
+    writes its rows without communication; along other axes each rank
+    writes its rows (split indices are gathered, the values' rows aligned
+    with the destination's). A replicated destination gathers split
+    indices and values.
+  }];
+  let arguments = (ins NDArray_ReadArray:$values,
+                       NDArray_ReadArray:$destination,
+                       NDArray_ReadArray:$indices, I64Attr:$axis);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    $values `into` $destination `[` $indices `]` `axis` $axis attr-dict `:`
+    `(` qualified(type($values)) `,` qualified(type($destination)) `,`
+    qualified(type($indices)) `)` `->` qualified(type($result))
+  }];
+}
+
 def NDArray_MaskedSelectOp : NDArray_InferredOp<"masked_select"> {
   let summary = "the elements (or sub-arrays) where a boolean mask is true";
   let description = [{
