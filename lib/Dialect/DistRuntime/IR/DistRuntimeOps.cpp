@@ -391,6 +391,72 @@ LogicalResult CopyReshapeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// RepartitionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RepartitionOp::verify() {
+  Operation *op = *this;
+  if (failed(verifyBlock(op, getInput(), "input")) ||
+      failed(verifyBlock(op, getOutput(), "output")) ||
+      failed(verifySameElementType(op, getOutput(), "output", getInput(),
+                                   "input")))
+    return failure();
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto output = cast<ndarray::NDArrayType>(getOutput().getType());
+  if (output.getRank() != input.getRank())
+    return emitOpError("the output (")
+           << output << ") must have the rank of the input (" << input << ")";
+  if (failed(verifyIndexList(op, getGlobalShape(), input.getRank(),
+                             "global_shape", "input")) ||
+      failed(verifyIndexList(op, getLocalOffsets(), input.getRank(),
+                             "local_offsets", "input")) ||
+      failed(verifyIndexList(op, getTargetOffsets(), output.getRank(),
+                             "target_offsets", "output")) ||
+      failed(verifyIndexList(op, getTargetSizes(), output.getRank(),
+                             "target_sizes", "output")))
+    return failure();
+  for (int64_t dim = 0; dim < output.getRank(); ++dim)
+    if (failed(verifyStaticSize(op, "output", dim, output.getDimSize(dim),
+                                getConstant(getTargetSizes()[dim]),
+                                "target_sizes[" + std::to_string(dim) + "]")))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  Operation *op = *this;
+  if (failed(verifyBlock(op, getInput(), "input")) ||
+      failed(verifyLocalArray(op, getOutput().getType(), "'output'")) ||
+      failed(verifySameElementType(op, getOutput(), "output", getInput(),
+                                   "input")))
+    return failure();
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto output = cast<ndarray::NDArrayType>(getOutput().getType());
+  if (output.getRank() != input.getRank())
+    return emitOpError("the output (")
+           << output << ") must have the rank of the input (" << input << ")";
+  if (failed(verifyIndexList(op, getGlobalShape(), input.getRank(),
+                             "global_shape", "input")) ||
+      failed(verifyIndexList(op, getLocalOffsets(), input.getRank(),
+                             "local_offsets", "input")))
+    return failure();
+  if (getRoot() && !output.isDynamicDim(0))
+    return emitOpError("gathers to one rank, so the output has no rows on "
+                       "the others: its dimension 0 must be dynamic, got ")
+           << output;
+  for (int64_t dim = getRoot() ? 1 : 0; dim < output.getRank(); ++dim)
+    if (failed(verifyStaticSize(op, "output", dim, output.getDimSize(dim),
+                                getConstant(getGlobalShape()[dim]),
+                                "global_shape[" + std::to_string(dim) + "]")))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // CopyPermuteOp
 //===----------------------------------------------------------------------===//
 
@@ -486,8 +552,9 @@ LogicalResult WaitOp::verify() {
   }
   if (producer && !isa<RegionBranchOpInterface>(producer))
     return emitOpError("handle must be produced by distruntime.get_halo, "
-                       "distruntime.copy_reshape or distruntime.copy_permute "
-                       "(or be a block argument), not by '")
+                       "distruntime.copy_reshape, distruntime.copy_permute "
+                       "or distruntime.repartition (or be a block "
+                       "argument), not by '")
            << producer->getName() << "'";
   if (getArrays().empty() || getArrays().size() > 3)
     return emitOpError("expects 1 to 3 arrays (the input and the outputs of "

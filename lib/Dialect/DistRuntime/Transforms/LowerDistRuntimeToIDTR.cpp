@@ -67,12 +67,18 @@ static Type getCommElementType(Operation *op) {
     return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
   if (isa<PutOp>(op))
     return getArrayType(cast<PutOp>(op).getData()).getElementType();
-  if (isa<SampleSortOp, TakeOp, RaggedAllToAllOp, ndarray::SortOp,
+  if (isa<SampleSortOp, TakeOp, GatherOp, RaggedAllToAllOp, ndarray::SortOp,
           ndarray::ArgSortOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
   return Type();
+}
+
+/// `_idtr_prank`: this process's rank in a team.
+static Callee getRankCallee(MLIRContext *context) {
+  Type i64 = IntegerType::get(context, 64);
+  return {"_idtr_prank", FunctionType::get(context, {i64}, {i64})};
 }
 
 /// The IDTR function `op` is lowered to a call of.
@@ -83,7 +89,7 @@ static Callee getCallee(Operation *op) {
   if (isa<TeamSizeOp>(op))
     return {"_idtr_nprocs", FunctionType::get(context, {i64}, {i64})};
   if (isa<TeamMemberOp>(op))
-    return {"_idtr_prank", FunctionType::get(context, {i64}, {i64})};
+    return getRankCallee(context);
   if (isa<ForgetPlanOp>(op))
     return {"_idtr_forget_plan", FunctionType::get(context, {i64, i64}, {})};
   if (isa<WaitOp>(op)) {
@@ -152,6 +158,18 @@ static Callee getCallee(Operation *op) {
             FunctionType::get(context,
                               {i64, array, list, list, list, list, array, i64},
                               {i64})};
+      })
+      .Case([&](RepartitionOp) {
+        return Callee{
+            "_idtr_repartition_" + suffix,
+            FunctionType::get(context,
+                              {i64, array, list, list, list, list, array, i64},
+                              {i64})};
+      })
+      .Case([&](GatherOp) {
+        return Callee{"_idtr_gather_" + suffix,
+                      FunctionType::get(
+                          context, {i64, array, list, list, array, i64}, {})};
       })
       .Case([&](CopyPermuteOp) {
         return Callee{
@@ -478,6 +496,36 @@ struct CopyReshapeLowering : public AsyncLowering<CopyReshapeOp> {
   }
 };
 
+struct RepartitionLowering : public AsyncLowering<RepartitionOp> {
+  using AsyncLowering::AsyncLowering;
+  LogicalResult
+  matchAndRewrite(RepartitionOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    Value output = allocOutput(rewriter, loc, op.getOutput().getType(),
+                               adaptor.getTargetSizes());
+    Value handle =
+        createInAllocaScope(
+            rewriter, loc, rewriter.getI64Type(),
+            [&](OpBuilder &b) {
+              return createCall(
+                  b, loc, op,
+                  {createI64(b, loc, op.getTeamAttr().getInt()),
+                   toUnranked(b, loc, input),
+                   createIndexList(b, loc, adaptor.getGlobalShape()),
+                   createIndexList(b, loc, adaptor.getLocalOffsets()),
+                   createIndexList(b, loc, adaptor.getTargetOffsets()),
+                   createIndexList(b, loc, adaptor.getTargetSizes()),
+                   toUnranked(b, loc, output),
+                   createI64(b, loc, op.getKeyAttr().getInt())});
+            })
+            .front();
+    replace(rewriter, op, handle, output);
+    return success();
+  }
+};
+
 struct CopyPermuteLowering : public AsyncLowering<CopyPermuteOp> {
   using AsyncLowering::AsyncLowering;
   LogicalResult
@@ -696,6 +744,43 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
   }
 };
 
+/// distruntime.gather: the global shape on receiving ranks; with a root,
+/// no rows on the other ranks.
+struct GatherLowering : public OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    Value team = createI64(rewriter, loc, op.getTeamAttr().getInt());
+    SmallVector<Value> sizes(adaptor.getGlobalShape());
+    std::optional<int64_t> root = op.getRoot();
+    if (root) {
+      Callee rank = getRankCallee(getContext());
+      Value me = func::CallOp::create(rewriter, loc, rank.name,
+                                      rank.type.getResults(), team)
+                     .getResult(0);
+      Value receiving =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, me,
+                                createI64(rewriter, loc, *root));
+      sizes[0] = arith::SelectOp::create(rewriter, loc, receiving, sizes[0],
+                                         createIndex(rewriter, loc, 0));
+    }
+    Value output = allocOutput(rewriter, loc, op.getType(), sizes);
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      return createCall(b, loc, op,
+                        {team, toUnranked(b, loc, input),
+                         createIndexList(b, loc, adaptor.getGlobalShape()),
+                         createIndexList(b, loc, adaptor.getLocalOffsets()),
+                         toUnranked(b, loc, output),
+                         createI64(b, loc, root ? *root : -1)});
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, op.getType()));
+    return success();
+  }
+};
+
 /// distruntime.put: IDTR writes the rows into a copy of the block (value
 /// semantics).
 struct PutLowering : public OpConversionPattern<PutOp> {
@@ -761,11 +846,14 @@ struct LowerDistRuntimeToIDTRPass
             << op->getNumOperands() - 1;
         return WalkResult::interrupt();
       }
-      Callee callee = getCallee(op);
-      if (llvm::none_of(callees, [&](const Callee &declared) {
-            return declared.name == callee.name;
-          }))
-        callees.push_back(callee);
+      SmallVector<Callee, 2> needed{getCallee(op)};
+      if (auto gather = dyn_cast<GatherOp>(op); gather && gather.getRoot())
+        needed.push_back(getRankCallee(context));
+      for (const Callee &callee : needed)
+        if (llvm::none_of(callees, [&](const Callee &declared) {
+              return declared.name == callee.name;
+            }))
+          callees.push_back(callee);
       return WalkResult::advance();
     });
     if (checked.wasInterrupted())
@@ -835,7 +923,8 @@ struct LowerDistRuntimeToIDTRPass
                  CollectiveLowering<ExScanOp>, SampleSortLowering, TakeLowering,
                  RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
-    patterns.add<PutLowering>(converter, context);
+    patterns.add<PutLowering, GatherLowering>(converter, context);
+    patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
         converter, context, outputs, wrappers);
     patterns.add<WaitLowering>(converter, context, outputs);

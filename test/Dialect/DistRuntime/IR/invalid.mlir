@@ -266,7 +266,7 @@ func.func @wait_result_types(%a: !ndarray.ndarray<?xf64>, %i: index) {
 
 func.func @wait_bad_producer(%a: !ndarray.ndarray<?xf64>) {
   %h = builtin.unrealized_conversion_cast to !distruntime.asynchandle
-  // expected-error @+1 {{handle must be produced by distruntime.get_halo, distruntime.copy_reshape or distruntime.copy_permute (or be a block argument), not by 'builtin.unrealized_conversion_cast'}}
+  // expected-error @+1 {{handle must be produced by distruntime.get_halo, distruntime.copy_reshape, distruntime.copy_permute or distruntime.repartition (or be a block argument), not by 'builtin.unrealized_conversion_cast'}}
   %w = distruntime.wait %h, %a : !ndarray.ndarray<?xf64>
   return
 }
@@ -364,5 +364,51 @@ func.func @put_indices(%a: !ndarray.ndarray<?x2xf64>, %i: !ndarray.ndarray<?xi32
 func.func @put_values(%a: !ndarray.ndarray<?x2xf64>, %v: !ndarray.ndarray<?x3xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {
   // expected-error @+1 {{'values' must be rows of 'data' ('!ndarray.ndarray<?x2xf64>'), got '!ndarray.ndarray<?x3xf64>'}}
   %0 = distruntime.put %v into %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x3xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
+func.func @gather_root_static(%a: !ndarray.ndarray<?x2xf64>, %o: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{gathers to one rank, so the output has no rows on the others: its dimension 0 must be dynamic, got '!ndarray.ndarray<8x2xf64>'}}
+  %0 = distruntime.gather %a global_shape[%c0, %c2] local_offsets[%o, %c0] root = 0 team = 1 : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<8x2xf64>
+  return
+}
+
+// -----
+
+func.func @gather_shape(%a: !ndarray.ndarray<?x2xf64>, %o: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'output' has size 3 in dimension 1 but global_shape[1] is 2}}
+  %0 = distruntime.gather %a global_shape[%c0, %c2] local_offsets[%o, %c0] team = 1 : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x3xf64>
+  return
+}
+
+// -----
+
+func.func @gather_list(%a: !ndarray.ndarray<?x2xf64>, %o: index) {
+  // expected-error @+1 {{expects 2 value(s) in 'local_offsets' (the rank of 'input'), got 1}}
+  %0 = distruntime.gather %a global_shape[%o, %o] local_offsets[%o] team = 1 : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
+func.func @repartition_size(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'output' has size 3 in dimension 1 but target_sizes[1] is 2}}
+  %h, %b = distruntime.repartition %a global_shape[%o, %c2] local_offsets[%o, %c0] target_offsets[%c0, %c0] target_sizes[%o, %c2] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x3xf64>
+  return
+}
+
+// -----
+
+func.func @repartition_rank(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
+  // expected-error @+1 {{the output ('!ndarray.ndarray<?xf64>') must have the rank of the input ('!ndarray.ndarray<?x4xf64>')}}
+  %h, %b = distruntime.repartition %a global_shape[%o, %o] local_offsets[%o, %o] target_offsets[%o] target_sizes[%o] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?xf64>
   return
 }

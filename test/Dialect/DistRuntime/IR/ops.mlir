@@ -93,6 +93,25 @@ func.func @put(%a: !ndarray.ndarray<?x4xf64>, %v: !ndarray.ndarray<?x4xf64>, %i:
 
 // -----
 
+// CHECK-LABEL: func @gather_and_repartition
+// CHECK: distruntime.gather %{{.*}} global_shape[%{{.*}}, %{{.*}}] local_offsets[%{{.*}}, %{{.*}}] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<10x4xf64>
+// CHECK: distruntime.gather %{{.*}} root = 2 team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>
+// CHECK: %[[H:.*]], %[[B:.*]] = distruntime.repartition %[[A:.*]] global_shape[%{{.*}}, %{{.*}}] local_offsets[%{{.*}}, %{{.*}}] target_offsets[%{{.*}}, %{{.*}}] target_sizes[%{{.*}}, %{{.*}}] team = 1 key = 3 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x2xf64>
+// CHECK: distruntime.wait %[[H]], %[[A]], %[[B]]
+func.func @gather_and_repartition(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : index
+  %0 = distruntime.gather %a global_shape[%c10, %c4] local_offsets[%o, %c0] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<10x4xf64>
+  %1 = distruntime.gather %a global_shape[%c10, %c4] local_offsets[%o, %c0] root = 2 team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>
+  %h, %b = distruntime.repartition %a global_shape[%c10, %c4] local_offsets[%o, %c0] target_offsets[%c0, %c2] target_sizes[%c10, %c2] team = 1 key = 3 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x2xf64>
+  %2:2 = distruntime.wait %h, %a, %b : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x2xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @take
 // CHECK: distruntime.take %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
 func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {

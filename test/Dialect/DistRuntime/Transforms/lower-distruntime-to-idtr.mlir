@@ -113,6 +113,39 @@ func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: 
 
 // -----
 
+// gather: the global shape on every rank, or with a root on that rank and
+// no rows elsewhere (the rank from _idtr_prank); repartition: an async
+// call returning a handle, the output allocated with the target sizes.
+// CHECK-DAG: func.func private @_idtr_gather_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xf64>, i64)
+// CHECK-DAG: func.func private @_idtr_prank(i64) -> i64
+// CHECK-DAG: func.func private @_idtr_repartition_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, i64) -> i64
+// CHECK-LABEL: func.func @gather_and_repartition
+// CHECK: %[[ALL:.*]] = memref.alloc() : memref<10x4xf64>
+// CHECK: %[[M1:.*]] = arith.constant -1 : i64
+// CHECK: func.call @_idtr_gather_f64({{.*}}, %[[M1]])
+// CHECK: %[[ME:.*]] = call @_idtr_prank
+// CHECK: %[[IS:.*]] = arith.cmpi eq, %[[ME]], %{{.*}} : i64
+// CHECK: %[[ROWS:.*]] = arith.select %[[IS]], %{{.*}}, %{{.*}} : index
+// CHECK: memref.alloc(%[[ROWS]]) : memref<?x4xf64>
+// CHECK: func.call @_idtr_gather_f64
+// CHECK: memref.alloc(%{{.*}}) : memref<?x2xf64>
+// CHECK: %[[H:.*]] = func.call @_idtr_repartition_f64
+// CHECK: memref.alloca_scope.return %[[H]] : i64
+// CHECK: call @_idtr_wait_buffers(
+func.func @gather_and_repartition(%a: !ndarray.ndarray<?x4xf64>, %o: index) -> (!ndarray.ndarray<10x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x2xf64>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : index
+  %0 = distruntime.gather %a global_shape[%c10, %c4] local_offsets[%o, %c0] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<10x4xf64>
+  %1 = distruntime.gather %a global_shape[%c10, %c4] local_offsets[%o, %c0] root = 1 team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>
+  %h, %b = distruntime.repartition %a global_shape[%c10, %c4] local_offsets[%o, %c0] target_offsets[%c0, %c2] target_sizes[%c10, %c2] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x2xf64>
+  %2:2 = distruntime.wait %h, %a, %b : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x2xf64>
+  return %0, %1, %2#1 : !ndarray.ndarray<10x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x2xf64>
+}
+
+// -----
+
 // put writes into a copy of the block; `replicated` is the last argument.
 // CHECK: func.func private @_idtr_put_f64(i64, memref<*xf64>, i64, i64, memref<*xi64>, memref<*xf64>, i64)
 // CHECK-LABEL: func.func @put

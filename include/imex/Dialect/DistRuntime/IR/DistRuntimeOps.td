@@ -487,6 +487,92 @@ def DistRuntime_CopyReshapeOp : DistRuntime_AsyncOp<"copy_reshape"> {
   }];
 }
 
+def DistRuntime_RepartitionOp : DistRuntime_AsyncOp<"repartition"> {
+  let summary = "start copying any box of a distributed array to each rank";
+  let description = [{
+    `input` is this rank's block (at the global offsets `local_offsets`) of
+    a distributed array of global shape `global_shape`, split on dimension
+    0. `output` receives the global box `[target_offsets, target_offsets +
+    target_sizes)` of the array: boxes may be a new row partition, blocks
+    of other dimensions, or the same box on several ranks; they need not
+    tile the array. Only ranks whose rows overlap a box send to its rank.
+    This is `_idtr_repartition_<T>`.
+
+    Collective and asynchronous: complete it with
+    `distruntime.wait %handle, %input, %output`.
+
+    ```mlir
+    %h, %out = distruntime.repartition %a global_shape[%n, %c6]
+        local_offsets[%o, %c0] target_offsets[%c0, %j]
+        target_sizes[%n, %c2] team = 1
+        : !ndarray.ndarray<?x6xf64> -> !ndarray.ndarray<?x2xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input,
+                       Variadic<Index>:$global_shape,
+                       Variadic<Index>:$local_offsets,
+                       Variadic<Index>:$target_offsets,
+                       Variadic<Index>:$target_sizes,
+                       DistRuntime_TeamAttr:$team,
+                       DistRuntime_KeyAttr:$key);
+  let results = (outs DistRuntime_AsyncHandleType:$handle,
+                      DistRuntime_FreshArray:$output);
+  let builders = [
+    // The handle type is implied.
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::Value":$input,
+        "::mlir::ValueRange":$global_shape,
+        "::mlir::ValueRange":$local_offsets,
+        "::mlir::ValueRange":$target_offsets,
+        "::mlir::ValueRange":$target_sizes, "int64_t":$team,
+        CArg<"int64_t", "-1">:$key), [{
+      build($_builder, $_state,
+            AsyncHandleType::get($_builder.getContext()), output, input,
+            global_shape, local_offsets, target_offsets, target_sizes,
+            static_cast<uint64_t>(team), static_cast<uint64_t>(key));
+    }]>
+  ];
+  let assemblyFormat = [{
+    $input `global_shape` `[` $global_shape `]`
+    `local_offsets` `[` $local_offsets `]`
+    `target_offsets` `[` $target_offsets `]`
+    `target_sizes` `[` $target_sizes `]`
+    `team` `=` $team (`key` `=` $key^)? attr-dict
+    `:` qualified(type($input)) `->` qualified(type($output))
+  }];
+}
+
+def DistRuntime_GatherOp : DistRuntime_Op<"gather", [DistRuntime_Communicates,
+    AttrSizedOperandSegments]> {
+  let summary = "the whole distributed array on every rank or on one";
+  let description = [{
+    `input` is this rank's block (at the global offsets `local_offsets`) of
+    a distributed array of global shape `global_shape`, split on dimension
+    0. The result is the whole array on every rank, or with `root` on that
+    rank of the team, and no rows on the others (so the result's dimension
+    0 is dynamic). Collective and synchronous; lowered to
+    `_idtr_gather_<T>` (`MPI_Allgatherv`, or `MPI_Gatherv` to the root):
+    each block moves once to each receiving rank.
+
+    ```mlir
+    %all = distruntime.gather %a global_shape[%n, %c4] local_offsets[%o, %c0] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>
+    %one = distruntime.gather %a global_shape[%n, %c4] local_offsets[%o, %c0] root = 0 team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input,
+                       Variadic<Index>:$global_shape,
+                       Variadic<Index>:$local_offsets,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>>:$root,
+                       DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$output);
+  let assemblyFormat = [{
+    $input `global_shape` `[` $global_shape `]`
+    `local_offsets` `[` $local_offsets `]` (`root` `=` $root^)?
+    `team` `=` $team attr-dict
+    `:` qualified(type($input)) `->` qualified(type($output))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_CopyPermuteOp : DistRuntime_AsyncOp<"copy_permute"> {
   let summary = "start a transpose of a distributed array";
   let description = [{
