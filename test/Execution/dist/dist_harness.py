@@ -73,6 +73,11 @@ def _gpu_type(match):
 EMULATE = os.environ.get("IMEX_DIST_EMULATE") == "1"
 RANKS = tuple(int(n) for n in
               os.environ.get("IMEX_DIST_RANKS", "1,2,3,4").split(","))
+# The data-dependent operations (sort, take, put, masks, scans) also run on
+# 5 ranks by default: their IDTR routing has per-rank tables and prime
+# rank counts leave uneven blocks everywhere.
+RANKS_TO_5 = (RANKS + (5,) if "IMEX_DIST_RANKS" not in os.environ
+              else RANKS)
 TEAM = "" if EMULATE else " {dist.team = 1 : i64}"
 
 # IDTR statistics (runtime/include/idtr/idtr.h) the programs print last.

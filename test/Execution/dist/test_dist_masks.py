@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dist_harness
-from dist_harness import data, named, run_cases
+from dist_harness import RANKS_TO_5, data, named, run_cases
 
 
 def mask(shape, density):
@@ -80,4 +80,4 @@ def cases(dynamic):
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_masks(dynamic):
-    run_cases(cases(dynamic))
+    run_cases(cases(dynamic), ranks=RANKS_TO_5)

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from dist_harness import data, named, run_cases
+from dist_harness import RANKS_TO_5, data, named, run_cases
 
 ROWS, COLS = 1000, 64
 
@@ -58,11 +58,12 @@ def volume(d, dynamic):
 def test_put(dynamic):
     run_cases([named("combinations", combinations, dynamic),
                named("edge_cases_1", edge_cases, 1),
-               named("edge_cases_5", edge_cases, 5)])
+               named("edge_cases_5", edge_cases, 5)],
+              ranks=RANKS_TO_5)
 
 
 def test_put_volume():
     # The 6 (index, row) pairs at most, plus the metadata and the checked
     # sum: far below one rank's block (~128 KiB).
-    run_cases([named("volume", volume, True)],
+    run_cases([named("volume", volume, True)], ranks=RANKS_TO_5,
               max_bytes=6 * 8 + 6 * COLS * 8 + 4096)

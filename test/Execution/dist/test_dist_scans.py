@@ -6,7 +6,7 @@ fewer rows than ranks, empty arrays, views, and results used further."""
 
 import pytest
 
-from dist_harness import data, named, run_cases
+from dist_harness import RANKS_TO_5, data, named, run_cases
 
 
 def one_d(d, dtype, dynamic):
@@ -60,4 +60,4 @@ def cases(dynamic):
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_scans(dynamic):
-    run_cases(cases(dynamic))
+    run_cases(cases(dynamic), ranks=RANKS_TO_5)

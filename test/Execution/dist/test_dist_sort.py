@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dist_harness
-from dist_harness import data, named, run_cases
+from dist_harness import RANKS_TO_5, data, named, run_cases
 
 
 def keys(n, dtype, distinct=5):
@@ -90,9 +90,10 @@ def cases(dynamic):
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_sort(dynamic):
-    run_cases(cases(dynamic))
+    run_cases(cases(dynamic), ranks=RANKS_TO_5)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_sizes(seed):
-    run_cases([named(f"random_sizes_{seed}", random_sizes, seed)])
+    run_cases([named(f"random_sizes_{seed}", random_sizes, seed)],
+              ranks=RANKS_TO_5)

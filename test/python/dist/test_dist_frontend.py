@@ -344,6 +344,7 @@ def test_jit_while_loop(n):
 
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from test_properties import evaluate, expressions  # noqa: E402
 
@@ -365,3 +366,71 @@ def test_random_distributed_expressions(expr):
     got = evaluate(xp, expr, env_xp)
     if not isinstance(got, float):
         check(got, expected)
+
+
+PROPERTY_SETTINGS = settings(max_examples=20, deadline=None, derandomize=True,
+                             suppress_health_check=[HealthCheck.too_slow])
+
+
+def _random_vector(data, dtype):
+    """A 1-d array of random size (0 to 40: fewer elements than ranks, or
+    uneven blocks) with many duplicates, and NaNs for floats."""
+    n = data.draw(st.integers(0, 40), label="size")
+    seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-5, 6, size=n).astype(dtype)
+    if np.dtype(dtype).kind == "f" and n:
+        x[rng.random(n) < 0.2] = np.nan
+    return x
+
+
+@PROPERTY_SETTINGS
+@given(st.data())
+def test_random_sort_unique_scan(data):
+    """sort, argsort, unique_* and cumulative_sum of random split and
+    replicated vectors against numpy (the sizes and data are drawn; the
+    rank count is mpirun's)."""
+    dtype = data.draw(st.sampled_from([np.float64, np.int64, np.int32]),
+                      label="dtype")
+    x = _random_vector(data, dtype)
+    for split in (0, None):
+        a = xp.asarray(x, split=split)
+        check(xp.sort(a), np.sort(x))
+        check(xp.sort(a, descending=True), np.sort(x)[::-1])  # NaNs first
+        check(xp.argsort(a), np.argsort(x, kind="stable").astype(np.int64))
+        values, counts = xp.unique_counts(a)
+        want_values, want_counts = np.unique(x, return_counts=True)
+        if np.dtype(dtype).kind == "f":
+            # The array API: every NaN is distinct.
+            nans = int(np.isnan(x).sum())
+            finite = want_values[~np.isnan(want_values)]
+            want_values = np.concatenate([finite, np.full(nans, np.nan)])
+            want_counts = np.concatenate(
+                [want_counts[:len(finite)], np.ones(nans, np.int64)])
+        check(values, want_values)
+        check(counts, want_counts.astype(np.int64))
+        if np.dtype(dtype).kind != "f":
+            check(xp.cumulative_sum(a), np.cumsum(x))
+
+
+@PROPERTY_SETTINGS
+@given(st.data())
+def test_random_take_put(data):
+    """a[idx] and a[idx] = v with random split or replicated operands and
+    random (repeated, negative) indices against numpy."""
+    n = data.draw(st.integers(1, 30), label="rows")
+    m = data.draw(st.integers(0, 12), label="indices")
+    seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-50, 50, size=(n, 2)).astype(np.int64)
+    idx = rng.integers(-n, n, size=m)
+    v = rng.integers(100, 200, size=(m, 2)).astype(np.int64)
+    splits = data.draw(st.tuples(*[st.sampled_from([0, None])] * 3),
+                       label="splits")
+    a = xp.asarray(x, split=splits[0])
+    i = xp.asarray(idx, split=splits[1])
+    check(a[i], x[idx])
+    a[i] = xp.asarray(v, split=splits[2])
+    want = x.copy()
+    want[idx] = v
+    check(a, want)
