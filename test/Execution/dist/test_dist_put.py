@@ -9,7 +9,8 @@ import itertools
 import numpy as np
 import pytest
 
-from dist_harness import RANKS_TO_5, data, named, run_cases
+from dist_harness import RANKS_TO_5, TEAM, data, named, run_cases
+from harness import Program, array_type
 
 ROWS, COLS = 1000, 64
 
@@ -67,3 +68,27 @@ def test_put_volume():
     # sum: far below one rank's block (~128 KiB).
     run_cases([named("volume", volume, True)], ranks=RANKS_TO_5,
               max_bytes=6 * 8 + 6 * COLS * 8 + 4096)
+
+
+@pytest.mark.parametrize("op", ["take", "put"])
+def test_out_of_range_index_names_index_and_rank(op):
+    """An index out of range in a distributed take or put ends every rank
+    with IDTR's message naming the index and the rank that holds it."""
+    p = Program()
+    x, xt = p.input(np.zeros((11, 3)), "f64")
+    a = p.op(f"ndarray.copy {x}{TEAM} : {xt} -> {xt}")
+    i, it = p.input(np.array([0, 3, -12, 1]), "i64")
+    si = p.op(f"ndarray.copy {i}{TEAM} : {it} -> {it}")
+    rt = array_type([4, 3], "f64")
+    if op == "take":
+        r = p.op(f"ndarray.take {a}[{si}] axis 0 : ({xt}, {it}) -> {rt}")
+    else:
+        v, vt = p.input(np.ones((4, 3)), "f64")
+        r = p.op(f"ndarray.put {v} into {a}[{si}] axis 0 : ({vt}, {xt}, "
+                 f"{it}) -> {xt}")
+    p.output(r, [4, 3] if op == "take" else [11, 3], "f64")
+    with pytest.raises(AssertionError,
+                       match=rf"idtr error in _idtr_{op}_f64 on rank 1 "
+                             rf"\(of 2\): index -12 is out of bounds for "
+                             rf"axis 0 with size 11"):
+        p.run_mpi(2, timeout=60)
