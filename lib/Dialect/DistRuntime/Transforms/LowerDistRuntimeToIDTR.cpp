@@ -466,92 +466,84 @@ struct GetHaloLowering : public AsyncLowering<GetHaloOp> {
   }
 };
 
-struct CopyReshapeLowering : public AsyncLowering<CopyReshapeOp> {
-  using AsyncLowering::AsyncLowering;
+/// An asynchronous copy of `input` into one fresh output: the IDTR call
+/// (team, input, index lists, output, key) returns the handle.
+template <typename OpTy> struct AsyncCopyLowering : public AsyncLowering<OpTy> {
+  using AsyncLowering<OpTy>::AsyncLowering;
+  /// Appends the op's index lists to the call's arguments.
+  using IndexLists =
+      llvm::function_ref<void(OpBuilder &, SmallVectorImpl<Value> &)>;
+
+  void startCopy(ConversionPatternRewriter &rewriter, OpTy op, Value input,
+                 ValueRange outputSizes, IndexLists lists) const {
+    Location loc = op.getLoc();
+    Value buffer = getBuffer(rewriter, loc, input);
+    Value output =
+        allocOutput(rewriter, loc, op.getOutput().getType(), outputSizes);
+    Value handle =
+        createInAllocaScope(rewriter, loc, rewriter.getI64Type(),
+                            [&](OpBuilder &b) {
+                              SmallVector<Value> args{
+                                  createI64(b, loc, op.getTeamAttr().getInt()),
+                                  toUnranked(b, loc, buffer)};
+                              lists(b, args);
+                              args.push_back(toUnranked(b, loc, output));
+                              args.push_back(
+                                  createI64(b, loc, op.getKeyAttr().getInt()));
+                              return createCall(b, loc, op, args);
+                            })
+            .front();
+    this->replace(rewriter, op, handle, output);
+  }
+};
+
+struct CopyReshapeLowering : public AsyncCopyLowering<CopyReshapeOp> {
+  using AsyncCopyLowering::AsyncCopyLowering;
   LogicalResult
   matchAndRewrite(CopyReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = getBuffer(rewriter, loc, adaptor.getInput());
-    Value output = allocOutput(rewriter, loc, op.getOutput().getType(),
-                               adaptor.getLocalShapeOut());
-    Value handle =
-        createInAllocaScope(
-            rewriter, loc, rewriter.getI64Type(),
-            [&](OpBuilder &b) {
-              return createCall(
-                  b, loc, op,
-                  {createI64(b, loc, op.getTeamAttr().getInt()),
-                   toUnranked(b, loc, input),
-                   createIndexList(b, loc, adaptor.getGlobalShapeIn()),
-                   createIndexList(b, loc, adaptor.getLocalOffsetsIn()),
-                   createIndexList(b, loc, adaptor.getGlobalShapeOut()),
-                   createIndexList(b, loc, adaptor.getLocalOffsetsOut()),
-                   toUnranked(b, loc, output),
-                   createI64(b, loc, op.getKeyAttr().getInt())});
-            })
-            .front();
-    replace(rewriter, op, handle, output);
+    startCopy(rewriter, op, adaptor.getInput(), adaptor.getLocalShapeOut(),
+              [&](OpBuilder &b, SmallVectorImpl<Value> &args) {
+                for (ValueRange list :
+                     {adaptor.getGlobalShapeIn(), adaptor.getLocalOffsetsIn(),
+                      adaptor.getGlobalShapeOut(),
+                      adaptor.getLocalOffsetsOut()})
+                  args.push_back(createIndexList(b, op.getLoc(), list));
+              });
     return success();
   }
 };
 
-struct RepartitionLowering : public AsyncLowering<RepartitionOp> {
-  using AsyncLowering::AsyncLowering;
+struct RepartitionLowering : public AsyncCopyLowering<RepartitionOp> {
+  using AsyncCopyLowering::AsyncCopyLowering;
   LogicalResult
   matchAndRewrite(RepartitionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = getBuffer(rewriter, loc, adaptor.getInput());
-    Value output = allocOutput(rewriter, loc, op.getOutput().getType(),
-                               adaptor.getTargetSizes());
-    Value handle =
-        createInAllocaScope(
-            rewriter, loc, rewriter.getI64Type(),
-            [&](OpBuilder &b) {
-              return createCall(
-                  b, loc, op,
-                  {createI64(b, loc, op.getTeamAttr().getInt()),
-                   toUnranked(b, loc, input),
-                   createIndexList(b, loc, adaptor.getGlobalShape()),
-                   createIndexList(b, loc, adaptor.getLocalOffsets()),
-                   createIndexList(b, loc, adaptor.getTargetOffsets()),
-                   createIndexList(b, loc, adaptor.getTargetSizes()),
-                   toUnranked(b, loc, output),
-                   createI64(b, loc, op.getKeyAttr().getInt())});
-            })
-            .front();
-    replace(rewriter, op, handle, output);
+    startCopy(rewriter, op, adaptor.getInput(), adaptor.getTargetSizes(),
+              [&](OpBuilder &b, SmallVectorImpl<Value> &args) {
+                for (ValueRange list :
+                     {adaptor.getGlobalShape(), adaptor.getLocalOffsets(),
+                      adaptor.getTargetOffsets(), adaptor.getTargetSizes()})
+                  args.push_back(createIndexList(b, op.getLoc(), list));
+              });
     return success();
   }
 };
 
-struct CopyPermuteLowering : public AsyncLowering<CopyPermuteOp> {
-  using AsyncLowering::AsyncLowering;
+struct CopyPermuteLowering : public AsyncCopyLowering<CopyPermuteOp> {
+  using AsyncCopyLowering::AsyncCopyLowering;
   LogicalResult
   matchAndRewrite(CopyPermuteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = getBuffer(rewriter, loc, adaptor.getInput());
-    Value output = allocOutput(rewriter, loc, op.getOutput().getType(),
-                               adaptor.getLocalShapeOut());
     // IDTR derives the output offsets (prefix sums of the blocks).
-    Value handle =
-        createInAllocaScope(
-            rewriter, loc, rewriter.getI64Type(),
-            [&](OpBuilder &b) {
-              return createCall(
-                  b, loc, op,
-                  {createI64(b, loc, op.getTeamAttr().getInt()),
-                   toUnranked(b, loc, input),
-                   createIndexList(b, loc, adaptor.getGlobalShapeIn()),
-                   createIndexList(b, loc, adaptor.getLocalOffsetsIn()),
-                   createIndexList(b, loc, op.getPermutation()),
-                   toUnranked(b, loc, output),
-                   createI64(b, loc, op.getKeyAttr().getInt())});
-            })
-            .front();
-    replace(rewriter, op, handle, output);
+    startCopy(
+        rewriter, op, adaptor.getInput(), adaptor.getLocalShapeOut(),
+        [&](OpBuilder &b, SmallVectorImpl<Value> &args) {
+          Location loc = op.getLoc();
+          args.push_back(createIndexList(b, loc, adaptor.getGlobalShapeIn()));
+          args.push_back(createIndexList(b, loc, adaptor.getLocalOffsetsIn()));
+          args.push_back(createIndexList(b, loc, op.getPermutation()));
+        });
     return success();
   }
 };

@@ -1337,6 +1337,30 @@ SearchSortedOp::inferReturnTypes(MLIRContext *context,
 }
 
 //===----------------------------------------------------------------------===//
+// Integer-array indexing (TakeOp, PutOp)
+//===----------------------------------------------------------------------===//
+
+/// The shape of `array` indexed along `axis` by the 1-d integer array
+/// `indices` (dimension `axis` replaced by the number of indices).
+static FailureOr<SmallVector<int64_t>>
+getIndexedShape(std::optional<Location> loc, StringRef opName,
+                NDArrayType array, Value indices, int64_t axis) {
+  NDArrayType indexType = getArrayType(indices);
+  if (indexType.getRank() != 1 || !indexType.getElementType().isIntOrIndex() ||
+      indexType.getElementType().isInteger(1))
+    return emitOptionalError(loc,
+                             "the indices must be a 1-d integer array, "
+                             "got ",
+                             Type(indexType));
+  if (axis < 0 || axis >= array.getRank())
+    return emitOptionalError(loc, opName, " axis ", axis,
+                             " is out of range [0, ", array.getRank(), ")");
+  SmallVector<int64_t> shape(array.getShape());
+  shape[axis] = indexType.getDimSize(0);
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
 // TakeOp
 //===----------------------------------------------------------------------===//
 
@@ -1345,20 +1369,11 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
   NDArrayType source = getArrayType(adaptor.getSource());
-  NDArrayType indices = getArrayType(adaptor.getIndices());
-  if (indices.getRank() != 1 || !indices.getElementType().isIntOrIndex() ||
-      indices.getElementType().isInteger(1))
-    return emitOptionalError(loc,
-                             "the indices must be a 1-d integer array, "
-                             "got ",
-                             Type(indices));
-  int64_t axis = adaptor.getAxis();
-  if (axis < 0 || axis >= source.getRank())
-    return emitOptionalError(loc, "take axis ", axis, " is out of range [0, ",
-                             source.getRank(), ")");
-  SmallVector<int64_t> shape(source.getShape());
-  shape[axis] = indices.getDimSize(0);
-  return addInferredType(loc, inferred, shape, source.getElementType(),
+  FailureOr<SmallVector<int64_t>> shape = getIndexedShape(
+      loc, "take", source, adaptor.getIndices(), adaptor.getAxis());
+  if (failed(shape))
+    return failure();
+  return addInferredType(loc, inferred, *shape, source.getElementType(),
                          adaptor.getOperands());
 }
 
@@ -1371,24 +1386,16 @@ LogicalResult PutOp::inferReturnTypes(MLIRContext *,
                                       Adaptor adaptor,
                                       SmallVectorImpl<Type> &inferred) {
   NDArrayType destination = getArrayType(adaptor.getDestination());
-  NDArrayType indices = getArrayType(adaptor.getIndices());
   NDArrayType values = getArrayType(adaptor.getValues());
-  if (indices.getRank() != 1 || !indices.getElementType().isIntOrIndex() ||
-      indices.getElementType().isInteger(1))
-    return emitOptionalError(loc,
-                             "the indices must be a 1-d integer array, "
-                             "got ",
-                             Type(indices));
   int64_t axis = adaptor.getAxis();
-  if (axis < 0 || axis >= destination.getRank())
-    return emitOptionalError(loc, "put axis ", axis, " is out of range [0, ",
-                             destination.getRank(), ")");
-  SmallVector<int64_t> taken(destination.getShape());
-  taken[axis] = indices.getDimSize(0);
+  FailureOr<SmallVector<int64_t>> taken =
+      getIndexedShape(loc, "put", destination, adaptor.getIndices(), axis);
+  if (failed(taken))
+    return failure();
   if (values.getElementType() != destination.getElementType() ||
-      !areCompatibleShapes(values.getShape(), taken))
+      !areCompatibleShapes(values.getShape(), *taken))
     return emitOptionalError(
-        loc, "the values must have the shape ", formatShape(taken),
+        loc, "the values must have the shape ", formatShape(*taken),
         " and element type ", destination.getElementType(),
         " (one element per index along axis ", axis, "), got ", Type(values));
   return addInferredType(loc, inferred, destination.getShape(),
