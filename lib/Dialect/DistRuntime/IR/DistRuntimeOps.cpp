@@ -394,33 +394,47 @@ LogicalResult CopyReshapeOp::verify() {
 // RepartitionOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult RepartitionOp::verify() {
-  Operation *op = *this;
-  if (failed(verifyBlock(op, getInput(), "input")) ||
-      failed(verifyBlock(op, getOutput(), "output")) ||
-      failed(verifySameElementType(op, getOutput(), "output", getInput(),
-                                   "input")))
+/// `input` is a block of a distributed array (`globalShape`, at
+/// `localOffsets`) copied into `output`, a local array of the same rank
+/// and element type; `output`'s static sizes agree with constant `sizes`
+/// from dimension `firstSized` on.
+static LogicalResult verifyBlockCopy(Operation *op, Value input, Value output,
+                                     ValueRange globalShape,
+                                     ValueRange localOffsets, ValueRange sizes,
+                                     StringRef sizesName,
+                                     int64_t firstSized = 0) {
+  if (failed(verifyBlock(op, input, "input")) ||
+      failed(verifyLocalArray(op, output.getType(), "'output'")) ||
+      failed(verifySameElementType(op, output, "output", input, "input")))
     return failure();
-  auto input = cast<ndarray::NDArrayType>(getInput().getType());
-  auto output = cast<ndarray::NDArrayType>(getOutput().getType());
-  if (output.getRank() != input.getRank())
-    return emitOpError("the output (")
-           << output << ") must have the rank of the input (" << input << ")";
-  if (failed(verifyIndexList(op, getGlobalShape(), input.getRank(),
-                             "global_shape", "input")) ||
-      failed(verifyIndexList(op, getLocalOffsets(), input.getRank(),
-                             "local_offsets", "input")) ||
-      failed(verifyIndexList(op, getTargetOffsets(), output.getRank(),
-                             "target_offsets", "output")) ||
-      failed(verifyIndexList(op, getTargetSizes(), output.getRank(),
-                             "target_sizes", "output")))
+  auto inputType = cast<ndarray::NDArrayType>(input.getType());
+  auto outputType = cast<ndarray::NDArrayType>(output.getType());
+  int64_t rank = inputType.getRank();
+  if (outputType.getRank() != rank)
+    return op->emitOpError("the output (")
+           << outputType << ") must have the rank of the input (" << inputType
+           << ")";
+  if (failed(verifyIndexList(op, globalShape, rank, "global_shape", "input")) ||
+      failed(
+          verifyIndexList(op, localOffsets, rank, "local_offsets", "input")) ||
+      failed(verifyIndexList(op, sizes, rank, sizesName, "output")))
     return failure();
-  for (int64_t dim = 0; dim < output.getRank(); ++dim)
-    if (failed(verifyStaticSize(op, "output", dim, output.getDimSize(dim),
-                                getConstant(getTargetSizes()[dim]),
-                                "target_sizes[" + std::to_string(dim) + "]")))
+  for (int64_t dim = firstSized; dim < rank; ++dim)
+    if (failed(verifyStaticSize(op, "output", dim, outputType.getDimSize(dim),
+                                getConstant(sizes[dim]),
+                                (sizesName + "[" + Twine(dim) + "]").str())))
       return failure();
   return success();
+}
+
+LogicalResult RepartitionOp::verify() {
+  auto rank = cast<ndarray::NDArrayType>(getOutput().getType()).getRank();
+  if (failed(verifyBlockCopy(*this, getInput(), getOutput(), getGlobalShape(),
+                             getLocalOffsets(), getTargetSizes(),
+                             "target_sizes")))
+    return failure();
+  return verifyIndexList(*this, getTargetOffsets(), rank, "target_offsets",
+                         "output");
 }
 
 //===----------------------------------------------------------------------===//
@@ -428,32 +442,14 @@ LogicalResult RepartitionOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GatherOp::verify() {
-  Operation *op = *this;
-  if (failed(verifyBlock(op, getInput(), "input")) ||
-      failed(verifyLocalArray(op, getOutput().getType(), "'output'")) ||
-      failed(verifySameElementType(op, getOutput(), "output", getInput(),
-                                   "input")))
-    return failure();
-  auto input = cast<ndarray::NDArrayType>(getInput().getType());
   auto output = cast<ndarray::NDArrayType>(getOutput().getType());
-  if (output.getRank() != input.getRank())
-    return emitOpError("the output (")
-           << output << ") must have the rank of the input (" << input << ")";
-  if (failed(verifyIndexList(op, getGlobalShape(), input.getRank(),
-                             "global_shape", "input")) ||
-      failed(verifyIndexList(op, getLocalOffsets(), input.getRank(),
-                             "local_offsets", "input")))
-    return failure();
-  if (getRoot() && !output.isDynamicDim(0))
+  if (getRoot() && output.getRank() >= 1 && !output.isDynamicDim(0))
     return emitOpError("gathers to one rank, so the output has no rows on "
                        "the others: its dimension 0 must be dynamic, got ")
            << output;
-  for (int64_t dim = getRoot() ? 1 : 0; dim < output.getRank(); ++dim)
-    if (failed(verifyStaticSize(op, "output", dim, output.getDimSize(dim),
-                                getConstant(getGlobalShape()[dim]),
-                                "global_shape[" + std::to_string(dim) + "]")))
-      return failure();
-  return success();
+  return verifyBlockCopy(*this, getInput(), getOutput(), getGlobalShape(),
+                         getLocalOffsets(), getGlobalShape(), "global_shape",
+                         /*firstSized=*/getRoot() ? 1 : 0);
 }
 
 //===----------------------------------------------------------------------===//
