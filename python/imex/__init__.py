@@ -1350,6 +1350,7 @@ _array.asarray = asarray
 _array.masked_select = _masked_select
 _array.masked_assign = _masked_assign
 _array.integer_assign = _integer_assign
+_array.broadcast_to = broadcast_to
 _array.take = take
 
 del _kind, _name

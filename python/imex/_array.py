@@ -158,9 +158,7 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         if _is_integer_array(key):
             integer_assign(self, key, value)
             return
-        destination = _view(self._node, key, for_write=True)
-        if destination is None:
-            return
+        destination, reversed_axes = _view(self._node, key, for_write=True)
         source = _operand(value, self.dtype)
         if isinstance(source, Node):
             shape = source.shape
@@ -179,6 +177,14 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         if not fits:
             raise ValueError(f"could not broadcast input array from shape "
                              f"{shape} into shape {destination.shape}")
+        if reversed_axes and isinstance(source, Node):
+            # a[::-1] = v writes v reversed into the positive-step view.
+            whole = tuple(destination.shape)
+            if tuple(shape) != whole:
+                source = broadcast_to(ndarray(source), whole)._node
+            source = _core.record(Node(list(whole), source.dtype,
+                                       source.split, "flip", [source],
+                                       tuple(reversed_axes)))
         if _core._State.tracing:
             _core.record(Node((), None, op="write",
                               inputs=[destination, source]))
@@ -381,10 +387,12 @@ def _is_boolean_mask(key):
 
 
 def _normalize_key(shape, key):
-    """Per-dimension entries of a basic index and the positions of new
-    axes: each entry is (kind, start, start_from_end, size, size_from_end,
-    step), with `*_from_end` set when the value is `dim - k` for a constant
-    k (kept symbolic in kernels)."""
+    """Per-dimension entries of a basic index, the positions of new axes
+    and the axes of the view (new axes not counted) that negative steps
+    reverse: each entry is (kind, start, start_from_end, size,
+    size_from_end, step), with `*_from_end` set when the value is `dim - k`
+    for a constant k (kept symbolic in kernels). A slice with a negative
+    step is the positive-step slice of the same elements, reversed."""
     if not isinstance(key, tuple):
         key = (key,)
     for item in key:
@@ -408,7 +416,7 @@ def _normalize_key(shape, key):
                key[at + 1:])
     else:
         key = key + (slice(None),) * (len(shape) - used)
-    entries, new_axes, result_rank = [], [], 0
+    entries, new_axes, reversed_axes, result_rank = [], [], [], 0
     d = 0
     for item in key:
         if item is None:
@@ -417,7 +425,12 @@ def _normalize_key(shape, key):
             continue
         n = shape[d]
         if isinstance(item, slice):
-            entries.append(_normalize_slice(item, n))
+            entry = _normalize_slice(item, n)
+            if entry[5] < 0:
+                reversed_axes.append(sum(1 for e in entries
+                                         if e[0] == "slice"))
+                entry = entry[:5] + (-entry[5],)
+            entries.append(entry)
             result_rank += 1
         else:
             i = item.__index__()
@@ -427,15 +440,21 @@ def _normalize_key(shape, key):
             entries.append(("int", i, None, 1, None, 1) if i >= 0 else
                            ("int", n + i, -i, 1, None, 1))
         d += 1
-    return entries, new_axes
+    return entries, new_axes, reversed_axes
 
 
 def _normalize_slice(item, n):
     start, stop, step = (item.start, item.stop,
                          1 if item.step is None else item.step.__index__())
-    if step <= 0:
-        raise NotImplementedError(
-            "__getitem__: slices with negative or zero steps")
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        # The same elements in increasing order (a negative step marks the
+        # axis for reversal).
+        s, e, _ = item.indices(n)
+        size = len(range(s, e, step))
+        first = s + (size - 1) * step if size else 0
+        return ("slice", first, None, size, None, step)
     s, e, _ = item.indices(n)
     size = len(range(s, e, step))
     start_end = None
@@ -449,20 +468,32 @@ def _normalize_slice(item, n):
 
 
 def _view(node, key, for_write=False):
-    entries, new_axes = _normalize_key(node.shape, key)
+    """The view of `node` selected by the basic index `key`; for a write,
+    also the axes of the view that negative steps reverse (the written
+    values are reversed along them instead)."""
+    entries, new_axes, reversed_axes = _normalize_key(node.shape, key)
+    if for_write:
+        return _positive_view(node, entries, []), reversed_axes
+    view = _positive_view(node, entries, new_axes, reversed_axes)
+    return view
+
+
+def _positive_view(node, entries, new_axes, reversed_axes=()):
     shape = [e[3] for e in entries if e[0] == "slice"]
     if all(e[0] == "slice" and e[1] == 0 and e[3] == n and e[5] == 1
-           for e, n in zip(entries, node.shape)) and not new_axes:
-        return node
-    split = node.split
-    if split is not None and entries and entries[0][0] == "int":
-        split = None
-    view = Node(shape, node.dtype, split, "view", [node], tuple(entries))
-    if node.base().pending:
-        _core.record(view)
+           for e, n in zip(entries, node.shape)):
+        view = node
+    else:
+        split = node.split
+        if split is not None and entries and entries[0][0] == "int":
+            split = None
+        view = Node(shape, node.dtype, split, "view", [node], tuple(entries))
+        if node.base().pending:
+            _core.record(view)
+    if reversed_axes:
+        view = _core.record(Node(list(view.shape), node.dtype, view.split,
+                                 "flip", [view], tuple(reversed_axes)))
     for axis in new_axes:
-        if for_write:
-            break  # new axes do not change what is written
         view = _core.record(Node(shape[:axis] + [1] + shape[axis:],
                                  node.dtype, view.split, "expand_dims",
                                  [view], (axis,)))
@@ -473,4 +504,5 @@ def _view(node, key, for_write=False):
 # Names filled in by imex/__init__.py (circular: the operators use them).
 negative = positive = abs = bitwise_invert = matmul = permute_dims = None
 asarray = masked_select = masked_assign = integer_assign = take = None
+broadcast_to = None
 _install_operators()

@@ -12,6 +12,10 @@ KEYS = [
     (slice(-3, None), slice(None, -2)), (slice(0, 100),), (None, 0),
     (slice(1, 3), None, slice(None)), (2, 3), (slice(5, 2),),
     (slice(None), slice(1, None, 3)),
+    # Negative steps: the positive-step view of the same elements, reversed.
+    (slice(None, None, -1),), (slice(None), slice(4, 0, -2)),
+    (slice(-2, None, -3),), (slice(3, None, -1), 1), (slice(1, 4, -1),),
+    (None, slice(None, None, -2), slice(None, None, -1)),
 ]
 
 
@@ -31,6 +35,18 @@ def test_setitem(key):
     check(a, x, exact=True)
     a[key] = 3.5
     x[key] = 3.5
+    check(a, x, exact=True)
+
+
+def test_negative_step_setitem_broadcasts_before_reversing():
+    x = sample((5, 6), np.float64, seed=36)
+    a = xp.asarray(x)
+    row = np.arange(3.0)
+    a[::-2, 4:1:-1] = xp.asarray(row)
+    x[::-2, 4:1:-1] = row
+    check(a, x, exact=True)
+    a[::-1, 0] = xp.asarray(np.arange(5.0))
+    x[::-1, 0] = np.arange(5.0)
     check(a, x, exact=True)
 
 
@@ -156,8 +172,8 @@ def test_unsupported_indexing_raises_not_implemented():
     a = xp.ones((3, 3))
     with pytest.raises(NotImplementedError, match="__getitem__"):
         a[xp.asarray(np.array([[0, 1]]))]
-    with pytest.raises(NotImplementedError, match="__getitem__"):
-        a[::-1]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        a[::0]
 
 
 def test_setitem_broadcast_error():

@@ -144,6 +144,26 @@ def test_integer_and_mask_assignment(n):
 
 
 @pytest.mark.parametrize("n", SIZES)
+def test_global_slices_with_negative_steps(n):
+    """a[start:stop:step] with negative steps along the split axis: the
+    positive-step view reversed (a repartition of the mirrored rows), a
+    distributed result; assignments write the reversed values."""
+    x = sample((n, 4), np.float64, seed=n + 15)
+    a = xp.asarray(x, split=0)
+    for key in [(slice(None, None, -1),), (slice(None, None, -2), 1),
+                (slice(n - 1, 0, -3), slice(None, None, -1)),
+                (slice(-2, None, -1),)]:
+        r = a[key]
+        check(r, x[key])
+    a[::-1] = xp.asarray(x, split=0) * 2.0
+    x[::-1] = x * 2.0
+    check(a, x)
+    a[::-2, 1] = 7.0
+    x[::-2, 1] = 7.0
+    check(a, x)
+
+
+@pytest.mark.parametrize("n", SIZES)
 def test_sort(n):
     """sort/argsort of split 1-d arrays: a sample sort into the default
     partition; of split 2-d arrays along axis 1: local."""
