@@ -3,9 +3,10 @@ must move), not O(array): each program reads a large distributed array
 (1000 x 64 f64, 512 KiB) and no rank may send more than the op needs. (The
 gather fallback would send each rank's whole block to every other rank.)"""
 
+import numpy as np
 import pytest
 
-from dist_harness import data, named, run_cases
+from dist_harness import RANKS, data, named, run_cases
 
 ROWS, COLS = 1000, 64
 # Any rank's block of the array is >= 128 KiB on up to 4 ranks.
@@ -165,3 +166,25 @@ def test_column_reductions(dynamic):
     per_reduction = 63 * COLS * 8 + 3 * 16 * COLS * 8
     run_cases([named("column_reductions", column_reductions, dynamic)],
               max_bytes=5 * per_reduction + MAX_BYTES)
+
+
+def transpose(d, dynamic):
+    """permute_dims of a split 2-d array: each element moves once, from the
+    owner of its row to the owner of its column (IDTR's copy_permute).
+    Checked through a weighted row sum, which a misplaced element changes
+    (integers: the sums move no rows)."""
+    a = d.array(data((ROWS, COLS), "i64", -9, 9), dynamic=dynamic)
+    t = d.permute(a, [1, 0])
+    w = d.array(np.arange(1, ROWS + 1, dtype=np.int64), dist=False)
+    d.check(d.reduce("sum", d.mul(t, w), axes=[1]), "sum(a.T * w, 1)")
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_transpose_moves_each_element_once(dynamic):
+    # Per rank: its block (at most ceil(ROWS / n) rows) except the part
+    # that stays (its share of the columns), plus metadata and the printed
+    # sums (COLS x 8 bytes to every rank).
+    for n in RANKS:
+        block = -(-ROWS // n) * COLS * 8
+        run_cases([named("transpose", transpose, dynamic)], ranks=[n],
+                  max_bytes=block * (n - 1) // n + 4 * COLS * 8 + 4096)
