@@ -331,8 +331,9 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
     data = np.asarray(obj, dtype=None if dtype is None else
                       _dtypes.canonical(dtype))
     if dtype is None:
-        if data.dtype.kind == "f" and data.dtype != np.float32:
-            data = data.astype(np.float64)
+        if data.dtype.kind == "f" and data.dtype not in (np.float16,
+                                                         np.float32):
+            data = data.astype(np.float64)  # (float128)
         elif data.dtype.kind == "i" and data.dtype.itemsize > 8:
             data = data.astype(np.int64)
     _dtypes.to_mlir(data.dtype)

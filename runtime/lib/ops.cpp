@@ -598,6 +598,8 @@ enum TypeCode : int64_t {
   kU64,
   kU32,
   kU16,
+  kF16,
+  kBF16,
   kNumCodes
 };
 template <class T> constexpr int64_t type_code() {
@@ -619,6 +621,10 @@ template <class T> constexpr int64_t type_code() {
     return kU64;
   else if constexpr (std::is_same_v<T, uint32_t>)
     return kU32;
+  else if constexpr (std::is_same_v<T, _Float16>)
+    return kF16;
+  else if constexpr (std::is_same_v<T, idtr::bfloat16>)
+    return kBF16;
   else
     return kU16;
 }
@@ -663,11 +669,12 @@ void apply_op(const void *in, void *inout, int64_t n, int64_t op) {
 }
 
 using ApplyFn = void (*)(const void *, void *, int64_t, int64_t);
-constexpr ApplyFn kApply[kNumCodes] = {apply_op<double>,   apply_op<float>,
-                                       apply_op<int64_t>,  apply_op<int32_t>,
-                                       apply_op<int16_t>,  apply_op<int8_t>,
-                                       apply_op<uint8_t>,  apply_op<uint64_t>,
-                                       apply_op<uint32_t>, apply_op<uint16_t>};
+/// By type code; 16-bit floats are reduced as floats (widened first).
+constexpr ApplyFn kApply[kNumCodes] = {
+    apply_op<double>,   apply_op<float>,    apply_op<int64_t>,
+    apply_op<int32_t>,  apply_op<int16_t>,  apply_op<int8_t>,
+    apply_op<uint8_t>,  apply_op<uint64_t>, apply_op<uint32_t>,
+    apply_op<uint16_t>, apply_op<float>,    apply_op<float>};
 
 /// Whether the max-combined header holds the same fields on every rank
 /// (fields [first, last)).
@@ -973,8 +980,17 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
       for (int64_t i = 0; i < n; ++i)
         p[i] = static_cast<T>(b[i]);
     } else if (t->size > 1) {
-      allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), arithmetic_op(op),
-                        reduce_sig(entry, n, op, op, type_code<T>()));
+      if constexpr (TR::is_half) {
+        std::vector<float> wide(p, p + n);
+        allreduce_checked(*t, wide.data(), n, sizeof(float), MPI_FLOAT,
+                          arithmetic_op(op),
+                          reduce_sig(entry, n, op, op, type_code<T>()));
+        for (int64_t i = 0; i < n; ++i)
+          p[i] = static_cast<T>(wide[i]);
+      } else {
+        allreduce_checked(*t, p, n, sizeof(T), TR::mpi(), arithmetic_op(op),
+                          reduce_sig(entry, n, op, op, type_code<T>()));
+      }
     }
   });
 }
@@ -990,10 +1006,15 @@ template <class TR> typename TR::T reduction_identity(int64_t op) {
     return T(0);
   if (op == IDTR_OP_PROD)
     return T(1);
-  using L = std::numeric_limits<T>;
-  if (L::has_infinity)
-    return op == IDTR_OP_MIN ? L::infinity() : -L::infinity();
-  return op == IDTR_OP_MIN ? L::max() : L::lowest();
+  if constexpr (TR::is_half) {
+    const float inf = std::numeric_limits<float>::infinity();
+    return static_cast<T>(op == IDTR_OP_MIN ? inf : -inf);
+  } else {
+    using L = std::numeric_limits<T>;
+    if (L::has_infinity)
+      return op == IDTR_OP_MIN ? L::infinity() : -L::infinity();
+    return op == IDTR_OP_MIN ? L::max() : L::lowest();
+  }
 }
 
 template <class TR>
@@ -1040,6 +1061,7 @@ void exscan(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
       MPI_Datatype type = TR::mpi();
       MPI_Op mop = arithmetic_op(op);
       size_t size = sizeof(T);
+      std::vector<float> wide;
       if (logical) {
         b.reset(new uint8_t[std::max<int64_t>(n, 1)]);
         for (int64_t i = 0; i < n; ++i)
@@ -1048,6 +1070,11 @@ void exscan(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
         type = MPI_UINT8_T;
         mop = is_and ? MPI_LAND : MPI_LOR;
         size = 1;
+      } else if constexpr (TR::is_half) {
+        wide.assign(p, p + n);
+        buf = wide.data();
+        type = MPI_FLOAT;
+        size = sizeof(float);
       }
       char *c = static_cast<char *>(buf);
       for (int64_t o = 0; o < n; o += kChunk) {
@@ -1062,6 +1089,8 @@ void exscan(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
       if (logical)
         for (int64_t i = 0; i < n; ++i)
           p[i] = static_cast<T>(b[i]);
+      for (size_t i = 0; i < wide.size(); ++i)
+        p[i] = static_cast<T>(wide[i]);
     }
     if (t->rank == 0)
       std::fill(p, p + n, identity);
@@ -1283,3 +1312,5 @@ IDTR_DEFINE(ui32, TU32)
 IDTR_DEFINE(ui16, TU16)
 IDTR_DEFINE(ui8, TU8)
 IDTR_DEFINE(index, TI64)
+IDTR_DEFINE(f16, TF16)
+IDTR_DEFINE(bf16, TBF16)

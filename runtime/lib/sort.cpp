@@ -21,8 +21,8 @@ namespace {
 template <class T> struct Order {
   bool descending;
   static bool less(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-      const bool an = std::isnan(a), bn = std::isnan(b);
+    if constexpr (!std::is_integral_v<T>) {
+      const bool an = is_nan(a), bn = is_nan(b);
       if (an || bn)
         return !an && bn;
     }
@@ -381,3 +381,5 @@ IDTR_DEFINE_SORT(ui32, TU32)
 IDTR_DEFINE_SORT(ui16, TU16)
 IDTR_DEFINE_SORT(ui8, TU8)
 IDTR_DEFINE_SORT(index, TI64)
+IDTR_DEFINE_SORT(f16, TF16)
+IDTR_DEFINE_SORT(bf16, TBF16)

@@ -7,30 +7,45 @@
 
 #include <cinttypes>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace idtr::detail {
 
 // ------------------------------------------------------------ type traits ---
 
-#define IDTR_TRAIT(NAME, CT, MPIT, ISBOOL)                                     \
+#define IDTR_TRAIT(NAME, CT, MPIT, ISBOOL, ISHALF)                             \
   struct NAME {                                                                \
     using T = CT;                                                              \
     static MPI_Datatype mpi() { return MPIT; }                                 \
     static constexpr bool is_bool = ISBOOL;                                    \
+    static constexpr bool is_half = ISHALF;                                    \
   };
-IDTR_TRAIT(TF64, double, MPI_DOUBLE, false)
-IDTR_TRAIT(TF32, float, MPI_FLOAT, false)
-IDTR_TRAIT(TI64, int64_t, MPI_INT64_T, false)
-IDTR_TRAIT(TI32, int32_t, MPI_INT32_T, false)
-IDTR_TRAIT(TI16, int16_t, MPI_INT16_T, false)
-IDTR_TRAIT(TI8, int8_t, MPI_INT8_T, false)
-IDTR_TRAIT(TI1, uint8_t, MPI_UINT8_T, true)
-IDTR_TRAIT(TU64, uint64_t, MPI_UINT64_T, false)
-IDTR_TRAIT(TU32, uint32_t, MPI_UINT32_T, false)
-IDTR_TRAIT(TU16, uint16_t, MPI_UINT16_T, false)
-IDTR_TRAIT(TU8, uint8_t, MPI_UINT8_T, false)
+IDTR_TRAIT(TF64, double, MPI_DOUBLE, false, false)
+IDTR_TRAIT(TF32, float, MPI_FLOAT, false, false)
+IDTR_TRAIT(TI64, int64_t, MPI_INT64_T, false, false)
+IDTR_TRAIT(TI32, int32_t, MPI_INT32_T, false, false)
+IDTR_TRAIT(TI16, int16_t, MPI_INT16_T, false, false)
+IDTR_TRAIT(TI8, int8_t, MPI_INT8_T, false, false)
+IDTR_TRAIT(TI1, uint8_t, MPI_UINT8_T, true, false)
+IDTR_TRAIT(TU64, uint64_t, MPI_UINT64_T, false, false)
+IDTR_TRAIT(TU32, uint32_t, MPI_UINT32_T, false, false)
+IDTR_TRAIT(TU16, uint16_t, MPI_UINT16_T, false, false)
+IDTR_TRAIT(TU8, uint8_t, MPI_UINT8_T, false, false)
+// 16-bit floats (IEEE half, bfloat16): moved as 16-bit words; reductions and
+// scans compute in float (MPI has no 16-bit float types).
+IDTR_TRAIT(TF16, _Float16, MPI_UINT16_T, false, true)
+IDTR_TRAIT(TBF16, idtr::bfloat16, MPI_UINT16_T, false, true)
 #undef IDTR_TRAIT
+
+/// Whether `v` is a NaN (also for the 16-bit floats, which std::isnan does
+/// not take).
+template <class T> bool is_nan(T v) {
+  if constexpr (std::is_integral_v<T>)
+    return false;
+  else
+    return v != v;
+}
 
 constexpr int64_t kChunk = int64_t(1) << 30; // elements per MPI message chunk
 

@@ -44,6 +44,10 @@ template <class D> typename D::T identity(int64_t op) {
     return static_cast<T>(is_and);
   if (op == IDTR_OP_SUM || op == IDTR_OP_PROD)
     return static_cast<T>(op == IDTR_OP_PROD);
+  if constexpr (D::is_float) // (numeric_limits has no 16-bit floats)
+    return static_cast<T>(op == IDTR_OP_MIN
+                              ? std::numeric_limits<float>::infinity()
+                              : -std::numeric_limits<float>::infinity());
   if constexpr (L::has_infinity)
     return op == IDTR_OP_MIN ? L::infinity() : -L::infinity();
   return op == IDTR_OP_MIN ? L::max() : L::lowest();

@@ -17,9 +17,9 @@ namespace {
 template <class T> bool before(T a, T b, bool descending) {
   if (descending)
     std::swap(a, b);
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b))
-      return !std::isnan(a) && std::isnan(b);
+  if constexpr (!std::is_integral_v<T>) {
+    if (isNaN(a) || isNaN(b))
+      return !isNaN(a) && isNaN(b);
   }
   return a < b;
 }
@@ -29,7 +29,7 @@ template <class D> typename D::T element(int64_t i, int salt) {
   using T = typename D::T;
   if constexpr (D::is_float)
     if ((i + salt) % 7 == 3)
-      return std::numeric_limits<T>::quiet_NaN();
+      return static_cast<T>(std::numeric_limits<float>::quiet_NaN());
   return val<D>(i % 11, salt);
 }
 
@@ -46,8 +46,8 @@ std::vector<int64_t> stable_order(int64_t n, int salt, bool descending) {
 }
 
 template <class T> bool same(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>)
-    if (std::isnan(a) && std::isnan(b))
+  if constexpr (!std::is_integral_v<T>)
+    if (isNaN(a) && isNaN(b))
       return true;
   return a == b;
 }

@@ -66,6 +66,8 @@ IDTEST_DTYPE(ui32, uint32_t, false, false, 8)
 IDTEST_DTYPE(ui16, uint16_t, false, false, 9)
 IDTEST_DTYPE(ui8, uint8_t, false, false, 10)
 IDTEST_DTYPE(index, int64_t, false, false, 11)
+IDTEST_DTYPE(f16, _Float16, false, true, 12)
+IDTEST_DTYPE(bf16, idtr::bfloat16, false, true, 13)
 #undef IDTEST_DTYPE
 
 /// The configuration sweeps run completely for f64 and i1 (the 8-byte and
@@ -79,8 +81,9 @@ template <class D> bool sampled(int config_index) {
   return full || (config_index + D::order) % 7 == 0;
 }
 
-using AllTypes = ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8, D_i1,
-                                  D_ui64, D_ui32, D_ui16, D_ui8, D_index>;
+using AllTypes =
+    ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8, D_i1, D_ui64,
+                     D_ui32, D_ui16, D_ui8, D_index, D_f16, D_bf16>;
 struct TypeNames {
   template <class D> static std::string GetName(int) { return D::name; }
 };
@@ -103,6 +106,14 @@ template <class D> typename D::T val(int64_t i, int64_t salt = 0) {
     return static_cast<T>(static_cast<double>(h % 2001) * 0.25 - 250.0);
   else
     return static_cast<T>(h % 251 + (h >> 40) % 7 * 1000); // distinct-ish
+}
+
+/// NaN test for every element type (std::isnan takes no 16-bit floats).
+template <class T> bool isNaN(T v) {
+  if constexpr (std::is_integral_v<T>)
+    return false;
+  else
+    return v != v;
 }
 
 // ------------------------------------------------------------- indexing ---

@@ -27,12 +27,17 @@ NUMPY_OF = {
     "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8,
     "ui64": np.uint64, "ui32": np.uint32, "ui16": np.uint16, "ui8": np.uint8,
     "i1": np.bool_, "index": np.int64,
+    # numpy has no bfloat16: expected values are float32 (tests use values
+    # exact in bfloat16; inputs are cast from f32 in the program).
+    "bf16": np.float32,
 }
-MLIR_OF = {np.dtype(v): k for k, v in NUMPY_OF.items() if k != "index"}
+MLIR_OF = {np.dtype(v): k for k, v in NUMPY_OF.items()
+           if k not in ("index", "bf16")}
 
 # How a printed array comes back: (print function, printed type) per dtype.
 PRINTED_AS = {
     "f64": ("F64", "f64"), "f32": ("F32", "f32"), "f16": ("F32", "f32"),
+    "bf16": ("F32", "f32"),
     "i64": ("I64", "i64"), "i32": ("I32", "i32"), "i16": ("I16", "i16"),
     "i8": ("I8", "i8"), "i1": ("I1", "i1"), "index": ("Index", "index"),
     "ui64": ("I64", "i64"), "ui32": ("I64", "i64"), "ui16": ("I64", "i64"),
@@ -275,8 +280,8 @@ def assert_matches(result, expected, dtype):
     """Integers and booleans exactly; floats to a few ulps, NaNs equal."""
     expected = np.asarray(expected)
     assert result.shape == expected.shape, (result.shape, expected.shape)
-    if dtype.startswith("f"):
-        rtol = {"f64": 1e-13, "f32": 2e-6, "f16": 2e-3}[dtype]
+    if dtype.startswith("f") or dtype == "bf16":
+        rtol = {"f64": 1e-13, "f32": 2e-6, "f16": 2e-3, "bf16": 1e-2}[dtype]
         np.testing.assert_allclose(result.astype(np.float64),
                                    expected.astype(np.float64), rtol=rtol,
                                    atol=rtol, equal_nan=True)

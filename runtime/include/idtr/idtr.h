@@ -34,7 +34,9 @@
  *    IDTR_CHECK_COLLECTIVES=1 also checks that all ranks of a team make the
  *    same collective calls in the same order.
  *
- * Element-type suffixes: f64 f32 i64 i32 i16 i8 i1 ui64 ui32 ui16 ui8 index.
+ * Element-type suffixes: f64 f32 i64 i32 i16 i8 i1 ui64 ui32 ui16 ui8 index
+ * f16 bf16 (IEEE half and bfloat16, passed as 16-bit words; reductions and
+ * scans compute in float and round the result).
  * i1 is stored as one byte per element; index is int64_t.
  */
 #ifndef IDTR_IDTR_H
@@ -297,7 +299,9 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   X(ui32, uint32_t)                                                            \
   X(ui16, uint16_t)                                                            \
   X(ui8, uint8_t)                                                              \
-  X(index, int64_t)
+  X(index, int64_t)                                                            \
+  X(f16, uint16_t)                                                             \
+  X(bf16, uint16_t)
 
 IDTR_FOR_EACH_TYPE(IDTR_DECLARE_TYPED)
 
@@ -312,6 +316,29 @@ IDTR_FOR_EACH_TYPE(IDTR_DECLARE_TYPED)
 #include <vector>
 
 namespace idtr {
+
+/* The C++ type of bf16 elements: the upper 16 bits of a float, converted by
+ * hand (round to nearest even, NaNs kept quiet) because libgcc before GCC
+ * 13 has no bfloat16 conversions. Arithmetic and comparisons go through
+ * float. */
+struct bfloat16 {
+  uint16_t bits = 0;
+  bfloat16() = default;
+  bfloat16(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+      bits = static_cast<uint16_t>((u >> 16) | 0x40u);
+    else
+      bits = static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  }
+  operator float() const {
+    uint32_t u = static_cast<uint32_t>(bits) << 16;
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  }
+};
 
 /* Read-only accessor for a ranked MLIR memref descriptor given as the
  * (rank, descriptor) pair of an unranked memref. Does not own anything. */

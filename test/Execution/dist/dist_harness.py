@@ -111,15 +111,19 @@ NUMPY_REDUCE = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max,
                 "all": np.all}
 
 
+def is_float(dtype):
+    return dtype.startswith("f") or dtype == "bf16"
+
+
 def reduction_dtype(kind, dtype):
     if kind in ("any", "all"):
         return "i1"
     if kind in ("sum", "prod"):
         if dtype.startswith("ui"):
             return "ui64"
-        return dtype if dtype.startswith("f") else "i64"
+        return dtype if is_float(dtype) else "i64"
     if kind in ("mean", "var", "std"):
-        return dtype if dtype.startswith("f") else "f64"
+        return dtype if is_float(dtype) else "f64"
     return dtype
 
 
@@ -331,7 +335,10 @@ class Dist:
             expected = np.asarray(NUMPY_BINARY[kind](a.value, b.value))
         if kind == "divide" and not expected.dtype.kind == "f":
             expected = expected.astype(np.float64)
-        rdtype = rdtype or mlir_dtype(expected.dtype)
+        if rdtype is None:
+            # bf16 values are float32 in numpy: bf16 with bf16 stays bf16.
+            same = a.dtype == b.dtype == "bf16" and expected.dtype.kind == "f"
+            rdtype = "bf16" if same else mlir_dtype(expected.dtype)
         dims = self._bcast_dims(a, b)
         r = self.op(f"ndarray.ewbin {kind} {a.name}, {b.name} : "
                     f"({a.type}, {b.type}) -> {array_type(dims, rdtype)}")
@@ -497,7 +504,7 @@ class Dist:
                     f"{a.type} -> {array_type(dims, rdtype)}")
         # Along dimension 0 each rank applies the total of the ranks before
         # it to its own scan: float rounding depends on the rank count.
-        exact = a.exact and (axis != 0 or not rdtype.startswith("f"))
+        exact = a.exact and (axis != 0 or not is_float(rdtype))
         return Val(r, dims, rdtype, expected, exact)
 
     def _slice(self, a, index):
@@ -629,7 +636,7 @@ class Dist:
                     f"{b.type}) -> {array_type(dims, rdtype)}")
         # sums of products: the order may depend on the partition
         return Val(r, dims, rdtype, expected,
-                   a.exact and b.exact and not rdtype.startswith("f"))
+                   a.exact and b.exact and not is_float(rdtype))
 
     def load(self, a, index):
         """`a[i, j]` as a scalar, returned as a replicated 0-d array."""

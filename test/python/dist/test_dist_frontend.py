@@ -454,3 +454,17 @@ def test_random_take_put(data):
     want = x.copy()
     want[idx] = v
     check(a, want)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_float16_arrays(n):
+    """float16 split arrays: IDTR moves 16-bit words and reduces in float
+    (values exact in float16)."""
+    x = (np.round(sample((n, 3), np.float64, seed=n + 17) * 2) / 2).astype(
+        np.float16)
+    a = xp.asarray(x, split=0)
+    check(a[1:] + a[:-1], x[1:] + x[:-1])
+    check(xp.sum(a, axis=0), np.sum(x, axis=0))
+    check(xp.max(a), np.max(x))
+    check(xp.sort(xp.reshape(a, (-1,))), np.sort(x.reshape(-1)))
+    check(xp.permute_dims(a, (1, 0)), x.T)

@@ -49,6 +49,10 @@ StringRef imex::distruntime::getIDTRTypeSuffix(Type type) {
     return "f64";
   if (type.isF32())
     return "f32";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
   if (type.isIndex())
     return "index";
   auto integer = dyn_cast<IntegerType>(type);
@@ -107,8 +111,8 @@ LogicalResult imex::distruntime::verifyLocalArray(Operation *op, Type type,
   if (!isSupportedElementType(array.getElementType()))
     return op->emitOpError()
            << what << " has element type " << array.getElementType()
-           << ", which IDTR does not support (f64, f32, i64, i32, i16, i8, "
-              "i1, ui64, ui32, ui16, ui8, index)";
+           << ", which IDTR does not support (f64, f32, f16, bf16, i64, "
+              "i32, i16, i8, i1, ui64, ui32, ui16, ui8, index)";
   return success();
 }
 
