@@ -459,7 +459,7 @@ template <typename OpTy> struct SortLowering : public DistPattern<OpTy> {
     NDArrayType rowsType = dist::getRowsType(op.getType());
     if (rowsType.getRank() != 1)
       return rewriter.notifyMatchFailure(
-          op, "sort along dimension 0 of an n-d array (gathered by "
+          op, "sort along dimension 0 of an n-d array (transposed by "
               "ndarray-dist)");
     auto [first, count] =
         dist::createDefaultPartition(rewriter, loc, env.getTeam(), array.size0);

@@ -60,6 +60,18 @@ def other_axes_and_reuse(d, dynamic):
     d.check(d.reduce("sum", d.sort(x, 0, True)), "sum(sort(x, desc))")
 
 
+def split_axis_of_nd(d, dynamic):
+    """Sorts along dimension 0 of n-d arrays: through a transpose (each
+    element moves twice), not a gather; fewer columns than ranks too."""
+    a = d.array(data((11, 4), "i32", -3, 3), dynamic=dynamic)
+    d.check(d.sort(a, 0), "sort(a, 0)")
+    d.check(d.sort(a, 0, True, indices=True), "argsort(a, 0, desc)")
+    b = d.array(data((7, 2, 3)), dynamic=dynamic)
+    d.check(d.sort(b, 0), "sort(b, 0) of 3-d")
+    c = d.array(data((10, 1), "f32"), dynamic=dynamic)
+    d.check(d.sort(c, 0, indices=True), "argsort(c, 0) of one column")
+
+
 def searches(d, dynamic):
     """searchsorted with either array split (a sorted split array: counts
     per rank summed; split values: local)."""
@@ -85,6 +97,7 @@ def cases(dynamic):
                          ("ui8", 20), ("i1", 11), ("f64", 0))] + \
         [named("skewed", skewed, dynamic),
          named("other_axes_and_reuse", other_axes_and_reuse, dynamic),
+         named("split_axis_of_nd", split_axis_of_nd, dynamic),
          named("searches", searches, dynamic)]
 
 

@@ -188,3 +188,21 @@ def test_transpose_moves_each_element_once(dynamic):
         block = -(-ROWS // n) * COLS * 8
         run_cases([named("transpose", transpose, dynamic)], ranks=[n],
                   max_bytes=block * (n - 1) // n + 4 * COLS * 8 + 4096)
+
+
+def sort_split_axis(d, dynamic):
+    """sort along dimension 0 of a split 2-d array: a transpose, a local
+    sort and a transpose back move each element twice; checked through
+    rows of the result (each from its owner)."""
+    a = d.array(data((ROWS, COLS), "i64", -99, 99), dynamic=dynamic)
+    s = d.sort(a, 0)
+    for row in (0, 500, ROWS - 1):
+        d.check(d.view(s, row), f"sort(a, 0)[{row}]")
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_sort_split_axis_moves_each_element_twice(dynamic):
+    for n in RANKS:
+        block = -(-ROWS // n) * COLS * 8
+        run_cases([named("sort_split_axis", sort_split_axis, dynamic)],
+                  ranks=[n], max_bytes=2 * block * (n - 1) // n + MAX_BYTES)

@@ -70,10 +70,10 @@ bool hasDistributedLowering(Operation *op) {
     return concat.getAxis() != 0;
   if (auto flip = dyn_cast<FlipOp>(op))
     return !llvm::is_contained(flip.getAxes(), 0);
-  // Sorts: along other axes local, 1-d arrays by a sample sort.
+  // Sorts: along other axes local, 1-d arrays by a sample sort (n-d arrays
+  // along dimension 0: sortThroughTranspose).
   if (isa<SortOp, ArgSortOp>(op))
-    return op->getAttrOfType<IntegerAttr>("axis").getInt() != 0 ||
-           cast<NDArrayType>(op->getOperand(0).getType()).getRank() == 1;
+    return true;
   // Along dimension 0 with include_initial: split by splitInitialRow.
   if (auto scan = dyn_cast<CumulativeOp>(op))
     return scan.getAxis() != 0 || !scan.getIncludeInitial();
@@ -683,6 +683,42 @@ LogicalResult distributePut(PutOp op) {
   return success();
 }
 
+/// A sort along dimension 0 of an n-d array: the sort along the last axis
+/// of the transpose with dimension 0 moved last (local to each rank's rows),
+/// transposed back. Each transpose moves every element once (IDTR's
+/// copy_permute); nothing is gathered.
+template <typename OpTy> LogicalResult sortThroughTranspose(OpTy op) {
+  auto sourceType = cast<NDArrayType>(op.getSource().getType());
+  int64_t team = dist::getDistEnv(sourceType).getTeam();
+  int64_t rank = sourceType.getRank();
+  SmallVector<int64_t> forward, backward{rank - 1};
+  for (int64_t d = 1; d < rank; ++d)
+    forward.push_back(d);
+  forward.push_back(0);
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    backward.push_back(d);
+  auto transposed = [&](NDArrayType type) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : forward)
+      shape.push_back(type.getDimSize(d));
+    return dist::withDistEnv(
+        dist::withoutDistEnv(type).cloneWith(shape, type.getElementType()),
+        team);
+  };
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source =
+      PermuteDimsOp::create(b, loc, transposed(sourceType), op.getSource(),
+                            b.getDenseI64ArrayAttr(forward));
+  Value sorted = OpTy::create(b, loc, transposed(op.getType()), source,
+                              rank - 1, op.getDescending());
+  Value back = PermuteDimsOp::create(b, loc, op.getType(), sorted,
+                                     b.getDenseI64ArrayAttr(backward));
+  op.getResult().replaceAllUsesWith(back);
+  op.erase();
+  return success();
+}
+
 /// Boolean indexing: each rank selects from its block of the source
 /// (default partition; the mask's rows are repartitioned to it, a
 /// replicated operand sliced) and keeps its selection. The result's block
@@ -1036,6 +1072,14 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
     return distributeTake(take);
   if (auto put = dyn_cast<PutOp>(op))
     return distributePut(put);
+  if (auto sort = dyn_cast<SortOp>(op);
+      sort && sort.getAxis() == 0 && sort.getType().getRank() > 1 &&
+      dist::getDistEnv(sort.getSource().getType()))
+    return sortThroughTranspose(sort);
+  if (auto sort = dyn_cast<ArgSortOp>(op);
+      sort && sort.getAxis() == 0 && sort.getType().getRank() > 1 &&
+      dist::getDistEnv(sort.getSource().getType()))
+    return sortThroughTranspose(sort);
   if (auto search = dyn_cast<SearchSortedOp>(op)) {
     if (dist::getDistEnv(search.getSorted().getType()) &&
         dist::getDistEnv(search.getValues().getType()))

@@ -310,7 +310,31 @@ func.func @flip(%n: index, %v: f64) -> (f64, f64) {
 
 // -----
 
-// put along the split axis: replicated indices and values are written by
+// sort along the split axis of a 2-d array: the sort along the last axis of
+// the transpose, transposed back (no gather); along another axis and of a
+// 1-d array the sort stays as it is (local, resp. a sample sort in
+// convert-dist-to-standard).
+// CHECK-LABEL: func.func @sort
+// CHECK-NOT: dist.gather
+// CHECK: %[[T:.*]] = ndarray.permute_dims %{{.*}} [1, 0] : !ndarray.ndarray<?x3xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<3x?xf64, #dist.dist_env<{{.*}}>>
+// CHECK: %[[S:.*]] = ndarray.argsort %[[T]] axis 1 descending : !ndarray.ndarray<3x?xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<3x?xi64, #dist.dist_env<{{.*}}>>
+// CHECK: ndarray.permute_dims %[[S]] [1, 0] : !ndarray.ndarray<3x?xi64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<?x3xi64, #dist.dist_env<{{.*}}>>
+// CHECK: ndarray.sort %{{.*}} axis 1 : !ndarray.ndarray<?x3xf64, #dist.dist_env<{{.*}}>>
+// CHECK-NOT: dist.gather
+// CHECK: return
+func.func @sort(%n: index, %v: f64) -> (i64, f64) {
+  %c0 = arith.constant 0 : index
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x3xf64>
+  %i = ndarray.argsort %a axis 0 descending : !ndarray.ndarray<?x3xf64> -> !ndarray.ndarray<?x3xi64>
+  %s = ndarray.sort %a axis 1 : !ndarray.ndarray<?x3xf64> -> !ndarray.ndarray<?x3xf64>
+  %x = ndarray.load %i[%c0, %c0] : !ndarray.ndarray<?x3xi64>
+  %y = ndarray.load %s[%c0, %c0] : !ndarray.ndarray<?x3xf64>
+  return %x, %y : i64, f64
+}
+
+// -----
+
+
 // each rank into its rows (no communication); split ones are sent to the
 // owners (this rank's block of the indices and values); along another axis
 // each rank puts into its rows. No gather of the array.
