@@ -53,6 +53,12 @@ def matmuls(d):
     ia = d.array(data((5, 3), "i64", -5, 5))
     ib = d.array(data((3, 2), "i64", -5, 5))
     d.check(d.matmul(ia, ib), "i64 matmul (exact)")
+    # Stacks of matrices split on the batch dimension: each rank its
+    # matrices times the whole rhs.
+    s = d.array(data((5, 3, 4)))
+    d.check(d.matmul(s, b), "dist (5,3,4) @ dist (4,3)")
+    d.check(d.matmul(s, x), "dist (5,3,4) @ vector")
+    d.check(d.matmul(s, rb), "dist (5,3,4) @ repl (4,2)")
 
 
 def cases(dynamic):

@@ -70,6 +70,10 @@ def row_matmul(d, dynamic):
     d.check(d.reduce("max", d.matmul(a, b), axes=[1]), "max(a @ b, 1)")
     x = d.array(data((COLS,)), dist=False)
     d.check(d.matmul(a, x), "a @ replicated x")
+    # A stack of 250 4 x 64 matrices split on the stack dimension: the same
+    # rows, the same volume.
+    s = d.reshape(a, [ROWS // 4, 4, COLS], dynamic=dynamic)
+    d.check(d.reduce("max", d.matmul(s, b), axes=[1, 2]), "max(s @ b, (1, 2))")
 
 
 def column_reductions(d, dynamic):
@@ -139,9 +143,10 @@ def test_row_concat(dynamic):
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_row_matmul(dynamic):
-    # Printed: the row maxima and a @ x (1000 values each, gathered).
+    # Printed: the row maxima and a @ x (1000 values each, gathered), the
+    # stack maxima (250); the reshape to a stack keeps every row in place.
     run_cases([named("row_matmul", row_matmul, dynamic)],
-              max_bytes=2 * 3 * ROWS * 8 + MAX_BYTES)
+              max_bytes=2 * 3 * ROWS * 8 + 3 * ROWS * 2 + MAX_BYTES)
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])

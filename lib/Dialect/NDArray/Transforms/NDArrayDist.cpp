@@ -816,15 +816,17 @@ LogicalResult splitInitialRow(CumulativeOp op) {
   return distributeRowConcat(concat);
 }
 
-/// Matrix products whose rows are the rows of a 2-d `lhs` (distributed or
-/// not): this rank computes its block of the result (default partition)
-/// from those rows of `lhs` and the whole `rhs`, gathered if distributed:
-/// the size of `rhs` moves to each rank, plus the rows of `lhs` a rank does
-/// not own (none when `lhs` has the default partition).
+/// Matrix products whose dimension 0 is dimension 0 of `lhs` (a matrix or
+/// a stack of matrices, distributed or not, times a matrix or a vector):
+/// this rank computes its block of the result (default partition) from
+/// those rows (or matrices) of `lhs` and the whole `rhs`, gathered if
+/// distributed: the size of `rhs` moves to each rank, plus the rows of
+/// `lhs` a rank does not own (none when `lhs` has the default partition).
 LogicalResult distributeRowMatmul(MatMulOp op) {
   NDArrayType resultType = op.getType();
   auto env = dist::getDistEnv(resultType);
-  if (!env || cast<NDArrayType>(op.getLhs().getType()).getRank() != 2)
+  if (!env || cast<NDArrayType>(op.getLhs().getType()).getRank() < 2 ||
+      cast<NDArrayType>(op.getRhs().getType()).getRank() > 2)
     return rewriteWithGather(op);
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -837,8 +839,7 @@ LogicalResult distributeRowMatmul(MatMulOp op) {
     rhs = dist::createGather(b, loc, rhs);
   Value owned =
       MatMulOp::create(b, loc, dist::getRowsType(resultType), lhs, rhs);
-  // Dimension 1 of a matrix result is the last dimension of rhs.
-  replaceWithDistributed(b, op, owned, first, rows, rhs);
+  replaceWithDistributed(b, op, owned, first, rows, owned);
   return success();
 }
 
