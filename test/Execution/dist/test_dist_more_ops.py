@@ -59,6 +59,12 @@ def matmuls(d):
     d.check(d.matmul(s, b), "dist (5,3,4) @ dist (4,3)")
     d.check(d.matmul(s, x), "dist (5,3,4) @ vector")
     d.check(d.matmul(s, rb), "dist (5,3,4) @ repl (4,2)")
+    # A vector times a split matrix: partial products and an allreduce.
+    d.check(d.matmul(x, b), "dist vector @ dist (4,3)")
+    d.check(d.matmul(d.array(data((4,)), dist=False), b),
+            "repl vector @ dist (4,3)")
+    iv = d.array(data((5,), "i32", -5, 5))
+    d.check(d.matmul(iv, ia), "i32 vector @ i64 (5,3)")
 
 
 def cases(dynamic):

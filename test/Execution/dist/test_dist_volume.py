@@ -72,6 +72,8 @@ def row_matmul(d, dynamic):
     d.check(d.matmul(a, x), "a @ replicated x")
     # A stack of 250 4 x 64 matrices split on the stack dimension: the same
     # rows, the same volume.
+    y = d.array(data((ROWS,)), dynamic=dynamic)
+    d.check(d.matmul(y, a), "y @ a (partial products, one allreduce)")
     s = d.reshape(a, [ROWS // 4, 4, COLS], dynamic=dynamic)
     d.check(d.reduce("max", d.matmul(s, b), axes=[1, 2]), "max(s @ b, (1, 2))")
 

@@ -843,6 +843,36 @@ LogicalResult distributeRowMatmul(MatMulOp op) {
   return success();
 }
 
+/// A vector times a matrix split on its rows (`x @ A`): each rank
+/// multiplies its share of `x` by its rows of `A`, and an allreduce sums
+/// the partial products: the result's size moves instead of `A`. (Float
+/// results then depend on the rank count: the order of the partial sums.)
+LogicalResult distributeVectorMatmul(MatMulOp op) {
+  NDArrayType resultType = op.getType();
+  Value x = op.getLhs(), a = op.getRhs();
+  auto env = dist::getDistEnv(a.getType());
+  if (!env || resultType.getElementType().isInteger(1))
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t team = env.getTeam();
+  Value rows = dist::getDimValue(b, loc, a, 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  NDArrayType localType = dist::withoutDistEnv(resultType);
+  Value partial = MatMulOp::create(
+      b, loc, localType, dist::createLocalRows(b, loc, x, first, count),
+      dist::createLocalRows(b, loc, a, first, count));
+  auto total = distruntime::AllReduceOp::create(
+      b, loc, localType, distruntime::ReductionKind::sum, partial, team);
+  op.getResult().replaceAllUsesWith(total.getResult());
+  if (dist::getDistEnv(resultType)) {
+    b.setInsertionPointAfter(total);
+    redistributeResult(b, loc, total->getResult(0), resultType);
+  }
+  op.erase();
+  return success();
+}
+
 /// Replaces a creation op carrying `dist.team` by the local block of the
 /// array it creates.
 LogicalResult distributeCreation(Operation *op) {
@@ -1065,8 +1095,12 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
       slice && dist::getDistEnv(slice.getSource().getType()) &&
       dist::dropsSplitDimension(op))
     return gatherSelectedRows(slice);
-  if (auto matmul = dyn_cast<MatMulOp>(op))
+  if (auto matmul = dyn_cast<MatMulOp>(op)) {
+    if (cast<NDArrayType>(matmul.getLhs().getType()).getRank() == 1 &&
+        cast<NDArrayType>(matmul.getRhs().getType()).getRank() == 2)
+      return distributeVectorMatmul(matmul);
     return distributeRowMatmul(matmul);
+  }
   if (auto select = dyn_cast<MaskedSelectOp>(op))
     return distributeMaskedSelect(select);
   if (auto take = dyn_cast<TakeOp>(op))
