@@ -1000,9 +1000,12 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
 
 
 def repeat(x, repeats, /, *, axis=None):
-    if isinstance(repeats, ndarray):
-        raise NotImplementedError("repeat with an array of repeats is not "
-                                  "supported by imex yet")
+    if isinstance(repeats, (ndarray, np.ndarray, list, tuple)):
+        counts = asarray(repeats)
+        if counts.ndim == 0 or counts.shape == (1,):
+            repeats = builtins.int(reshape(counts, ()))
+        else:
+            return _repeat_each(x, counts, axis)
     repeats = operator.index(repeats)
     if repeats < 0:
         raise ValueError("repeat: repeats must be >= 0")
@@ -1014,6 +1017,31 @@ def repeat(x, repeats, /, *, axis=None):
     spread = broadcast_to(expand_dims(x, axis=axis + 1), tuple(wide))
     return reshape(spread, shape[:axis] + [shape[axis] * repeats] +
                    shape[axis + 1:], copy=True)
+
+
+def _repeat_each(x, counts, axis):
+    """repeat with one count per element along `axis`: element j of the
+    result is element searchsorted(ends, j, right) of x, where `ends` are
+    the running totals of the counts (the total is a sync point)."""
+    if counts.ndim != 1 or counts.dtype.kind not in "iu":
+        raise ValueError("repeat: repeats must be an integer or a 1-d array "
+                         "of integers")
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = _axis(axis, x.ndim, "repeat")
+    n = x.shape[axis]
+    if counts.shape[0] != n:
+        raise ValueError(f"repeat: repeats has {counts.shape[0]} elements "
+                         f"but axis {axis} has {n}")
+    if n == 0:
+        return x
+    counts = astype(counts, int64)
+    if builtins.bool(any(less(counts, 0))):
+        raise ValueError("repeat: repeats must be >= 0")
+    ends = cumulative_sum(counts)
+    total = builtins.int(ends[n - 1])
+    positions = arange(total, dtype=int64, split=counts._node.split)
+    return take(x, searchsorted(ends, positions, side="right"), axis=axis)
 
 
 def tile(x, repetitions, /):

@@ -144,6 +144,22 @@ def test_repeat(repeats, axis):
           np.repeat(I, repeats, axis=axis))
 
 
+@pytest.mark.parametrize("axis", [0, 1, 2, None], ids=str)
+def test_repeat_with_array_of_counts(axis):
+    n = I.size if axis is None else I.shape[axis]
+    counts = (np.arange(n) * 7 + 3) % 4  # zeros included
+    check(xp.repeat(xp.asarray(I), xp.asarray(counts), axis=axis),
+          np.repeat(I, counts, axis=axis))
+    check(xp.repeat(xp.asarray(I), counts.tolist(), axis=axis),
+          np.repeat(I, counts, axis=axis))
+    check(xp.repeat(xp.asarray(I), xp.asarray([2]), axis=axis),
+          np.repeat(I, [2], axis=axis))
+    with pytest.raises(ValueError, match="repeats has"):
+        xp.repeat(xp.asarray(I), xp.asarray([1, 2]), axis=axis)
+    with pytest.raises(ValueError, match=">= 0"):
+        xp.repeat(xp.asarray(I), xp.asarray(counts - 4), axis=axis)
+
+
 @pytest.mark.parametrize("reps", [(2, 1, 3), (2,), (2, 1, 1, 2), (1, 0, 1)],
                          ids=str)
 def test_tile(reps):

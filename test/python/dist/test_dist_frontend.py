@@ -52,6 +52,9 @@ def test_compositions(n):
     check(xp.diff(a, n=2), np.diff(x, n=2))
     check(xp.clip(a, -1.0, 1.5), np.clip(x, -1.0, 1.5))
     check(xp.repeat(a, 2, axis=1), np.repeat(x, 2, axis=1))
+    counts = np.arange(x.shape[0]) % 3
+    check(xp.repeat(a, xp.asarray(counts, split=0), axis=0),
+          np.repeat(x, counts, axis=0))
     check(xp.repeat(a, 3, axis=0), np.repeat(x, 3, axis=0))
     check(xp.tile(a, (2, 1)), np.tile(x, (2, 1)))
     check(xp.moveaxis(a, 0, 1), np.moveaxis(x, 0, 1))
