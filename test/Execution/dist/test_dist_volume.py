@@ -213,3 +213,25 @@ def test_sort_split_axis_moves_each_element_twice(dynamic):
         block = -(-ROWS // n) * COLS * 8
         run_cases([named("sort_split_axis", sort_split_axis, dynamic)],
                   ranks=[n], max_bytes=2 * block * (n - 1) // n + MAX_BYTES)
+
+
+def global_slices(d, dynamic):
+    """Strided and reversed slices along the split axis stay distributed:
+    a[::3] (a view rebalanced to the default partition of its rows) and
+    a[::-2] (the view reversed: a repartition of mirrored rows); checked
+    through row maxima."""
+    a = d.array(data((ROWS, COLS)), dynamic=dynamic)
+    d.check(d.reduce("max", d.extract(a, (slice(None, None, 3),)), axes=[1]),
+            "max(a[::3], 1)")
+    d.check(d.reduce("max", d.flip(d.extract(a, (slice(1, None, 2),)), [0]),
+                     axes=[1]), "max(a[::-2], 1)")
+
+
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_global_slices(dynamic):
+    # Each selected row moves at most once per op (a third and a half of
+    # a block), plus the printed maxima; a gather would send P - 1 blocks.
+    for n in RANKS:
+        block = -(-ROWS // n) * COLS * 8
+        run_cases([named("global_slices", global_slices, dynamic)],
+                  ranks=[n], max_bytes=block + 3 * ROWS * 8 + MAX_BYTES)
