@@ -240,7 +240,8 @@ _COMPARISONS = {
 def _install_operators():
     def forward(kind):
         def op(self, other):
-            if _operand(other, self.dtype, strict=False) is None:
+            if type(other) is not float and type(other) is not int and \
+                    _operand(other, self.dtype, strict=False) is None:
                 return NotImplemented
             return _binary(kind, self, other)
         return op
@@ -326,14 +327,13 @@ def _split_of(nodes, ndim):
 def _binary(kind, x, y):
     if type(x) is ndarray and type(y) in (float, int):  # a * 2.0: fast path
         a = x._node
-        scalar = (y, _scalar_dtype(y, a.dtype))
-        shape, split = a.shape, a.split
+        scalar_dtype = _scalar_dtype(y, a.dtype)
         try:
-            dtype = _ewbin_dtype(kind, a.dtype, scalar[1])
+            dtype = _ewbin_dtype(kind, a.dtype, scalar_dtype)
         except TypeError as error:
             raise TypeError(f"{kind}: {error}") from None
-        inputs = [a, (y, _dtypes.to_mlir(scalar[1]))]
-        return ndarray(_core.record(Node(shape, dtype, split, "ewbin",
+        inputs = [a, (y, _dtypes.to_mlir(scalar_dtype))]
+        return ndarray(_core.record(Node(a.shape, dtype, a.split, "ewbin",
                                          inputs, kind)))
     if isinstance(x, ndarray) or not isinstance(y, ndarray):
         a = _operand(x)
