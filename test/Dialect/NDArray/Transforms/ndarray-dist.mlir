@@ -142,7 +142,8 @@ func.func @row_concat(%x: !ndarray.ndarray<6x3xf64>, %r: !ndarray.ndarray<4x3xf6
 // A matrix product with a 2-d lhs computes this rank's rows of the result
 // from its rows of lhs (a repartition to the default partition, a no-op
 // when lhs has it) and the whole rhs (gathered); a 1-d lhs contracts the
-// split dimension: both gathered.
+// split dimension: each rank multiplies its share of the vector by its rows
+// of the matrix, an allreduce sums the partial products.
 // CHECK-LABEL: func.func @row_matmul
 // CHECK: dist.init_dist_array {{.*}} -> !ndarray.ndarray<4xf64, #dist.dist_env<{{.*}}>>
 // CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %{{.*}}, %{{.*}} shape(%c6
@@ -150,7 +151,8 @@ func.func @row_concat(%x: !ndarray.ndarray<6x3xf64>, %r: !ndarray.ndarray<4x3xf6
 // CHECK: %[[B:.*]] = dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<4x3xf64, #dist.dist_env<{{.*}}>>
 // CHECK: ndarray.matmul %{{.*}}, %{{.*}} : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<4x3xf64>) -> !ndarray.ndarray<?x3xf64>
 // CHECK: dist.init_dist_array {{.*}} -> !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>>
-// CHECK: ndarray.matmul %{{.*}}, %{{.*}} : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<4x3xf64>) -> !ndarray.ndarray<3xf64>
+// CHECK: %[[P:.*]] = ndarray.matmul %{{.*}}, %{{.*}} : (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<3xf64>
+// CHECK: distruntime.allreduce sum %[[P]] team = 1 : !ndarray.ndarray<3xf64>
 func.func @row_matmul(%x: !ndarray.ndarray<6x4xf64>, %y: !ndarray.ndarray<4x3xf64>, %v: !ndarray.ndarray<4xf64>) -> (tensor<6x3xf64>, tensor<3xf64>) {
   %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x4xf64> -> !ndarray.ndarray<6x4xf64>
   %b = ndarray.copy %y {dist.team = 1 : i64} : !ndarray.ndarray<4x3xf64> -> !ndarray.ndarray<4x3xf64>

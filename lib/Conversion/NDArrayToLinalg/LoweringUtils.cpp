@@ -1,0 +1,163 @@
+//===- LoweringUtils.cpp - helpers of convert-ndarray-to-linalg
+//------------===//
+//
+// Types, sizes and small builders shared by the patterns of
+// convert-ndarray-to-linalg (NDArrayToLinalg.cpp, IndexingLowering.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "ScalarOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace imex::ndarray;
+
+namespace imex::ndarray::lowering {
+
+RankedTensorType getTensorType(NDArrayType type) {
+  return RankedTensorType::get(type.getShape(),
+                               getStorageType(type.getElementType()));
+}
+
+NDArrayType getArrayType(Value value) {
+  return cast<NDArrayType>(value.getType());
+}
+
+Type getElementType(Value ndarray) {
+  return getArrayType(ndarray).getElementType();
+}
+
+Value toIndex(OpBuilder &b, Location loc, OpFoldResult ofr) {
+  return getValueOrCreateConstantIndexOp(b, loc, ofr);
+}
+
+/// Size `dim` of `tensor`, read through the ops this conversion creates
+/// (slices, elementwise results, empty tensors, casts) so that equal sizes
+/// are the same SSA value right away and broadcasting needs no run-time
+/// branch between them.
+OpFoldResult getSize(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  Operation *def = tensor.getDefiningOp();
+  if (auto empty = dyn_cast_if_present<tensor::EmptyOp>(def))
+    return empty.getMixedSizes()[dim];
+  if (auto slice = dyn_cast_if_present<tensor::ExtractSliceOp>(def)) {
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    for (int64_t i = 0, kept = 0, e = sizes.size(); i < e; ++i) {
+      if (dropped.test(i))
+        continue;
+      if (kept++ == dim)
+        return sizes[i];
+    }
+  }
+  if (auto cast = dyn_cast_if_present<tensor::CastOp>(def))
+    return getSize(b, loc, cast.getSource(), dim);
+  // A memref given its sizes (e.g. shared size arguments of a kernel).
+  if (auto toTensor = dyn_cast_if_present<bufferization::ToTensorOp>(def))
+    if (auto reinterpret =
+            toTensor.getBuffer().getDefiningOp<memref::ReinterpretCastOp>())
+      return reinterpret.getMixedSizes()[dim];
+  if (auto dps = dyn_cast_if_present<DestinationStyleOpInterface>(def))
+    if (auto result = dyn_cast<OpResult>(tensor))
+      return getSize(b, loc, dps.getTiedOpOperand(result)->get(), dim);
+  return tensor::DimOp::create(b, loc, tensor, dim).getResult();
+}
+
+SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor) {
+  SmallVector<OpFoldResult> sizes;
+  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
+  for (int64_t dim = 0; dim < rank; ++dim)
+    sizes.push_back(getSize(b, loc, tensor, dim));
+  return sizes;
+}
+
+/// Aborts at run time with `message` unless `condition` holds.
+void runtimeCheck(OpBuilder &b, Location loc, Value condition,
+                  StringRef message) {
+  if (auto constant = getConstantIntValue(condition); constant && *constant)
+    return;
+  cf::AssertOp::create(b, loc, condition, message);
+}
+
+/// Whether the float `value` is NaN.
+Value createIsNaN(OpBuilder &b, Location loc, Value value) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+}
+
+/// The negation of the i1 `flag`.
+Value createNot(OpBuilder &b, Location loc, Value flag) {
+  return arith::XOrIOp::create(
+      b, loc, flag, arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+}
+
+Value cmpIndex(OpBuilder &b, Location loc, arith::CmpIPredicate pred, Value lhs,
+               Value rhs) {
+  // Folded on constants, so that static checks disappear (runtimeCheck).
+  return b.createOrFold<arith::CmpIOp>(loc, pred, lhs, rhs);
+}
+
+/// Creates `tensor.empty` of `shape` (static information) and `sizes`.
+Value createEmpty(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  ArrayRef<OpFoldResult> sizes, Type elementType) {
+  SmallVector<Value> dynamicSizes;
+  for (auto [static_, size] : llvm::zip_equal(shape, sizes))
+    if (ShapedType::isDynamic(static_))
+      dynamicSizes.push_back(toIndex(b, loc, size));
+  return tensor::EmptyOp::create(b, loc, shape, elementType, dynamicSizes);
+}
+
+/// A parallel loop over `init` whose element at position `i` is
+/// `source[remap(i)]`: `remap` rewrites the loop indices in place.
+Value buildRemappedRead(
+    OpBuilder &b, Location loc, Value source, Value init,
+    function_ref<void(OpBuilder &, Location, SmallVectorImpl<Value> &)> remap) {
+  int64_t rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, init, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange) {
+               SmallVector<Value> at;
+               for (int64_t d = 0; d < rank; ++d)
+                 at.push_back(linalg::IndexOp::create(nb, nloc, d));
+               remap(nb, nloc, at);
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   tensor::ExtractOp::create(nb, nloc, source, at).getResult());
+             })
+      .getResult(0);
+}
+
+/// Reassociation for inserting (expand) or removing (collapse) the unit
+/// dimensions `unitAxes` of a shape of rank `rank`.
+SmallVector<ReassociationIndices>
+getUnitDimReassociation(int64_t rank, ArrayRef<int64_t> unitAxes) {
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    pending.push_back(dim);
+    if (llvm::is_contained(unitAxes, dim))
+      continue;
+    groups.push_back(pending);
+    pending.clear();
+  }
+  if (!pending.empty() && !groups.empty())
+    llvm::append_range(groups.back(), pending);
+  return groups;
+}
+
+} // namespace imex::ndarray::lowering

@@ -1,0 +1,94 @@
+//===- LoweringUtils.h - helpers of convert-ndarray-to-linalg ---*- C++ -*-===//
+//
+// Types, sizes and small builders shared by the patterns of
+// convert-ndarray-to-linalg. Tensors hold ndarray elements in their storage
+// types (ScalarOps.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMEX_LIB_CONVERSION_NDARRAYTOLINALG_LOWERINGUTILS_H
+#define IMEX_LIB_CONVERSION_NDARRAYTOLINALG_LOWERINGUTILS_H
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace imex::ndarray::lowering {
+
+/// The tensor type holding the elements of `type`.
+mlir::RankedTensorType getTensorType(NDArrayType type);
+
+/// The type of the ndarray `value`.
+NDArrayType getArrayType(mlir::Value value);
+
+/// The element type of the ndarray `ndarray`.
+mlir::Type getElementType(mlir::Value ndarray);
+
+mlir::Value toIndex(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::OpFoldResult ofr);
+
+/// Size `dim` of `tensor`, read through the ops this conversion creates, so
+/// that equal sizes are the same SSA value.
+mlir::OpFoldResult getSize(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value tensor, int64_t dim);
+llvm::SmallVector<mlir::OpFoldResult>
+getSizes(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tensor);
+
+/// Aborts at run time with `message` unless `condition` holds.
+void runtimeCheck(mlir::OpBuilder &b, mlir::Location loc, mlir::Value condition,
+                  llvm::StringRef message);
+
+/// Whether the float `value` is NaN.
+mlir::Value createIsNaN(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value value);
+
+/// The negation of the i1 `flag`.
+mlir::Value createNot(mlir::OpBuilder &b, mlir::Location loc, mlir::Value flag);
+
+/// An index comparison, folded on constants.
+mlir::Value cmpIndex(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::arith::CmpIPredicate pred, mlir::Value lhs,
+                     mlir::Value rhs);
+
+/// `tensor.empty` of `shape` (static information) and `sizes`.
+mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::ArrayRef<int64_t> shape,
+                        llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                        mlir::Type elementType);
+
+/// Reassociation for inserting (expand) or removing (collapse) the unit
+/// dimensions `unitAxes` of a shape of rank `rank`.
+llvm::SmallVector<mlir::ReassociationIndices>
+getUnitDimReassociation(int64_t rank, llvm::ArrayRef<int64_t> unitAxes);
+
+/// A parallel loop over `init` whose element at position `i` is
+/// `source[remap(i)]`: `remap` rewrites the loop indices in place.
+mlir::Value
+buildRemappedRead(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
+                  mlir::Value init,
+                  llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                                          llvm::SmallVectorImpl<mlir::Value> &)>
+                      remap);
+
+/// An elementwise `linalg.generic` over `inputs` broadcast to a result of
+/// static shape `resultShape` and storage element type `elementType`
+/// (sizes `sizes`, or broadcast from the inputs'). `body` receives the input
+/// elements. (Defined in NDArrayToLinalg.cpp, with the broadcasting.)
+mlir::Value buildElementwise(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange inputs,
+    llvm::ArrayRef<int64_t> resultShape, mlir::Type elementType,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        body,
+    llvm::ArrayRef<mlir::OpFoldResult> sizes = {});
+
+/// The patterns of IndexingLowering.cpp: take, put, searchsorted, flip,
+/// masked_select, argreduce, cumulative.
+void populateIndexingLoweringPatterns(const mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
+} // namespace imex::ndarray::lowering
+
+#endif // IMEX_LIB_CONVERSION_NDARRAYTOLINALG_LOWERINGUTILS_H
