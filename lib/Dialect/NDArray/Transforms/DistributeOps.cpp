@@ -1,0 +1,413 @@
+//===- DistributeOps.cpp - distributed algorithms of single ndarray ops
+//----===//
+//
+// The parts of ndarray-dist that give single ops a distributed algorithm
+// instead of the gather fallback: concatenation, flips, integer and boolean
+// indexing, sorts, scans with an initial row and matrix products, each
+// computing this rank's block of the result (see docs/distribution.md for
+// what each communicates).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistributeOps.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/IR/IndexMath.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::ndarray::detail;
+
+/// Concatenation along the split dimension: this rank's block of the result
+/// (default partition) is made of the operand rows that fall into it. Each
+/// distributed operand is repartitioned to exactly its rows of the block
+/// (at most the block's rows move), a replicated one is sliced; the pieces
+/// are concatenated locally.
+LogicalResult imex::ndarray::detail::distributeRowConcat(ConcatOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  dist::IndexMath m(b, loc);
+  OpFoldResult total = m.constant(0);
+  for (Value operand : op.getOperands())
+    total = m.add(total, dist::getDimSize(b, loc, operand, 0));
+  Value rows = getValueOrCreateConstantIndexOp(b, loc, total);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  OpFoldResult last = m.add(first, count);
+
+  SmallVector<Value> pieces;
+  OpFoldResult start = m.constant(0);
+  for (Value operand : op.getOperands()) {
+    OpFoldResult size = dist::getDimSize(b, loc, operand, 0);
+    OpFoldResult lo = m.clamp(m.sub(first, start), m.constant(0), size);
+    OpFoldResult hi = m.clamp(m.sub(last, start), m.constant(0), size);
+    start = m.add(start, size);
+    pieces.push_back(dist::createLocalRows(b, loc, operand, lo, m.sub(hi, lo)));
+  }
+  Value owned =
+      ConcatOp::create(b, loc, dist::getRowsType(resultType), pieces, 0);
+  replaceWithDistributed(b, op, owned, first, rows, op.getOperand(0));
+  return success();
+}
+
+/// A flip along the split dimension: this rank's block of the result
+/// (default partition) is the mirrored rows of the source, fetched by a
+/// repartition (at most the block moves) and flipped locally.
+LogicalResult imex::ndarray::detail::distributeRowFlip(FlipOp op) {
+  auto env = dist::getDistEnv(op.getType());
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  dist::IndexMath m(b, loc);
+  Value rows = dist::getDimValue(b, loc, op.getSource(), 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  OpFoldResult mirrored = m.sub(m.sub(rows, first), count);
+  Value local = FlipOp::create(
+      b, loc, dist::getRowsType(op.getType()),
+      dist::createLocalRows(b, loc, op.getSource(), mirrored, count),
+      op.getAxes());
+  replaceWithDistributed(b, op, local, first, rows, op.getSource());
+  return success();
+}
+
+/// Integer indices as i64 (what IDTR takes).
+static Value castToI64(OpBuilder &b, Location loc, Value indices) {
+  auto type = cast<NDArrayType>(indices.getType());
+  if (type.getElementType().isInteger(64))
+    return indices;
+  return CastElemTypeOp::create(
+      b, loc,
+      cast<NDArrayType>(type.cloneWith(type.getShape(), b.getI64Type())),
+      indices);
+}
+
+/// Integer-array indexing along an axis. Along axis 0 this rank's block of
+/// the result (default partition of the indices) is its block of the
+/// indices' rows: of a split source fetched by distruntime.take (requests
+/// and rows through one all-to-all each), of a replicated one taken
+/// locally. Along other axes each rank takes from its rows of the source
+/// (the indices replicated, gathered if split).
+LogicalResult imex::ndarray::detail::distributeTake(TakeOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source = op.getSource(), indices = op.getIndices();
+  if (!env) {
+    // Replicated result (a replicated source along another axis): the
+    // indices are gathered.
+    if (dist::getDistEnv(indices.getType()))
+      op.getIndicesMutable().set(dist::createGather(b, loc, indices));
+    return success();
+  }
+  int64_t team = env.getTeam();
+  int64_t axis = op.getAxis();
+  auto sourceEnv = dist::getDistEnv(source.getType());
+  if (axis != 0) {
+    if (dist::getDistEnv(indices.getType()))
+      indices = dist::createGather(b, loc, indices);
+    Value rows = dist::getDimValue(b, loc, source, 0);
+    auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+    Value local = TakeOp::create(
+        b, loc, dist::getRowsType(resultType),
+        dist::createLocalRows(b, loc, source, first, count), indices, axis);
+    SmallVector<Value> globalShape;
+    for (int64_t d = 0; d < resultType.getRank(); ++d)
+      globalShape.push_back(dist::getDimValue(
+          b, loc, d == axis ? indices : source, d == axis ? 0 : d));
+    op.getResult().replaceAllUsesWith(
+        dist::createFromOwned(b, loc, resultType, local, first, globalShape));
+    op.erase();
+    return success();
+  }
+  Value n = dist::getDimValue(b, loc, indices, 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, n);
+  Value localIndices = dist::createLocalRows(b, loc, indices, first, count);
+  Value local;
+  if (!sourceEnv) {
+    local = TakeOp::create(b, loc, dist::getRowsType(resultType), source,
+                           localIndices, 0);
+  } else {
+    localIndices = castToI64(b, loc, localIndices);
+    Value rows = dist::getDimValue(b, loc, source, 0);
+    auto [firstRow, rowCount] =
+        dist::createDefaultPartition(b, loc, team, rows);
+    local = distruntime::TakeOp::create(
+        b, loc, dist::getRowsType(resultType),
+        dist::createLocalRows(b, loc, source, firstRow, rowCount), firstRow,
+        rows, localIndices, team);
+  }
+  SmallVector<Value> globalShape{n};
+  for (int64_t d = 1; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, source, d));
+  Value distributed =
+      dist::createFromOwned(b, loc, resultType, local, first, globalShape);
+  op.getResult().replaceAllUsesWith(distributed);
+  op.erase();
+  return success();
+}
+
+/// Integer-array assignment along an axis. A distributed result (the
+/// destination's rows, default partition) is written block by block: along
+/// axis 0 by distruntime.put, with replicated indices and values each rank
+/// writing its rows without communication, otherwise each rank sending its
+/// block of the (index, value) pairs (default partition of the indices) to
+/// the owners; along other axes by a local put into the rank's rows (split
+/// indices gathered, the values' rows aligned with the destination's). A
+/// replicated result gathers split indices and values.
+LogicalResult imex::ndarray::detail::distributePut(PutOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value destination = op.getDestination(), indices = op.getIndices(),
+        values = op.getValues();
+  int64_t team = env.getTeam();
+  Value rows = dist::getDimValue(b, loc, destination, 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  Value block = dist::createLocalRows(b, loc, destination, first, count);
+  NDArrayType localType = dist::getRowsType(resultType);
+  Value local;
+  if (op.getAxis() != 0) {
+    if (dist::getDistEnv(indices.getType()))
+      indices = dist::createGather(b, loc, indices);
+    local = PutOp::create(b, loc, localType,
+                          dist::createLocalRows(b, loc, values, first, count),
+                          block, indices, op.getAxis());
+  } else {
+    bool replicated = !dist::getDistEnv(indices.getType()) &&
+                      !dist::getDistEnv(values.getType());
+    if (!replicated) {
+      Value n = dist::getDimValue(b, loc, indices, 0);
+      auto [firstIndex, indexCount] =
+          dist::createDefaultPartition(b, loc, team, n);
+      indices = dist::createLocalRows(b, loc, indices, firstIndex, indexCount);
+      values = dist::createLocalRows(b, loc, values, firstIndex, indexCount);
+    }
+    local = distruntime::PutOp::create(b, loc, localType, values, block, first,
+                                       rows, castToI64(b, loc, indices),
+                                       replicated, team);
+  }
+  SmallVector<Value> globalShape;
+  for (int64_t d = 0; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, destination, d));
+  op.getResult().replaceAllUsesWith(
+      dist::createFromOwned(b, loc, resultType, local, first, globalShape));
+  op.erase();
+  return success();
+}
+
+/// A sort along dimension 0 of an n-d array: the sort along the last axis
+/// of the transpose with dimension 0 moved last (local to each rank's rows),
+/// transposed back. Each transpose moves every element once (IDTR's
+/// copy_permute); nothing is gathered.
+template <typename OpTy> static LogicalResult sortThroughTranspose(OpTy op) {
+  auto sourceType = cast<NDArrayType>(op.getSource().getType());
+  int64_t team = dist::getDistEnv(sourceType).getTeam();
+  int64_t rank = sourceType.getRank();
+  SmallVector<int64_t> forward, backward{rank - 1};
+  for (int64_t d = 1; d < rank; ++d)
+    forward.push_back(d);
+  forward.push_back(0);
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    backward.push_back(d);
+  auto transposed = [&](NDArrayType type) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : forward)
+      shape.push_back(type.getDimSize(d));
+    return dist::withDistEnv(
+        dist::withoutDistEnv(type).cloneWith(shape, type.getElementType()),
+        team);
+  };
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source =
+      PermuteDimsOp::create(b, loc, transposed(sourceType), op.getSource(),
+                            b.getDenseI64ArrayAttr(forward));
+  Value sorted = OpTy::create(b, loc, transposed(op.getType()), source,
+                              rank - 1, op.getDescending());
+  Value back = PermuteDimsOp::create(b, loc, op.getType(), sorted,
+                                     b.getDenseI64ArrayAttr(backward));
+  op.getResult().replaceAllUsesWith(back);
+  op.erase();
+  return success();
+}
+
+/// Boolean indexing: each rank selects from its block of the source
+/// (default partition; the mask's rows are repartitioned to it, a
+/// replicated operand sliced) and keeps its selection. The result's block
+/// offsets are the exclusive scan of the ranks' counts, its size their sum:
+/// one exclusive scan and one allreduce of one number, no data moves.
+LogicalResult imex::ndarray::detail::distributeMaskedSelect(MaskedSelectOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value source = op.getSource(), mask = op.getMask();
+  Value rows = dist::getDimValue(b, loc, source, 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  Value local = MaskedSelectOp::create(
+      b, loc, dist::getRowsType(resultType),
+      dist::createLocalRows(b, loc, source, first, count),
+      dist::createLocalRows(b, loc, mask, first, count));
+  // This rank's count, the counts before it and the total.
+  Type i64 = b.getI64Type();
+  Value zero = constIndex(b, loc, 0);
+  Value selected = arith::IndexCastOp::create(
+      b, loc, i64, DimOp::create(b, loc, local, zero).getResult());
+  auto countType = NDArrayType::get({1}, i64);
+  Value counts =
+      CreateOp::create(b, loc, countType, ValueRange{}, selected).getResult();
+  auto toIndex = [&](Value array) {
+    Value element = LoadOp::create(b, loc, array, ValueRange{zero});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), element)
+        .getResult();
+  };
+  Value offset = toIndex(distruntime::ExScanOp::create(
+      b, loc, countType, distruntime::ReductionKind::sum, counts,
+      env.getTeam()));
+  Value total = toIndex(distruntime::AllReduceOp::create(
+      b, loc, countType, distruntime::ReductionKind::sum, counts,
+      env.getTeam()));
+  SmallVector<Value> globalShape{total};
+  int64_t k = cast<NDArrayType>(mask.getType()).getRank();
+  for (int64_t d = 1; d < resultType.getRank(); ++d)
+    globalShape.push_back(dist::getDimValue(b, loc, source, k + d - 1));
+  Value distributed =
+      dist::createFromOwned(b, loc, resultType, local, offset, globalShape);
+  op.getResult().replaceAllUsesWith(distributed);
+  op.erase();
+  return success();
+}
+
+/// A scan along the split dimension with `include_initial`: the scan
+/// without it, after a replicated row of the identity (concatenated as
+/// above: each rank's block shifts by at most one row).
+LogicalResult imex::ndarray::detail::splitInitialRow(CumulativeOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  NDArrayType resultType = op.getType();
+  auto sourceType = cast<NDArrayType>(op.getSource().getType());
+  SmallVector<int64_t> scanShape(resultType.getShape());
+  scanShape[0] = sourceType.getDimSize(0);
+  auto scanType = cast<NDArrayType>(
+      resultType.cloneWith(scanShape, resultType.getElementType()));
+  Value scan = CumulativeOp::create(b, loc, scanType, op.getKind(),
+                                    op.getSource(), /*axis=*/0,
+                                    /*include_initial=*/false);
+  SmallVector<int64_t> rowShape(resultType.getShape());
+  rowShape[0] = 1;
+  auto rowType =
+      cast<NDArrayType>(dist::withoutDistEnv(resultType)
+                            .cloneWith(rowShape, resultType.getElementType()));
+  SmallVector<Value> rowSizes;
+  for (int64_t d = 1; d < rowType.getRank(); ++d)
+    if (rowType.isDynamicDim(d))
+      rowSizes.push_back(dist::getDimValue(b, loc, op.getSource(), d));
+  Type element = resultType.getElementType();
+  Type storage = element.isUnsignedInteger()
+                     ? b.getIntegerType(element.getIntOrFloatBitWidth())
+                     : element;
+  bool isSum = op.getKind() == ReductionKind::sum;
+  TypedAttr identity =
+      isa<FloatType>(element)
+          ? TypedAttr(b.getFloatAttr(element, isSum ? 0 : 1))
+          : TypedAttr(b.getIntegerAttr(storage, isSum ? 0 : 1));
+  Value one = arith::ConstantOp::create(b, loc, identity);
+  // arith constants are signless: unsigned rows are created signless.
+  Value row = CreateOp::create(
+      b, loc, cast<NDArrayType>(rowType.cloneWith(rowShape, storage)), rowSizes,
+      one);
+  if (storage != element)
+    row = CastElemTypeOp::create(b, loc, rowType, row);
+  auto concat = ConcatOp::create(b, loc, resultType, ValueRange{row, scan},
+                                 /*axis=*/0);
+  op.getResult().replaceAllUsesWith(concat.getResult());
+  op.erase();
+  return distributeRowConcat(concat);
+}
+
+/// Matrix products whose dimension 0 is dimension 0 of `lhs` (a matrix or
+/// a stack of matrices, distributed or not, times a matrix or a vector):
+/// this rank computes its block of the result (default partition) from
+/// those rows (or matrices) of `lhs` and the whole `rhs`, gathered if
+/// distributed: the size of `rhs` moves to each rank, plus the rows of
+/// `lhs` a rank does not own (none when `lhs` has the default partition).
+LogicalResult imex::ndarray::detail::distributeRowMatmul(MatMulOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env || cast<NDArrayType>(op.getLhs().getType()).getRank() < 2 ||
+      cast<NDArrayType>(op.getRhs().getType()).getRank() > 2)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value rows = dist::getDimValue(b, loc, op.getLhs(), 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  Value lhs = dist::createLocalRows(b, loc, op.getLhs(), first, count);
+  Value rhs = op.getRhs();
+  if (dist::getDistEnv(rhs.getType()))
+    rhs = dist::createGather(b, loc, rhs);
+  Value owned =
+      MatMulOp::create(b, loc, dist::getRowsType(resultType), lhs, rhs);
+  replaceWithDistributed(b, op, owned, first, rows, owned);
+  return success();
+}
+
+/// A vector times a matrix split on its rows (`x @ A`): each rank
+/// multiplies its share of `x` by its rows of `A`, and an allreduce sums
+/// the partial products: the result's size moves instead of `A`. (Float
+/// results then depend on the rank count: the order of the partial sums.)
+LogicalResult imex::ndarray::detail::distributeVectorMatmul(MatMulOp op) {
+  NDArrayType resultType = op.getType();
+  Value x = op.getLhs(), a = op.getRhs();
+  auto env = dist::getDistEnv(a.getType());
+  if (!env || resultType.getElementType().isInteger(1))
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t team = env.getTeam();
+  Value rows = dist::getDimValue(b, loc, a, 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  NDArrayType localType = dist::withoutDistEnv(resultType);
+  Value partial = MatMulOp::create(
+      b, loc, localType, dist::createLocalRows(b, loc, x, first, count),
+      dist::createLocalRows(b, loc, a, first, count));
+  auto total = distruntime::AllReduceOp::create(
+      b, loc, localType, distruntime::ReductionKind::sum, partial, team);
+  op.getResult().replaceAllUsesWith(total.getResult());
+  if (dist::getDistEnv(resultType)) {
+    b.setInsertionPointAfter(total);
+    redistributeResult(b, loc, total->getResult(0), resultType);
+  }
+  op.erase();
+  return success();
+}
+
+LogicalResult imex::ndarray::detail::distributeSort(Operation *op) {
+  auto type = cast<NDArrayType>(op->getResult(0).getType());
+  auto axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  if (axis != 0 || type.getRank() < 2 ||
+      !dist::getDistEnv(op->getOperand(0).getType()))
+    return success(); // local, or a sample sort in convert-dist-to-standard
+  if (auto sort = dyn_cast<SortOp>(op))
+    return sortThroughTranspose(sort);
+  return sortThroughTranspose(cast<ArgSortOp>(op));
+}
