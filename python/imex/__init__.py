@@ -572,8 +572,18 @@ def _not_implemented(name):
     return function
 
 
-for _name in ["conj", "imag", "real"]:
-    globals().setdefault(_name, _not_implemented(_name))
+# Complex dtypes are not supported yet (asarray of complex data raises
+# NotImplementedError): on real arrays these are numpy's identities.
+def real(x, /):
+    return asarray(x, copy=True)
+
+
+def imag(x, /):
+    return zeros_like(x)
+
+
+def conj(x, /):
+    return asarray(x, copy=True)
 
 
 def where(condition, x1, x2, /):

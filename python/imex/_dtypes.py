@@ -26,10 +26,21 @@ _FROM_MLIR = {v: k for k, v in _TO_MLIR.items()}
 ALL = tuple(_TO_MLIR)
 
 
+def _is_complex(dtype):
+    try:
+        return np.dtype(dtype).kind == "c"
+    except TypeError:
+        return False
+
+
 def to_mlir(dtype):
     try:
         return _TO_MLIR[np.dtype(dtype)]
     except (KeyError, TypeError):
+        if _is_complex(dtype):
+            raise NotImplementedError(
+                f"complex dtypes ({np.dtype(dtype)}) are not supported by "
+                f"imex yet") from None
         raise TypeError(f"unsupported dtype: {dtype!r} (supported: "
                         f"{', '.join(str(d) for d in ALL)})") from None
 

@@ -195,3 +195,18 @@ def test_a_chain_fuses_into_one_kernel():
     b = xp.sqrt(xp.abs(a)) * 2.0 + xp.sin(a) - a / 3.0
     check(b, np.sqrt(np.abs(x)) * 2.0 + np.sin(x) - x / 3.0)
     assert xp.stats()["dispatches"] == before + 1
+
+
+@pytest.mark.parametrize("dtype", [xp.float64, xp.int32, xp.bool], ids=str)
+def test_real_imag_conj_of_real_arrays(dtype):
+    """numpy's identities on real arrays (complex dtypes raise
+    NotImplementedError, see test_errors.py)."""
+    x = sample((3, 4), dtype, seed=41)
+    a = xp.asarray(x)
+    check(xp.real(a), np.real(x), exact=True)
+    check(xp.imag(a), np.imag(x), exact=True)
+    # (numpy's conj of bool gives int8; the identity keeps bool.)
+    check(xp.conj(a), x if dtype == xp.bool else np.conj(x), exact=True)
+    r = xp.real(a)
+    r[0, 0] = 0  # a new array, not a view of a
+    check(a, x, exact=True)
