@@ -966,6 +966,16 @@ def clip(x, /, min=None, max=None):  # noqa: A002
     return result if result.dtype == x.dtype else astype(result, x.dtype)
 
 
+def outer(x1, x2, /):
+    """The outer product of two 1-d arrays (array API linalg.outer): an
+    elementwise product of x1 as a column and x2 as a row (on split arrays
+    each rank computes its rows, from its elements of x1)."""
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"outer: x1 and x2 must be 1-d arrays, got "
+                         f"{x1.ndim}-d and {x2.ndim}-d")
+    return multiply(expand_dims(x1, axis=1), expand_dims(x2, axis=0))
+
+
 def vecdot(x1, x2, /, *, axis=-1):
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError("vecdot: the contracted dimensions differ")
@@ -1394,4 +1404,4 @@ _array.take = take
 
 del _kind, _name
 
-from . import random  # noqa: E402  (uses the functions above)
+from . import linalg, random  # noqa: E402  (use the functions above)

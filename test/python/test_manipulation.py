@@ -117,6 +117,18 @@ def test_clip(dtype, bounds):
     check(xp.clip(xp.asarray(x), lo, hi), np.clip(x, lo, hi))
 
 
+@pytest.mark.parametrize("dtype", [xp.float64, xp.int32, xp.uint8], ids=str)
+def test_outer(dtype):
+    x = sample((5,), dtype, seed=43)
+    y = sample((3,), dtype, seed=44)
+    check(xp.outer(xp.asarray(x), xp.asarray(y)), np.outer(x, y), exact=True)
+    check(xp.linalg.outer(xp.asarray(x), xp.asarray(y)), np.outer(x, y),
+          exact=True)
+    assert xp.linalg.matmul is xp.matmul and xp.linalg.vecdot is xp.vecdot
+    with pytest.raises(ValueError, match="1-d"):
+        xp.outer(xp.ones((2, 2)), xp.ones(2))
+
+
 def test_vecdot_tensordot():
     check(xp.vecdot(xp.asarray(X), xp.asarray(X)), np.sum(X * X, axis=-1))
     check(xp.vecdot(xp.asarray(X), xp.asarray(X), axis=0),

@@ -52,6 +52,7 @@ def test_compositions(n):
     check(xp.diff(a, n=2), np.diff(x, n=2))
     check(xp.clip(a, -1.0, 1.5), np.clip(x, -1.0, 1.5))
     check(xp.repeat(a, 2, axis=1), np.repeat(x, 2, axis=1))
+    check(xp.outer(a[:, 0], xp.asarray(x[0])), np.outer(x[:, 0], x[0]))
     counts = np.arange(x.shape[0]) % 3
     check(xp.repeat(a, xp.asarray(counts, split=0), axis=0),
           np.repeat(x, counts, axis=0))
