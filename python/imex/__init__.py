@@ -1145,6 +1145,26 @@ def result_type(*arrays_and_dtypes):
     return result
 
 
+def finfo(type, /):
+    """Machine limits of a floating dtype (numpy's finfo: bits, eps, max,
+    min, smallest_normal, dtype)."""
+    dtype = _dtypes.canonical(type.dtype if isinstance(type, ndarray)
+                              else type)
+    if dtype.kind != "f":
+        raise ValueError(f"finfo: {dtype} is not a floating dtype")
+    return np.finfo(dtype)
+
+
+def iinfo(type, /):
+    """Machine limits of an integer dtype (numpy's iinfo: bits, max, min,
+    dtype)."""
+    dtype = _dtypes.canonical(type.dtype if isinstance(type, ndarray)
+                              else type)
+    if dtype.kind not in "iu":
+        raise ValueError(f"iinfo: {dtype} is not an integer dtype")
+    return np.iinfo(dtype)
+
+
 def can_cast(from_, to, /):
     """Whether promotion turns `from_` (an array or dtype) into `to`."""
     to = _dtypes.canonical(to)
@@ -1293,6 +1313,38 @@ def take(x, indices, /, *, axis=None):
         idx.split if axis == 0 else None)
     return ndarray(_core.record(Node(shape, node.dtype, split, "take",
                                      [node, idx], axis)))
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """Elements of x at `indices` along `axis` (the other dimensions
+    matched, as numpy's take_along_axis): a take from the flattened array
+    at the flat positions."""
+    indices = asarray(indices)
+    if indices.ndim != x.ndim or indices.dtype.kind not in "iu":
+        raise ValueError("take_along_axis: indices must be an integer array "
+                         "with the rank of x")
+    axis = _axis(axis, x.ndim, "take_along_axis")
+    for d, (n, m) in enumerate(zip(x.shape, indices.shape)):
+        if d != axis and n != m:
+            raise ValueError(f"take_along_axis: indices and x differ in "
+                             f"dimension {d} ({m} and {n})")
+    n = x.shape[axis]
+    if indices.size and n == 0:
+        raise IndexError(f"take_along_axis: cannot take from the empty axis "
+                         f"{axis}")
+    idx = astype(indices, int64)
+    idx = where(less(idx, 0), add(idx, n), idx)
+    stride = math.prod(x.shape[axis + 1:])
+    flat = multiply(idx, stride)
+    for d in range(x.ndim):
+        if d == axis or x.shape[d] == 1:
+            continue
+        shape = [1] * x.ndim
+        shape[d] = x.shape[d]
+        position = reshape(arange(x.shape[d], dtype=int64), tuple(shape))
+        flat = add(flat, multiply(position, math.prod(x.shape[d + 1:])))
+    result = take(reshape(x, (-1,)), reshape(flat, (-1,)), axis=0)
+    return reshape(result, indices.shape)
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):

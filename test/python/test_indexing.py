@@ -216,3 +216,26 @@ def test_boolean_mask_assignment_and_nonzero():
         a[a > 0] = xp.asarray([1.0, 2.0])
     with pytest.raises(ValueError, match="nonzero of a 0-d array"):
         xp.nonzero(xp.asarray(1.0))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_along_axis(axis):
+    x = sample((4, 5), np.float64, seed=45)
+    order = np.argsort(x, axis=axis)
+    check(xp.take_along_axis(xp.asarray(x), xp.asarray(order), axis=axis),
+          np.take_along_axis(x, order, axis=axis), exact=True)
+    idx = np.zeros((4, 5), np.int32) - 1 if axis != 0 else \
+        np.zeros((2, 5), np.int32) - 1
+    if axis != 0:
+        idx = idx[:, :2]
+    check(xp.take_along_axis(xp.asarray(x), xp.asarray(idx), axis=axis),
+          np.take_along_axis(x, idx, axis=axis), exact=True)
+
+
+def test_finfo_iinfo():
+    for dtype in (xp.float16, xp.float32, xp.float64):
+        assert xp.finfo(dtype).eps == np.finfo(dtype).eps
+    assert xp.finfo(xp.ones(2)).bits == 64
+    assert xp.iinfo(xp.uint8).max == 255 and xp.iinfo(xp.int64).bits == 64
+    with pytest.raises(ValueError, match="not an integer"):
+        xp.iinfo(xp.float32)

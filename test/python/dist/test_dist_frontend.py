@@ -181,6 +181,9 @@ def test_sort(n):
     b = xp.asarray(y, split=0)
     check(xp.argsort(b, axis=1),
           np.argsort(y, axis=1, kind="stable").astype(np.int64))
+    order = np.argsort(y, axis=0, kind="stable")
+    check(xp.take_along_axis(b, xp.asarray(order, split=0), axis=0),
+          np.take_along_axis(y, order, axis=0))
 
 
 @pytest.mark.parametrize("n", SIZES)
