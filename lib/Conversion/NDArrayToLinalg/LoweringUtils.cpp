@@ -160,4 +160,24 @@ getUnitDimReassociation(int64_t rank, ArrayRef<int64_t> unitAxes) {
   return groups;
 }
 
+/// `tensor` (of ndarray element type `from`) converted to ndarray element
+/// type `to` and broadcast to `sizes` with static shape `shape`.
+Value convertAndBroadcast(OpBuilder &b, Location loc, Value tensor, Type from,
+                          Type to, ArrayRef<int64_t> shape,
+                          ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (from == to && type.getShape() == shape &&
+      llvm::all_of(llvm::enumerate(sizes), [&](auto it) {
+        return isEqualConstantIntOrValue(it.value(),
+                                         getSize(b, loc, tensor, it.index()));
+      }))
+    return tensor;
+  return buildElementwise(
+      b, loc, tensor, shape, getStorageType(to),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return convertScalar(nb, nloc, args[0], from, to);
+      },
+      sizes);
+}
+
 } // namespace imex::ndarray::lowering

@@ -84,6 +84,19 @@ mlir::Value buildElementwise(
         body,
     llvm::ArrayRef<mlir::OpFoldResult> sizes = {});
 
+/// `tensor` (of ndarray element type `from`) converted to ndarray element
+/// type `to` and broadcast to `sizes` with static shape `shape`.
+mlir::Value convertAndBroadcast(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value tensor, mlir::Type from,
+                                mlir::Type to, llvm::ArrayRef<int64_t> shape,
+                                llvm::ArrayRef<mlir::OpFoldResult> sizes);
+
+/// The patterns of SliceLowering.cpp: views, slices and inserts
+/// (`inPlaceOverwrites` as in populateNDArrayToLinalgConversionPatterns).
+void populateSliceLoweringPatterns(
+    const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const llvm::DenseSet<mlir::Operation *> &inPlaceOverwrites);
+
 /// The patterns of IndexingLowering.cpp: take, put, searchsorted, flip,
 /// masked_select, argreduce, cumulative.
 void populateIndexingLoweringPatterns(const mlir::TypeConverter &converter,
