@@ -123,13 +123,8 @@ LogicalResult imex::ndarray::detail::distributeTake(TakeOp op) {
     Value local = TakeOp::create(
         b, loc, dist::getRowsType(resultType),
         dist::createLocalRows(b, loc, source, first, count), indices, axis);
-    SmallVector<Value> globalShape;
-    for (int64_t d = 0; d < resultType.getRank(); ++d)
-      globalShape.push_back(dist::getDimValue(
-          b, loc, d == axis ? indices : source, d == axis ? 0 : d));
-    op.getResult().replaceAllUsesWith(
-        dist::createFromOwned(b, loc, resultType, local, first, globalShape));
-    op.erase();
+    // (The trailing dimensions of the local result are global.)
+    replaceWithDistributed(b, op, local, first, rows, local);
     return success();
   }
   Value n = dist::getDimValue(b, loc, indices, 0);
@@ -149,13 +144,7 @@ LogicalResult imex::ndarray::detail::distributeTake(TakeOp op) {
         dist::createLocalRows(b, loc, source, firstRow, rowCount), firstRow,
         rows, localIndices, team);
   }
-  SmallVector<Value> globalShape{n};
-  for (int64_t d = 1; d < resultType.getRank(); ++d)
-    globalShape.push_back(dist::getDimValue(b, loc, source, d));
-  Value distributed =
-      dist::createFromOwned(b, loc, resultType, local, first, globalShape);
-  op.getResult().replaceAllUsesWith(distributed);
-  op.erase();
+  replaceWithDistributed(b, op, local, first, n, source);
   return success();
 }
 
@@ -202,12 +191,7 @@ LogicalResult imex::ndarray::detail::distributePut(PutOp op) {
                                        rows, castToI64(b, loc, indices),
                                        replicated, team);
   }
-  SmallVector<Value> globalShape;
-  for (int64_t d = 0; d < resultType.getRank(); ++d)
-    globalShape.push_back(dist::getDimValue(b, loc, destination, d));
-  op.getResult().replaceAllUsesWith(
-      dist::createFromOwned(b, loc, resultType, local, first, globalShape));
-  op.erase();
+  replaceWithDistributed(b, op, local, first, rows, destination);
   return success();
 }
 
@@ -286,14 +270,8 @@ LogicalResult imex::ndarray::detail::distributeMaskedSelect(MaskedSelectOp op) {
   Value total = toIndex(distruntime::AllReduceOp::create(
       b, loc, countType, distruntime::ReductionKind::sum, counts,
       env.getTeam()));
-  SmallVector<Value> globalShape{total};
-  int64_t k = cast<NDArrayType>(mask.getType()).getRank();
-  for (int64_t d = 1; d < resultType.getRank(); ++d)
-    globalShape.push_back(dist::getDimValue(b, loc, source, k + d - 1));
-  Value distributed =
-      dist::createFromOwned(b, loc, resultType, local, offset, globalShape);
-  op.getResult().replaceAllUsesWith(distributed);
-  op.erase();
+  // (The trailing dimensions of the local selection are global.)
+  replaceWithDistributed(b, op, local, offset, total, local);
   return success();
 }
 
