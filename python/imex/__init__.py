@@ -1349,7 +1349,8 @@ def take_along_axis(x, indices, /, *, axis=-1):
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if sorter is not None:
-        raise NotImplementedError("searchsorted: sorter (needs take)")
+        # x1 in the order of `sorter` (the positions that sort it).
+        x1 = take(x1, sorter, axis=0)
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', "
                          f"got {side!r}")

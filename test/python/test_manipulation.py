@@ -235,6 +235,12 @@ def test_unique_and_searchsorted(dtype):
     for side in ("left", "right"):
         check(xp.searchsorted(xp.asarray(values), a, side=side),
               np.searchsorted(values, x, side=side).astype(np.int64))
+        shuffled = values[::-1].copy()
+        sorter = np.argsort(shuffled, kind="stable")
+        check(xp.searchsorted(xp.asarray(shuffled), a, side=side,
+                              sorter=xp.asarray(sorter)),
+              np.searchsorted(shuffled, x, side=side,
+                              sorter=sorter).astype(np.int64))
     check(xp.unique_values(xp.zeros((0,), dtype=dtype)),
           np.zeros((0,), np.dtype(dtype)))
 
