@@ -173,6 +173,30 @@ def test_argreduce(mode, kind, axis):
     p.check(mode, (np.asarray(f(a, axis=axis), np.int64), "i64"))
 
 
+@pytest.mark.parametrize("op", ["take", "put"])
+def test_integer_indexing_is_a_diagnostic_on_the_device(op):
+    """take checks its indices on the host and put is a sequential loop
+    over them: the GPU pipelines do not run either on the device yet, and
+    say so instead of crashing or reading device memory on the host."""
+    p = GPUProgram()
+    x, shape, _ = p.gpu_input(np.zeros((4, 3)))
+    i, _, _ = p.gpu_input(np.array([1, 2]))
+    if op == "take":
+        r = p.op(f"ndarray.take {x}[{i}] axis 0 : ({gpu_type(shape, 'f64')}, "
+                 f"{gpu_type([2], 'i64')}) -> {gpu_type([2, 3], 'f64')}")
+        p.gpu_output(r, [2, 3], "f64")
+    else:
+        w, _, _ = p.gpu_input(np.ones((2, 3)))
+        r = p.op(f"ndarray.put {w} into {x}[{i}] axis 0 : ("
+                 f"{gpu_type([2, 3], 'f64')}, {gpu_type(shape, 'f64')}, "
+                 f"{gpu_type([2], 'i64')}) -> {gpu_type(shape, 'f64')}")
+        p.gpu_output(r, shape, "f64")
+    proc = subprocess.run([OPT, "-", "-imex-gpu-pipeline"], input=p.text(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0
+    assert "computes on the device a value that the host uses" in proc.stderr
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_matmul(mode):
     a = RNG.uniform(-1, 1, size=(33, 17))

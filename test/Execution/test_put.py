@@ -24,7 +24,7 @@ def numpy_put(a, idx, values, axis):
 
 
 @pytest.mark.parametrize("dtype", ["f64", "i32", "ui8", "i1"])
-@pytest.mark.parametrize("itype", ["i64", "i32", "ui16"])
+@pytest.mark.parametrize("itype", ["i64", "i32", "ui16", "index"])
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_put(dtype, itype, dynamic):
     p = Program()

@@ -12,7 +12,7 @@ RNG = np.random.default_rng(43)
 
 
 @pytest.mark.parametrize("dtype", ["f64", "i32", "ui8", "i1"])
-@pytest.mark.parametrize("itype", ["i64", "i32", "ui16"])
+@pytest.mark.parametrize("itype", ["i64", "i32", "ui16", "index"])
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_take(dtype, itype, dynamic):
     p = Program()

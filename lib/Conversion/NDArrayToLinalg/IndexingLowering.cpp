@@ -30,10 +30,11 @@ struct AxisIndices {
 
   Value normalize(OpBuilder &b, Location loc, Value raw) const {
     Type indexType = b.getIndexType();
-    Value i =
-        isUnsigned
-            ? arith::IndexCastUIOp::create(b, loc, indexType, raw).getResult()
-            : arith::IndexCastOp::create(b, loc, indexType, raw).getResult();
+    Value i = raw;
+    if (raw.getType() != indexType)
+      i = isUnsigned
+              ? arith::IndexCastUIOp::create(b, loc, indexType, raw).getResult()
+              : arith::IndexCastOp::create(b, loc, indexType, raw).getResult();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value negative =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
