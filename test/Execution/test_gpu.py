@@ -173,11 +173,12 @@ def test_argreduce(mode, kind, axis):
     p.check(mode, (np.asarray(f(a, axis=axis), np.int64), "i64"))
 
 
-@pytest.mark.parametrize("op", ["take", "put"])
-def test_integer_indexing_is_a_diagnostic_on_the_device(op):
-    """take checks its indices on the host and put is a sequential loop
-    over them: the GPU pipelines do not run either on the device yet, and
-    say so instead of crashing or reading device memory on the host."""
+@pytest.mark.parametrize("op", ["take", "put", "masked_select", "sort"])
+def test_data_dependent_ops_are_a_diagnostic_on_the_device(op):
+    """take checks its indices on the host, put and masked_select are
+    sequential loops, sorts run in IDTR on the host: the GPU pipelines do
+    not run them on the device yet, and say so instead of crashing or
+    reading device memory on the host."""
     p = GPUProgram()
     x, shape, _ = p.gpu_input(np.zeros((4, 3)))
     i, _, _ = p.gpu_input(np.array([1, 2]))
@@ -185,6 +186,15 @@ def test_integer_indexing_is_a_diagnostic_on_the_device(op):
         r = p.op(f"ndarray.take {x}[{i}] axis 0 : ({gpu_type(shape, 'f64')}, "
                  f"{gpu_type([2], 'i64')}) -> {gpu_type([2, 3], 'f64')}")
         p.gpu_output(r, [2, 3], "f64")
+    elif op == "masked_select":
+        m, _, _ = p.gpu_input(np.array([True, False, True, True]), "i1")
+        r = p.op(f"ndarray.masked_select {x}[{m}] : {gpu_type(shape, 'f64')}, "
+                 f"{gpu_type([4], 'i1')} -> {gpu_type([None, 3], 'f64')}")
+        p.gpu_output(r, [None, 3], "f64")
+    elif op == "sort":
+        r = p.op(f"ndarray.sort {x} axis 0 : {gpu_type(shape, 'f64')} -> "
+                 f"{gpu_type(shape, 'f64')}")
+        p.gpu_output(r, shape, "f64")
     else:
         w, _, _ = p.gpu_input(np.ones((2, 3)))
         r = p.op(f"ndarray.put {w} into {x}[{i}] axis 0 : ("
@@ -194,7 +204,9 @@ def test_integer_indexing_is_a_diagnostic_on_the_device(op):
     proc = subprocess.run([OPT, "-", "-imex-gpu-pipeline"], input=p.text(),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0
-    assert "computes on the device a value that the host uses" in proc.stderr
+    expected = ("which IDTR does on the host" if op == "sort" else
+                "computes on the device a value that the host uses")
+    assert expected in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -57,6 +57,13 @@ private:
   /// without array results, if it takes one (insert_slice, delete, dim).
   /// A copy to a host array is the transfer back and runs on the host.
   FailureOr<Placement> placeArrayOp(Operation *op) {
+    // Sorts run in IDTR on the host (device memory only when host-shared).
+    if (isa<ndarray::SortOp, ndarray::ArgSortOp>(op) && !hostShared)
+      if (GPUEnvAttr env = getFirstGPUEnv(op->getOperandTypes()))
+        return op->emitOpError("sorts an array in ")
+               << env
+               << ", which IDTR does on the host; copy it to the host first "
+                  "(ndarray.copy)";
     if (GPUEnvAttr env = getFirstGPUEnv(op->getResultTypes()))
       return Placement{Placement::Device, env};
     GPUEnvAttr env = getFirstGPUEnv(op->getOperandTypes());

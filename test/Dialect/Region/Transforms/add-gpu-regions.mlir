@@ -140,3 +140,13 @@ func.func @mixed(%a: !g, %b: !h) {
   %s = ndarray.ewbin add %a, %b : (!g, !h) -> !g
   return
 }
+
+// -----
+
+!g = !ndarray.ndarray<4xf32, #region.gpu_env<device = "cuda:0">>
+
+func.func @sort_on_device(%a: !g) -> !g {
+  // expected-error @below {{'ndarray.sort' op sorts an array in #region.gpu_env<device = "cuda:0">, which IDTR does on the host; copy it to the host first (ndarray.copy)}}
+  %s = ndarray.sort %a axis 0 : !g -> !g
+  return %s : !g
+}
