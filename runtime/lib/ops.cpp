@@ -981,7 +981,10 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
         p[i] = static_cast<T>(b[i]);
     } else if (t->size > 1) {
       if constexpr (TR::is_half) {
-        std::vector<float> wide(p, p + n);
+        // (At least one element: the fused check copies from data()
+        // even for empty arrays.)
+        std::vector<float> wide(std::max<int64_t>(n, 1));
+        std::copy(p, p + n, wide.begin());
         allreduce_checked(*t, wide.data(), n, sizeof(float), MPI_FLOAT,
                           arithmetic_op(op),
                           reduce_sig(entry, n, op, op, type_code<T>()));
