@@ -99,7 +99,9 @@ std::string getCPUCodegenStage(const Options &options) {
       // Loops, then the LLVM dialect.
       "convert-linalg-to-loops,canonicalize,fold-memref-alias-ops,"
       "expand-strided-metadata,"
-      "lower-affine,convert-scf-to-cf,arith-expand,"
+      "lower-affine,convert-scf-to-cf,"
+      // Complex arithmetic on the components (arith and math ops).
+      "convert-complex-to-standard,arith-expand,"
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,";
   // Transcendental functions: libm calls (vectorized by the JIT unless
@@ -111,7 +113,7 @@ std::string getCPUCodegenStage(const Options &options) {
   pipeline += options.countAllocations
                   ? "finalize-memref-to-llvm{use-generic-functions=1},"
                   : "finalize-memref-to-llvm,";
-  pipeline += "convert-arith-to-llvm,"
+  pipeline += "convert-complex-to-llvm,convert-arith-to-llvm,"
               "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
               "imex-llvm-noalias-args,"
               "reconcile-unrealized-casts";

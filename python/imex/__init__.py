@@ -21,7 +21,8 @@ import numpy as np
 from . import _array, _core, _dtypes
 from ._array import ndarray
 from ._core import Node
-from ._dtypes import (bool, float16, float32, float64, int8, int16, int32,  # noqa: A004
+from ._dtypes import (bool, complex64, complex128, float16, float32,  # noqa: A004
+                      float64, int8, int16, int32,
                       int64, uint8, uint16, uint32, uint64)
 
 __array_api_version__ = "2023.12"
@@ -334,6 +335,8 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
         if data.dtype.kind == "f" and data.dtype not in (np.float16,
                                                          np.float32):
             data = data.astype(np.float64)  # (float128)
+        elif data.dtype.kind == "c" and data.dtype != np.complex64:
+            data = data.astype(np.complex128)  # (complex256)
         elif data.dtype.kind == "i" and data.dtype.itemsize > 8:
             data = data.astype(np.int64)
     _dtypes.to_mlir(data.dtype)
@@ -401,6 +404,8 @@ def _fill_dtype(fill, dtype):
         return _dtypes.bool
     if isinstance(fill, int):
         return _dtypes.int64
+    if isinstance(fill, complex):
+        return _dtypes.complex128
     return _dtypes.float64
 
 
@@ -536,6 +541,7 @@ _UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh",
           "isfinite", "isinf", "isnan", "log", "log1p", "log2", "log10",
           "logical_not", "negative", "positive", "round", "sign", "signbit",
           "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc",
+          "real", "imag", "conj",
           "erf"]  # erf: not in the array API, but in the dialect
 
 
@@ -570,20 +576,6 @@ def _not_implemented(name):
         raise NotImplementedError(f"{name} is not supported by imex yet")
     function.__name__ = name
     return function
-
-
-# Complex dtypes are not supported yet (asarray of complex data raises
-# NotImplementedError): on real arrays these are numpy's identities.
-def real(x, /):
-    return asarray(x, copy=True)
-
-
-def imag(x, /):
-    return zeros_like(x)
-
-
-def conj(x, /):
-    return asarray(x, copy=True)
 
 
 def where(condition, x1, x2, /):
@@ -726,9 +718,16 @@ def all(x, /, *, axis=None, keepdims=False):  # noqa: A001
     return _reduce("all", x, axis, keepdims)
 
 
+def _require_order(x, name):
+    """TypeError for complex arrays, whose values have no order."""
+    if x.dtype.kind == "c":
+        raise TypeError(f"{name}: complex numbers ({x.dtype}) have no order")
+
+
 def _argreduce(kind, x, axis, keepdims):
     node = x._node
     name = f"arg{kind}"
+    _require_order(x, name)
     if axis is not None:
         axis = _axis(axis, x.ndim, name)
     reduced = range(x.ndim) if axis is None else (axis,)
@@ -979,6 +978,9 @@ def outer(x1, x2, /):
 def vecdot(x1, x2, /, *, axis=-1):
     if x1.shape[axis] != x2.shape[axis]:
         raise ValueError("vecdot: the contracted dimensions differ")
+    # The array API conjugates the first operand (a no-op on real arrays).
+    if x1.dtype.kind == "c":
+        x1 = conj(x1)
     return sum(multiply(x1, x2), axis=axis)
 
 
@@ -1079,6 +1081,7 @@ def tile(x, repetitions, /):
 
 
 def _sort(name, x, axis, descending):
+    _require_order(x, name)
     if x.ndim == 0:
         raise ValueError(f"{name}: the array must have at least one "
                          "dimension")
@@ -1348,6 +1351,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    _require_order(x1, "searchsorted")
     if sorter is not None:
         # x1 in the order of `sorter` (the positions that sort it).
         x1 = take(x1, sorter, axis=0)

@@ -105,6 +105,9 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
     def __float__(self):
         return self._scalar(float)
 
+    def __complex__(self):
+        return self._scalar(complex)
+
     def __int__(self):
         return self._scalar(int)
 
@@ -275,10 +278,16 @@ def _scalar_dtype(value, like):
     if isinstance(value, bool):
         return like if like is not None else _dtypes.bool
     if isinstance(value, int):
-        if like is not None and like.kind in "iuf":
+        if like is not None and like.kind in "iufc":
             return like
         return _dtypes.int64
-    if like is not None and like.kind == "f":
+    if isinstance(value, complex):
+        if like is not None and like.kind == "c":
+            return like
+        if like is not None and like.kind == "f":
+            return _dtypes.complex_of(like)
+        return _dtypes.complex128
+    if like is not None and like.kind in "fc":
         return like
     return _dtypes.float64
 
@@ -290,7 +299,7 @@ def _operand(value, like=None, strict=True):
     if kind is ndarray:
         return value._node
     if kind is float or kind is int or kind is bool or isinstance(
-            value, (bool, int, float)):
+            value, (bool, int, float, complex)):
         return (value, _scalar_dtype(value, like))
     if isinstance(value, (np.ndarray, np.generic)):
         return asarray(value)._node

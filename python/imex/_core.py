@@ -339,6 +339,12 @@ class Builder:
         mlir element type `dtype` (an argument: constants would enter the
         kernel's key)."""
         storage = dtype[1:] if dtype.startswith("ui") else dtype
+        if dtype.startswith("complex"):
+            value = complex(value)
+            parts = [self.element(v, dtype[8:-1])[0]
+                     for v in (value.real, value.imag)]
+            return self.op(f"complex.create {parts[0]}, {parts[1]} : "
+                           f"{dtype}"), storage
         if dtype.startswith("f"):
             v = self._arg("f64", [float(value)])
             if dtype != "f64":

@@ -328,10 +328,14 @@ PYBIND11_MODULE(_imex, m) {
   });
   m.def("reduction_dtype",
         [](const std::string &kind, const std::string &source) {
-          return printType(imex::ndarray::inferReductionElementType(
+          std::string reason;
+          auto type = imex::ndarray::inferReductionElementType(
               parseKind<imex::ndarray::ReductionKind>(
                   kind, imex::ndarray::symbolizeReductionKind),
-              parseElementType(source)));
+              parseElementType(source), reason);
+          if (failed(type))
+            throw py::type_error(reason);
+          return printType(*type);
         });
   m.def("promote", [](const std::string &a, const std::string &b) {
     Type type =

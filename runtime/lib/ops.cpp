@@ -573,9 +573,14 @@ constexpr int kFusedFields = 7; // cnt, op, type, eop, entry, key, meta
 constexpr int kBaseFields = 4;  // without IDTR_CHECK_COLLECTIVES
 constexpr int kFusedHdr = 2 * kFusedFields; // each field v as (v, -v)
 struct FusedBuf {
-  int64_t data[kFusedElems]; // kFusedElems elements of at most 8 bytes
+  int64_t data[kFusedElems]; // the first elements (fused_capacity of them)
   int64_t hdr[kFusedHdr];    // the first 2 * fused_fields() are sent
 };
+/// How many elements of `size` bytes the fused buffer carries (kFusedElems
+/// of up to 8 bytes, half as many complex<double>).
+constexpr int64_t fused_capacity(size_t size) {
+  return static_cast<int64_t>(sizeof(FusedBuf::data) / size);
+}
 
 /// Header fields exchanged: entry point, key and metadata only with
 /// IDTR_CHECK_COLLECTIVES (only then can a reduction meet another kind of
@@ -600,6 +605,8 @@ enum TypeCode : int64_t {
   kU16,
   kF16,
   kBF16,
+  kC64,
+  kC128,
   kNumCodes
 };
 template <class T> constexpr int64_t type_code() {
@@ -625,6 +632,10 @@ template <class T> constexpr int64_t type_code() {
     return kF16;
   else if constexpr (std::is_same_v<T, idtr::bfloat16>)
     return kBF16;
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return kC64;
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return kC128;
   else
     return kU16;
 }
@@ -633,6 +644,7 @@ template <class T> constexpr int64_t type_code() {
 template <class T>
 void apply_op(const void *in, void *inout, int64_t n, int64_t op) {
   T a[kFusedElems], b[kFusedElems];
+  n = std::min<int64_t>(n, fused_capacity(sizeof(T)));
   std::memcpy(a, in, sizeof(T) * n);
   std::memcpy(b, inout, sizeof(T) * n);
   for (int64_t i = 0; i < n; ++i) {
@@ -652,10 +664,12 @@ void apply_op(const void *in, void *inout, int64_t n, int64_t op) {
         b[i] = a[i] * b[i];
       break;
     case IDTR_OP_MIN:
-      b[i] = std::min(a[i], b[i]);
+      if constexpr (!is_complex_v<T>) // (rejected before for complex)
+        b[i] = std::min(a[i], b[i]);
       break;
     case IDTR_OP_MAX:
-      b[i] = std::max(a[i], b[i]);
+      if constexpr (!is_complex_v<T>)
+        b[i] = std::max(a[i], b[i]);
       break;
     case IDTR_OP_LAND:
       b[i] = static_cast<T>(a[i] != T(0) && b[i] != T(0));
@@ -670,11 +684,20 @@ void apply_op(const void *in, void *inout, int64_t n, int64_t op) {
 
 using ApplyFn = void (*)(const void *, void *, int64_t, int64_t);
 /// By type code; 16-bit floats are reduced as floats (widened first).
-constexpr ApplyFn kApply[kNumCodes] = {
-    apply_op<double>,   apply_op<float>,    apply_op<int64_t>,
-    apply_op<int32_t>,  apply_op<int16_t>,  apply_op<int8_t>,
-    apply_op<uint8_t>,  apply_op<uint64_t>, apply_op<uint32_t>,
-    apply_op<uint16_t>, apply_op<float>,    apply_op<float>};
+constexpr ApplyFn kApply[kNumCodes] = {apply_op<double>,
+                                       apply_op<float>,
+                                       apply_op<int64_t>,
+                                       apply_op<int32_t>,
+                                       apply_op<int16_t>,
+                                       apply_op<int8_t>,
+                                       apply_op<uint8_t>,
+                                       apply_op<uint64_t>,
+                                       apply_op<uint32_t>,
+                                       apply_op<uint16_t>,
+                                       apply_op<float>,
+                                       apply_op<float>,
+                                       apply_op<std::complex<float>>,
+                                       apply_op<std::complex<double>>};
 
 /// Whether the max-combined header holds the same fields on every rank
 /// (fields [first, last)).
@@ -876,7 +899,7 @@ void allreduce_checked(Team &t, void *w, int64_t n, size_t es, MPI_Datatype mt,
     const uint64_t call = check_collectives() ? t.checked.fetch_add(1) + 1 : 0;
     FusedBuf f;
     init_fused(f, sig);
-    done = std::min<int64_t>(n, kFusedElems);
+    done = std::min<int64_t>(n, fused_capacity(es));
     std::memcpy(f.data, p, es * done);
     fused_allreduce(t, f,
                     "MPI_Allreduce (reduction with its cross-rank check)");
@@ -956,6 +979,13 @@ void check_reduction_op(int64_t op) {
          op);
 }
 
+/// min and max need an order, which complex numbers do not have.
+template <class T> void check_ordered(int64_t op) {
+  if (is_complex_v<T> && (op == IDTR_OP_MIN || op == IDTR_OP_MAX))
+    fail("reduction op %" PRId64 " (%s) is not defined on complex numbers", op,
+         op == IDTR_OP_MIN ? "min" : "max");
+}
+
 template <class TR>
 void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
                 int64_t op) {
@@ -966,6 +996,7 @@ void reduce_all(const char *entry, int64_t team, int64_t dr, void *dd,
   auto t = get_team(team);
   View<T> data = make_view<T>("data", dr, dd, Use::Out);
   check_reduction_op(op);
+  check_ordered<T>(op);
   bool is_and;
   const bool logical = is_logical<TR>(op, is_and);
   on_dense_elements(data, [&](T *p, int64_t n) {
@@ -1012,6 +1043,8 @@ template <class TR> typename TR::T reduction_identity(int64_t op) {
   if constexpr (TR::is_half) {
     const float inf = std::numeric_limits<float>::infinity();
     return static_cast<T>(op == IDTR_OP_MIN ? inf : -inf);
+  } else if constexpr (is_complex_v<T>) {
+    return T(0); // (min/max are rejected by check_ordered)
   } else {
     using L = std::numeric_limits<T>;
     if (L::has_infinity)
@@ -1029,6 +1062,7 @@ void exscan(const char *entry, int64_t team, int64_t dr, void *dd, int64_t op) {
   auto t = get_team(team);
   View<T> data = make_view<T>("data", dr, dd, Use::Out);
   check_reduction_op(op);
+  check_ordered<T>(op);
   bool is_and;
   const bool logical = is_logical<TR>(op, is_and);
   const int64_t eop = logical ? (is_and ? IDTR_OP_LAND : IDTR_OP_LOR) : op;
@@ -1317,3 +1351,5 @@ IDTR_DEFINE(ui8, TU8)
 IDTR_DEFINE(index, TI64)
 IDTR_DEFINE(f16, TF16)
 IDTR_DEFINE(bf16, TBF16)
+IDTR_DEFINE(c64, TC64)
+IDTR_DEFINE(c128, TC128)

@@ -6,6 +6,7 @@
 #include "internal.hpp"
 
 #include <cinttypes>
+#include <complex>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -36,7 +37,15 @@ IDTR_TRAIT(TU8, uint8_t, MPI_UINT8_T, false, false)
 // scans compute in float (MPI has no 16-bit float types).
 IDTR_TRAIT(TF16, _Float16, MPI_UINT16_T, false, true)
 IDTR_TRAIT(TBF16, idtr::bfloat16, MPI_UINT16_T, false, true)
+// Complex numbers (C's float/double _Complex, MLIR's complex<f32/f64>): sums
+// and products only (they have no order).
+IDTR_TRAIT(TC64, std::complex<float>, MPI_C_FLOAT_COMPLEX, false, false)
+IDTR_TRAIT(TC128, std::complex<double>, MPI_C_DOUBLE_COMPLEX, false, false)
 #undef IDTR_TRAIT
+
+template <class T> struct IsComplex : std::false_type {};
+template <class T> struct IsComplex<std::complex<T>> : std::true_type {};
+template <class T> constexpr bool is_complex_v = IsComplex<T>::value;
 
 /// Whether `v` is a NaN (also for the 16-bit floats, which std::isnan does
 /// not take).

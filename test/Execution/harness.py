@@ -30,6 +30,7 @@ NUMPY_OF = {
     # numpy has no bfloat16: expected values are float32 (tests use values
     # exact in bfloat16; inputs are cast from f32 in the program).
     "bf16": np.float32,
+    "complex<f64>": np.complex128, "complex<f32>": np.complex64,
 }
 MLIR_OF = {np.dtype(v): k for k, v in NUMPY_OF.items()
            if k not in ("index", "bf16")}
@@ -42,6 +43,8 @@ PRINTED_AS = {
     "i8": ("I8", "i8"), "i1": ("I1", "i1"), "index": ("Index", "index"),
     "ui64": ("I64", "i64"), "ui32": ("I64", "i64"), "ui16": ("I64", "i64"),
     "ui8": ("I64", "i64"),
+    # Complex arrays print as two arrays: the real, then the imaginary parts.
+    "complex<f64>": ("F64", "f64"), "complex<f32>": ("F32", "f32"),
 }
 
 
@@ -67,6 +70,11 @@ def tensor_type(shape, dtype):
 def _element(value, dtype):
     if dtype == "i1":
         return "true" if value else "false"
+    if dtype.startswith("complex"):
+        value = np.array(value, NUMPY_OF[dtype])[()]
+        component = dtype[8:-1]
+        return (f"({_element(value.real, component)}, "
+                f"{_element(value.imag, component)})")
     if dtype.startswith("f"):
         bits = {"f64": np.uint64, "f32": np.uint32, "f16": np.uint16}[dtype]
         width = np.dtype(bits).itemsize * 2
@@ -152,6 +160,14 @@ class Program:
     def output(self, value, shape, dtype):
         """Prints ndarray `value` of the given static/dynamic shape."""
         function, printed = PRINTED_AS[dtype]
+        if dtype.startswith("complex"):
+            for part in ("real", "imag"):
+                self.output(self.op(f"ndarray.ewuny {part} {value} : "
+                                    f"{array_type(shape, dtype)} -> "
+                                    f"{array_type(shape, printed)}"),
+                            shape, printed)
+            self.outputs[-2:] = [dtype]
+            return
         if printed != dtype:
             value = self.op(f"ndarray.cast_elemtype {value} : "
                             f"{array_type(shape, dtype)} to "
@@ -195,10 +211,26 @@ class Program:
             raise AssertionError(f"leak or double free: {proc.stderr}\n"
                                  f"--- program ---\n{source}")
         arrays = parse_output(proc.stdout)
-        if len(arrays) != len(self.outputs):
+        if len(arrays) != self.printed_arrays():
             raise AssertionError(f"expected {len(self.outputs)} arrays, got "
                                  f"{proc.stdout}\n--- program ---\n{source}")
-        return [restore(a, d) for a, d in zip(arrays, self.outputs)]
+        return self.restore_all(arrays)
+
+    def printed_arrays(self):
+        return sum(2 if d.startswith("complex") else 1 for d in self.outputs)
+
+    def restore_all(self, arrays):
+        """The outputs from the printed arrays (complex ones from two)."""
+        arrays, results = list(arrays), []
+        for dtype in self.outputs:
+            if dtype.startswith("complex"):
+                re, im = arrays.pop(0), arrays.pop(0)
+                z = np.empty(re.shape, NUMPY_OF[dtype])
+                z.real, z.imag = re, im
+                results.append(z)
+            else:
+                results.append(restore(arrays.pop(0), dtype))
+        return results
 
     def run_mpi(self, nprocs, pipeline="imex-dist-cpu-pipeline",
                 extra_args=(), env=None, all_ranks=True, timeout=300):
@@ -237,12 +269,11 @@ class Program:
             if r > 0 and not all_ranks:
                 continue
             arrays = parse_output(out)
-            if len(arrays) != len(self.outputs):
+            if len(arrays) != self.printed_arrays():
                 raise AssertionError(
                     f"rank {r} {where}: expected {len(self.outputs)} arrays, "
                     f"got {len(arrays)}:\n{out}\n--- program ---\n{source}")
-            results.append([restore(a, d)
-                            for a, d in zip(arrays, self.outputs)])
+            results.append(self.restore_all(arrays))
         return results
 
 
@@ -280,7 +311,12 @@ def assert_matches(result, expected, dtype):
     """Integers and booleans exactly; floats to a few ulps, NaNs equal."""
     expected = np.asarray(expected)
     assert result.shape == expected.shape, (result.shape, expected.shape)
-    if dtype.startswith("f") or dtype == "bf16":
+    if dtype.startswith("complex"):
+        rtol = {"complex<f64>": 1e-13, "complex<f32>": 2e-6}[dtype]
+        np.testing.assert_allclose(result.astype(np.complex128),
+                                   expected.astype(np.complex128), rtol=rtol,
+                                   atol=rtol, equal_nan=True)
+    elif dtype.startswith("f") or dtype == "bf16":
         rtol = {"f64": 1e-13, "f32": 2e-6, "f16": 2e-3, "bf16": 1e-2}[dtype]
         np.testing.assert_allclose(result.astype(np.float64),
                                    expected.astype(np.float64), rtol=rtol,

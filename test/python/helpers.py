@@ -21,6 +21,9 @@ def sample(shape, dtype, seed=0, low=-5, high=5):
         return rng.integers(0, high, shape).astype(dtype)
     if dtype.kind == "i":
         return rng.integers(low, high, shape).astype(dtype)
+    if dtype.kind == "c":
+        return (rng.uniform(low, high, shape) +
+                1j * rng.uniform(low, high, shape)).astype(dtype)
     return rng.uniform(low, high, shape).astype(dtype)
 
 
@@ -31,8 +34,9 @@ def check(actual, expected, exact=False, rtol=None):
     got = actual.to_numpy() if isinstance(actual, xp.ndarray) else actual
     assert got.shape == expected.shape, (got.shape, expected.shape)
     assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    if got.dtype.kind == "f" and not exact:
-        tol = rtol or {2: 2e-3, 4: 1e-5, 8: 1e-12}[got.dtype.itemsize]
+    if got.dtype.kind in "fc" and not exact:
+        component = got.dtype.itemsize // (2 if got.dtype.kind == "c" else 1)
+        tol = rtol or {2: 2e-3, 4: 1e-5, 8: 1e-12}[component]
         np.testing.assert_allclose(got, expected, rtol=tol, atol=tol,
                                    equal_nan=True)
     else:

@@ -27,12 +27,16 @@ def ConvertNDArrayToLinalg
       integers in 64 bits, and compute `var`/`std` in two passes;
     * integer division, remainder and shifts follow numpy for negative
       operands, zero divisors and large shift amounts; `maximum`/`minimum`
-      propagate NaN.
+      propagate NaN;
+    * complex elements (`complex<f32>`, `complex<f64>`) compute with the
+      `complex` dialect (lowered by the pipelines with upstream
+      `convert-complex-to-standard` and `convert-complex-to-llvm`).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",
     "::mlir::cf::ControlFlowDialect",
+    "::mlir::complex::ComplexDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",

@@ -13,6 +13,7 @@
 #include "imex/Dialect/Dist/IR/Dist.h"
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+#include "imex/Dialect/NDArray/IR/TypeRules.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 
@@ -208,7 +209,8 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
                                /*keepdims=*/true, /*correction=*/nullptr)
         .getResult();
   };
-  bool ordered = isa<FloatType>(element);
+  // Floating-point sums in a fixed order: the same bits on any rank count.
+  bool ordered = isa<FloatType, ComplexType>(element);
 
   switch (kind) {
   case ReductionKind::sum:
@@ -281,11 +283,13 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     for (int64_t d : axes)
       if (d != 0)
         count = m.mul(count, dist::getDimValue(b, loc, owned, d));
+    // (In the components' type for complex elements: the division promotes.)
+    Type realElement = getRealType(element);
     Value countF = arith::UIToFPOp::create(
-        b, loc, element,
+        b, loc, realElement,
         arith::IndexCastUIOp::create(b, loc, b.getI64Type(), count));
     auto divide = [&](Value array, Value divisor) {
-      NDArrayType scalarType = localType({}, element);
+      NDArrayType scalarType = localType({}, divisor.getType());
       Value scalar =
           CreateOp::create(b, loc, scalarType, ValueRange{}, divisor);
       return EWBinOp::create(b, loc, array.getType(), EWBinOpKind::divide,

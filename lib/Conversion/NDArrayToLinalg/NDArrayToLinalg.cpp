@@ -763,7 +763,8 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
         return buildElementwise(
             rewriter, loc, tensor, keptType.getShape(), storage,
             [&](OpBuilder &b, Location nloc, ValueRange args) {
-              return arith::DivFOp::create(b, nloc, args[0], divisor);
+              return buildEWBin(b, nloc, EWBinOpKind::divide, args[0], divisor,
+                                resultType, resultType);
             });
       };
       result = divideBy(result, countF);
@@ -1204,8 +1205,9 @@ struct ConvertNDArrayToLinalgPass
     target.addIllegalDialect<NDArrayDialect>();
     target.addLegalDialect<
         arith::ArithDialect, bufferization::BufferizationDialect,
-        cf::ControlFlowDialect, linalg::LinalgDialect, math::MathDialect,
-        memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
+        cf::ControlFlowDialect, complex::ComplexDialect, linalg::LinalgDialect,
+        math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+        tensor::TensorDialect>();
     target.addLegalOp<UnrealizedConversionCastOp>();
     auto legalTypes = [&](Operation *op) {
       return converter.isLegal(op->getOperandTypes()) &&

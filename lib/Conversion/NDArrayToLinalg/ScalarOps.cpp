@@ -5,6 +5,7 @@
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -43,9 +44,27 @@ static Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
+static Value complexConst(OpBuilder &b, Location loc, Type type, double re,
+                          double im = 0.0) {
+  Type component = getRealType(type);
+  return complex::ConstantOp::create(
+      b, loc, type,
+      b.getArrayAttr(
+          {b.getFloatAttr(component, re), b.getFloatAttr(component, im)}));
+}
+
 static Value zero(OpBuilder &b, Location loc, Type type) {
+  if (isComplexType(type))
+    return complexConst(b, loc, type, 0.0);
   return isFloatType(type) ? floatConst(b, loc, type, 0.0)
                            : intConst(b, loc, type, 0);
+}
+
+static Value one(OpBuilder &b, Location loc, Type type) {
+  if (isComplexType(type))
+    return complexConst(b, loc, type, 1.0);
+  return isFloatType(type) ? floatConst(b, loc, type, 1.0)
+                           : intConst(b, loc, type, 1);
 }
 
 Value imex::ndarray::convertScalar(OpBuilder &b, Location loc, Value value,
@@ -54,6 +73,26 @@ Value imex::ndarray::convertScalar(OpBuilder &b, Location loc, Value value,
     return value;
   Type toStorage = getStorageType(to);
   DTypeKind fromKind = *getDTypeKind(from), toKind = *getDTypeKind(to);
+  if (fromKind == DTypeKind::Complex) {
+    if (toKind == DTypeKind::Bool)
+      return complex::NotEqualOp::create(b, loc, value, zero(b, loc, from));
+    // To a real type: the real part (what numpy does, with a warning).
+    Type component = getRealType(from);
+    Value re = complex::ReOp::create(b, loc, value);
+    if (toKind != DTypeKind::Complex)
+      return convertScalar(b, loc, re, component, to);
+    Type toComponent = getRealType(to);
+    Value im = complex::ImOp::create(b, loc, value);
+    return complex::CreateOp::create(
+        b, loc, to, convertScalar(b, loc, re, component, toComponent),
+        convertScalar(b, loc, im, component, toComponent));
+  }
+  if (toKind == DTypeKind::Complex) {
+    Type component = getRealType(to);
+    return complex::CreateOp::create(
+        b, loc, to, convertScalar(b, loc, value, from, component),
+        floatConst(b, loc, component, 0.0));
+  }
   if (toKind == DTypeKind::Bool) {
     if (fromKind == DTypeKind::Float)
       return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
@@ -273,9 +312,35 @@ static Value logAddExp(OpBuilder &b, Location loc, Value x, Value y) {
   return select(b, loc, equal, same, general);
 }
 
+/// `ewbin kind` on complex numbers (the kinds the type rules accept).
+static Value buildComplexBin(OpBuilder &b, Location loc, EWBinOpKind kind,
+                             Value lhs, Value rhs) {
+  switch (kind) {
+  case EWBinOpKind::add:
+    return complex::AddOp::create(b, loc, lhs, rhs);
+  case EWBinOpKind::subtract:
+    return complex::SubOp::create(b, loc, lhs, rhs);
+  case EWBinOpKind::multiply:
+    return complex::MulOp::create(b, loc, lhs, rhs);
+  case EWBinOpKind::divide:
+    return complex::DivOp::create(b, loc, lhs, rhs);
+  case EWBinOpKind::pow:
+    return complex::PowOp::create(b, loc, lhs, rhs);
+  case EWBinOpKind::equal:
+    return complex::EqualOp::create(b, loc, lhs, rhs);
+  case EWBinOpKind::not_equal:
+    return complex::NotEqualOp::create(b, loc, lhs, rhs);
+  default:
+    llvm_unreachable("ewbin kind without a complex form (rejected by the "
+                     "type rules)");
+  }
+}
+
 Value imex::ndarray::buildEWBin(OpBuilder &b, Location loc, EWBinOpKind kind,
                                 Value lhs, Value rhs, Type type,
                                 Type resultType) {
+  if (isComplexType(type))
+    return buildComplexBin(b, loc, kind, lhs, rhs);
   DTypeKind dtype = *getDTypeKind(type);
   bool isFloat = dtype == DTypeKind::Float;
   bool isUnsignedType =
@@ -368,8 +433,108 @@ Value imex::ndarray::buildEWBin(OpBuilder &b, Location loc, EWBinOpKind kind,
 // Unary operations
 //===----------------------------------------------------------------------===//
 
+/// `ewuny kind` on complex numbers (the kinds the type rules accept).
+static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
+                             Value x, Type type) {
+  Type component = getRealType(type);
+  auto parts = [&]() {
+    return std::pair<Value, Value>(complex::ReOp::create(b, loc, x),
+                                   complex::ImOp::create(b, loc, x));
+  };
+  auto anyPart = [&](auto predicate) -> Value {
+    auto [re, im] = parts();
+    return arith::OrIOp::create(b, loc, predicate(re), predicate(im));
+  };
+  auto scaled = [&](Value z, double factor) -> Value {
+    Value f = floatConst(b, loc, component, factor);
+    return complex::CreateOp::create(
+        b, loc, type,
+        arith::MulFOp::create(b, loc, complex::ReOp::create(b, loc, z), f),
+        arith::MulFOp::create(b, loc, complex::ImOp::create(b, loc, z), f));
+  };
+  // sinh(x + iy) = sinh x cos y + i cosh x sin y; cosh swaps sinh and cosh.
+  auto hyperbolic = [&](bool isSinh) -> Value {
+    auto [re, im] = parts();
+    Value sh = math::SinhOp::create(b, loc, re);
+    Value ch = math::CoshOp::create(b, loc, re);
+    Value c = math::CosOp::create(b, loc, im),
+          s = math::SinOp::create(b, loc, im);
+    return complex::CreateOp::create(
+        b, loc, type, arith::MulFOp::create(b, loc, isSinh ? sh : ch, c),
+        arith::MulFOp::create(b, loc, isSinh ? ch : sh, s));
+  };
+  Value inf = floatConst(b, loc, component, INFINITY);
+  switch (kind) {
+  case EWUnyOpKind::abs:
+    return complex::AbsOp::create(b, loc, x);
+  case EWUnyOpKind::real:
+    return complex::ReOp::create(b, loc, x);
+  case EWUnyOpKind::imag:
+    return complex::ImOp::create(b, loc, x);
+  case EWUnyOpKind::conj:
+    return complex::ConjOp::create(b, loc, x);
+  case EWUnyOpKind::negative:
+    return complex::NegOp::create(b, loc, x);
+  case EWUnyOpKind::positive:
+    return x;
+  case EWUnyOpKind::square:
+    return complex::MulOp::create(b, loc, x, x);
+  case EWUnyOpKind::sign:
+    return complex::SignOp::create(b, loc, x);
+  case EWUnyOpKind::logical_not:
+    return complex::EqualOp::create(b, loc, x, zero(b, loc, type));
+  case EWUnyOpKind::isnan:
+    return anyPart(
+        [&](Value v) { return cmpF(b, loc, arith::CmpFPredicate::UNO, v, v); });
+  case EWUnyOpKind::isinf:
+    return anyPart([&](Value v) {
+      return cmpF(b, loc, arith::CmpFPredicate::OEQ,
+                  math::AbsFOp::create(b, loc, v), inf);
+    });
+  case EWUnyOpKind::isfinite: {
+    auto [re, im] = parts();
+    auto finite = [&](Value v) {
+      return cmpF(b, loc, arith::CmpFPredicate::ONE,
+                  math::AbsFOp::create(b, loc, v), inf);
+    };
+    return arith::AndIOp::create(b, loc, finite(re), finite(im));
+  }
+  case EWUnyOpKind::sqrt:
+    return complex::SqrtOp::create(b, loc, x);
+  case EWUnyOpKind::exp:
+    return complex::ExpOp::create(b, loc, x);
+  case EWUnyOpKind::expm1:
+    return complex::Expm1Op::create(b, loc, x);
+  case EWUnyOpKind::log:
+    return complex::LogOp::create(b, loc, x);
+  case EWUnyOpKind::log1p:
+    return complex::Log1pOp::create(b, loc, x);
+  case EWUnyOpKind::log2:
+    return scaled(complex::LogOp::create(b, loc, x), 1.0 / M_LN2);
+  case EWUnyOpKind::log10:
+    return scaled(complex::LogOp::create(b, loc, x), 1.0 / M_LN10);
+  case EWUnyOpKind::sin:
+    return complex::SinOp::create(b, loc, x);
+  case EWUnyOpKind::cos:
+    return complex::CosOp::create(b, loc, x);
+  case EWUnyOpKind::tan:
+    return complex::TanOp::create(b, loc, x);
+  case EWUnyOpKind::tanh:
+    return complex::TanhOp::create(b, loc, x);
+  case EWUnyOpKind::sinh:
+    return hyperbolic(/*isSinh=*/true);
+  case EWUnyOpKind::cosh:
+    return hyperbolic(/*isSinh=*/false);
+  default:
+    llvm_unreachable("ewuny kind without a complex form (rejected by the "
+                     "type rules)");
+  }
+}
+
 Value imex::ndarray::buildEWUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
                                 Value x, Type type, Type resultType) {
+  if (isComplexType(type))
+    return buildComplexUny(b, loc, kind, x, type);
   DTypeKind dtype = *getDTypeKind(type);
   bool isFloat = dtype == DTypeKind::Float;
   Type storage = getStorageType(type);
@@ -389,7 +554,11 @@ Value imex::ndarray::buildEWUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
       return arith::NegFOp::create(b, loc, x);
     return arith::SubIOp::create(b, loc, zero(b, loc, type), x);
   case EWUnyOpKind::positive:
+  case EWUnyOpKind::real:
+  case EWUnyOpKind::conj:
     return x;
+  case EWUnyOpKind::imag:
+    return zero(b, loc, type);
   case EWUnyOpKind::square:
     return isFloat ? Value(arith::MulFOp::create(b, loc, x, x))
                    : Value(arith::MulIOp::create(b, loc, x, x));
@@ -508,14 +677,17 @@ Value imex::ndarray::buildReductionIdentity(OpBuilder &b, Location loc,
       return arith::ConstantIndexOp::create(b, loc, v.getSExtValue());
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(storage, v));
   };
-  unsigned width = storage.isIndex() ? 64 : storage.getIntOrFloatBitWidth();
+  unsigned width =
+      storage.isIntOrIndexOrFloat()
+          ? (storage.isIndex() ? 64 : storage.getIntOrFloatBitWidth())
+          : 0;
   switch (kind) {
   case ReductionKind::sum:
   case ReductionKind::any:
     return zero(b, loc, type);
   case ReductionKind::prod:
   case ReductionKind::all:
-    return isFloat ? floatConst(b, loc, type, 1.0) : intConst(b, loc, type, 1);
+    return one(b, loc, type);
   case ReductionKind::max:
     if (isFloat)
       return floatConst(b, loc, type, -INFINITY);

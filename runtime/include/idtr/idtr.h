@@ -36,7 +36,9 @@
  *
  * Element-type suffixes: f64 f32 i64 i32 i16 i8 i1 ui64 ui32 ui16 ui8 index
  * f16 bf16 (IEEE half and bfloat16, passed as 16-bit words; reductions and
- * scans compute in float and round the result).
+ * scans compute in float and round the result) c64 c128 (complex<f32>,
+ * complex<f64>: (real, imaginary) pairs; reductions and scans sum, prod,
+ * logical and/or; no min/max and no sorts).
  * i1 is stored as one byte per element; index is int64_t.
  */
 #ifndef IDTR_IDTR_H
@@ -245,6 +247,16 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  * means "do not cache". A cached key reused with different metadata is an
  * error unless _idtr_forget_plan(team, key) was called in between.
  */
+/* Sorts: element types with an order (all but the complex ones). */
+#define IDTR_DECLARE_SORT(S, T)                                                \
+  IDTR_API void _idtr_sort_##S(IDTR_MEMREF(data), int64_t axis,                \
+                               int64_t descending);                            \
+  IDTR_API void _idtr_argsort_##S(IDTR_MEMREF(in), IDTR_MEMREF(out),           \
+                                  int64_t axis, int64_t descending);           \
+  IDTR_API void _idtr_sample_sort_##S(                                         \
+      int64_t team, IDTR_MEMREF(in), int64_t offset, IDTR_MEMREF(out),         \
+      IDTR_MEMREF(indices), int64_t descending);
+
 #define IDTR_DECLARE_TYPED(S, T)                                               \
   IDTR_API void _idtr_reduce_all_##S(int64_t team, IDTR_MEMREF(data),          \
                                      int64_t op);                              \
@@ -268,13 +280,6 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   IDTR_API void _idtr_gather_##S(int64_t team, IDTR_MEMREF(in),                \
                                  IDTR_MEMREF(gshape), IDTR_MEMREF(loffs),      \
                                  IDTR_MEMREF(out), int64_t root);              \
-  IDTR_API void _idtr_sort_##S(IDTR_MEMREF(data), int64_t axis,                \
-                               int64_t descending);                            \
-  IDTR_API void _idtr_argsort_##S(IDTR_MEMREF(in), IDTR_MEMREF(out),           \
-                                  int64_t axis, int64_t descending);           \
-  IDTR_API void _idtr_sample_sort_##S(                                         \
-      int64_t team, IDTR_MEMREF(in), int64_t offset, IDTR_MEMREF(out),         \
-      IDTR_MEMREF(indices), int64_t descending);                               \
   IDTR_API void _idtr_take_##S(int64_t team, IDTR_MEMREF(in), int64_t offset,  \
                                int64_t rows, IDTR_MEMREF(indices),             \
                                IDTR_MEMREF(out));                              \
@@ -286,8 +291,9 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
       IDTR_MEMREF(send_sizes), IDTR_MEMREF(recv), IDTR_MEMREF(output_offsets), \
       IDTR_MEMREF(recv_sizes));
 
-/* X-macro over all supported element types: X(suffix, C type). */
-#define IDTR_FOR_EACH_TYPE(X)                                                  \
+/* X-macros over the supported element types: X(suffix, C type). Ordered
+ * types (everything but complex numbers): */
+#define IDTR_FOR_EACH_ORDERED_TYPE(X)                                          \
   X(f64, double)                                                               \
   X(f32, float)                                                                \
   X(i64, int64_t)                                                              \
@@ -302,8 +308,15 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   X(index, int64_t)                                                            \
   X(f16, uint16_t)                                                             \
   X(bf16, uint16_t)
+/* All types: complex numbers (C's float/double _Complex, stored as two
+ * floats: real, imaginary) as pairs of their component type. */
+#define IDTR_FOR_EACH_TYPE(X)                                                  \
+  IDTR_FOR_EACH_ORDERED_TYPE(X)                                                \
+  X(c64, float)                                                                \
+  X(c128, double)
 
 IDTR_FOR_EACH_TYPE(IDTR_DECLARE_TYPED)
+IDTR_FOR_EACH_ORDERED_TYPE(IDTR_DECLARE_SORT)
 
 #ifdef __cplusplus
 } /* extern "C" */

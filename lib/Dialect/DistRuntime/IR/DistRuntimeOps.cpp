@@ -53,6 +53,13 @@ StringRef imex::distruntime::getIDTRTypeSuffix(Type type) {
     return "f16";
   if (type.isBF16())
     return "bf16";
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    if (complex.getElementType().isF32())
+      return "c64";
+    if (complex.getElementType().isF64())
+      return "c128";
+    return "";
+  }
   if (type.isIndex())
     return "index";
   auto integer = dyn_cast<IntegerType>(type);
@@ -111,8 +118,9 @@ LogicalResult imex::distruntime::verifyLocalArray(Operation *op, Type type,
   if (!isSupportedElementType(array.getElementType()))
     return op->emitOpError()
            << what << " has element type " << array.getElementType()
-           << ", which IDTR does not support (f64, f32, f16, bf16, i64, "
-              "i32, i16, i8, i1, ui64, ui32, ui16, ui8, index)";
+           << ", which IDTR does not support (f64, f32, f16, bf16, "
+              "complex<f32>, complex<f64>, i64, i32, i16, i8, i1, ui64, ui32, "
+              "ui16, ui8, index)";
   return success();
 }
 
@@ -174,8 +182,22 @@ static std::optional<int64_t> getConstant(Value value) {
 // AllReduceOp
 //===----------------------------------------------------------------------===//
 
+/// Complex numbers have no order: min and max of them are rejected.
+static LogicalResult verifyReductionOnElements(Operation *op, Type type,
+                                               ReductionKind kind) {
+  Type element = cast<ndarray::NDArrayType>(type).getElementType();
+  if (isa<ComplexType>(element) &&
+      (kind == ReductionKind::min || kind == ReductionKind::max))
+    return op->emitOpError("reduction '")
+           << stringifyReductionKind(kind) << "' of complex numbers ("
+           << element << "): they have no order";
+  return success();
+}
+
 LogicalResult AllReduceOp::verify() {
-  return verifyLocalArray(*this, getInput().getType(), "'input'");
+  if (failed(verifyLocalArray(*this, getInput().getType(), "'input'")))
+    return failure();
+  return verifyReductionOnElements(*this, getInput().getType(), getKind());
 }
 
 //===----------------------------------------------------------------------===//
@@ -278,7 +300,9 @@ LogicalResult PutOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ExScanOp::verify() {
-  return verifyLocalArray(*this, getInput().getType(), "'input'");
+  if (failed(verifyLocalArray(*this, getInput().getType(), "'input'")))
+    return failure();
+  return verifyReductionOnElements(*this, getInput().getType(), getKind());
 }
 
 //===----------------------------------------------------------------------===//

@@ -163,9 +163,11 @@ LogicalResult NDArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "product of its static sizes overflows)";
   }
   if (!isValidElementType(elementType))
-    return emitError() << "unsupported ndarray element type " << elementType
-                       << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "
-                          "ui64, f16, bf16, f32, f64 or index";
+    return emitError()
+           << "unsupported ndarray element type " << elementType
+           << "; expected i1, i8, i16, i32, i64, ui8, ui16, ui32, "
+              "ui64, f16, bf16, f32, f64, complex<f32>, complex<f64> or "
+              "index";
   for (auto [i, env] : llvm::enumerate(environments)) {
     if (!env)
       return emitError() << "ndarray environment must not be null";

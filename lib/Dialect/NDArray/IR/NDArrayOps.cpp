@@ -488,6 +488,9 @@ LogicalResult LinSpaceOp::verify() {
   NDArrayType type = getType();
   if (type.getRank() != 1)
     return emitOpError("result must be 1-d, got ") << type;
+  if (isComplexType(getStart().getType()) ||
+      isComplexType(type.getElementType()))
+    return emitOpError("complex endpoints or elements are not supported");
   if (std::optional<int64_t> num = getConstantIndex(getNum())) {
     if (*num < 0)
       return emitOpError("number of elements must be non-negative, got ")
@@ -1257,8 +1260,12 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
     else if (adaptor.getKeepdims())
       shape.push_back(1);
   }
-  Type element = inferReductionElementType(kind, source.getElementType());
-  if (failed(addInferredType(loc, inferred, shape, element,
+  std::string reason;
+  FailureOr<Type> element =
+      inferReductionElementType(kind, source.getElementType(), reason);
+  if (failed(element))
+    return emitOptionalError(loc, reason);
+  if (failed(addInferredType(loc, inferred, shape, *element,
                              adaptor.getOperands())))
     return failure();
   return success();
@@ -1290,6 +1297,9 @@ static LogicalResult inferSortType(std::optional<Location> loc,
                                    SmallVectorImpl<Type> &inferred) {
   if (source.getRank() == 0)
     return emitOptionalError(loc, "cannot sort a 0-d array");
+  if (isComplexType(source.getElementType()))
+    return emitOptionalError(loc, "cannot sort complex numbers (",
+                             source.getElementType(), "): they have no order");
   if (axis < 0 || axis >= source.getRank())
     return emitOptionalError(loc, "sort axis ", axis, " is out of range [0, ",
                              source.getRank(), ")");
@@ -1327,6 +1337,9 @@ SearchSortedOp::inferReturnTypes(MLIRContext *context,
   if (sorted.getRank() != 1)
     return emitOptionalError(loc, "the sorted array must be 1-d, got rank ",
                              sorted.getRank());
+  if (isComplexType(sorted.getElementType()))
+    return emitOptionalError(loc, "searchsorted of complex numbers (",
+                             sorted.getElementType(), "): they have no order");
   if (sorted.getElementType() != values.getElementType())
     return emitOptionalError(loc, "the sorted array (", sorted.getElementType(),
                              ") and the values (", values.getElementType(),
@@ -1452,6 +1465,9 @@ LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,
   if (kind != ReductionKind::max && kind != ReductionKind::min)
     return emitOptionalError(loc, "argreduce ", stringifyReductionKind(kind),
                              " is not supported: max or min");
+  if (isComplexType(source.getElementType()))
+    return emitOptionalError(loc, "argreduce of complex numbers (",
+                             source.getElementType(), "): they have no order");
   std::optional<int64_t> axis = adaptor.getAxis();
   if (axis && (*axis < 0 || *axis >= source.getRank()))
     return emitOptionalError(loc, "argreduce axis ", *axis,
@@ -1492,8 +1508,12 @@ LogicalResult CumulativeOp::inferReturnTypes(MLIRContext *,
   SmallVector<int64_t> shape(source.getShape());
   if (adaptor.getIncludeInitial() && !ShapedType::isDynamic(shape[axis]))
     ++shape[axis];
-  Type element = inferReductionElementType(kind, source.getElementType());
-  return addInferredType(loc, inferred, shape, element, adaptor.getOperands());
+  std::string reason;
+  FailureOr<Type> element =
+      inferReductionElementType(kind, source.getElementType(), reason);
+  if (failed(element))
+    return emitOptionalError(loc, reason);
+  return addInferredType(loc, inferred, shape, *element, adaptor.getOperands());
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,10 @@ std::optional<DTypeKind> imex::ndarray::getDTypeKind(Type type) {
     return DTypeKind::Index;
   if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
     return DTypeKind::Float;
+  if (auto complexType = dyn_cast<ComplexType>(type))
+    return isa<Float32Type, Float64Type>(complexType.getElementType())
+               ? std::optional(DTypeKind::Complex)
+               : std::nullopt;
   auto intType = dyn_cast<IntegerType>(type);
   if (!intType)
     return std::nullopt;
@@ -33,6 +37,12 @@ bool imex::ndarray::isIntegerType(Type t) {
          kind == DTypeKind::Index;
 }
 
+Type imex::ndarray::getRealType(Type t) {
+  if (auto complexType = dyn_cast<ComplexType>(t))
+    return complexType.getElementType();
+  return t;
+}
+
 static unsigned getWidth(Type t) {
   return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
 }
@@ -50,7 +60,7 @@ Type imex::ndarray::getFloatTypeFor(Type t) {
   std::optional<DTypeKind> kind = getDTypeKind(t);
   if (!kind)
     return {};
-  if (*kind == DTypeKind::Float)
+  if (*kind == DTypeKind::Float || *kind == DTypeKind::Complex)
     return t;
   MLIRContext *ctx = t.getContext();
   unsigned width = getWidth(t);
@@ -71,6 +81,14 @@ Type imex::ndarray::promoteTypes(Type a, Type b) {
     return b;
   if (*kb == DTypeKind::Bool)
     return a;
+  if (*ka == DTypeKind::Complex || *kb == DTypeKind::Complex) {
+    // The components promote like floats; complex32 does not exist.
+    Type component = promoteFloats(getRealType(getFloatTypeFor(a)),
+                                   getRealType(getFloatTypeFor(b)));
+    if (getWidth(component) < 32)
+      component = Float32Type::get(a.getContext());
+    return ComplexType::get(component);
+  }
   if (*ka == DTypeKind::Float || *kb == DTypeKind::Float)
     return promoteFloats(getFloatTypeFor(a), getFloatTypeFor(b));
   MLIRContext *ctx = a.getContext();
@@ -106,9 +124,11 @@ FailureOr<Type> imex::ndarray::inferEWBinElementType(EWBinOpKind kind, Type lhs,
                            stringifyEWBinOpKind(kind), what, lhs, rhs);
     return failure();
   };
+  bool complex = isComplexType(common);
   switch (kind) {
   case EWBinOpKind::equal:
   case EWBinOpKind::not_equal:
+    return Type(IntegerType::get(ctx, 1));
   case EWBinOpKind::less:
   case EWBinOpKind::less_equal:
   case EWBinOpKind::greater:
@@ -116,30 +136,42 @@ FailureOr<Type> imex::ndarray::inferEWBinElementType(EWBinOpKind kind, Type lhs,
   case EWBinOpKind::logical_and:
   case EWBinOpKind::logical_or:
   case EWBinOpKind::logical_xor:
+    // Complex numbers have no order (and the array API's logical operators
+    // take bool).
+    if (complex)
+      return needs("real");
     return Type(IntegerType::get(ctx, 1));
   case EWBinOpKind::maximum:
   case EWBinOpKind::minimum:
+    if (complex)
+      return needs("real");
     return common;
   case EWBinOpKind::add:
   case EWBinOpKind::subtract:
   case EWBinOpKind::multiply:
-  case EWBinOpKind::floor_divide:
-  case EWBinOpKind::remainder:
   case EWBinOpKind::pow:
     if (isBoolType(common))
       return needs("numeric");
     return common;
+  case EWBinOpKind::floor_divide:
+  case EWBinOpKind::remainder:
+    if (isBoolType(common) || complex)
+      return needs("real numeric");
+    return common;
   case EWBinOpKind::divide:
-    return isFloatType(common) ? common : Type(Float64Type::get(ctx));
+    return isFloatType(common) || complex ? common
+                                          : Type(Float64Type::get(ctx));
   case EWBinOpKind::atan2:
   case EWBinOpKind::hypot:
   case EWBinOpKind::copysign:
   case EWBinOpKind::logaddexp:
+    if (complex)
+      return needs("real");
     return getFloatTypeFor(common);
   case EWBinOpKind::bitwise_and:
   case EWBinOpKind::bitwise_or:
   case EWBinOpKind::bitwise_xor:
-    if (isFloatType(common))
+    if (isFloatType(common) || complex)
       return needs("integer or bool");
     return common;
   case EWBinOpKind::bitwise_left_shift:
@@ -163,28 +195,43 @@ FailureOr<Type> imex::ndarray::inferEWUnyElementType(EWUnyOpKind kind,
                            stringifyEWUnyOpKind(kind), what, source);
     return failure();
   };
+  bool complex = isComplexType(source);
   switch (kind) {
   case EWUnyOpKind::isfinite:
   case EWUnyOpKind::isinf:
   case EWUnyOpKind::isnan:
-  case EWUnyOpKind::signbit:
   case EWUnyOpKind::logical_not:
     return Type(IntegerType::get(source.getContext(), 1));
+  case EWUnyOpKind::signbit:
+    if (complex)
+      return needs("a real");
+    return Type(IntegerType::get(source.getContext(), 1));
   case EWUnyOpKind::abs:
+    if (isBoolType(source))
+      return needs("a numeric");
+    return getRealType(source);
   case EWUnyOpKind::negative:
   case EWUnyOpKind::positive:
   case EWUnyOpKind::sign:
   case EWUnyOpKind::square:
+    if (isBoolType(source))
+      return needs("a numeric");
+    return source;
   case EWUnyOpKind::ceil:
   case EWUnyOpKind::floor:
   case EWUnyOpKind::round:
   case EWUnyOpKind::trunc:
-    if (isBoolType(source))
-      return needs("a numeric");
+    if (isBoolType(source) || complex)
+      return needs("a real numeric");
     return source;
   case EWUnyOpKind::bitwise_invert:
-    if (isFloatType(source))
+    if (isFloatType(source) || complex)
       return needs("an integer or bool");
+    return source;
+  case EWUnyOpKind::real:
+  case EWUnyOpKind::imag:
+    return getRealType(source);
+  case EWUnyOpKind::conj:
     return source;
   case EWUnyOpKind::acos:
   case EWUnyOpKind::acosh:
@@ -192,9 +239,12 @@ FailureOr<Type> imex::ndarray::inferEWUnyElementType(EWUnyOpKind kind,
   case EWUnyOpKind::asinh:
   case EWUnyOpKind::atan:
   case EWUnyOpKind::atanh:
+  case EWUnyOpKind::erf:
+    if (complex)
+      return needs("a real");
+    return getFloatTypeFor(source);
   case EWUnyOpKind::cos:
   case EWUnyOpKind::cosh:
-  case EWUnyOpKind::erf:
   case EWUnyOpKind::exp:
   case EWUnyOpKind::expm1:
   case EWUnyOpKind::log:
@@ -211,16 +261,31 @@ FailureOr<Type> imex::ndarray::inferEWUnyElementType(EWUnyOpKind kind,
   llvm_unreachable("unknown EWUnyOpKind");
 }
 
-Type imex::ndarray::inferReductionElementType(ReductionKind kind, Type source) {
+FailureOr<Type> imex::ndarray::inferReductionElementType(ReductionKind kind,
+                                                         Type source,
+                                                         std::string &reason) {
   MLIRContext *ctx = source.getContext();
-  DTypeKind dtype = *getDTypeKind(source);
+  std::optional<DTypeKind> kindOf = getDTypeKind(source);
+  if (!kindOf) {
+    reason = "unsupported element type";
+    return failure();
+  }
+  DTypeKind dtype = *kindOf;
+  if (dtype == DTypeKind::Complex &&
+      (kind == ReductionKind::min || kind == ReductionKind::max ||
+       kind == ReductionKind::var || kind == ReductionKind::std)) {
+    reason = llvm::formatv("reduction '{0}' requires a real element type, got "
+                           "{1}",
+                           stringifyReductionKind(kind), source);
+    return failure();
+  }
   switch (kind) {
   case ReductionKind::sum:
   case ReductionKind::prod:
     if (dtype == DTypeKind::Bool || dtype == DTypeKind::SignedInt)
-      return IntegerType::get(ctx, 64);
+      return Type(IntegerType::get(ctx, 64));
     if (dtype == DTypeKind::UnsignedInt)
-      return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+      return Type(IntegerType::get(ctx, 64, IntegerType::Unsigned));
     return source;
   case ReductionKind::min:
   case ReductionKind::max:
@@ -228,10 +293,12 @@ Type imex::ndarray::inferReductionElementType(ReductionKind kind, Type source) {
   case ReductionKind::mean:
   case ReductionKind::var:
   case ReductionKind::std:
-    return dtype == DTypeKind::Float ? source : Float64Type::get(ctx);
+    return dtype == DTypeKind::Float || dtype == DTypeKind::Complex
+               ? source
+               : Type(Float64Type::get(ctx));
   case ReductionKind::any:
   case ReductionKind::all:
-    return IntegerType::get(ctx, 1);
+    return Type(IntegerType::get(ctx, 1));
   }
   llvm_unreachable("unknown ReductionKind");
 }

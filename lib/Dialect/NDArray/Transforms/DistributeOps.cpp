@@ -15,6 +15,7 @@
 #include "imex/Dialect/Dist/IR/IndexMath.h"
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+#include "imex/Dialect/NDArray/IR/TypeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -300,16 +301,17 @@ LogicalResult imex::ndarray::detail::splitInitialRow(CumulativeOp op) {
     if (rowType.isDynamicDim(d))
       rowSizes.push_back(dist::getDimValue(b, loc, op.getSource(), d));
   Type element = resultType.getElementType();
+  // arith constants are signless and real: unsigned rows are created
+  // signless, complex rows real, and converted.
   Type storage = element.isUnsignedInteger()
                      ? b.getIntegerType(element.getIntOrFloatBitWidth())
-                     : element;
+                     : getRealType(element);
   bool isSum = op.getKind() == ReductionKind::sum;
   TypedAttr identity =
-      isa<FloatType>(element)
-          ? TypedAttr(b.getFloatAttr(element, isSum ? 0 : 1))
+      isa<FloatType>(storage)
+          ? TypedAttr(b.getFloatAttr(storage, isSum ? 0 : 1))
           : TypedAttr(b.getIntegerAttr(storage, isSum ? 0 : 1));
   Value one = arith::ConstantOp::create(b, loc, identity);
-  // arith constants are signless: unsigned rows are created signless.
   Value row = CreateOp::create(
       b, loc, cast<NDArrayType>(rowType.cloneWith(rowShape, storage)), rowSizes,
       one);

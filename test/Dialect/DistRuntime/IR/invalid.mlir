@@ -388,3 +388,19 @@ func.func @repartition_rank(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
   %h, %b = distruntime.repartition %a global_shape[%o, %o] local_offsets[%o, %o] target_offsets[%o] target_sizes[%o] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?xf64>
   return
 }
+
+// -----
+
+func.func @allreduce_complex_max(%a: !ndarray.ndarray<4xcomplex<f64>>) {
+  // expected-error @+1 {{reduction 'max' of complex numbers ('complex<f64>'): they have no order}}
+  %0 = distruntime.allreduce max %a team = 1 : !ndarray.ndarray<4xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @exscan_complex_min(%a: !ndarray.ndarray<4xcomplex<f32>>) {
+  // expected-error @+1 {{reduction 'min' of complex numbers ('complex<f32>'): they have no order}}
+  %0 = distruntime.exscan min %a team = 1 : !ndarray.ndarray<4xcomplex<f32>>
+  return
+}

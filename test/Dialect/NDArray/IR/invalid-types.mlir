@@ -10,8 +10,14 @@ func.func private @odd_width(!ndarray.ndarray<4xi7>)
 
 // -----
 
-// expected-error @+1 {{unsupported ndarray element type 'complex<f32>'}}
-func.func private @complex(!ndarray.ndarray<4xcomplex<f32>>)
+// Complex numbers of f32 or f64 only (numpy's complex64 and complex128).
+// expected-error @+1 {{unsupported ndarray element type 'complex<f16>'}}
+func.func private @complex(!ndarray.ndarray<4xcomplex<f16>>)
+
+// -----
+
+// expected-error @+1 {{unsupported ndarray element type 'complex<i32>'}}
+func.func private @complex_int(!ndarray.ndarray<4xcomplex<i32>>)
 
 // -----
 

@@ -791,3 +791,111 @@ func.func @put_values_type(%a: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<?xi
   %0 = ndarray.put %v into %a[%i] axis 0 : (!ndarray.ndarray<?xf32>, !ndarray.ndarray<4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<4xf64>
   return
 }
+
+// -----
+
+// Complex numbers have no order.
+func.func @complex_less(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{'less' requires real operands, got complex<f64> and complex<f64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewbin less %a, %a : (!ndarray.ndarray<3xcomplex<f64>>, !ndarray.ndarray<3xcomplex<f64>>) -> !ndarray.ndarray<3xi1>
+  return
+}
+
+// -----
+
+func.func @complex_maximum(%a: !ndarray.ndarray<3xcomplex<f32>>, %b: !ndarray.ndarray<3xf32>) {
+  // expected-error @+2 {{'maximum' requires real operands, got complex<f32> and f32}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewbin maximum %a, %b : (!ndarray.ndarray<3xcomplex<f32>>, !ndarray.ndarray<3xf32>) -> !ndarray.ndarray<3xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @complex_floor_divide(%a: !ndarray.ndarray<3xcomplex<f32>>) {
+  // expected-error @+2 {{'floor_divide' requires real numeric operands}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewbin floor_divide %a, %a : (!ndarray.ndarray<3xcomplex<f32>>, !ndarray.ndarray<3xcomplex<f32>>) -> !ndarray.ndarray<3xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @complex_floor(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{'floor' requires a real numeric operand, got complex<f64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewuny floor %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<3xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @complex_arcsin(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{'asin' requires a real operand, got complex<f64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewuny asin %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<3xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @complex_abs_type(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{inferred type(s) '!ndarray.ndarray<3xf64>' are incompatible}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewuny abs %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<3xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @complex_max(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{reduction 'max' requires a real element type, got complex<f64>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.reduction max %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<complex<f64>>
+  return
+}
+
+// -----
+
+func.func @complex_var(%a: !ndarray.ndarray<3xcomplex<f32>>) {
+  // expected-error @+2 {{reduction 'var' requires a real element type, got complex<f32>}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.reduction var %a : !ndarray.ndarray<3xcomplex<f32>> -> !ndarray.ndarray<f32>
+  return
+}
+
+// -----
+
+func.func @complex_sort(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{cannot sort complex numbers ('complex<f64>'): they have no order}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.sort %a axis 0 : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<3xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @complex_argmax(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{argreduce of complex numbers ('complex<f64>'): they have no order}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.argreduce max %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<i64>
+  return
+}
+
+// -----
+
+func.func @complex_searchsorted(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{searchsorted of complex numbers ('complex<f64>'): they have no order}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.searchsorted %a, %a : (!ndarray.ndarray<3xcomplex<f64>>, !ndarray.ndarray<3xcomplex<f64>>) -> !ndarray.ndarray<3xi64>
+  return
+}
+
+// -----
+
+func.func @complex_linspace(%s: complex<f64>, %n: index) {
+  // expected-error @+1 {{complex endpoints or elements are not supported}}
+  %0 = ndarray.linspace %s, %s, %n : complex<f64> -> !ndarray.ndarray<?xcomplex<f64>>
+  return
+}

@@ -334,3 +334,33 @@ func.func @cumulative(%a: !ndarray.ndarray<3x4xi32>, %b: !ndarray.ndarray<?xf64>
   %2 = ndarray.cumulative sum %b axis 0 include_initial : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
   return
 }
+
+// -----
+
+// Complex elements: component-typed abs/real/imag, promotion with reals,
+// complex fills.
+// CHECK-LABEL: func @complex
+func.func @complex(%z: !ndarray.ndarray<4xcomplex<f32>>, %f: !ndarray.ndarray<4xf64>, %i: !ndarray.ndarray<4xi32>, %c: complex<f64>) {
+  // CHECK: ndarray.ewbin multiply %{{.*}}, %{{.*}} : (!ndarray.ndarray<4xcomplex<f32>>, !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xcomplex<f64>>
+  %0 = ndarray.ewbin multiply %z, %f : (!ndarray.ndarray<4xcomplex<f32>>, !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xcomplex<f64>>
+  // CHECK: ndarray.ewbin divide %{{.*}}, %{{.*}} : (!ndarray.ndarray<4xi32>, !ndarray.ndarray<4xcomplex<f32>>) -> !ndarray.ndarray<4xcomplex<f64>>
+  %1 = ndarray.ewbin divide %i, %z : (!ndarray.ndarray<4xi32>, !ndarray.ndarray<4xcomplex<f32>>) -> !ndarray.ndarray<4xcomplex<f64>>
+  // CHECK: ndarray.ewbin equal %{{.*}}, %{{.*}} : (!ndarray.ndarray<4xcomplex<f32>>, !ndarray.ndarray<4xcomplex<f32>>) -> !ndarray.ndarray<4xi1>
+  %2 = ndarray.ewbin equal %z, %z : (!ndarray.ndarray<4xcomplex<f32>>, !ndarray.ndarray<4xcomplex<f32>>) -> !ndarray.ndarray<4xi1>
+  // CHECK: ndarray.ewuny abs %{{.*}} : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xf32>
+  %3 = ndarray.ewuny abs %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xf32>
+  // CHECK: ndarray.ewuny imag %{{.*}} : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xf32>
+  %4 = ndarray.ewuny imag %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xf32>
+  // CHECK: ndarray.ewuny conj %{{.*}} : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
+  %5 = ndarray.ewuny conj %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
+  // On real arrays: real and conj keep the type, imag is zero of it.
+  // CHECK: ndarray.ewuny imag %{{.*}} : !ndarray.ndarray<4xi32> -> !ndarray.ndarray<4xi32>
+  %6 = ndarray.ewuny imag %i : !ndarray.ndarray<4xi32> -> !ndarray.ndarray<4xi32>
+  // CHECK: ndarray.ewuny exp %{{.*}} : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
+  %7 = ndarray.ewuny exp %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
+  // CHECK: ndarray.reduction mean %{{.*}} : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<complex<f32>>
+  %8 = ndarray.reduction mean %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<complex<f32>>
+  // CHECK: ndarray.create value %{{.*}} : !ndarray.ndarray<2x2xcomplex<f64>>
+  %9 = ndarray.create value %c : !ndarray.ndarray<2x2xcomplex<f64>>
+  return
+}

@@ -88,7 +88,9 @@ def NDArray_EWUnyOpKind : I32Enum<"EWUnyOpKind",
   NDArray_Case<"sign", 26>, NDArray_Case<"signbit", 27>,
   NDArray_Case<"sin", 28>, NDArray_Case<"sinh", 29>, NDArray_Case<"sqrt", 30>,
   NDArray_Case<"square", 31>, NDArray_Case<"tan", 32>,
-  NDArray_Case<"tanh", 33>, NDArray_Case<"trunc", 34>]> {
+  NDArray_Case<"tanh", 33>, NDArray_Case<"trunc", 34>,
+  NDArray_Case<"real", 35>, NDArray_Case<"imag", 36>, NDArray_Case<"conj", 37>
+  ]> {
   let cppNamespace = "::imex::ndarray";
 }
 

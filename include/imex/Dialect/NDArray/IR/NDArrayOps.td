@@ -18,7 +18,7 @@ def NDArray_ReadArray : Arg<NDArray_NDArrayType, "", [MemRead]>;
 def NDArray_FreshArray : Res<NDArray_NDArrayType, "", [MemAlloc]>;
 
 def NDArray_Scalar : AnyTypeOf<[AnySignlessIntegerOrIndex, AnyUnsignedInteger,
-                                AnyFloat]>;
+                                AnyFloat, Complex<AnyTypeOf<[F32, F64]>>]>;
 
 // Ops whose result type is inferred from their operands and attributes. The
 // declared result may be less static than the inferred one and carry
@@ -637,6 +637,15 @@ def NDArray_EWUnyOp : NDArray_InferredOp<"ewuny"> {
     `isinf`, `isnan`, `signbit` and `logical_not` return `i1`; transcendental
     functions of integers return a floating point type as in numpy. `erf` is
     an extension of the array API.
+
+    On complex arrays (`complex<f32>`, `complex<f64>`): `abs`, `real` and
+    `imag` return the component type; `conj`, `negative`, `positive`,
+    `square`, `sign` (`z / |z|`, 0 for 0), `sqrt`, `exp`, `expm1`, `log`,
+    `log1p`, `log2`, `log10`, `sin`, `cos`, `tan`, `sinh`, `cosh` and `tanh`
+    keep it; `isnan`, `isinf`, `isfinite` test either component. Functions
+    without a complex form here (rounding, `signbit`, inverse trigonometric
+    and hyperbolic functions, `erf`, bitwise) reject complex operands. On
+    real arrays `real` and `conj` are the identity and `imag` is zero.
 
     ```mlir
     %b = ndarray.ewuny sqrt %a : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>

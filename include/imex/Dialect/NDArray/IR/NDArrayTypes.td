@@ -22,7 +22,8 @@ def NDArray_NDArrayType : NDArray_Type<"NDArray", "ndarray",
 
     Supported element types: `i1` (bool), signless `i8`, `i16`, `i32`, `i64`
     (signed integers), `ui8`, `ui16`, `ui32`, `ui64` (unsigned integers),
-    `f16`, `bf16`, `f32`, `f64` and `index`.
+    `f16`, `bf16`, `f32`, `f64`, `complex<f32>` and `complex<f64>` (numpy's
+    complex64 and complex128) and `index`.
 
     At most one environment of each kind (attribute class) may be attached.
     Environments are kept in a canonical order (by the attribute's name,

@@ -14,7 +14,7 @@
 namespace imex::ndarray {
 
 /// The numpy kind of an element type.
-enum class DTypeKind { Bool, SignedInt, UnsignedInt, Index, Float };
+enum class DTypeKind { Bool, SignedInt, UnsignedInt, Index, Float, Complex };
 
 /// The kind of a supported element type, or std::nullopt.
 std::optional<DTypeKind> getDTypeKind(mlir::Type type);
@@ -25,6 +25,13 @@ inline bool isBoolType(mlir::Type t) {
 inline bool isFloatType(mlir::Type t) {
   return getDTypeKind(t) == DTypeKind::Float;
 }
+/// complex<f32> (numpy complex64) or complex<f64> (complex128).
+inline bool isComplexType(mlir::Type t) {
+  return getDTypeKind(t) == DTypeKind::Complex;
+}
+/// The real type of an element type: the components of a complex type, the
+/// type itself otherwise.
+mlir::Type getRealType(mlir::Type t);
 /// Signed, unsigned or index integers; not bool.
 bool isIntegerType(mlir::Type t);
 
@@ -33,8 +40,8 @@ bool isIntegerType(mlir::Type t);
 mlir::Type promoteTypes(mlir::Type a, mlir::Type b);
 
 /// The floating-point type numpy computes a transcendental function of `t`
-/// in: `t` itself for floats, f16 for i1 and 8-bit, f32 for 16-bit and f64
-/// for wider integers.
+/// in: `t` itself for floats and complex types, f16 for i1 and 8-bit, f32
+/// for 16-bit and f64 for wider integers.
 mlir::Type getFloatTypeFor(mlir::Type t);
 
 /// The element type of `ewbin kind` on the given operand element types, or
@@ -47,7 +54,9 @@ mlir::FailureOr<mlir::Type> inferEWBinElementType(EWBinOpKind kind,
 mlir::FailureOr<mlir::Type>
 inferEWUnyElementType(EWUnyOpKind kind, mlir::Type source, std::string &reason);
 /// Same for `reduction kind`.
-mlir::Type inferReductionElementType(ReductionKind kind, mlir::Type source);
+mlir::FailureOr<mlir::Type> inferReductionElementType(ReductionKind kind,
+                                                      mlir::Type source,
+                                                      std::string &reason);
 
 /// numpy broadcasting of two shapes (dimensions aligned at the end). A
 /// dynamic size broadcasts with 1 to dynamic and with a static size `n > 1`
