@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
 #include <thread>
+#include <complex>
 #include <vector>
 
 extern "C" void _idtr_test_trigger_mpi_error(int64_t team);
@@ -124,6 +126,10 @@ int main(int argc, char **argv) {
     IndexVec g{10}, lof{off}, to{3 * me}, ts{3};
     _idtr_repartition_f64(1, 1, dd.get(), 1, g.get(), 1, lof.get(), 1, to.get(),
                           1, ts.get(), 1, dout.get(), -1);
+  } else if (c == "complex_max") {
+    std::complex<double> x[2] = {{1, 2}, {3, 4}};
+    Descriptor<std::complex<double>> d(x, {2});
+    _idtr_reduce_all_c128(1, 1, d.get(), IDTR_OP_MAX);
   } else if (c == "bad_reduce_op") {
     int64_t x = 1;
     Descriptor<int64_t> d(&x, {1});

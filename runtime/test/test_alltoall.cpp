@@ -5,7 +5,7 @@
 using namespace idtest;
 
 template <class D> class Alltoall : public ::testing::Test {};
-TYPED_TEST_SUITE(Alltoall, AllTypes, TypeNames);
+TYPED_TEST_SUITE(Alltoall, MovedTypes, TypeNames);
 
 namespace {
 int64_t cnt(int i, int j, int salt) { return (i * 3 + j * 5 + 1 + salt) % 4; }

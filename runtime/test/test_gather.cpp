@@ -4,7 +4,7 @@
 using namespace idtest;
 
 template <class D> class Gather : public ::testing::Test {};
-TYPED_TEST_SUITE(Gather, AllTypes, TypeNames);
+TYPED_TEST_SUITE(Gather, MovedTypes, TypeNames);
 
 TYPED_TEST(Gather, RootsPartitionsLayouts) {
   using D = TypeParam;

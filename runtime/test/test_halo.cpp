@@ -10,7 +10,7 @@ template <class D> class Halo : public ::testing::Test {
 protected:
   void SetUp() override { _idtr_clear_cache(); }
 };
-TYPED_TEST_SUITE(Halo, AllTypes, TypeNames);
+TYPED_TEST_SUITE(Halo, MovedTypes, TypeNames);
 
 namespace {
 

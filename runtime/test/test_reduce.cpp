@@ -180,3 +180,63 @@ TYPED_TEST(Reduce, CheckCostsNoExtraCollective) {
       EXPECT_EQ(a.at({i}), static_cast<T>(1));
   }
 }
+
+// Complex numbers: sums, products and logical reductions (no min/max: they
+// have no order; rejected, see the error cases). Inputs are small Gaussian
+// integers, so results are exact in any order.
+template <class D> class ReduceComplex : public ::testing::Test {};
+using ComplexTypes = ::testing::Types<D_c64, D_c128>;
+TYPED_TEST_SUITE(ReduceComplex, ComplexTypes, TypeNames);
+
+template <class T> T complex_input(int64_t op, int r, int64_t i) {
+  if (op == IDTR_OP_SUM)
+    return T((r * 7 + i * 3) % 7 - 3, (r + 2 * i) % 5 - 2);
+  if (op == IDTR_OP_PROD)
+    return T((r + i) % 3 == 0 ? 1 : (r + i) % 3, (r * i) % 2);
+  return T((r * i) % 4 == 3 ? 0 : 1, 0); // logical: some zeros
+}
+
+/// Ranks 0..p-1 combined in rank order; the identity for p == 0.
+template <class T> T complex_expect(int64_t op, int p, int64_t i) {
+  T acc = op == IDTR_OP_SUM || op == IDTR_OP_LOR ? T(0) : T(1);
+  for (int r = 0; r < p; ++r) {
+    T v = complex_input<T>(op, r, i);
+    if (op == IDTR_OP_SUM)
+      acc += v;
+    else if (op == IDTR_OP_PROD)
+      acc *= v;
+    else if (op == IDTR_OP_LAND)
+      acc = T(acc != T(0) && v != T(0));
+    else
+      acc = T(acc != T(0) || v != T(0));
+  }
+  return acc;
+}
+
+TYPED_TEST(ReduceComplex, SumProdLogicalAndExclusiveScans) {
+  using D = TypeParam;
+  using T = typename D::T;
+  const int p = nprocs(), me = rank();
+  for (int64_t op : {IDTR_OP_SUM, IDTR_OP_PROD, IDTR_OP_LAND, IDTR_OP_LOR}) {
+    // Around the fused buffer's capacity (16 complex<f64>, 32 complex<f32>).
+    for (const Vec &shape :
+         {Vec{}, Vec{2, 3}, Vec{0, 4}, Vec{16}, Vec{17}, Vec{33}}) {
+      for (Layout l : {Layout::Dense, Layout::Reversed}) {
+        for (bool scan : {false, true}) {
+          Arr<T> a(shape, l, T(99));
+          for_each_index(shape, [&](const Vec &i) {
+            a.at(i) = complex_input<T>(op, me, lin(shape, i));
+          });
+          (scan ? D::exscan : D::reduce)(IDTR_TEAM_WORLD, a.rank(), a.d(), op);
+          for_each_index(shape, [&](const Vec &i) {
+            EXPECT_EQ(a.at(i), complex_expect<T>(op, scan ? me : p,
+                                                 lin(shape, i)))
+                << (scan ? "exscan" : "reduce") << " op " << op << " shape "
+                << str(shape) << " " << layout_name(l) << " index " << str(i);
+          });
+          EXPECT_TRUE(a.gaps_intact()) << "wrote outside the view";
+        }
+      }
+    }
+  }
+}

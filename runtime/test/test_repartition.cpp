@@ -9,7 +9,7 @@ template <class D> class Repartition : public ::testing::Test {
 protected:
   void SetUp() override { _idtr_clear_cache(); }
 };
-TYPED_TEST_SUITE(Repartition, AllTypes, TypeNames);
+TYPED_TEST_SUITE(Repartition, MovedTypes, TypeNames);
 
 namespace {
 

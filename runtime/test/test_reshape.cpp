@@ -8,7 +8,7 @@ template <class D> class Reshape : public ::testing::Test {
 protected:
   void SetUp() override { _idtr_clear_cache(); }
 };
-TYPED_TEST_SUITE(Reshape, AllTypes, TypeNames);
+TYPED_TEST_SUITE(Reshape, MovedTypes, TypeNames);
 
 namespace {
 

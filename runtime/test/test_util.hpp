@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -33,26 +34,39 @@ inline int nprocs() {
 
 // ------------------------------------------------------- element types ---
 
+// Entry points of every element type; complex ones (no order) have no sorts.
+#define IDTEST_ENTRIES(S)                                                      \
+  static constexpr const char *name = #S;                                      \
+  static constexpr auto reduce = &_idtr_reduce_all_##S;                        \
+  static constexpr auto exscan = &_idtr_exscan_##S;                            \
+  static constexpr auto halo = &_idtr_update_halo_##S;                         \
+  static constexpr auto reshape = &_idtr_copy_reshape_##S;                     \
+  static constexpr auto permute = &_idtr_copy_permute_##S;                     \
+  static constexpr auto repartition = &_idtr_repartition_##S;                  \
+  static constexpr auto gather = &_idtr_gather_##S;                            \
+  static constexpr auto alltoall = &_idtr_ragged_alltoall_##S;                 \
+  static constexpr auto take = &_idtr_take_##S;                                \
+  static constexpr auto put = &_idtr_put_##S;
 #define IDTEST_DTYPE(S, CT, ISBOOL, ISFLOAT, ORDER)                            \
   struct D_##S {                                                               \
     using T = CT;                                                              \
     static constexpr int order = ORDER;                                        \
-    static constexpr const char *name = #S;                                    \
     static constexpr bool is_bool = ISBOOL;                                    \
     static constexpr bool is_float = ISFLOAT;                                  \
-    static constexpr auto reduce = &_idtr_reduce_all_##S;                      \
-    static constexpr auto exscan = &_idtr_exscan_##S;                          \
-    static constexpr auto halo = &_idtr_update_halo_##S;                       \
-    static constexpr auto reshape = &_idtr_copy_reshape_##S;                   \
-    static constexpr auto permute = &_idtr_copy_permute_##S;                   \
-    static constexpr auto repartition = &_idtr_repartition_##S;                \
-    static constexpr auto gather = &_idtr_gather_##S;                          \
-    static constexpr auto alltoall = &_idtr_ragged_alltoall_##S;               \
+    static constexpr bool is_complex = false;                                  \
+    IDTEST_ENTRIES(S)                                                          \
     static constexpr auto sort = &_idtr_sort_##S;                              \
     static constexpr auto argsort = &_idtr_argsort_##S;                        \
     static constexpr auto sample_sort = &_idtr_sample_sort_##S;                \
-    static constexpr auto take = &_idtr_take_##S;                              \
-    static constexpr auto put = &_idtr_put_##S;                                \
+  };
+#define IDTEST_COMPLEX_DTYPE(S, CT, ORDER)                                     \
+  struct D_##S {                                                               \
+    using T = std::complex<CT>;                                                \
+    static constexpr int order = ORDER;                                        \
+    static constexpr bool is_bool = false;                                     \
+    static constexpr bool is_float = true;                                     \
+    static constexpr bool is_complex = true;                                   \
+    IDTEST_ENTRIES(S)                                                          \
   };
 IDTEST_DTYPE(f64, double, false, true, 0)
 IDTEST_DTYPE(f32, float, false, true, 1)
@@ -68,7 +82,11 @@ IDTEST_DTYPE(ui8, uint8_t, false, false, 10)
 IDTEST_DTYPE(index, int64_t, false, false, 11)
 IDTEST_DTYPE(f16, _Float16, false, true, 12)
 IDTEST_DTYPE(bf16, idtr::bfloat16, false, true, 13)
+IDTEST_COMPLEX_DTYPE(c64, float, 14)
+IDTEST_COMPLEX_DTYPE(c128, double, 15)
 #undef IDTEST_DTYPE
+#undef IDTEST_COMPLEX_DTYPE
+#undef IDTEST_ENTRIES
 
 /// The configuration sweeps run completely for f64 and i1 (the 8-byte and
 /// the 1-byte boolean extremes; plans are type-independent and kernels only
@@ -81,9 +99,15 @@ template <class D> bool sampled(int config_index) {
   return full || (config_index + D::order) % 7 == 0;
 }
 
+/// Types with an order (sorts, min/max reductions).
 using AllTypes =
     ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8, D_i1, D_ui64,
                      D_ui32, D_ui16, D_ui8, D_index, D_f16, D_bf16>;
+/// Every type IDTR moves: also complex<f32>, complex<f64>.
+using MovedTypes =
+    ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8, D_i1, D_ui64,
+                     D_ui32, D_ui16, D_ui8, D_index, D_f16, D_bf16, D_c64,
+                     D_c128>;
 struct TypeNames {
   template <class D> static std::string GetName(int) { return D::name; }
 };
@@ -102,6 +126,9 @@ template <class D> typename D::T val(int64_t i, int64_t salt = 0) {
                    static_cast<uint64_t>(salt));
   if constexpr (D::is_bool)
     return static_cast<T>(h & 1);
+  else if constexpr (D::is_complex)
+    return T(static_cast<double>(h % 2001) * 0.25 - 250.0,
+             static_cast<double>((h >> 20) % 2001) * 0.25 - 250.0);
   else if constexpr (D::is_float)
     return static_cast<T>(static_cast<double>(h % 2001) * 0.25 - 250.0);
   else
