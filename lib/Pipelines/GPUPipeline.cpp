@@ -59,6 +59,10 @@ static std::string getNVVMStage(const Options &options) {
       // as views, which upstream's host lowering expects).
       "imex-strided-copies-to-linalg,convert-linalg-to-loops,memref-expand,"
       "canonicalize,"
+      // Complex arithmetic on the components, in the kernels too (upstream's
+      // NVVM lowering has no complex patterns; the casts between complex
+      // values and their LLVM structs cancel once memrefs are lowered).
+      "convert-complex-to-standard,convert-complex-to-llvm,"
       // Kernels outlined, transfers and launches made asynchronous (each
       // waits only for what it depends on; allocations of shared memory
       // stay synchronous, as upstream lowers them).

@@ -14,7 +14,6 @@
 #include <deque>
 #include <string>
 #include <thread>
-#include <complex>
 #include <vector>
 
 extern "C" void _idtr_test_trigger_mpi_error(int64_t team);

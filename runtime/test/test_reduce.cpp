@@ -229,8 +229,8 @@ TYPED_TEST(ReduceComplex, SumProdLogicalAndExclusiveScans) {
           });
           (scan ? D::exscan : D::reduce)(IDTR_TEAM_WORLD, a.rank(), a.d(), op);
           for_each_index(shape, [&](const Vec &i) {
-            EXPECT_EQ(a.at(i), complex_expect<T>(op, scan ? me : p,
-                                                 lin(shape, i)))
+            EXPECT_EQ(a.at(i),
+                      complex_expect<T>(op, scan ? me : p, lin(shape, i)))
                 << (scan ? "exscan" : "reduce") << " op " << op << " shape "
                 << str(shape) << " " << layout_name(l) << " index " << str(i);
           });

@@ -104,10 +104,9 @@ using AllTypes =
     ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8, D_i1, D_ui64,
                      D_ui32, D_ui16, D_ui8, D_index, D_f16, D_bf16>;
 /// Every type IDTR moves: also complex<f32>, complex<f64>.
-using MovedTypes =
-    ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8, D_i1, D_ui64,
-                     D_ui32, D_ui16, D_ui8, D_index, D_f16, D_bf16, D_c64,
-                     D_c128>;
+using MovedTypes = ::testing::Types<D_f64, D_f32, D_i64, D_i32, D_i16, D_i8,
+                                    D_i1, D_ui64, D_ui32, D_ui16, D_ui8,
+                                    D_index, D_f16, D_bf16, D_c64, D_c128>;
 struct TypeNames {
   template <class D> static std::string GetName(int) { return D::name; }
 };

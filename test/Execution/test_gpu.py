@@ -363,3 +363,32 @@ def test_full_reductions(mode, shape):
         with np.errstate(invalid="ignore"):
             expected.append((np.asarray(function(a)), "f64"))
     p.check(mode, *expected)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["complex<f64>", "complex<f32>"])
+def test_complex(mode, dtype):
+    """complex arithmetic, abs, a whole-array sum and matmul on the device
+    (the complex dialect lowered to component arithmetic in the kernels)."""
+    np_type = np.complex128 if dtype == "complex<f64>" else np.complex64
+    real = dtype[8:-1]
+    a = (RNG.uniform(-1, 1, (37, 5)) + 1j * RNG.uniform(-1, 1, (37, 5))
+         ).astype(np_type)
+    b = (RNG.uniform(-1, 1, (5, 3)) + 1j * RNG.uniform(-1, 1, (5, 3))
+         ).astype(np_type)
+    p = GPUProgram()
+    x, _, _ = p.gpu_input(a, dtype)
+    y, _, _ = p.gpu_input(b, dtype)
+    t, bt = gpu_type([37, 5], dtype), gpu_type([5, 3], dtype)
+    e = p.op(f"ndarray.ewuny exp {x} : {t} -> {t}")
+    m = p.op(f"ndarray.ewbin multiply {e}, {x} : ({t}, {t}) -> {t}")
+    p.gpu_output(m, [37, 5], dtype)
+    r = p.op(f"ndarray.ewuny abs {x} : {t} -> {gpu_type([37, 5], real)}")
+    p.gpu_output(r, [37, 5], real)
+    s = p.op(f"ndarray.reduction sum {x} : {t} -> {gpu_type([], dtype)}")
+    p.gpu_output(s, [], dtype)
+    mm = p.op(f"ndarray.matmul {x}, {y} : ({t}, {bt}) -> "
+              f"{gpu_type([37, 3], dtype)}")
+    p.gpu_output(mm, [37, 3], dtype)
+    p.check(mode, (np.exp(a) * a, dtype), (np.abs(a), real),
+            (np.sum(a), dtype), (a @ b, dtype))

@@ -86,6 +86,7 @@ def ConvertDistToStandard
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect",
+    "::mlir::complex::ComplexDialect",
     "::mlir::scf::SCFDialect",
     "::imex::distruntime::DistRuntimeDialect",
     "::imex::ndarray::NDArrayDialect",

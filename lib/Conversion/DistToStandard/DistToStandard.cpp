@@ -69,6 +69,7 @@ struct ConvertDistToStandardPass
     ConversionTarget target(*context);
     target.addIllegalDialect<dist::DistDialect>();
     target.addLegalDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                           complex::ComplexDialect,
                            distruntime::DistRuntimeDialect, scf::SCFDialect>();
     target.addDynamicallyLegalDialect<NDArrayDialect>([](Operation *op) {
       return !hasDistTypes(op->getOperandTypes()) &&

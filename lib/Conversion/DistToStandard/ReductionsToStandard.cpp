@@ -176,12 +176,10 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
     // next ranks) and the identity completing that block.
     Value blocks = m.ceilDiv(boxSize, block);
     Value pad = m.sub(m.mul(blocks, block), boxSize);
-    TypedAttr identity = k == ReductionKind::prod
-                             ? TypedAttr(b.getFloatAttr(element, 1.0))
-                             : TypedAttr(b.getFloatAttr(element, 0.0));
-    LocalArray local = withSpareRows(
-        b, loc, partials, start, rows, m.c(0), m.add(m.sub(boxEnd, end), pad),
-        arith::ConstantOp::create(b, loc, identity));
+    Value identity =
+        createFloatConstant(b, loc, element, k == ReductionKind::prod ? 1 : 0);
+    LocalArray local = withSpareRows(b, loc, partials, start, rows, m.c(0),
+                                     m.add(m.sub(boxEnd, end), pad), identity);
     LocalArray box = exchangeRows(b, loc, team, local, boxBegin, boxSize,
                                   /*fits=*/true);
     Value padded = box.validSlice(b, loc, m.c(0), m.add(boxSize, pad));

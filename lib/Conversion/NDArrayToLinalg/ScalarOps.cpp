@@ -44,27 +44,16 @@ static Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
-static Value complexConst(OpBuilder &b, Location loc, Type type, double re,
-                          double im = 0.0) {
-  Type component = getRealType(type);
-  return complex::ConstantOp::create(
-      b, loc, type,
-      b.getArrayAttr(
-          {b.getFloatAttr(component, re), b.getFloatAttr(component, im)}));
-}
-
 static Value zero(OpBuilder &b, Location loc, Type type) {
-  if (isComplexType(type))
-    return complexConst(b, loc, type, 0.0);
-  return isFloatType(type) ? floatConst(b, loc, type, 0.0)
-                           : intConst(b, loc, type, 0);
+  return isFloatType(type) || isComplexType(type)
+             ? createFloatConstant(b, loc, type, 0.0)
+             : intConst(b, loc, type, 0);
 }
 
 static Value one(OpBuilder &b, Location loc, Type type) {
-  if (isComplexType(type))
-    return complexConst(b, loc, type, 1.0);
-  return isFloatType(type) ? floatConst(b, loc, type, 1.0)
-                           : intConst(b, loc, type, 1);
+  return isFloatType(type) || isComplexType(type)
+             ? createFloatConstant(b, loc, type, 1.0)
+             : intConst(b, loc, type, 1);
 }
 
 Value imex::ndarray::convertScalar(OpBuilder &b, Location loc, Value value,

@@ -105,6 +105,7 @@ NUMPY_UNARY = {
     "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
     "isnan": np.isnan, "isfinite": np.isfinite, "signbit": np.signbit,
     "logical_not": np.logical_not, "bitwise_invert": np.invert,
+    "real": np.real, "imag": np.imag, "conj": np.conj,
 }
 NUMPY_REDUCE = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max,
                 "mean": np.mean, "var": np.var, "std": np.std, "any": np.any,
@@ -115,15 +116,19 @@ def is_float(dtype):
     return dtype.startswith("f") or dtype == "bf16"
 
 
+def is_complex(dtype):
+    return dtype.startswith("complex")
+
+
 def reduction_dtype(kind, dtype):
     if kind in ("any", "all"):
         return "i1"
     if kind in ("sum", "prod"):
         if dtype.startswith("ui"):
             return "ui64"
-        return dtype if is_float(dtype) else "i64"
+        return dtype if is_float(dtype) or is_complex(dtype) else "i64"
     if kind in ("mean", "var", "std"):
-        return dtype if is_float(dtype) else "f64"
+        return dtype if is_float(dtype) or is_complex(dtype) else "f64"
     return dtype
 
 
@@ -136,6 +141,9 @@ def data(shape, dtype="f64", low=-4, high=4):
         return RNG.integers(0, 2, size=shape).astype(np.bool_)
     if dtype.startswith("f"):
         return RNG.uniform(low, high, size=shape).astype(NUMPY_OF[dtype])
+    if is_complex(dtype):
+        return (RNG.uniform(low, high, size=shape) + 1j *
+                RNG.uniform(low, high, size=shape)).astype(NUMPY_OF[dtype])
     return RNG.integers(low, high + 1, size=shape).astype(NUMPY_OF[dtype])
 
 
@@ -218,6 +226,10 @@ class Dist:
         return self.op(f"memref.load {m}[] : memref<index>")
 
     def scalar_constant(self, value, dtype):
+        if is_complex(dtype):
+            value, component = complex(value), dtype[8:-1]
+            return self.op(f"complex.constant [{value.real!r} : {component}, "
+                           f"{value.imag!r} : {component}] : {dtype}")
         if dtype == "i1":
             return self.op(f"arith.constant {'true' if value else 'false'}")
         if dtype.startswith("f"):
@@ -504,7 +516,8 @@ class Dist:
                     f"{a.type} -> {array_type(dims, rdtype)}")
         # Along dimension 0 each rank applies the total of the ranks before
         # it to its own scan: float rounding depends on the rank count.
-        exact = a.exact and (axis != 0 or not is_float(rdtype))
+        exact = a.exact and (axis != 0 or not (is_float(rdtype) or
+                                               is_complex(rdtype)))
         return Val(r, dims, rdtype, expected, exact)
 
     def _slice(self, a, index):
@@ -636,7 +649,7 @@ class Dist:
                     f"{b.type}) -> {array_type(dims, rdtype)}")
         # sums of products: the order may depend on the partition
         return Val(r, dims, rdtype, expected,
-                   a.exact and b.exact and not is_float(rdtype))
+                   a.exact and b.exact and not (is_float(rdtype) or is_complex(rdtype)))
 
     def load(self, a, index):
         """`a[i, j]` as a scalar, returned as a replicated 0-d array."""
@@ -772,7 +785,8 @@ def _same(x, y, exact):
         return False
     if exact or x.dtype.kind not in "fc":
         return np.array_equal(x, y, equal_nan=x.dtype.kind in "fc")
-    tol = 1e-12 if x.dtype.itemsize >= 8 else 1e-5
+    component = x.dtype.itemsize // (2 if x.dtype.kind == "c" else 1)
+    tol = 1e-12 if component >= 8 else 1e-5
     return np.allclose(x, y, rtol=tol, atol=tol, equal_nan=True)
 
 

@@ -475,3 +475,27 @@ def test_float16_arrays(n):
     check(xp.max(a), np.max(x))
     check(xp.sort(xp.reshape(a, (-1,))), np.sort(x.reshape(-1)))
     check(xp.permute_dims(a, (1, 0)), x.T)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", [xp.complex64, xp.complex128], ids=str)
+def test_complex(n, dtype):
+    """complex arrays split over the ranks: neighbours' rows, reductions over
+    the split axis, matmul and a scan, as on one process."""
+    x = sample((n, 3), dtype, seed=n + 5)
+    a = xp.asarray(x, split=0)
+    assert a.dtype == dtype and a.split == 0
+    check(a, x, exact=True)
+    tol = 1e-4 if dtype == xp.complex64 else 1e-11
+    check(a[1:] - a[:-1] * 2j, x[1:] - x[:-1] * 2j)
+    check(xp.abs(a), np.abs(x))
+    check(xp.sum(a, axis=0), np.sum(x, axis=0), rtol=tol)
+    check(xp.mean(a), np.mean(x), rtol=tol)
+    check(xp.prod(a[:, :1], axis=1), np.prod(x[:, :1], axis=1), rtol=tol)
+    w = sample((3, 2), dtype, seed=1)
+    check(a @ xp.asarray(w), x @ w, rtol=tol)
+    check(xp.cumulative_sum(a, axis=0), np.cumsum(x, axis=0), rtol=tol)
+    check(xp.conj(a).T, np.conj(x).T)
+    v = x[:, 1].copy()
+    check(xp.asarray(v, split=0) @ a, v @ x, rtol=tol)  # partial products
+    check(xp.vecdot(a, a, axis=0), np.sum(np.conj(x) * x, axis=0), rtol=tol)

@@ -2,6 +2,8 @@
 
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -41,6 +43,18 @@ Type imex::ndarray::getRealType(Type t) {
   if (auto complexType = dyn_cast<ComplexType>(t))
     return complexType.getElementType();
   return t;
+}
+
+Value imex::ndarray::createFloatConstant(OpBuilder &b, Location loc, Type type,
+                                         double value) {
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    Type component = complexType.getElementType();
+    return complex::ConstantOp::create(
+        b, loc, type,
+        b.getArrayAttr({b.getFloatAttr(component, value),
+                        b.getFloatAttr(component, 0.0)}));
+  }
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
 }
 
 static unsigned getWidth(Type t) {

@@ -32,6 +32,10 @@ inline bool isComplexType(mlir::Type t) {
 /// The real type of an element type: the components of a complex type, the
 /// type itself otherwise.
 mlir::Type getRealType(mlir::Type t);
+/// A constant of float or complex type `type` with real part `value` (and
+/// imaginary part 0).
+mlir::Value createFloatConstant(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Type type, double value);
 /// Signed, unsigned or index integers; not bool.
 bool isIntegerType(mlir::Type t);
 
