@@ -218,6 +218,22 @@ def test_matmul_where_and_movement(dtype):
     out(f"ndarray.cast_elemtype {x} : {xt} to @RT", a.real.astype(np.int32),
         "i32")
     out(f"ndarray.cast_elemtype {k} : {kt} to @RT", idx.astype(complex))
+    # Scans, boolean indexing, put (the last of repeated indices wins).
+    out(f"ndarray.cumulative sum {x} axis 1 : {xt} -> @RT",
+        np.cumsum(a, axis=1))
+    out(f"ndarray.cumulative prod {x} axis 2 include_initial : {xt} -> @RT",
+        np.concatenate([np.ones((2, 3, 1), a.dtype), np.cumprod(a, axis=2)],
+                       axis=2))
+    lead = RNG.integers(0, 2, size=(2, 3)).astype(np.bool_)
+    lm, lt = p.input(lead)
+    out(f"ndarray.masked_select {x}[{lm}] : {xt}, {lt} -> @RT", a[lead])
+    vals = complex_values(dtype, (2, 4, 4))
+    q, qt = p.input(vals, dtype)
+    want = a.copy()
+    for j, i in enumerate(idx):
+        want[:, i] = vals[:, j]
+    out(f"ndarray.put {q} into {x}[{k}] axis 1 : ({qt}, {xt}, {kt}) -> @RT",
+        want)
     results = p.run()
     rtol = {"complex<f64>": 1e-12, "complex<f32>": 1e-5}[dtype]
     for result, (want, rdtype) in zip(results, expected):
