@@ -103,10 +103,10 @@ def default_partition(rows):
 
 class Node:
     __slots__ = ("id", "shape", "dtype", "split", "op", "inputs", "attrs",
-                 "data", "offset", "handle", "__weakref__")
+                 "data", "offset", "buffer", "handle", "__weakref__")
 
     def __init__(self, shape, dtype, split=None, op=None, inputs=(),
-                 attrs=None, data=None, offset=0):
+                 attrs=None, data=None, offset=0, buffer=None):
         self.id = next(_ids)
         self.shape = shape if type(shape) is tuple else tuple(
             int(n) for n in shape)
@@ -117,6 +117,9 @@ class Node:
         self.attrs = attrs
         self.data = data
         self.offset = offset
+        # For this rank's block of a split array: the buffer that holds it
+        # with GHOST_ROWS spare rows before and after (`data` is a view).
+        self.buffer = buffer
         self.handle = None
 
     @property
@@ -131,14 +134,30 @@ class Node:
         return node
 
 
+# Spare rows around the block of a split array: ghost cells that kernels
+# exchange halos into in place (`dist.ghost`, docs/distribution.md); kernels
+# needing wider halos copy the block into a wider buffer.
+GHOST_ROWS = 2
+
+
+def ghosted_block(rows, shape, dtype):
+    """(block, buffer): an uninitialized block of `rows` rows of an array of
+    `shape`, as the middle of a buffer with GHOST_ROWS spare rows on each
+    side."""
+    buffer = np.empty((rows + 2 * GHOST_ROWS,) + tuple(shape[1:]), dtype)
+    return buffer[GHOST_ROWS:GHOST_ROWS + rows], buffer
+
+
 def concrete(data, split=None, copy=True):
     """A node holding numpy `data` (the whole array; for `split=0` this
     rank keeps its block): a copy, or `data` itself (C-contiguous)."""
     data = np.asarray(data)
     if split is not None and data.ndim > 0:
         offset, size = default_partition(data.shape[0])
-        block = np.array(data[offset:offset + size], order="C")
-        return Node(data.shape, data.dtype, 0, data=block, offset=offset)
+        block, buffer = ghosted_block(size, data.shape, data.dtype)
+        block[...] = data[offset:offset + size]
+        return Node(data.shape, data.dtype, 0, data=block, offset=offset,
+                    buffer=buffer)
     return Node(data.shape, data.dtype,
                 data=np.array(data, order="C") if copy else data)
 
@@ -325,14 +344,17 @@ class Builder:
             if key not in self.inputs:
                 del self.ssa[key]
 
-    def dist_arg(self, type_text, block, shape):
+    def dist_arg(self, type_text, block, shape, buffer=None):
         """A distributed array argument: this rank's `block` of an array of
-        global `shape` (docs/distribution.md)."""
+        global `shape` (docs/distribution.md), passed as the `buffer` with
+        GHOST_ROWS spare rows around it where there is one."""
         self.distributed = True
         numbers = ", ".join(str(self.size(n)[0]) for n in shape)
-        return self._arg(type_text, [block],
+        ghost = "" if buffer is None else \
+            f", dist.ghost = array<i64: {GHOST_ROWS}, {GHOST_ROWS}>"
+        return self._arg(type_text, [block if buffer is None else buffer],
                          f" {{dist.team = {_State.team} : i64, "
-                         f"dist.shape = array<i64: {numbers}>}}")
+                         f"dist.shape = array<i64: {numbers}>{ghost}}}")
 
     def element(self, value, dtype):
         """The Python scalar `value` as an SSA value of the storage type of
@@ -424,7 +446,8 @@ class Builder:
         dtype = _dtypes.to_mlir(node.dtype)
         if distributed(node):
             dims = _static_dims(node.shape, dynamic_first=True)
-            name = self.dist_arg(_type(dims, dtype), node.data, node.shape)
+            name = self.dist_arg(_type(dims, dtype), node.data, node.shape,
+                                 node.buffer)
         else:
             dims = _static_dims(node.shape)
             name = self.array_arg(dims, dtype, node.data, node.shape)
@@ -432,23 +455,23 @@ class Builder:
 
     def output(self, node, replicated=False):
         """Writes `node`'s value into a fresh numpy array (distributed like
-        `node` unless `replicated`); returns (array, offset)."""
+        `node` unless `replicated`); returns (array, offset, buffer)."""
         value = self.value(node)
         dtype = value[2]
         split = distributed(node) and not replicated
         shape = node.shape
-        offset = 0
+        offset, buffer = 0, None
         if split:
             offset, rows = default_partition(shape[0])
-            data = np.empty((rows,) + shape[1:], node.dtype)
+            data, buffer = ghosted_block(rows, shape, node.dtype)
             dims = _static_dims(shape, dynamic_first=True)
-            out = self.dist_arg(_type(dims, dtype), data, shape)
+            out = self.dist_arg(_type(dims, dtype), data, shape, buffer)
         else:
             data = np.empty(shape, node.dtype)
             dims = _static_dims(shape)
             out = self.array_arg(dims, dtype, data, shape)
         self.insert(value, (out, dims, dtype), shape)
-        return data, offset
+        return data, offset, buffer
 
     def insert(self, source, destination, shape=None):
         """`destination[...] = source` (numpy broadcasting). The sizes are
@@ -1034,8 +1057,8 @@ def sync(write=None, gather=None):
     _State.pending.clear()
     _State.pending_views.clear()
     _run(b)
-    for node, (data, offset) in outputs:
-        node.data, node.offset = data, offset
+    for node, (data, offset, buffer) in outputs:
+        node.data, node.offset, node.buffer = data, offset, buffer
         node.op, node.inputs, node.attrs = None, (), None
     return gathered
 

@@ -11,6 +11,7 @@
 #include "imex/Dialect/Dist/IR/Dist.h"
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -90,7 +91,7 @@ static std::optional<StaticHalo> getStaticHalo(dist::RepartitionOp op) {
 static bool getsSpareRows(dist::InitDistArrayOp init, const GhostWidth &width) {
   ValueRange parts = init.getParts();
   if (parts.size() != 3 || !isStaticallyEmpty(parts[0]) ||
-      !isStaticallyEmpty(parts[2]))
+      !isStaticallyEmpty(parts[2]) || init.getSpareRowsAttr())
     return false;
   return width.inLoop || parts[1].getDefiningOp<CreateOp>();
 }
@@ -135,6 +136,8 @@ GhostAnalysis dist::detail::analyzeGhostCells(Operation *root) {
       sameRows &= dist::getCommonDefaultPartition(all) != nullptr;
     bool fits =
         llvm::all_of(roots, [&, &halo = halo](dist::InitDistArrayOp init) {
+          if (std::optional<ArrayRef<int64_t>> spare = init.getSpareRows())
+            return (*spare)[0] >= halo.left && (*spare)[1] >= halo.right;
           const GhostWidth &width = analysis.widths.find(init)->second;
           return getsSpareRows(init, width) && width.left >= halo.left &&
                  width.right >= halo.right;
@@ -180,7 +183,16 @@ struct InitDistArrayLowering
                                  m.rows(parts[1]),
                                  noHalos ? m.c(0) : m.rows(parts[2])};
     LocalArray local;
-    if (!noHalos) {
+    if (ndarray::SubviewOp view = op.getSpareRowsAttr()
+                                      ? op.getSpareRowsView()
+                                      : ndarray::SubviewOp()) {
+      // The owned block is a view of a buffer with spare rows around it
+      // (ghost cells of the caller): that buffer, with the block at its row.
+      Value first =
+          getValueOrCreateConstantIndexOp(b, loc, view.getMixedOffsets()[0]);
+      local = {castTo(b, loc, view.getSource(), bufferType), first, rows,
+               offset, size0};
+    } else if (!noHalos) {
       // Halos given: one buffer of the three parts.
       Value buffer = ConcatOp::create(
           b, loc, dist::getRowsType(cast<NDArrayType>(parts[1].getType())),

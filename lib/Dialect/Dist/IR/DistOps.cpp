@@ -206,6 +206,15 @@ void InitDistArrayOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<FoldDimOfDistributedArray>(context);
 }
 
+ndarray::SubviewOp InitDistArrayOp::getSpareRowsView() {
+  if (getParts().size() != 3)
+    return {};
+  Value owned = getParts()[1];
+  while (auto cast = owned.getDefiningOp<ndarray::CastOp>())
+    owned = cast.getSource();
+  return owned.getDefiningOp<ndarray::SubviewOp>();
+}
+
 LogicalResult InitDistArrayOp::verify() {
   NDArrayType type = getType();
   DistEnvAttr env = getDistEnv(type);
@@ -236,6 +245,15 @@ LogicalResult InitDistArrayOp::verify() {
              << *value << " of dimension " << dim
              << " differs from the static size " << type.getDimSize(dim)
              << " of the result";
+  }
+  if (std::optional<ArrayRef<int64_t>> spare = getSpareRows()) {
+    if (spare->size() != 2 || (*spare)[0] < 0 || (*spare)[1] < 0)
+      return emitOpError("spare_rows must be two non-negative row counts "
+                         "(before, after the owned block), got ")
+             << getSpareRowsAttr();
+    if (numParts != 3 || !getSpareRowsView())
+      return emitOpError("spare_rows needs the owned block to be an "
+                         "ndarray.subview of the buffer holding them");
   }
   for (auto [dim, offset] : llvm::enumerate(getLocalOffsets())) {
     std::optional<int64_t> value = getConstantIndex(offset);

@@ -274,7 +274,7 @@ Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   offsets.append(type.getRank() - 1, zero);
   return InitDistArrayOp::create(b, loc, type, ValueRange{empty, owned, empty},
-                                 offsets, globalShape);
+                                 offsets, globalShape, /*spare_rows=*/nullptr);
 }
 
 Value dist::createDistribute(OpBuilder &b, Location loc, Value replicated,

@@ -562,13 +562,14 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
   if (func.isExternal())
     return success();
   constexpr llvm::StringLiteral kShapeAttrName = "dist.shape";
+  constexpr llvm::StringLiteral kGhostAttrName = "dist.ghost";
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     Attribute attr = func.getArgAttr(i, kTeamAttrName);
     if (!attr) {
-      if (func.getArgAttr(i, kShapeAttrName))
-        return func.emitOpError("argument #")
-               << i << ": '" << kShapeAttrName << "' without '" << kTeamAttrName
-               << "'";
+      for (StringRef name : {kShapeAttrName, kGhostAttrName})
+        if (func.getArgAttr(i, name))
+          return func.emitOpError("argument #")
+                 << i << ": '" << name << "' without '" << kTeamAttrName << "'";
       continue;
     }
     any = true;
@@ -594,8 +595,18 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
              << i << ": a distributed argument needs '" << kShapeAttrName
              << " = array<i64: k0, ...>', one index argument (its global "
                 "size) per dimension";
+    // Ghost cells the caller allocated: rows before and after the block.
+    Attribute ghostAttr = func.getArgAttr(i, kGhostAttrName);
+    auto ghost = dyn_cast_or_null<DenseI64ArrayAttr>(ghostAttr);
+    if (ghostAttr &&
+        (!ghost || ghost.size() != 2 || ghost[0] < 0 || ghost[1] < 0))
+      return func.emitOpError("argument #")
+             << i << ": '" << kGhostAttrName
+             << "' must be array<i64: before, after> (non-negative spare "
+                "rows around the block)";
     func.removeArgAttr(i, kTeamAttrName);
     func.removeArgAttr(i, kShapeAttrName);
+    func.removeArgAttr(i, kGhostAttrName);
     BlockArgument block = func.getArgument(i);
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(block.getUses(), [](OpOperand &u) { return &u; });
@@ -612,6 +623,9 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     // have the same size values.
     SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> blockOffsets(zeros);
+    if (ghost)
+      blockOffsets[0] = b.getIndexAttr(ghost[0]);
     SmallVector<OpFoldResult> sizes{size};
     SmallVector<int64_t> globalShape{ShapedType::kDynamic};
     for (int64_t d = 1; d < type.getRank(); ++d) {
@@ -622,10 +636,13 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     }
     NDArrayType rowsType = type.cloneWith(globalShape, type.getElementType());
     Value owned =
-        SubviewOp::create(b, loc, rowsType, block, zeros, sizes, ones);
+        SubviewOp::create(b, loc, rowsType, block, blockOffsets, sizes, ones);
     Value distributed = dist::createFromOwned(
         b, loc, dist::withDistEnv(rowsType, teamAttr.getInt()), owned, offset,
         shape);
+    if (ghost)
+      distributed.getDefiningOp<dist::InitDistArrayOp>().setSpareRowsAttr(
+          ghost);
     for (OpOperand *use : uses)
       use->set(distributed);
   }
@@ -662,11 +679,17 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
   OpBuilder b(insert);
   Location loc = insert.getLoc();
   auto type = cast<NDArrayType>(block.getType());
-  SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(dist::getDimSize(b, loc, block, d));
+  // With ghost cells (spare rows) around the block, the rows of the view.
+  if (SubviewOp view =
+          init.getSpareRowsAttr() ? init.getSpareRowsView() : SubviewOp()) {
+    offsets[0] = view.getMixedOffsets()[0];
+    sizes[0] = view.getMixedSizes()[0];
+  }
   // A version of the argument (its storage, through updates and loops)
   // holds exactly the block's rows as its owned part; anything else is
   // repartitioned to them.
@@ -681,7 +704,7 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
           ? dist::PartsOfOp::create(b, loc, insert.getSource()).getResult(1)
           : dist::createLocalRows(b, loc, insert.getSource(),
                                   init.getLocalOffsets()[0], sizes[0]);
-  InsertSliceOp::create(b, loc, rows, block, zeros, sizes, ones);
+  InsertSliceOp::create(b, loc, rows, block, offsets, sizes, ones);
   insert.erase();
   return success();
 }

@@ -627,3 +627,20 @@ func.func @align_cores_rows(%a: !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 
   %0:2 = dist.align_cores %a, %b : !ndarray.ndarray<8xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, !ndarray.ndarray<9xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
   return
 }
+
+// -----
+
+func.func @spare_rows_without_view(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op spare_rows needs the owned block to be an ndarray.subview of the buffer holding them}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i) spare_rows [1, 1] : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}
+
+// -----
+
+func.func @spare_rows_negative(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  %v = ndarray.subview %p[1] [%i] [1] : !ndarray.ndarray<?xf64> to !ndarray.ndarray<?xf64>
+  // expected-error @+1 {{'dist.init_dist_array' op spare_rows must be two non-negative row counts (before, after the owned block), got array<i64: 1, -2>}}
+  %0 = dist.init_dist_array parts(%p, %v, %p) offsets(%i) shape(%i) spare_rows [1, -2] : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  return
+}

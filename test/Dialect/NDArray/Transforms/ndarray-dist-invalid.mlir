@@ -68,3 +68,17 @@ func.func @copy_to_other_team(%n: index) {
   %b = ndarray.copy %a {dist.team = 2 : i64} : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
   return
 }
+
+// -----
+
+// expected-error @+1 {{argument #1: 'dist.ghost' must be array<i64: before, after> (non-negative spare rows around the block)}}
+func.func @bad_ghost(%n: index, %a: !ndarray.ndarray<?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0>, dist.ghost = array<i64: 1, -1>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #1: 'dist.ghost' without 'dist.team'}}
+func.func @ghost_without_team(%n: index, %a: !ndarray.ndarray<?xf64> {dist.ghost = array<i64: 1, 1>}) {
+  return
+}

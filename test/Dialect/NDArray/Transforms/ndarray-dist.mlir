@@ -379,3 +379,26 @@ func.func @take(%n: index, %v: f64, %idx: !ndarray.ndarray<?xi32>) -> f64 {
   %x = ndarray.load %s[] : !ndarray.ndarray<f64>
   return %x : f64
 }
+
+// -----
+
+// With dist.ghost the argument is the block with spare rows around it (ghost
+// cells of the caller): the owned block is the view after the rows before
+// it, and the write-back goes to those rows.
+// CHECK-LABEL: func.func @ghost_arguments
+// CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition
+// CHECK: %[[OWNED:.*]] = ndarray.subview %[[U:.*]][2, 0] [%[[SIZE]], %{{.*}}] [1, 1]
+// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWNED]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%{{.*}}, %{{.*}}) spare_rows [2, 1]
+// CHECK: %[[P:.*]]:3 = dist.parts_of
+// CHECK: ndarray.insert_slice %[[P]]#1 into %[[U]][2, 0] [%[[SIZE]], %{{.*}}] [1, 1]
+func.func @ghost_arguments(%n: index, %m: index,
+    %u: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>, dist.ghost = array<i64: 2, 1>}) {
+  %c2 = arith.constant 2 : index
+  %k = arith.subi %n, %c2 : index
+  %a = ndarray.subview %u[0, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %b = ndarray.subview %u[2, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %s = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %v = ndarray.immutable_insert_slice %s into %u[1, 0] [%k, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %v into %u[0, 0] [%n, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  return
+}

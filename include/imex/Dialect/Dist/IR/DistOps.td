@@ -74,6 +74,12 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     Constant global sizes and local offsets must equal the static ones of
     the result type.
 
+    With `spare_rows = array<i64: before, after>` (no halos given) the owned
+    block is an `ndarray.subview` of dimension 0 of a larger buffer whose
+    `before` rows in front of it and `after` rows behind it are free: halo
+    exchanges write into them in place (ghost cells the caller allocated,
+    e.g. a distributed function argument with `dist.ghost`).
+
     ```mlir
     %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
     %s = dist.init_dist_array parts(%v) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
@@ -81,12 +87,18 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
   }];
   let arguments = (ins Variadic<Dist_LocalArray>:$parts,
                        Variadic<Index>:$local_offsets,
-                       Variadic<Index>:$global_shape);
+                       Variadic<Index>:$global_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$spare_rows);
   let results = (outs Dist_DistArray:$result);
   let assemblyFormat = [{
     `parts` `(` $parts `)` (`offsets` `(` $local_offsets^ `)`)?
-    (`shape` `(` $global_shape^ `)`)? attr-dict `:` type($parts) `->`
-    qualified(type($result))
+    (`shape` `(` $global_shape^ `)`)? (`spare_rows` $spare_rows^)? attr-dict
+    `:` type($parts) `->` qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    /// The view of the buffer with the spare rows that is the owned block
+    /// (through casts), or null.
+    ::imex::ndarray::SubviewOp getSpareRowsView();
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
