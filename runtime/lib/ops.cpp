@@ -579,7 +579,7 @@ struct FusedBuf {
 /// How many elements of `size` bytes the fused buffer carries (kFusedElems
 /// of up to 8 bytes, half as many complex<double>).
 constexpr int64_t fused_capacity(size_t size) {
-  return static_cast<int64_t>(sizeof(FusedBuf::data) / size);
+  return std::min<int64_t>(kFusedElems, sizeof(FusedBuf::data) / size);
 }
 
 /// Header fields exchanged: entry point, key and metadata only with
