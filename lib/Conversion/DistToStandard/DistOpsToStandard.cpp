@@ -148,6 +148,62 @@ GhostAnalysis dist::detail::analyzeGhostCells(Operation *root) {
   return analysis;
 }
 
+/// Whether `value` is a version of `root`: `root` itself, or made from a
+/// version by inserts into it, casts, and loops and ifs that carry versions.
+static bool isVersionOf(Value value, Value root, unsigned depth = 0) {
+  if (value == root)
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 64)
+    return false;
+  if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def))
+    return isVersionOf(insert.getDestination(), root, depth + 1);
+  if (auto cast = dyn_cast<CastOp>(def))
+    return isVersionOf(cast.getSource(), root, depth + 1);
+  unsigned i = cast<OpResult>(value).getResultNumber();
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return isVersionOf(loop.getInitArgs()[i], root, depth + 1) &&
+           isVersionOf(loop.getYieldedValues()[i], loop.getRegionIterArgs()[i],
+                       depth + 1);
+  if (auto ifOp = dyn_cast<scf::IfOp>(def))
+    return ifOp.elseBlock() &&
+           isVersionOf(ifOp.thenYield().getOperand(i), root, depth + 1) &&
+           isVersionOf(ifOp.elseYield().getOperand(i), root, depth + 1);
+  return false;
+}
+
+void dist::detail::writeBackGhostedArguments(Operation *root) {
+  root->walk([](InsertSliceOp insert) {
+    if (!insert->removeAttr(dist::kGhostedWriteBackAttrName))
+      return;
+    Value rows = insert.getSource();
+    while (auto cast = rows.getDefiningOp<CastOp>())
+      rows = cast.getSource();
+    auto view = rows.getDefiningOp<SubviewOp>();
+    Value block = insert.getDestination();
+    // The owned rows of a version of the block's buffer are where the
+    // block's rows are (the binding put them there and versions keep the
+    // layout); the other rows are ghost cells.
+    if (!view || !isVersionOf(view.getSource(), block))
+      return;
+    OpBuilder b(insert);
+    Location loc = insert.getLoc();
+    auto type = cast<NDArrayType>(block.getType());
+    Value buffer = view.getSource();
+    if (buffer.getType() != type)
+      buffer = CastOp::create(b, loc, type, buffer);
+    SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(dist::getDimSize(b, loc, block, d));
+    auto write =
+        InsertSliceOp::create(b, loc, buffer, block, zeros, sizes, ones);
+    write->setAttr(kWriteBackAttrName, b.getUnitAttr());
+    insert.erase();
+  });
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//

@@ -101,6 +101,7 @@ struct ConvertDistToStandardPass
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
+    writeBackGhostedArguments(getOperation());
   }
 };
 

@@ -220,6 +220,10 @@ struct GhostAnalysis {
 };
 GhostAnalysis analyzeGhostCells(mlir::Operation *root);
 
+/// Write-backs marked kGhostedWriteBackAttrName whose rows are stored in a
+/// version of the argument's buffer become whole-buffer write-backs.
+void writeBackGhostedArguments(mlir::Operation *root);
+
 void populateDistOpsToStandardPatterns(const mlir::TypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const GhostAnalysis &ghosts,

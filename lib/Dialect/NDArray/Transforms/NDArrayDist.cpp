@@ -704,7 +704,9 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
           ? dist::PartsOfOp::create(b, loc, insert.getSource()).getResult(1)
           : dist::createLocalRows(b, loc, insert.getSource(),
                                   init.getLocalOffsets()[0], sizes[0]);
-  InsertSliceOp::create(b, loc, rows, block, offsets, sizes, ones);
+  auto write = InsertSliceOp::create(b, loc, rows, block, offsets, sizes, ones);
+  if (isVersion && init.getSpareRowsAttr())
+    write->setAttr(dist::kGhostedWriteBackAttrName, b.getUnitAttr());
   insert.erase();
   return success();
 }

@@ -77,8 +77,12 @@ private:
 };
 
 LogicalResult ValueSemanticsBuilder::run() {
+  // Write-backs (of an earlier run, or made by ndarray-dist) already write
+  // a version of their destination: they stay as they are unless other
+  // writes make their destination a written root.
   func.walk([&](InsertSliceOp write) {
-    writtenRoots.insert(getRoot(write.getDestination()));
+    if (!write->hasAttr(kWriteBackAttrName))
+      writtenRoots.insert(getRoot(write.getDestination()));
   });
   for (Value root : writtenRoots) {
     auto fromMemRef = root.getDefiningOp<FromMemRefOp>();
@@ -121,7 +125,9 @@ LogicalResult ValueSemanticsBuilder::processRegion(Region &region,
 LogicalResult ValueSemanticsBuilder::processOp(Operation &op,
                                                Versions &versions) {
   if (auto write = dyn_cast<InsertSliceOp>(op)) {
-    rewriteWrite(write, versions);
+    if (!write->hasAttr(kWriteBackAttrName) ||
+        writtenRoots.contains(getRoot(write.getDestination())))
+      rewriteWrite(write, versions);
     return success();
   }
   if (isa<DeleteOp>(op)) {

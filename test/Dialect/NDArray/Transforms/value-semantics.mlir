@@ -129,3 +129,17 @@ func.func @nested_from_memref(%m: memref<4xf64>, %s: !ndarray.ndarray<f64>, %c: 
   }
   return
 }
+
+// -----
+
+// Write-backs already write a version of their destination (an earlier run
+// of the pass, or ndarray-dist): they stay, and the pass is idempotent.
+// CHECK-LABEL: func.func @write_back_kept
+// CHECK-NEXT: %[[V:.*]] = ndarray.ewuny negative %[[A:.*]] :
+// CHECK-NEXT: ndarray.insert_slice %[[V]] into %[[A]][0, 0] [%{{.*}}, %{{.*}}] [1, 1] {ndarray.write_back}
+// CHECK-NEXT: return
+func.func @write_back_kept(%a: !ndarray.ndarray<?x?xf64>, %n: index, %m: index) {
+  %v = ndarray.ewuny negative %a : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %v into %a[0, 0] [%n, %m] [1, 1] {ndarray.write_back} : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  return
+}

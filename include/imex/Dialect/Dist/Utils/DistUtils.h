@@ -146,6 +146,14 @@ mlir::Value createDistribute(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createDistributedCreate(mlir::OpBuilder &b, mlir::Location loc,
                                     ndarray::CreateOp create, int64_t team);
 
+/// Marks the write-back of the final version of a distributed argument
+/// with spare rows (`dist.ghost`) into the argument's block when that
+/// version is stored in the argument's buffer: convert-dist-to-standard then
+/// writes the whole buffer back (its other rows are ghost cells), which
+/// bufferization does in place.
+inline constexpr llvm::StringLiteral kGhostedWriteBackAttrName =
+    "dist.ghosted_write_back";
+
 /// A distributed array from its owned block alone (empty halos).
 mlir::Value createFromOwned(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Type distType, mlir::Value owned,
