@@ -1066,6 +1066,21 @@ static bool hasArrayTypes(TypeRange types) {
   return llvm::any_of(types, [](Type t) { return isa<NDArrayType>(t); });
 }
 
+/// Whether the function writes into the buffer of argument `arg`: an
+/// in-place update, or halos exchanged into its ghost cells (spare rows the
+/// caller allocated for them, see dist.ghost; through casts).
+static bool isWrittenArgument(Value arg) {
+  return llvm::any_of(arg.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto write = dyn_cast<InsertSliceOp>(user))
+      return write.getDestination() == arg;
+    if (auto insert = dyn_cast<ImmutableInsertSliceOp>(user))
+      return insert.getDestination() == arg &&
+             insert->hasAttr(kGhostWriteAttrName);
+    return isa<CastOp>(user) && isWrittenArgument(user->getResult(0));
+  });
+}
+
 /// Array arguments become memrefs read through `to_tensor restrict`; array
 /// results become tensors.
 static void convertFunctionBoundary(func::FuncOp func) {
@@ -1089,10 +1104,7 @@ static void convertFunctionBoundary(func::FuncOp func) {
       auto array = dyn_cast<NDArrayType>(arg.getType());
       if (!array)
         continue;
-      bool updated = llvm::any_of(arg.getUsers(), [&](Operation *user) {
-        auto write = dyn_cast<InsertSliceOp>(user);
-        return write && write.getDestination() == arg;
-      });
+      bool updated = isWrittenArgument(arg);
       arg.setType(inputs[arg.getArgNumber()]);
       auto tensor = bufferization::ToTensorOp::create(
           builder, func.getLoc(), getTensorType(array), arg,

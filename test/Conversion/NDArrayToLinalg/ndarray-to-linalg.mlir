@@ -337,3 +337,17 @@ func.func @complex(%a: !ndarray.ndarray<?xcomplex<f32>>, %f: !ndarray.ndarray<?x
   %2 = ndarray.reduction prod %a : !ndarray.ndarray<?xcomplex<f32>> -> !ndarray.ndarray<complex<f32>>
   return %0, %1, %2 : !ndarray.ndarray<?xcomplex<f32>>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<complex<f32>>
 }
+
+// -----
+
+// Halos exchanged into the ghost cells of an argument (dist.ghost: spare
+// rows of the caller) write its buffer: it is read through a writable
+// to_tensor, so that bufferization writes them in place instead of copying
+// the argument.
+// CHECK-LABEL: func @ghost_written_argument
+// CHECK: bufferization.to_tensor %{{.*}} restrict writable
+func.func @ghost_written_argument(%a: !ndarray.ndarray<?x4xf64>, %h: !ndarray.ndarray<1x4xf64>) -> !ndarray.ndarray<f64> {
+  %0 = ndarray.immutable_insert_slice %h into %a[0, 0] [1, 4] [1, 1] {ndarray.ghost_write} : !ndarray.ndarray<1x4xf64> into !ndarray.ndarray<?x4xf64>
+  %1 = ndarray.reduction sum %0 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<f64>
+  return %1 : !ndarray.ndarray<f64>
+}
