@@ -126,6 +126,16 @@ def jacobi_numpy(u, v, steps):
     return u, v
 
 
+def jacobi_python_loop(xp, u, v, steps):
+    """`steps` Jacobi steps as a Python loop, one kernel per step."""
+    a, b = u, v
+    for _ in range(steps):
+        b[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] +
+                                a[1:-1, :-2] + a[1:-1, 2:])
+        a, b = b, a
+    xp.sync()
+
+
 def make_jacobi_jit(xp):
     @xp.jit
     def jacobi(u, v, steps):
@@ -152,12 +162,7 @@ def bench_jacobi(xp, n, steps, cpp):
     u, v = xp.asarray(grid), xp.asarray(grid)
 
     def python_loop():
-        a, b = u, v
-        for _ in range(steps):
-            b[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] +
-                                    a[1:-1, :-2] + a[1:-1, 2:])
-            a, b = b, a
-        xp.sync()
+        jacobi_python_loop(xp, u, v, steps)
     jacobi = make_jacobi_jit(xp)
 
     def jit():
@@ -206,7 +211,7 @@ sys.path.insert(0, {path!r})
 sys.path.insert(0, {here!r})
 import numpy as np
 import imex as xp
-from run import make_jacobi_jit
+from run import jacobi_python_loop, make_jacobi_jit
 xp.init()
 n, steps = {n}, {steps}
 grid = np.zeros((n, n)); grid[0, :] = 1.0
@@ -215,12 +220,7 @@ jacobi = make_jacobi_jit(xp)
 
 
 def python_loop():
-    a, b = u, v
-    for _ in range(steps):
-        b[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] +
-                                a[1:-1, :-2] + a[1:-1, 2:])
-        a, b = b, a
-    xp.sync()
+    jacobi_python_loop(xp, u, v, steps)
 
 
 def jit():
