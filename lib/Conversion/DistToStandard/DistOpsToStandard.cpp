@@ -239,9 +239,7 @@ struct InitDistArrayLowering
                                  m.rows(parts[1]),
                                  noHalos ? m.c(0) : m.rows(parts[2])};
     LocalArray local;
-    if (ndarray::SubviewOp view = op.getSpareRowsAttr()
-                                      ? op.getSpareRowsView()
-                                      : ndarray::SubviewOp()) {
+    if (ndarray::SubviewOp view = op.getSpareRowsView()) {
       // The owned block is a view of a buffer with spare rows around it
       // (ghost cells of the caller): that buffer, with the block at its row.
       Value first =

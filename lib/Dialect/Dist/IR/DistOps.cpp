@@ -207,7 +207,7 @@ void InitDistArrayOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 ndarray::SubviewOp InitDistArrayOp::getSpareRowsView() {
-  if (getParts().size() != 3)
+  if (!getSpareRowsAttr() || getParts().size() != 3)
     return {};
   Value owned = getParts()[1];
   while (auto cast = owned.getDefiningOp<ndarray::CastOp>())

@@ -685,8 +685,7 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
   for (int64_t d = 0; d < type.getRank(); ++d)
     sizes.push_back(dist::getDimSize(b, loc, block, d));
   // With ghost cells (spare rows) around the block, the rows of the view.
-  if (SubviewOp view =
-          init.getSpareRowsAttr() ? init.getSpareRowsView() : SubviewOp()) {
+  if (SubviewOp view = init.getSpareRowsView()) {
     offsets[0] = view.getMixedOffsets()[0];
     sizes[0] = view.getMixedSizes()[0];
   }

@@ -96,8 +96,8 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     `:` type($parts) `->` qualified(type($result))
   }];
   let extraClassDeclaration = [{
-    /// The view of the buffer with the spare rows that is the owned block
-    /// (through casts), or null.
+    /// With `spare_rows`: the view of the buffer with the spare rows that is
+    /// the owned block (through casts); null otherwise.
     ::imex::ndarray::SubviewOp getSpareRowsView();
   }];
   let hasVerifier = 1;
