@@ -230,6 +230,7 @@ def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
     there.
   }];
   let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
+#include "llvm/ADT/EquivalenceClasses.h"
+
 using namespace mlir;
 using namespace imex;
 using namespace imex::ndarray;
@@ -96,6 +98,53 @@ static bool getsSpareRows(dist::InitDistArrayOp init, const GhostWidth &width) {
   return width.inLoop || parts[1].getDefiningOp<CreateOp>();
 }
 
+/// Arrays copied into each other at the same position in a loop
+/// (`b[s] = a[s]`, e.g. keeping the previous time step) get the same spare
+/// rows, so that their buffers have the same layout: the loop can then swap
+/// the buffers' roles instead of copying (imex-double-buffer-loops).
+static void
+unifyCopiedLayouts(Operation *root,
+                   llvm::DenseMap<Operation *, GhostWidth> &widths) {
+  llvm::EquivalenceClasses<Operation *> layouts;
+  root->walk([&](ImmutableInsertSliceOp insert) {
+    auto read = insert.getSource().getDefiningOp<ExtractSliceOp>();
+    if (!read || !insert->getParentOfType<LoopLikeOpInterface>() ||
+        !read.isSameAs(
+            cast<OffsetSizeAndStrideOpInterface>(insert.getOperation()),
+            isEqualConstantIntOrValue))
+      return;
+    std::optional<SmallVector<dist::InitDistArrayOp>> from =
+        dist::getStorageRoots(read.getSource());
+    std::optional<SmallVector<dist::InitDistArrayOp>> to =
+        dist::getStorageRoots(insert.getDestination());
+    if (!from || !to || from->empty() || to->empty())
+      return;
+    SmallVector<dist::InitDistArrayOp> all(*from);
+    all.append(*to);
+    if (!dist::getCommonDefaultPartition(all))
+      return;
+    for (dist::InitDistArrayOp init : all)
+      layouts.unionSets(all.front(), init);
+  });
+  for (auto it = layouts.begin(), e = layouts.end(); it != e; ++it) {
+    if (!(*it)->isLeader())
+      continue;
+    GhostWidth joint;
+    for (Operation *init : layouts.members(**it)) {
+      auto found = widths.find(init);
+      if (found == widths.end())
+        continue;
+      joint.left = std::max(joint.left, found->second.left);
+      joint.right = std::max(joint.right, found->second.right);
+      joint.inLoop |= found->second.inLoop;
+    }
+    if (joint.left == 0 && joint.right == 0)
+      continue;
+    for (Operation *init : layouts.members(**it))
+      widths[init] = joint;
+  }
+}
+
 GhostAnalysis dist::detail::analyzeGhostCells(Operation *root) {
   GhostAnalysis analysis;
   SmallVector<std::tuple<dist::RepartitionOp, StaticHalo,
@@ -116,6 +165,7 @@ GhostAnalysis dist::detail::analyzeGhostCells(Operation *root) {
     }
     exchanges.emplace_back(op, std::move(*halo), std::move(*roots));
   });
+  unifyCopiedLayouts(root, analysis.widths);
   // An exchange needs no run-time check of the spare rows if its source's
   // storage surely has them, relative to owned rows that are those of the
   // arrays the halo is for.

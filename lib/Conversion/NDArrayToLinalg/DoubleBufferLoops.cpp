@@ -12,12 +12,22 @@
 // iter_arg. Elements outside the written region are never written in the
 // loop, so both buffers keep the initial values there.
 //
+// A time step that also keeps the previous value, `uprev[c] = u[c]; u[c] =
+// f(u, uprev)`, copies u into uprev's buffer every step, where hand-written
+// code rotates the buffers: the new values go into uprev's buffer (uprev is
+// read only elementwise there), which becomes u, and u's buffer becomes
+// uprev. The values are the same when each buffer also receives the other
+// array's elements outside the written region (a frame around it, small:
+// copied, not assumed equal).
+//
 //===----------------------------------------------------------------------===//
 
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -160,24 +170,285 @@ SmallVector<unsigned> findDoubleBufferedArgs(scf::ForOp loop) {
   return args;
 }
 
+/// `value` with the ghost writes that made it from an iter_arg of `loop`
+/// looked through: that iter_arg, or null.
+BlockArgument getGhostWrittenArg(Value value, scf::ForOp loop) {
+  while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>()) {
+    if (!imex::isGhostWrite(insert) || insert->getParentOp() != loop)
+      return {};
+    value = insert.getDest();
+  }
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0
+             ? arg
+             : BlockArgument();
+}
+
+/// The offset of a slice of `size` elements where it matters: the
+/// distributed lowering guards the offsets of slices that may be empty,
+/// `select(size > 0, offset, default)`, and the offset of an empty slice
+/// does not matter.
+OpFoldResult getEffectiveOffset(OpFoldResult offset, OpFoldResult size) {
+  auto select = dyn_cast_if_present<Value>(offset)
+                    ? cast<Value>(offset).getDefiningOp<arith::SelectOp>()
+                    : arith::SelectOp();
+  auto nonEmpty =
+      select ? select.getCondition().getDefiningOp<arith::CmpIOp>() : nullptr;
+  if (nonEmpty && nonEmpty.getPredicate() == arith::CmpIPredicate::sgt &&
+      isEqualConstantIntOrValue(nonEmpty.getLhs(), size) &&
+      isZeroInteger(nonEmpty.getRhs()))
+    return select.getTrueValue();
+  return offset;
+}
+
+/// A unit-stride slice of `base`, with effective offsets.
+struct Slice {
+  Value base;
+  SmallVector<OpFoldResult> offsets, sizes;
+
+  /// The slice `op` (an extract or insert slice) takes of (or writes into)
+  /// its source (destination), looking through extracts it takes from at
+  /// offset 0; no base if it has other strides.
+  static Slice get(OffsetSizeAndStrideOpInterface op) {
+    if (!op.hasUnitStride())
+      return {};
+    Slice slice{op->getOperand(isa<tensor::InsertSliceOp>(op) ? 1 : 0),
+                op.getMixedOffsets(), op.getMixedSizes()};
+    for (auto [offset, size] : llvm::zip(slice.offsets, slice.sizes))
+      offset = getEffectiveOffset(offset, size);
+    if (auto outer = slice.base.getDefiningOp<tensor::ExtractSliceOp>();
+        outer && llvm::all_of(slice.offsets, isZeroInteger)) {
+      Slice outerSlice = get(outer);
+      if (outerSlice.base)
+        return {outerSlice.base, outerSlice.offsets, slice.sizes};
+    }
+    return slice;
+  }
+
+  /// Whether this and `other` are the same elements of the same base.
+  bool isSameAs(const Slice &other) const {
+    return base && base == other.base &&
+           isEqualConstantIntOrValueArray(offsets, other.offsets) &&
+           isEqualConstantIntOrValueArray(sizes, other.sizes);
+  }
+};
+
+/// Iter_args `previous` (p) and `current` (u) of a loop that yields
+/// `p' = insert_slice(extract_slice(u, S), p, S)` (the copy) and
+/// `u' = insert_slice(new, ug, S)` (the update; ug is u after ghost writes).
+struct Rotation {
+  BlockArgument previous, current;
+  tensor::InsertSliceOp copy, update;
+};
+
+/// The rotations of `loop`'s iter_args, each iter_arg in at most one.
+SmallVector<Rotation> findRotations(scf::ForOp loop) {
+  SmallVector<Rotation> rotations;
+  llvm::SmallPtrSet<Value, 8> taken;
+  auto yielded = loop.getYieldedValues();
+  for (auto [index, previous] : llvm::enumerate(loop.getRegionIterArgs())) {
+    auto copy = yielded[index].getDefiningOp<tensor::InsertSliceOp>();
+    if (!copy || copy->getParentOp() != loop || copy.getDest() != previous ||
+        !copy.hasUnitStride() || !copy->hasOneUse())
+      continue;
+    auto read = copy.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!read)
+      continue;
+    Slice copied = Slice::get(read), written = Slice::get(copy);
+    if (!copied.base || copied.base.getType() != previous.getType() ||
+        !written.base)
+      continue;
+    BlockArgument current = getGhostWrittenArg(copied.base, loop);
+    if (!current || current == previous || taken.contains(current) ||
+        taken.contains(previous))
+      continue;
+    unsigned currentIndex = current.getArgNumber() - 1;
+    auto update = yielded[currentIndex].getDefiningOp<tensor::InsertSliceOp>();
+    if (!update || update->getParentOp() != loop || !update->hasOneUse() ||
+        getGhostWrittenArg(update.getDest(), loop) != current)
+      continue;
+    // The same positions: the copy reads u where the update writes it
+    // (bases differ by ghost writes only) and writes p there.
+    Slice updated = Slice::get(update);
+    copied.base = written.base;
+    updated.base = written.base;
+    if (!copied.isSameAs(written) || !updated.isSameAs(written))
+      continue;
+    taken.insert(previous);
+    taken.insert(current);
+    rotations.push_back({previous, current, copy, update});
+  }
+  return rotations;
+}
+
+/// The parts of a tensor of type `type` outside the slice `slice` (unit
+/// strides): for each dimension d, the elements before and after the
+/// slice's range in d that are inside its ranges in the dimensions before
+/// d. Parts known to be empty are left out.
+SmallVector<SmallVector<SmallVector<OpFoldResult>, 2>>
+getFrame(OpBuilder &b, Location loc, Value tensor,
+         OffsetSizeAndStrideOpInterface slice) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
+                            sizes = slice.getMixedSizes(),
+                            dims = tensor::getMixedSizes(b, loc, tensor);
+  SmallVector<SmallVector<SmallVector<OpFoldResult>, 2>> parts;
+  auto sub = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx - *cy);
+    if (cy == 0)
+      return x;
+    return b.createOrFold<arith::SubIOp>(
+        loc, getValueOrCreateConstantIndexOp(b, loc, x),
+        getValueOrCreateConstantIndexOp(b, loc, y));
+  };
+  auto add = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx + *cy);
+    return b.createOrFold<arith::AddIOp>(
+        loc, getValueOrCreateConstantIndexOp(b, loc, x),
+        getValueOrCreateConstantIndexOp(b, loc, y));
+  };
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult end = add(offsets[d], sizes[d]);
+    for (auto [start, size] :
+         {std::pair<OpFoldResult, OpFoldResult>{b.getIndexAttr(0), offsets[d]},
+          {end, sub(dims[d], end)}}) {
+      if (isZeroInteger(size))
+        continue;
+      SmallVector<OpFoldResult> partOffsets(offsets.begin(),
+                                            offsets.begin() + d),
+          partSizes(sizes.begin(), sizes.begin() + d);
+      partOffsets.push_back(start);
+      partSizes.push_back(size);
+      for (int64_t e = d + 1; e < rank; ++e) {
+        partOffsets.push_back(b.getIndexAttr(0));
+        partSizes.push_back(dims[e]);
+      }
+      parts.push_back({partOffsets, partSizes});
+    }
+  }
+  return parts;
+}
+
+/// Lets a parallel linalg op that computes `value` elementwise from the
+/// elements `written` writes into write its result into its input that
+/// reads them (instead of a new tensor), so that it is computed in place.
+void computeInto(RewriterBase &rewriter, Value value,
+                 tensor::InsertSliceOp written) {
+  auto linalgOp = value.getDefiningOp<linalg::LinalgOp>();
+  if (!linalgOp || linalgOp->getNumResults() != 1 ||
+      linalgOp.getNumDpsInits() != 1)
+    return;
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
+      !overwrites(linalgOp, init) ||
+      !linalgOp.getMatchingIndexingMap(init).isIdentity())
+    return;
+  Slice target = Slice::get(written);
+  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !Slice::get(slice).isSameAs(target) ||
+        slice.getType() != init->get().getType() ||
+        !linalgOp.getMatchingIndexingMap(input).isIdentity())
+      continue;
+    // The input and the init as one view, taken as `written` writes, so
+    // that bufferization sees the op update the inserted elements in place.
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(linalgOp);
+    Value view = tensor::ExtractSliceOp::create(
+        rewriter, written.getLoc(), cast<RankedTensorType>(slice.getType()),
+        written.getDest(), written.getMixedOffsets(), written.getMixedSizes(),
+        written.getMixedStrides());
+    Operation *empty = init->get().getDefiningOp();
+    rewriter.modifyOpInPlace(linalgOp, [&] {
+      input->set(view);
+      init->set(view);
+    });
+    for (Operation *dead : {slice.getOperation(), empty})
+      if (dead->use_empty())
+        rewriter.eraseOp(dead);
+    return;
+  }
+}
+
+/// Rewrites `rotation` so that the new values go into p's buffer and u's
+/// buffer becomes p (see the file comment); the loop then yields each
+/// iter_arg's value in the other's buffer.
+void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
+  Location loc = rotation.update.getLoc();
+  Value previous = rotation.previous;
+  Value current = rotation.update.getDest();
+  // p's frame, copied before anything writes into p's buffer.
+  rewriter.setInsertionPointToStart(loop.getBody());
+  auto frame = getFrame(rewriter, loc, previous, rotation.copy);
+  SmallVector<Value> previousFrame;
+  for (auto &part : frame) {
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, previous, part[0], part[1],
+        SmallVector<OpFoldResult>(part[0].size(), rewriter.getIndexAttr(1)));
+    previousFrame.push_back(bufferization::AllocTensorOp::create(
+        rewriter, loc, cast<RankedTensorType>(slice.getType()),
+        /*dynamicSizes=*/ValueRange(), slice));
+  }
+  // u' = the new values in p's buffer, u's frame around them.
+  auto ones = [&](size_t n) {
+    return SmallVector<OpFoldResult>(n, rewriter.getIndexAttr(1));
+  };
+  rewriter.setInsertionPoint(rotation.update);
+  Value newValues = rotation.update.getSource();
+  Value updated = tensor::InsertSliceOp::create(
+      rewriter, loc, newValues, previous, rotation.update.getMixedOffsets(),
+      rotation.update.getMixedSizes(), rotation.update.getMixedStrides());
+  computeInto(rewriter, newValues,
+              updated.getDefiningOp<tensor::InsertSliceOp>());
+  frame = getFrame(rewriter, loc, current, rotation.copy);
+  for (auto &part : frame) {
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, current, part[0], part[1], ones(part[0].size()));
+    updated = tensor::InsertSliceOp::create(
+        rewriter, loc, slice, updated, part[0], part[1], ones(part[0].size()));
+  }
+  // p' = u's buffer with p's frame.
+  Value kept = current;
+  for (auto [part, slice] : llvm::zip_equal(frame, previousFrame))
+    kept = tensor::InsertSliceOp::create(rewriter, loc, slice, kept, part[0],
+                                         part[1], ones(part[0].size()));
+  auto read = rotation.copy.getSource().getDefiningOp();
+  rewriter.replaceOp(rotation.update, updated);
+  rewriter.replaceOp(rotation.copy, kept);
+  if (read->use_empty())
+    rewriter.eraseOp(read);
+}
+
 struct DoubleBufferLoopsPass
     : public imex::impl::DoubleBufferLoopsBase<DoubleBufferLoopsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (!findDoubleBufferedArgs(loop).empty())
+      // Nothing to gain (and no unrolling) unless the step can be doubled.
+      if (loop.getStep().getType().isIndex() &&
+          (!findRotations(loop).empty() ||
+           !findDoubleBufferedArgs(loop).empty()))
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : loops) {
+      // Rotated iter_args are yielded in each other's buffers, which the
+      // unrolling below swaps back.
+      for (Rotation rotation : findRotations(loop))
+        rotate(rewriter, loop, rotation);
       doubleBuffer(rewriter, loop);
+    }
   }
 
   void doubleBuffer(RewriterBase &rewriter, scf::ForOp loop) {
     SmallVector<unsigned> args = findDoubleBufferedArgs(loop);
-    // Nothing to gain (and no unrolling) unless the step can be doubled.
-    if (!loop.getStep().getType().isIndex())
-      return;
     FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 2);
     if (failed(unrolled) || !unrolled->mainLoopOp)
       return;

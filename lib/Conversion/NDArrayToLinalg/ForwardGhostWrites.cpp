@@ -7,7 +7,9 @@
 // a use of V after G, e.g. the yield of a loop whose body computes from G
 // (a time step reading the halos of the grid it does not write), keeps V
 // alive past the in-place write of G: one-shot bufferization then copies
-// the whole buffer in every iteration. Uses of V after G use G instead.
+// the whole buffer in every iteration. Uses of V after G use G instead, and
+// so do views of V taken before G but read only after it (the views a
+// computation reads, taken before the exchange's wait).
 //
 // Sound because the ghost cells of one array version always receive the
 // same rows: every rank runs the same program, so the neighbours' blocks of
@@ -42,6 +44,55 @@ bool imex::isGhostWrite(Operation *op) {
 
 namespace {
 
+/// Whether every use of `value` is after `ghostWrite` in its block, or in an
+/// extract_slice before it (in the block) that qualifies itself; those
+/// extracts are added to `reads`.
+bool isReadOnlyAfter(Value value, Operation *ghostWrite,
+                     SmallVectorImpl<Operation *> &reads) {
+  Block *block = ghostWrite->getBlock();
+  for (Operation *user : value.getUsers()) {
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (!ancestor)
+      return false;
+    if (ghostWrite->isBeforeInBlock(ancestor))
+      continue;
+    if (!isa<tensor::ExtractSliceOp>(user) || user->getBlock() != block ||
+        !isReadOnlyAfter(user->getResult(0), ghostWrite, reads))
+      return false;
+    reads.push_back(user);
+  }
+  return true;
+}
+
+/// Moves the extracts of `version` before `ghostWrite` whose values are only
+/// used after it behind it, reading its result: the values are the same,
+/// and the version is no longer read after it is written in place.
+void forwardEarlyReads(Value version, tensor::InsertSliceOp ghostWrite) {
+  SmallVector<Operation *> reads;
+  SmallVector<Operation *> direct;
+  for (Operation *user : version.getUsers()) {
+    SmallVector<Operation *> userReads;
+    if (!isa<tensor::ExtractSliceOp>(user) ||
+        user->getBlock() != ghostWrite->getBlock() ||
+        !user->isBeforeInBlock(ghostWrite) ||
+        !isReadOnlyAfter(user->getResult(0), ghostWrite, userReads))
+      continue;
+    direct.push_back(user);
+    reads.push_back(user);
+    reads.append(userReads);
+  }
+  llvm::sort(reads,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  reads.erase(llvm::unique(reads), reads.end());
+  Operation *last = ghostWrite;
+  for (Operation *read : reads) {
+    read->moveAfter(last);
+    last = read;
+  }
+  for (Operation *read : direct)
+    read->setOperand(0, ghostWrite.getResult());
+}
+
 struct ForwardGhostWritesPass
     : public imex::impl::ForwardGhostWritesBase<ForwardGhostWritesPass> {
   void runOnOperation() override {
@@ -52,6 +103,7 @@ struct ForwardGhostWritesPass
         return;
       Value version = ghostWrite.getDest();
       Block *block = ghostWrite->getBlock();
+      forwardEarlyReads(version, ghostWrite);
       version.replaceUsesWithIf(ghostWrite.getResult(), [&](OpOperand &use) {
         Operation *user = block->findAncestorOpInBlock(*use.getOwner());
         return user && user != ghostWrite && ghostWrite->isBeforeInBlock(user);

@@ -1,8 +1,9 @@
 //===- SliceElementwiseProducers.cpp - compute only the sliced elements ---===//
 //
-// `tensor.extract_slice` of the only use of an elementwise linalg op becomes
-// the op on the slice (upstream tiling of the producer: `linalg.index` is
-// offset, so index-based values such as linspace's stay exact).
+// `tensor.extract_slice` of an elementwise linalg op (its only use, or
+// each use taking the same slice) becomes the op on the slice (upstream tiling
+// of the producer: `linalg.index` is offset, so index-based values such as
+// linspace's stay exact).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace imex {
@@ -28,7 +30,17 @@ struct SliceElementwiseProducer
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
                                 PatternRewriter &rewriter) const override {
     auto producer = slice.getSource().getDefiningOp<linalg::LinalgOp>();
-    if (!producer || !producer->hasOneUse() ||
+    // (Other uses that take the same slice later in the block are replaced
+    // too: the sliced op is built at the first.)
+    auto isSameSlice = [&](Operation *user) {
+      auto other = dyn_cast<tensor::ExtractSliceOp>(user);
+      return other == slice ||
+             (other && other.getType() == slice.getType() &&
+              other->getBlock() == slice->getBlock() &&
+              slice->isBeforeInBlock(other) &&
+              other.isSameAs(slice, isEqualConstantIntOrValue));
+    };
+    if (!producer || !llvm::all_of(producer->getUsers(), isSameSlice) ||
         !producer.hasPureTensorSemantics() || producer->getNumResults() != 1 ||
         producer.getNumParallelLoops() != producer.getNumLoops() ||
         !slice.hasUnitStride() ||
@@ -43,7 +55,8 @@ struct SliceElementwiseProducer
     if (result.getType() != slice.getType())
       result = tensor::CastOp::create(rewriter, slice.getLoc(), slice.getType(),
                                       result);
-    rewriter.replaceOp(slice, result);
+    for (Operation *user : llvm::to_vector(producer->getUsers()))
+      rewriter.replaceOp(user, result);
     return success();
   }
 };

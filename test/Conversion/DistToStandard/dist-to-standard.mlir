@@ -429,3 +429,54 @@ func.func @unknown_storage(%rows: index, %n: index, %off: index, %steps: index) 
   %p:3 = dist.parts_of %r : !dist -> !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
   return %p#1 : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+
+// A time step keeping the previous value (`p[1:-1] = u[1:-1]`, then u
+// updated from u's halos and p): p is copied into at the positions u is
+// read, so it gets u's ghost width (one spare row on each side) although it
+// is never exchanged. Both buffers have the same layout, which lets
+// imex-double-buffer-loops swap them instead of copying.
+// CHECK-LABEL: func.func @copied_layouts
+// CHECK: %[[UROWS:.*]] = arith.addi %[[OWNED:.*]], %c2
+// CHECK-NEXT: %[[U:.*]] = ndarray.create(%[[UROWS]]) value
+// CHECK-NEXT: %[[PROWS:.*]] = arith.addi %[[OWNED]], %c2
+// CHECK-NEXT: %[[P:.*]] = ndarray.create(%[[PROWS]]) value
+// CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %[[U]], %{{[^ ]*}} = %[[P]]
+func.func @copied_layouts(%n: index, %steps: index) -> !ndarray.ndarray<?x4xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %m = arith.subi %n, %c2 : index
+  %team = distruntime.team_size team = 1
+  %rank = distruntime.team_member team = 1
+  %offs, %sizes = dist.default_partition %team, %rank shape(%n)
+  %e0 = ndarray.create() : !ndarray.ndarray<0x4xf64>
+  %e = ndarray.cast %e0 : !ndarray.ndarray<0x4xf64> to !ndarray.ndarray<?x4xf64>
+  %uo = ndarray.create(%sizes) value %zero : !ndarray.ndarray<?x4xf64>
+  %u0 = dist.init_dist_array parts(%e, %uo, %e) offsets(%offs, %c0) shape(%n, %c4) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !dist
+  %po = ndarray.create(%sizes) value %zero : !ndarray.ndarray<?x4xf64>
+  %p0 = dist.init_dist_array parts(%e, %po, %e) offsets(%offs, %c0) shape(%n, %c4) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !dist
+  %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%u = %u0, %p = %p0) -> (!dist, !dist) {
+    %t:4 = dist.local_target_of_slice %u[1, 0] [%m, 4] [1, 1] : !dist
+    %b0:2 = dist.local_bounding_box view[%c0] [%m] [%c1] target[%t#0] [%t#2]
+    %b1:2 = dist.local_bounding_box view[%c2] [%m] [%c1] target[%t#0] [%t#2] bb[%b0#0] [%b0#1]
+    %x = dist.repartition %u offset %b1#0 size %b1#1 : !dist -> !dist
+    %north = ndarray.extract_slice %x[0, 0] [%m, 4] [1, 1] : !dist to !dist
+    %south = ndarray.extract_slice %x[2, 0] [%m, 4] [1, 1] : !dist to !dist
+    %nl = dist.local_repartition %north offset %t#0 size %t#2 : !dist -> !dist
+    %sl = dist.local_repartition %south offset %t#0 size %t#2 : !dist -> !dist
+    %a:2 = dist.align_cores %nl, %sl : !dist, !dist
+    %sum = ndarray.ewbin add %a#0, %a#1 : (!dist, !dist) -> !dist
+    %kept = ndarray.extract_slice %u[1, 0] [%m, 4] [1, 1] : !dist to !dist
+    %p1 = ndarray.immutable_insert_slice %kept into %p[1, 0] [%m, 4] [1, 1] : !dist into !dist
+    %u1 = ndarray.immutable_insert_slice %sum into %u[1, 0] [%m, 4] [1, 1] : !dist into !dist
+    scf.yield %u1, %p1 : !dist, !dist
+  }
+  %q:3 = dist.parts_of %r#1 : !dist -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
+  return %q#1 : !ndarray.ndarray<?x4xf64>
+}

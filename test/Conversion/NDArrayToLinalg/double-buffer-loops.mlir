@@ -252,3 +252,85 @@ func.func @already_double_buffered(%u0: tensor<8xf64>, %v0: tensor<8xf64>, %n: i
   }
   return %r#0 : tensor<8xf64>
 }
+
+// -----
+
+// A leapfrog step keeps the previous value: `p[1:7] = u[1:7]` and
+// `u[1:7] = f(u shifted, p)`. The buffers rotate: the new values are computed
+// into p's buffer (elementwise in p: the generic reads and writes the same
+// view of p) with u's frame around them (the elements outside [1, 7)), and
+// u's buffer becomes p with p's frame, copied at the start of the iteration
+// (bufferization.alloc_tensor). The loop is unrolled by two, so that each
+// array is back in its own buffer at the yield; no iter_arg is added.
+
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @leapfrog(
+//       CHECK:   scf.for {{.*}} iter_args(%[[U:[^ ]*]] = %{{[^,]*}}, %[[P:[^ ]*]] = %{{[^)]*}}) -> (tensor<8xf64>, tensor<8xf64>)
+//       CHECK:     %[[PF0:.*]] = tensor.extract_slice %[[P]][0] [1] [1]
+//       CHECK:     %[[PF0C:.*]] = bufferization.alloc_tensor() copy(%[[PF0]])
+//       CHECK:     %[[PF7:.*]] = tensor.extract_slice %[[P]][7] [1] [1]
+//       CHECK:     %[[PF7C:.*]] = bufferization.alloc_tensor() copy(%[[PF7]])
+//       CHECK:     %[[PV:.*]] = tensor.extract_slice %[[P]][1] [6] [1]
+//       CHECK:     %[[F:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[PV]] : {{.*}}) outs(%[[PV]] : tensor<6xf64>)
+//       CHECK:     %[[NEW:.*]] = tensor.insert_slice %[[F]] into %[[P]][1] [6] [1]
+//       CHECK:     %[[UF0:.*]] = tensor.extract_slice %[[U]][0] [1] [1]
+//       CHECK:     %[[NEW0:.*]] = tensor.insert_slice %[[UF0]] into %[[NEW]][0] [1] [1]
+//       CHECK:     %[[UF7:.*]] = tensor.extract_slice %[[U]][7] [1] [1]
+//       CHECK:     %[[NEW1:.*]] = tensor.insert_slice %[[UF7]] into %[[NEW0]][7] [1] [1]
+//       CHECK:     %[[OLD0:.*]] = tensor.insert_slice %[[PF0C]] into %[[U]][0] [1] [1]
+//       CHECK:     %[[OLD1:.*]] = tensor.insert_slice %[[PF7C]] into %[[OLD0]][7] [1] [1]
+//       CHECK:     linalg.generic {{.*}} outs(%{{.*}} : tensor<6xf64>)
+//       CHECK:     %[[NEXT:.*]] = tensor.insert_slice %{{.*}} into %[[OLD1]][1] [6] [1]
+//       CHECK:     scf.yield %{{.*}}, %{{.*}} : tensor<8xf64>, tensor<8xf64>
+//       CHECK:   scf.for
+//       CHECK:   return
+func.func @leapfrog(%u0: tensor<8xf64>, %p0: tensor<8xf64>, %n: index) -> (tensor<8xf64>, tensor<8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%u = %u0, %p = %p0) -> (tensor<8xf64>, tensor<8xf64>) {
+    %l = tensor.extract_slice %u[0] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %r = tensor.extract_slice %u[2] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %q = tensor.extract_slice %p[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %e = tensor.empty() : tensor<6xf64>
+    %f = linalg.generic {indexing_maps = [#map, #map, #map, #map], iterator_types = ["parallel"]} ins(%l, %r, %q : tensor<6xf64>, tensor<6xf64>, tensor<6xf64>) outs(%e : tensor<6xf64>) {
+    ^bb0(%x: f64, %y: f64, %z: f64, %o: f64):
+      %s = arith.addf %x, %y : f64
+      %t = arith.subf %s, %z : f64
+      linalg.yield %t : f64
+    } -> tensor<6xf64>
+    %c = tensor.extract_slice %u[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %p1 = tensor.insert_slice %c into %p[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+    %u1 = tensor.insert_slice %f into %u[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+    scf.yield %u1, %p1 : tensor<8xf64>, tensor<8xf64>
+  }
+  return %r#0, %r#1 : tensor<8xf64>, tensor<8xf64>
+}
+
+// -----
+
+// Not rotated: p keeps u's values at other positions than u is updated at
+// (p[0:6] = u[1:7]); u alone is double buffered.
+
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @copy_elsewhere(
+//   CHECK-NOT:   bufferization.alloc_tensor
+//       CHECK:   scf.for {{.*}} -> (tensor<8xf64>, tensor<8xf64>, tensor<8xf64>)
+func.func @copy_elsewhere(%u0: tensor<8xf64>, %p0: tensor<8xf64>, %n: index) -> (tensor<8xf64>, tensor<8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%u = %u0, %p = %p0) -> (tensor<8xf64>, tensor<8xf64>) {
+    %l = tensor.extract_slice %u[0] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %r = tensor.extract_slice %u[2] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %e = tensor.empty() : tensor<6xf64>
+    %f = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%l, %r : tensor<6xf64>, tensor<6xf64>) outs(%e : tensor<6xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %s = arith.addf %x, %y : f64
+      linalg.yield %s : f64
+    } -> tensor<6xf64>
+    %c = tensor.extract_slice %u[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %p1 = tensor.insert_slice %c into %p[0] [6] [1] : tensor<6xf64> into tensor<8xf64>
+    %u1 = tensor.insert_slice %f into %u[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+    scf.yield %u1, %p1 : tensor<8xf64>, tensor<8xf64>
+  }
+  return %r#0, %r#1 : tensor<8xf64>, tensor<8xf64>
+}

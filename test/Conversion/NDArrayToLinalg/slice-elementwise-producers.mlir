@@ -99,3 +99,27 @@ func.func @rank_reducing(%a: tensor<8x4xf64>) -> tensor<4xf64> {
   %s = tensor.extract_slice %g[3, 0] [1, 4] [1, 1] : tensor<8x4xf64> to tensor<4xf64>
   return %s : tensor<4xf64>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Several uses that take the same slice (a value read twice by a chain):
+// the op computes the slice once, at the first of them, for all.
+// CHECK-LABEL: func.func @same_slices
+// CHECK-SAME: (%[[A:.*]]: tensor<100xf64>, %[[O:.*]]: index)
+// CHECK: %[[IN:.*]] = tensor.extract_slice %[[A]][%[[O]]] [10] [1]
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[IN]] : tensor<10xf64>)
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]], %[[R]]
+func.func @same_slices(%a: tensor<100xf64>, %o: index) -> (tensor<10xf64>, tensor<10xf64>) {
+  %e = tensor.empty() : tensor<100xf64>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<100xf64>) outs(%e : tensor<100xf64>) {
+  ^bb0(%x: f64, %out: f64):
+    %n = arith.negf %x : f64
+    linalg.yield %n : f64
+  } -> tensor<100xf64>
+  %s1 = tensor.extract_slice %g[%o] [10] [1] : tensor<100xf64> to tensor<10xf64>
+  %s2 = tensor.extract_slice %g[%o] [10] [1] : tensor<100xf64> to tensor<10xf64>
+  return %s1, %s2 : tensor<10xf64>, tensor<10xf64>
+}

@@ -3,7 +3,8 @@ ndarray.random and ndarray.tri with `dist.team = 1`), static and dynamic sizes, 
 the rank count (random numbers: the same on every rank count);
 scf.for loops updating distributed arrays in place (1-D heat equation,
 2-D Jacobi, a conditional update, stencils with halo widths 1-3 and
-asymmetric shifts over odd numbers of steps)."""
+asymmetric shifts over odd numbers of steps, a leapfrog step keeping the
+previous value in a second array)."""
 
 import numpy as np
 import pytest
@@ -123,6 +124,34 @@ def stencil_widths(d, n, left, right, steps, created, dynamic):
     d.check(u, f"halo {left}/{right}, {n} rows, {steps} steps")
 
 
+def leapfrog(d, shape, steps, dynamic):
+    # A time step that keeps the previous value, as a wave equation does:
+    #   new = 2 u[c] - p[c] + 0.1 * lap(u);  p[c] = u[c];  u[c] = new
+    # (c = 1:-1 in both dimensions). imex-double-buffer-loops rotates the
+    # buffers of u and p instead of copying u into p every step.
+    u = d.create(shape, 0.0, dynamic=dynamic)
+    p = d.create(shape, 0.0, dynamic=dynamic)
+    d.setitem(u, (slice(1, 3), slice(1, 3)), d.scalar(1.0))
+    d.setitem(p, (slice(1, 2), slice(1, 3)), d.scalar(0.5))
+    d.setitem(u, (slice(0, 1), slice(None)), d.scalar(-1.0))
+    two, k, four = d.scalar(2.0), d.scalar(0.1), d.scalar(4.0)
+    c = (slice(1, -1), slice(1, -1))
+
+    def step(d):
+        lap = d.sub(d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
+                                d.view(u, (slice(2, None), slice(1, -1)))),
+                          d.add(d.view(u, (slice(1, -1), slice(None, -2))),
+                                d.view(u, (slice(1, -1), slice(2, None))))),
+                    d.mul(four, d.view(u, c)))
+        new = d.add(d.sub(d.mul(two, d.view(u, c)), d.view(p, c)),
+                    d.mul(k, lap))
+        d.setitem(p, c, d.view(u, c))
+        d.setitem(u, c, new)
+    d.loop(steps, step, dynamic=dynamic)
+    d.check(u, f"leapfrog u {shape} {steps} steps")
+    d.check(p, f"leapfrog p {shape} {steps} steps")
+
+
 def tris(d, dynamic):
     """ndarray.tri with a team, and eye/tril/triu built from it as the
     frontend builds them."""
@@ -150,6 +179,8 @@ def cases(dynamic):
             named("heat_1d_4", heat_1d, 4, 3, dynamic),
             named("jacobi_2d_8x6", jacobi_2d, (8, 6), 4, dynamic),
             named("two_arrays", two_arrays_swapped_roles, dynamic),
+            named("leapfrog_9x5", leapfrog, (9, 5), 5, dynamic),
+            named("leapfrog_3x4", leapfrog, (3, 4), 3, dynamic),
             named("halo_1", stencil_widths, 11, 1, 1, 3, True, dynamic),
             named("halo_2", stencil_widths, 13, 2, 2, 3, True, dynamic),
             named("halo_3", stencil_widths, 9, 3, 3, 5, False, dynamic),
