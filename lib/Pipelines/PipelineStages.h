@@ -70,7 +70,10 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
       // updates write at invariant positions.
       "scf-for-loop-canonicalization,loop-invariant-code-motion,";
   if (options.doubleBufferLoops)
-    pipeline += "imex-double-buffer-loops,canonicalize,cse,";
+    // (Then the index arithmetic of the frames of rotated buffers out of
+    // the loop, so that their allocations are hoisted.)
+    pipeline += "imex-double-buffer-loops,canonicalize,cse,"
+                "loop-invariant-code-motion,";
   // (After double buffering, which follows chains through ghost writes.)
   pipeline += "imex-forward-ghost-writes,";
   return pipeline;

@@ -158,7 +158,8 @@ def SliceElementwiseProducers
   let summary = "Compute only the sliced elements of elementwise ops";
   let description = [{
     A `tensor.extract_slice` (unit strides, no rank reduction) that is the
-    only use of an all-parallel linalg op on tensors becomes that op
+    only use of an all-parallel linalg op on tensors (or the first of its
+    uses, all taking the same slice) becomes that op
     computed on the slice, through the op's TilingInterface (upstream
     `tensor::replaceExtractSliceWithTiledProducer`; `linalg.index` values
     are offset by the slice's position). A distributed `linspace` is then
@@ -199,7 +200,9 @@ def ForwardGhostWrites : Pass<"imex-forward-ghost-writes"> {
     loop yielding V while its body computes from G, as when a time step
     reads the grid it does not write) would keep V alive past the in-place
     write of G, and bufferization would copy the whole buffer each
-    iteration. Every use of V after G in G's block uses G instead. (The
+    iteration. Every use of V after G in G's block uses G instead, and so
+    do extract_slices of V before G (and extracts of them) whose values are
+    used only after G, moved behind G. (The
     ghost cells of one version always receive the same rows: every rank
     runs the same program on the same version.)
   }];
@@ -228,6 +231,22 @@ def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
     initial value at loop entry). Elements outside the written region are
     never written in the loop, so both buffers hold their initial values
     there.
+
+    A loop that also keeps the previous value in a second iter_arg, `p' =
+    insert_slice(extract_slice(u, S), p, S)` and `u' = insert_slice(new, u,
+    S)` (a leapfrog time step `uprev[c] = u[c]; u[c] = f(u, uprev)`; u may
+    first receive ghost writes), would copy u into p every iteration.
+    Instead the buffers rotate, as hand-written codes rotate pointers: the
+    new values go into p's buffer (computed in place when `new` is a
+    parallel linalg op reading p elementwise at S), with u's elements
+    outside S (the frame) around them, and u's buffer becomes p with p's
+    frame, copied at the start of the iteration (O(boundary); the frames
+    are not assumed equal). The values are unchanged. The loop yields each
+    array in the other's buffer and is unrolled by two, so that every
+    yield is equivalent to its iter_arg again. Only when S is the same
+    slice in all three ops (offsets of possibly empty slices guarded by
+    `select(size > 0, offset, default)` compare by the offset) and the two
+    initial values have the same shape (value bounds).
   }];
   let dependentDialects = [
     "::mlir::bufferization::BufferizationDialect",

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace imex {
 #define GEN_PASS_DEF_DOUBLEBUFFERLOOPS
@@ -233,6 +234,20 @@ struct Slice {
   }
 };
 
+/// Whether tensors `a` and `b` (of the same type) surely have the same
+/// shape.
+bool haveSameShape(Value a, Value b) {
+  auto type = cast<RankedTensorType>(a.getType());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d) || a == b)
+      continue;
+    FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual({a, d}, {b, d});
+    if (failed(equal) || !*equal)
+      return false;
+  }
+  return true;
+}
+
 /// Iter_args `previous` (p) and `current` (u) of a loop that yields
 /// `p' = insert_slice(extract_slice(u, S), p, S)` (the copy) and
 /// `u' = insert_slice(new, ug, S)` (the update; ug is u after ghost writes).
@@ -274,6 +289,11 @@ SmallVector<Rotation> findRotations(scf::ForOp loop) {
     updated.base = written.base;
     if (!copied.isSameAs(written) || !updated.isSameAs(written))
       continue;
+    // The arrays swap buffers, so they must have the same shape (the
+    // updates keep the shapes of the iter_args).
+    if (!haveSameShape(loop.getInitArgs()[index],
+                       loop.getInitArgs()[currentIndex]))
+      continue;
     taken.insert(previous);
     taken.insert(current);
     rotations.push_back({previous, current, copy, update});
@@ -281,18 +301,16 @@ SmallVector<Rotation> findRotations(scf::ForOp loop) {
   return rotations;
 }
 
-/// The parts of a tensor of type `type` outside the slice `slice` (unit
+/// The parts of a tensor of shape `dims` outside the slice `slice` (unit
 /// strides): for each dimension d, the elements before and after the
 /// slice's range in d that are inside its ranges in the dimensions before
 /// d. Parts known to be empty are left out.
 SmallVector<SmallVector<SmallVector<OpFoldResult>, 2>>
-getFrame(OpBuilder &b, Location loc, Value tensor,
+getFrame(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
          OffsetSizeAndStrideOpInterface slice) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  int64_t rank = type.getRank();
+  int64_t rank = dims.size();
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
-                            sizes = slice.getMixedSizes(),
-                            dims = tensor::getMixedSizes(b, loc, tensor);
+                            sizes = slice.getMixedSizes();
   SmallVector<SmallVector<SmallVector<OpFoldResult>, 2>> parts;
   auto sub = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
     std::optional<int64_t> cx = getConstantIntValue(x),
@@ -384,9 +402,15 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
   Location loc = rotation.update.getLoc();
   Value previous = rotation.previous;
   Value current = rotation.update.getDest();
+  // (The shape of both, computed before the loop: allocations of the
+  // frame's size can be hoisted out of it.)
+  rewriter.setInsertionPoint(loop);
+  SmallVector<OpFoldResult> dims = tensor::getMixedSizes(
+      rewriter, loc,
+      loop.getInitArgs()[cast<BlockArgument>(previous).getArgNumber() - 1]);
   // p's frame, copied before anything writes into p's buffer.
   rewriter.setInsertionPointToStart(loop.getBody());
-  auto frame = getFrame(rewriter, loc, previous, rotation.copy);
+  auto frame = getFrame(rewriter, loc, dims, rotation.copy);
   SmallVector<Value> previousFrame;
   for (auto &part : frame) {
     Value slice = tensor::ExtractSliceOp::create(
@@ -407,7 +431,7 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
       rotation.update.getMixedSizes(), rotation.update.getMixedStrides());
   computeInto(rewriter, newValues,
               updated.getDefiningOp<tensor::InsertSliceOp>());
-  frame = getFrame(rewriter, loc, current, rotation.copy);
+  frame = getFrame(rewriter, loc, dims, rotation.copy);
   for (auto &part : frame) {
     Value slice = tensor::ExtractSliceOp::create(
         rewriter, loc, current, part[0], part[1], ones(part[0].size()));

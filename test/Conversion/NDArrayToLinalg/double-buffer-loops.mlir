@@ -334,3 +334,32 @@ func.func @copy_elsewhere(%u0: tensor<8xf64>, %p0: tensor<8xf64>, %n: index) -> 
   }
   return %r#0, %r#1 : tensor<8xf64>, tensor<8xf64>
 }
+
+// -----
+
+// Not rotated: u and p may have different sizes (the buffers could not
+// swap); u alone is double buffered.
+
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @sizes_may_differ(
+//   CHECK-NOT:   bufferization.alloc_tensor
+//       CHECK:   scf.for {{.*}} -> (tensor<?xf64>, tensor<?xf64>, tensor<?xf64>)
+func.func @sizes_may_differ(%u0: tensor<?xf64>, %p0: tensor<?xf64>, %n: index) -> (tensor<?xf64>, tensor<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%u = %u0, %p = %p0) -> (tensor<?xf64>, tensor<?xf64>) {
+    %l = tensor.extract_slice %u[0] [6] [1] : tensor<?xf64> to tensor<6xf64>
+    %r = tensor.extract_slice %u[2] [6] [1] : tensor<?xf64> to tensor<6xf64>
+    %e = tensor.empty() : tensor<6xf64>
+    %f = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%l, %r : tensor<6xf64>, tensor<6xf64>) outs(%e : tensor<6xf64>) {
+    ^bb0(%x: f64, %y: f64, %o: f64):
+      %s = arith.addf %x, %y : f64
+      linalg.yield %s : f64
+    } -> tensor<6xf64>
+    %c = tensor.extract_slice %u[1] [6] [1] : tensor<?xf64> to tensor<6xf64>
+    %p1 = tensor.insert_slice %c into %p[1] [6] [1] : tensor<6xf64> into tensor<?xf64>
+    %u1 = tensor.insert_slice %f into %u[1] [6] [1] : tensor<6xf64> into tensor<?xf64>
+    scf.yield %u1, %p1 : tensor<?xf64>, tensor<?xf64>
+  }
+  return %r#0, %r#1 : tensor<?xf64>, tensor<?xf64>
+}
