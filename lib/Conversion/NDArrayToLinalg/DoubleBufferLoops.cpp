@@ -354,45 +354,47 @@ getFrame(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
   return parts;
 }
 
-/// Lets a parallel linalg op that computes `value` elementwise from the
-/// elements `written` writes into write its result into its input that
-/// reads them (instead of a new tensor), so that it is computed in place.
+/// Lets the parallel linalg op computing `value`, which `written` inserts,
+/// write its result into a view of the elements `written` writes (not a
+/// new tensor), taken right before it, so that bufferization computes it in
+/// place (empty-tensor elimination could place the view where the
+/// destination is read later). An input reading the same elements
+/// elementwise reads that view too: the op updates them in place.
 void computeInto(RewriterBase &rewriter, Value value,
                  tensor::InsertSliceOp written) {
   auto linalgOp = value.getDefiningOp<linalg::LinalgOp>();
   if (!linalgOp || linalgOp->getNumResults() != 1 ||
-      linalgOp.getNumDpsInits() != 1)
+      linalgOp.getNumDpsInits() != 1 || !written.hasUnitStride())
     return;
   OpOperand *init = linalgOp.getDpsInitOperand(0);
-  if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
-      !overwrites(linalgOp, init) ||
-      !linalgOp.getMatchingIndexingMap(init).isIdentity())
+  Operation *empty = init->get().getDefiningOp<tensor::EmptyOp>();
+  if (!empty || !overwrites(linalgOp, init) ||
+      !linalgOp.getMatchingIndexingMap(init).isIdentity() ||
+      init->get().getType() != written.getSourceType())
     return;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(linalgOp);
+  Value view = tensor::ExtractSliceOp::create(
+      rewriter, written.getLoc(), written.getSourceType(), written.getDest(),
+      written.getMixedOffsets(), written.getMixedSizes(),
+      written.getMixedStrides());
+  SmallVector<Operation *> replaced{empty};
   Slice target = Slice::get(written);
-  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
-    auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !Slice::get(slice).isSameAs(target) ||
-        slice.getType() != init->get().getType() ||
-        !linalgOp.getMatchingIndexingMap(input).isIdentity())
-      continue;
-    // The input and the init as one view, taken as `written` writes, so
-    // that bufferization sees the op update the inserted elements in place.
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(linalgOp);
-    Value view = tensor::ExtractSliceOp::create(
-        rewriter, written.getLoc(), cast<RankedTensorType>(slice.getType()),
-        written.getDest(), written.getMixedOffsets(), written.getMixedSizes(),
-        written.getMixedStrides());
-    Operation *empty = init->get().getDefiningOp();
-    rewriter.modifyOpInPlace(linalgOp, [&] {
-      input->set(view);
-      init->set(view);
-    });
-    for (Operation *dead : {slice.getOperation(), empty})
-      if (dead->use_empty())
-        rewriter.eraseOp(dead);
-    return;
-  }
+  rewriter.modifyOpInPlace(linalgOp, [&] {
+    init->set(view);
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      auto slice = input->get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (slice && Slice::get(slice).isSameAs(target) &&
+          slice.getType() == view.getType() &&
+          linalgOp.getMatchingIndexingMap(input).isIdentity()) {
+        input->set(view);
+        replaced.push_back(slice);
+      }
+    }
+  });
+  for (Operation *op : replaced)
+    if (op->use_empty())
+      rewriter.eraseOp(op);
 }
 
 /// Rewrites `rotation` so that the new values go into p's buffer and u's
@@ -471,6 +473,31 @@ struct DoubleBufferLoopsPass
     }
   }
 
+  /// The initial value of the spare of `init` when a single insert,
+  /// `update`, writes the array in each iteration: a new tensor holding
+  /// `init`'s frame around the slice the insert writes (the first iteration
+  /// writes the rest), not a copy of all of `init`.
+  static Value buildSpare(RewriterBase &rewriter, scf::ForOp loop, Value init,
+                          tensor::InsertSliceOp update) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop);
+    Location loc = update.getLoc();
+    SmallVector<OpFoldResult> dims = tensor::getMixedSizes(rewriter, loc, init);
+    Value spare = tensor::EmptyOp::create(
+        rewriter, loc, dims,
+        cast<RankedTensorType>(init.getType()).getElementType());
+    if (spare.getType() != init.getType())
+      spare = tensor::CastOp::create(rewriter, loc, init.getType(), spare);
+    for (auto &part : getFrame(rewriter, loc, dims, update)) {
+      SmallVector<OpFoldResult> ones(part[0].size(), rewriter.getIndexAttr(1));
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, init, part[0],
+                                                   part[1], ones);
+      spare = tensor::InsertSliceOp::create(rewriter, loc, slice, spare,
+                                            part[0], part[1], ones);
+    }
+    return spare;
+  }
+
   void doubleBuffer(RewriterBase &rewriter, scf::ForOp loop) {
     SmallVector<unsigned> args = findDoubleBufferedArgs(loop);
     FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 2);
@@ -504,17 +531,30 @@ struct DoubleBufferLoopsPass
       // The spare is the buffer the second copy read (after its ghost
       // writes); the second copy updates the one the first copy read.
       firstResults.push_back(second->get());
-      inits.push_back(main.getInitArgs()[index]);
+      Value init = main.getInitArgs()[index];
+      auto update = dyn_cast<tensor::InsertSliceOp>(first->getOwner());
+      inits.push_back(*updates == 1 && update && update.hasUnitStride()
+                          ? buildSpare(rewriter, main, init, update)
+                          : init);
     }
-    if (inits.empty())
-      return;
+    if (!inits.empty())
+      addSpares(rewriter, main, firstRoots, secondRoots, inits, firstResults);
+  }
+
+  /// Adds the spares (initial values `inits`) to `main` and lets the first
+  /// copy of each chain (`firstRoots`) write into its spare, the second
+  /// (`secondRoots`) into the array the first read.
+  static void addSpares(RewriterBase &rewriter, scf::ForOp main,
+                        ArrayRef<OpOperand *> firstRoots,
+                        ArrayRef<OpOperand *> secondRoots,
+                        ArrayRef<Value> inits, ArrayRef<Value> firstResults) {
     rewriter.setInsertionPoint(main);
     FailureOr<LoopLikeOpInterface> withSpares =
         cast<LoopLikeOpInterface>(main.getOperation())
             .replaceWithAdditionalYields(
                 rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
                 [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-                  return firstResults;
+                  return llvm::to_vector(firstResults);
                 });
     if (failed(withSpares))
       return;

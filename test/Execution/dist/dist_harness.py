@@ -47,6 +47,12 @@ DIST_PIPELINE = "imex-dist-cpu-pipeline"
 # programs run through imex-dist-gpu-emulation-pipeline.
 GPU_ENV = None
 GPU_PIPELINE = "imex-dist-gpu-emulation-pipeline"
+# The emulated kernels are compiled without LLVM optimization: they check
+# the GPU lowering's semantics, not host code (the CPU tests compile at -O3),
+# and optimizing the large emulation loop nests of a whole test program
+# costs LLVM about a minute (loop rotation and GVN), running them well under
+# a second.
+GPU_RUNNER_ARGS = ("--O0",)
 _NDARRAY_TYPE = re.compile(r"!ndarray\.ndarray<([^<>]*)>")
 _FROM_MEMREF = re.compile(r"^(\s*)(%\w+) = (ndarray\.from_memref .* -> )"
                           r"(!ndarray\.ndarray<[^<>]*>)$")
@@ -801,7 +807,8 @@ def _run(d, nprocs):
     pipeline = "imex-cpu-pipeline" if EMULATE else \
         GPU_PIPELINE if GPU_ENV else DIST_PIPELINE
     try:
-        per_rank = d.p.run_mpi(nprocs, pipeline=pipeline)
+        per_rank = d.p.run_mpi(nprocs, pipeline=pipeline,
+                               extra_args=GPU_RUNNER_ARGS if GPU_ENV else ())
     except AssertionError as e:
         raise LaunchFailed(str(e)) from None
     errors = []
