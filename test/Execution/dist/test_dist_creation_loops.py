@@ -124,6 +124,27 @@ def stencil_widths(d, n, left, right, steps, created, dynamic):
     d.check(u, f"halo {left}/{right}, {n} rows, {steps} steps")
 
 
+def leapfrog_shifted_previous(d, n, steps, dynamic):
+    # As leapfrog, but the new values also read p shifted (p[c] = u[c];
+    # u[c] = u[c] + 0.5 * (p[c - 1] + p[c + 1])): computing them in p's
+    # buffer in place would overwrite elements still to be read, so
+    # bufferization must keep a copy.
+    u = d.array(data((n, 2), "f64", 0, 1), dynamic=dynamic)
+    p = d.array(data((n, 2), "f64", 0, 2), dynamic=dynamic)
+    half = d.scalar(0.5)
+    c = (slice(1, -1), slice(None))
+
+    def step(d):
+        new = d.add(d.view(u, c),
+                    d.mul(half, d.add(d.view(p, (slice(None, -2), slice(None))),
+                                      d.view(p, (slice(2, None), slice(None))))))
+        d.setitem(p, c, d.view(u, c))
+        d.setitem(u, c, new)
+    d.loop(steps, step, dynamic=dynamic)
+    d.check(u, f"leapfrog shifted u {n} {steps} steps")
+    d.check(p, f"leapfrog shifted p {n} {steps} steps")
+
+
 def leapfrog(d, shape, steps, dynamic):
     # A time step that keeps the previous value, as a wave equation does:
     #   new = 2 u[c] - p[c] + 0.1 * lap(u);  p[c] = u[c];  u[c] = new
@@ -181,6 +202,8 @@ def cases(dynamic):
             named("two_arrays", two_arrays_swapped_roles, dynamic),
             named("leapfrog_9x5", leapfrog, (9, 5), 5, dynamic),
             named("leapfrog_3x4", leapfrog, (3, 4), 3, dynamic),
+            named("leapfrog_shifted", leapfrog_shifted_previous, 9, 3,
+                  dynamic),
             named("halo_1", stencil_widths, 11, 1, 1, 3, True, dynamic),
             named("halo_2", stencil_widths, 13, 2, 2, 3, True, dynamic),
             named("halo_3", stencil_widths, 9, 3, 3, 5, False, dynamic),
