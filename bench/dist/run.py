@@ -47,8 +47,8 @@ SIZES = {"jacobi": [1024, 4096], "wave2d": [1024, 2048]}
 RUNTIME_OPTIONS = {"async-progress": "IDTR_ASYNC_PROGRESS"}
 # Point updates per timed run (about a second), and at least MIN_ITERS steps:
 # the time loop's one-time costs (the second buffer of a double-buffered
-# grid is allocated and first touched inside it; an odd last step computes
-# into a temporary) are amortized as in a real time loop.
+# grid is allocated and first touched inside it; an odd last step is copied
+# back) are amortized as in a real time loop.
 MIN_ITERS = 20
 WORK = {"jacobi": 2e8, "wave2d": 6e7}
 TEAM = " {dist.team = 1 : i64}"

@@ -227,10 +227,14 @@ def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
     added: the first copy of the body reads the argument and writes its
     chain into the second, the second copy reads that and writes into the
     argument. Every yield is then equivalent to its iter_arg, both copies
-    update in place, and no copy per iteration remains (one copy of the
-    initial value at loop entry). Elements outside the written region are
-    never written in the loop, so both buffers hold their initial values
-    there.
+    update in place, and no copy per iteration remains. Elements outside
+    the written region are never written in the loop, so both buffers hold
+    their initial values there: when a single insert updates the array,
+    the spare starts as a new tensor holding only those elements of the
+    initial value (its frame), else as a copy of it. The epilogue loop
+    (an odd last iteration) computes such an update into the spare,
+    carried along, and copies the written elements back, instead of
+    computing into a new temporary.
 
     A loop that also keeps the previous value in a second iter_arg, `p' =
     insert_slice(extract_slice(u, S), p, S)` and `u' = insert_slice(new, u,

@@ -508,6 +508,7 @@ struct DoubleBufferLoopsPass
     // its first half is the second copy's, ending at the first copy's
     // result. Chains that do not split so (they cannot, being clones) are
     // left alone.
+    SmallVector<unsigned> spareArgs;
     SmallVector<OpOperand *> firstRoots, secondRoots;
     SmallVector<Value> inits, firstResults;
     for (unsigned index : args) {
@@ -526,6 +527,7 @@ struct DoubleBufferLoopsPass
         continue;
       OpOperand *first = chain[half + *updates - 1];
       OpOperand *second = chain[*updates - 1];
+      spareArgs.push_back(index);
       firstRoots.push_back(first);
       secondRoots.push_back(second);
       // The spare is the buffer the second copy read (after its ghost
@@ -538,13 +540,17 @@ struct DoubleBufferLoopsPass
                           : init);
     }
     if (!inits.empty())
-      addSpares(rewriter, main, firstRoots, secondRoots, inits, firstResults);
+      addSpares(rewriter, main, unrolled->epilogueLoopOp, spareArgs, firstRoots,
+                secondRoots, inits, firstResults);
   }
 
-  /// Adds the spares (initial values `inits`) to `main` and lets the first
-  /// copy of each chain (`firstRoots`) write into its spare, the second
-  /// (`secondRoots`) into the array the first read.
+  /// Adds the spares (initial values `inits`) of the iter_args at `args` to
+  /// `main` and lets the first copy of each chain (`firstRoots`) write into
+  /// its spare, the second (`secondRoots`) into the array the first read;
+  /// then the epilogue computes through the spares.
   static void addSpares(RewriterBase &rewriter, scf::ForOp main,
+                        std::optional<scf::ForOp> epilogue,
+                        ArrayRef<unsigned> args,
                         ArrayRef<OpOperand *> firstRoots,
                         ArrayRef<OpOperand *> secondRoots,
                         ArrayRef<Value> inits, ArrayRef<Value> firstResults) {
@@ -569,6 +575,63 @@ struct DoubleBufferLoopsPass
       rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(spare); });
       rewriter.modifyOpInPlace(second->getOwner(), [&] { second->set(read); });
     }
+    if (epilogue)
+      updateThroughSpares(rewriter, *epilogue, args,
+                          doubled.getResults().drop_front(numArgs));
+  }
+
+  /// Lets the epilogue (at most one iteration) compute the single update of
+  /// each array at `args` into the array's spare (the main loop's result,
+  /// carried as an extra iter_arg) and copy the written elements back: the
+  /// values cannot be computed in the array's buffer, which they read, and
+  /// the spare's buffer exists and is touched already, while a new
+  /// temporary would be allocated and first touched.
+  static void updateThroughSpares(RewriterBase &rewriter, scf::ForOp epilogue,
+                                  ArrayRef<unsigned> args, ValueRange spares) {
+    SmallVector<tensor::InsertSliceOp> updates;
+    SmallVector<Value> inits;
+    for (auto [index, spare] : llvm::zip_equal(args, spares)) {
+      SmallVector<OpOperand *> chain =
+          findUpdateChain(epilogue.getYieldedValues()[index],
+                          epilogue.getRegionIterArgs()[index], epilogue);
+      std::optional<size_t> count = countUpdates(chain);
+      auto update = count == 1
+                        ? dyn_cast<tensor::InsertSliceOp>(chain[0]->getOwner())
+                        : tensor::InsertSliceOp();
+      if (!update || !update.hasUnitStride() ||
+          update.getSourceType() != update.getSource().getType())
+        continue;
+      updates.push_back(update);
+      inits.push_back(spare);
+    }
+    if (updates.empty())
+      return;
+    rewriter.setInsertionPoint(epilogue);
+    (void)cast<LoopLikeOpInterface>(epilogue.getOperation())
+        .replaceWithAdditionalYields(
+            rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+            [&](OpBuilder &, Location, ArrayRef<BlockArgument> spareArgs) {
+              SmallVector<Value> yields;
+              for (auto [i, spareArg] : llvm::enumerate(spareArgs)) {
+                tensor::InsertSliceOp update = updates[i];
+                OpBuilder::InsertionGuard guard(rewriter);
+                rewriter.setInsertionPoint(update);
+                Location loc = update.getLoc();
+                Value values = update.getSource();
+                auto intoSpare = tensor::InsertSliceOp::create(
+                    rewriter, loc, values, spareArg, update.getMixedOffsets(),
+                    update.getMixedSizes(), update.getMixedStrides());
+                computeInto(rewriter, values, intoSpare);
+                Value written = tensor::ExtractSliceOp::create(
+                    rewriter, loc, update.getSourceType(), intoSpare,
+                    update.getMixedOffsets(), update.getMixedSizes(),
+                    update.getMixedStrides());
+                rewriter.modifyOpInPlace(
+                    update, [&] { update.getSourceMutable().assign(written); });
+                yields.push_back(intoSpare);
+              }
+              return yields;
+            });
   }
 };
 
