@@ -301,17 +301,22 @@ SmallVector<Rotation> findRotations(scf::ForOp loop) {
   return rotations;
 }
 
+/// A box of a tensor (unit strides).
+struct Part {
+  SmallVector<OpFoldResult> offsets, sizes;
+};
+
 /// The parts of a tensor of shape `dims` outside the slice `slice` (unit
-/// strides): for each dimension d, the elements before and after the
-/// slice's range in d that are inside its ranges in the dimensions before
-/// d. Parts known to be empty are left out.
-SmallVector<SmallVector<SmallVector<OpFoldResult>, 2>>
-getFrame(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
-         OffsetSizeAndStrideOpInterface slice) {
+/// strides), its frame: for each dimension d, the elements before and after
+/// the slice's range in d that are inside its ranges in the dimensions
+/// before d. Parts known to be empty are left out.
+SmallVector<Part> getFrame(OpBuilder &b, Location loc,
+                           ArrayRef<OpFoldResult> dims,
+                           OffsetSizeAndStrideOpInterface slice) {
   int64_t rank = dims.size();
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
                             sizes = slice.getMixedSizes();
-  SmallVector<SmallVector<SmallVector<OpFoldResult>, 2>> parts;
+  SmallVector<Part> parts;
   auto sub = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
     std::optional<int64_t> cx = getConstantIntValue(x),
                            cy = getConstantIntValue(y);
@@ -352,6 +357,35 @@ getFrame(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> dims,
     }
   }
   return parts;
+}
+
+/// The parts `frame` of `tensor`, one slice each.
+SmallVector<Value> extractParts(OpBuilder &b, Location loc, Value tensor,
+                                ArrayRef<Part> frame) {
+  SmallVector<Value> slices;
+  for (const Part &part : frame)
+    slices.push_back(tensor::ExtractSliceOp::create(
+        b, loc, tensor, part.offsets, part.sizes,
+        SmallVector<OpFoldResult>(part.sizes.size(), b.getIndexAttr(1))));
+  return slices;
+}
+
+/// `into` with `slices` written at the parts `frame`.
+Value insertParts(OpBuilder &b, Location loc, ValueRange slices, Value into,
+                  ArrayRef<Part> frame) {
+  for (auto [slice, part] : llvm::zip_equal(slices, frame))
+    into = tensor::InsertSliceOp::create(
+        b, loc, slice, into, part.offsets, part.sizes,
+        SmallVector<OpFoldResult>(part.sizes.size(), b.getIndexAttr(1)));
+  return into;
+}
+
+/// `into` with the elements of `from` at the parts `frame`.
+Value copyParts(OpBuilder &b, Location loc, Value from, Value into,
+                ArrayRef<Part> frame) {
+  for (const Part &part : frame)
+    into = insertParts(b, loc, extractParts(b, loc, from, part), into, part);
+  return into;
 }
 
 /// Lets the parallel linalg op computing `value`, which `written` inserts,
@@ -410,41 +444,27 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
   SmallVector<OpFoldResult> dims = tensor::getMixedSizes(
       rewriter, loc,
       loop.getInitArgs()[cast<BlockArgument>(previous).getArgNumber() - 1]);
-  // p's frame, copied before anything writes into p's buffer.
+  // p's frame, copied before anything writes into p's buffer (its index
+  // arithmetic serves the inserts below too).
   rewriter.setInsertionPointToStart(loop.getBody());
-  auto frame = getFrame(rewriter, loc, dims, rotation.copy);
+  SmallVector<Part> frame = getFrame(rewriter, loc, dims, rotation.copy);
   SmallVector<Value> previousFrame;
-  for (auto &part : frame) {
-    Value slice = tensor::ExtractSliceOp::create(
-        rewriter, loc, previous, part[0], part[1],
-        SmallVector<OpFoldResult>(part[0].size(), rewriter.getIndexAttr(1)));
+  for (const Part &part : frame) {
+    Value slice = extractParts(rewriter, loc, previous, part).front();
     previousFrame.push_back(bufferization::AllocTensorOp::create(
         rewriter, loc, cast<RankedTensorType>(slice.getType()),
         /*dynamicSizes=*/ValueRange(), slice));
   }
   // u' = the new values in p's buffer, u's frame around them.
-  auto ones = [&](size_t n) {
-    return SmallVector<OpFoldResult>(n, rewriter.getIndexAttr(1));
-  };
   rewriter.setInsertionPoint(rotation.update);
   Value newValues = rotation.update.getSource();
-  Value updated = tensor::InsertSliceOp::create(
+  auto intoPrevious = tensor::InsertSliceOp::create(
       rewriter, loc, newValues, previous, rotation.update.getMixedOffsets(),
       rotation.update.getMixedSizes(), rotation.update.getMixedStrides());
-  computeInto(rewriter, newValues,
-              updated.getDefiningOp<tensor::InsertSliceOp>());
-  frame = getFrame(rewriter, loc, dims, rotation.copy);
-  for (auto &part : frame) {
-    Value slice = tensor::ExtractSliceOp::create(
-        rewriter, loc, current, part[0], part[1], ones(part[0].size()));
-    updated = tensor::InsertSliceOp::create(
-        rewriter, loc, slice, updated, part[0], part[1], ones(part[0].size()));
-  }
+  computeInto(rewriter, newValues, intoPrevious);
+  Value updated = copyParts(rewriter, loc, current, intoPrevious, frame);
   // p' = u's buffer with p's frame.
-  Value kept = current;
-  for (auto [part, slice] : llvm::zip_equal(frame, previousFrame))
-    kept = tensor::InsertSliceOp::create(rewriter, loc, slice, kept, part[0],
-                                         part[1], ones(part[0].size()));
+  Value kept = insertParts(rewriter, loc, previousFrame, current, frame);
   auto read = rotation.copy.getSource().getDefiningOp();
   rewriter.replaceOp(rotation.update, updated);
   rewriter.replaceOp(rotation.copy, kept);
@@ -455,21 +475,23 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
 struct DoubleBufferLoopsPass
     : public imex::impl::DoubleBufferLoopsBase<DoubleBufferLoopsPass> {
   void runOnOperation() override {
+    // (Inner loops first: the pass rewrites only ops of the loop it treats.)
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
       // Nothing to gain (and no unrolling) unless the step can be doubled.
-      if (loop.getStep().getType().isIndex() &&
-          (!findRotations(loop).empty() ||
-           !findDoubleBufferedArgs(loop).empty()))
+      if (loop.getStep().getType().isIndex())
         loops.push_back(loop);
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : loops) {
       // Rotated iter_args are yielded in each other's buffers, which the
-      // unrolling below swaps back.
-      for (Rotation rotation : findRotations(loop))
+      // unrolling in doubleBuffer swaps back.
+      SmallVector<Rotation> rotations = findRotations(loop);
+      for (Rotation rotation : rotations)
         rotate(rewriter, loop, rotation);
-      doubleBuffer(rewriter, loop);
+      SmallVector<unsigned> args = findDoubleBufferedArgs(loop);
+      if (!rotations.empty() || !args.empty())
+        doubleBuffer(rewriter, loop, args);
     }
   }
 
@@ -488,18 +510,13 @@ struct DoubleBufferLoopsPass
         cast<RankedTensorType>(init.getType()).getElementType());
     if (spare.getType() != init.getType())
       spare = tensor::CastOp::create(rewriter, loc, init.getType(), spare);
-    for (auto &part : getFrame(rewriter, loc, dims, update)) {
-      SmallVector<OpFoldResult> ones(part[0].size(), rewriter.getIndexAttr(1));
-      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, init, part[0],
-                                                   part[1], ones);
-      spare = tensor::InsertSliceOp::create(rewriter, loc, slice, spare,
-                                            part[0], part[1], ones);
-    }
-    return spare;
+    SmallVector<Part> frame = getFrame(rewriter, loc, dims, update);
+    return copyParts(rewriter, loc, init, spare, frame);
   }
 
-  void doubleBuffer(RewriterBase &rewriter, scf::ForOp loop) {
-    SmallVector<unsigned> args = findDoubleBufferedArgs(loop);
+  /// Unrolls `loop` by two and double buffers the iter_args at `args`.
+  void doubleBuffer(RewriterBase &rewriter, scf::ForOp loop,
+                    ArrayRef<unsigned> args) {
     FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 2);
     if (failed(unrolled) || !unrolled->mainLoopOp)
       return;
