@@ -46,7 +46,7 @@ template <int N> struct SmallVec {
   bool operator!=(const SmallVec &o) const { return !(*this == o); }
 };
 using Idx = SmallVec<kMaxRank>; // index vector of an array rank
-using Rec = SmallVec<64>;       // per-rank metadata record of a plan
+using Rec = SmallVec<96>;       // per-rank metadata record of a plan
 
 // ---------------------------------------------------------------- errors ---
 
@@ -161,6 +161,11 @@ int to_int(int64_t v, const char *what);
 /// MPI allgather of fixed-length int64 records (local copy for size 1).
 void allgather_i64(Team &t, const int64_t *mine, int n,
                    std::vector<int64_t> &all);
+
+/// MPI all-to-all of `n` int64 per peer (`send` holds p * n entries, peer
+/// q's at q * n); `recv` receives p * n (local copy for size 1).
+void alltoall_i64(Team &t, const int64_t *send, int n,
+                  std::vector<int64_t> &recv);
 
 /// Hook for tests: makes an invalid MPI call on the team's communicator so the
 /// runtime's MPI error handler fires.
@@ -301,7 +306,8 @@ enum PlanKind {
   kPlanHalo = 0,
   kPlanReshape = 1,
   kPlanPermute = 2,
-  kPlanRepart = 3
+  kPlanRepart = 3,
+  kPlanGhost = 4
 };
 
 std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key);
@@ -319,11 +325,22 @@ get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
 
 // Plan builders (element-type independent). Records are built by the
 // corresponding make_*_meta function.
-Rec make_box_meta(int d, const int64_t *gshape, int64_t own_off,
-                  int64_t own_rows, const int64_t *box_off,
+/// Owned blocks are boxes of the global index space (offsets and sizes per
+/// dimension); the blocks of a team's ranks tile the array.
+Rec make_box_meta(int d, const int64_t *gshape, const int64_t *own_off,
+                  const int64_t *own_size, const int64_t *box_off,
                   const int64_t *box_size);
 std::shared_ptr<Plan> build_halo_plan(Team &t, int split, const Rec &meta);
 std::shared_ptr<Plan> build_repart_plan(Team &t, int split, const Rec &meta);
+/// Ghost-cell exchange in one buffer whose element 0 is global element
+/// `buf_off`: `boxes` (nboxes x (offsets, sizes)) are the global regions
+/// this rank reads; each owner sends the bounding box of their parts in its
+/// block. Sends and receives are regions of the buffer.
+Rec make_ghost_meta(int d, const int64_t *gshape, const int64_t *own_off,
+                    const int64_t *own_size, const int64_t *buf_off,
+                    const std::vector<int64_t> &boxes);
+std::shared_ptr<Plan> build_ghost_plan(Team &t, const Rec &meta,
+                                       const std::vector<int64_t> &boxes);
 
 Rec make_reshape_meta(int din, const int64_t *gin, int dout,
                       const int64_t *gout, int64_t in_off, int64_t in_rows,

@@ -294,8 +294,8 @@ int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
   if (check_collectives())
     check_call(*t, plan_sig(entry, "key", key, "gshape", g));
   uint32_t seq = next_seq(*t);
-  auto meta = make_box_meta(d, g.data(), own_lo, data.sizes[split], bbo.data(),
-                            bbs.data());
+  auto meta =
+      make_box_meta(d, g.data(), lo.data(), data.sizes, bbo.data(), bbs.data());
   auto plan =
       get_plan(kPlanHalo, *t, key, IDTR_STAT_HALO, meta,
                [&](const Rec &m) { return build_halo_plan(*t, split, m); });
@@ -314,7 +314,6 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
   StatTimer timer(IDTR_STAT_REPARTITION, IDTR_CNT_CALL_NS);
   stat_add(IDTR_STAT_REPARTITION, IDTR_CNT_CALLS, 1);
   auto t = get_team(team);
-  const int split = 0;
   View<T> in = make_view<T>("in", ir, id, Use::In);
   const int d = in.rank;
   if (d < 1)
@@ -323,7 +322,7 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
   auto lo = read_index("loffs_in", lr, ld, d);
   auto to = read_index("target_offs", tor, tod, d);
   auto ts = read_index("target_sizes", tsr, tsd, d);
-  check_block("in", in, g, lo, split);
+  check_box_block("in", in, g, lo);
   check_box("target block", to, ts, g);
   View<T> out = make_view<T>("out", orr, od, Use::Out);
   if (out.rank != d || !std::equal(ts.begin(), ts.end(), out.sizes))
@@ -332,12 +331,81 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
   if (check_collectives())
     check_call(*t, plan_sig(entry, "key", key, "gshape", g));
   uint32_t seq = next_seq(*t);
-  auto meta = make_box_meta(d, g.data(), lo[split], in.sizes[split], to.data(),
-                            ts.data());
+  auto meta =
+      make_box_meta(d, g.data(), lo.data(), in.sizes, to.data(), ts.data());
   auto plan =
       get_plan(kPlanRepart, *t, key, IDTR_STAT_REPARTITION, meta,
-               [&](const Rec &m) { return build_repart_plan(*t, split, m); });
+               [&](const Rec &m) { return build_repart_plan(*t, 0, m); });
   return execute<TR>(t, *plan, seq, in, &out, 1, kInOut, IDTR_STAT_REPARTITION,
+                     entry);
+}
+
+template <class TR>
+int64_t exchange_ghosts(const char *entry, int64_t team, int64_t br, void *bd,
+                        int64_t gr, void *gd, int64_t bor, void *bod,
+                        int64_t oor, void *ood, int64_t osr, void *osd,
+                        int64_t xr, void *xd, int64_t key) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_HALO, IDTR_CNT_CALL_NS);
+  stat_add(IDTR_STAT_HALO, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> buf = make_view<T>("buf", br, bd, Use::Out);
+  const int d = buf.rank;
+  if (d < 1)
+    fail("argument 'buf': distributed arrays must have rank >= 1");
+  auto g = read_index("gshape", gr, gd, d);
+  auto bo = read_index("buf_offs", bor, bod, d);
+  auto oo = read_index("own_offs", oor, ood, d);
+  auto os = read_index("own_sizes", osr, osd, d);
+  if (!xd)
+    fail("argument 'boxes': null memref descriptor");
+  if (xr != 1 || MemRef<int64_t>(1, xd).size(0) % (2 * d) != 0)
+    fail("argument 'boxes' must be a rank-1 memref<?xindex> of (offsets, "
+         "sizes) pairs of %d entries each",
+         2 * d);
+  auto boxes =
+      read_index_table("boxes", xr, xd, MemRef<int64_t>(1, xd).size(0));
+  check_box("owned block", oo, os, g);
+  // Every box, and the owned block, must lie in the buffer.
+  Idx bs(d);
+  for (int k = 0; k < d; ++k)
+    bs[k] = buf.sizes[k];
+  auto inside = [&](const int64_t *off, const int64_t *size) {
+    for (int k = 0; k < d; ++k)
+      if (size[k] > 0 &&
+          (off[k] < bo[k] || off[k] + size[k] > bo[k] + buf.sizes[k]))
+        return false;
+    return true;
+  };
+  if (!inside(oo.data(), os.data()))
+    fail("the owned block (offsets %s, sizes %s) does not lie in the buffer "
+         "(offsets %s, sizes %s)",
+         fmt_vec(oo).c_str(), fmt_vec(os).c_str(), fmt_vec(bo).c_str(),
+         fmt_vec(bs).c_str());
+  for (size_t b = 0; b < boxes.size(); b += 2 * d) {
+    Idx off(d), size(d);
+    for (int k = 0; k < d; ++k) {
+      off[k] = boxes[b + k];
+      size[k] = boxes[b + d + k];
+    }
+    check_box("box", off, size, g);
+    if (!inside(off.data(), size.data()))
+      fail("box %zu (offsets %s, sizes %s) does not lie in the buffer "
+           "(offsets %s, sizes %s)",
+           b / (2 * d), fmt_vec(off).c_str(), fmt_vec(size).c_str(),
+           fmt_vec(bo).c_str(), fmt_vec(bs).c_str());
+  }
+  if (check_collectives())
+    check_call(*t, plan_sig(entry, "key", key, "gshape", g));
+  uint32_t seq = next_seq(*t);
+  auto meta =
+      make_ghost_meta(d, g.data(), oo.data(), os.data(), bo.data(), boxes);
+  auto plan =
+      get_plan(kPlanGhost, *t, key, IDTR_STAT_HALO, meta,
+               [&](const Rec &m) { return build_ghost_plan(*t, m, boxes); });
+  static const char *const kBufNames[] = {"buf", "buf"};
+  return execute<TR>(t, *plan, seq, buf, &buf, 1, kBufNames, IDTR_STAT_HALO,
                      entry);
 }
 
@@ -1311,6 +1379,12 @@ using namespace idtr::detail;
                                             M(rh), int64_t key) {              \
     return update_halo<TR>("_idtr_update_halo_" #S, team, A(data), A(gshape),  \
                            A(loffs), A(bbo), A(bbs), A(lh), A(rh), key);       \
+  }                                                                            \
+  IDTR_EXPORT int64_t _idtr_exchange_ghosts_##S(int64_t team, M(buf), M(g),    \
+                                                M(bo), M(oo), M(os), M(boxes), \
+                                                int64_t key) {                 \
+    return exchange_ghosts<TR>("_idtr_exchange_ghosts_" #S, team, A(buf),      \
+                               A(g), A(bo), A(oo), A(os), A(boxes), key);      \
   }                                                                            \
   IDTR_EXPORT int64_t _idtr_copy_reshape_##S(                                  \
       int64_t team, M(in), M(gi), M(li), M(go), M(lo), M(out), int64_t key) {  \

@@ -10,11 +10,14 @@
 namespace idtr::detail {
 namespace {
 
-// Box record layout (halo and repartition):
-//   [0] d, [1..16] gshape, [17] own_off, [18] own_rows,
-//   [19..34] box_off, [35..50] box_size
-constexpr int kBoxD = 0, kBoxG = 1, kBoxOwnOff = 17, kBoxOwnRows = 18,
-              kBoxOff = 19, kBoxSize = 35, kBoxLen = 51;
+// Box record layout (halo, repartition and ghost exchange):
+//   [0] d, [1..16] gshape, [17..32] block_off, [33..48] block_size (the owned
+//   block, a box of the global index space), [49..64] box_off,
+//   [65..80] box_size (halo and repartition: the box this rank needs).
+// The ghost exchange allgathers only the first kBlockLen entries and keeps
+// its buffer offsets and a hash of its boxes in the box slots (cache check).
+constexpr int kBoxD = 0, kBoxG = 1, kBoxOwnOff = 17, kBoxOwnSize = 33,
+              kBoxOff = 49, kBoxSize = 65, kBoxLen = 81, kBlockLen = 49;
 // Reshape record:
 //   [0] din, [1..16] gin, [17] dout, [18..33] gout, [34] in_off, [35] in_rows,
 //   [36] out_off, [37] out_rows
@@ -35,6 +38,13 @@ bool box_empty(const Box &b, int d) {
     if (b.hi[k] <= b.lo[k])
       return true;
   return false;
+}
+
+int64_t box_volume(const Box &b, int d) {
+  int64_t v = 1;
+  for (int k = 0; k < d; ++k)
+    v *= std::max<int64_t>(0, b.hi[k] - b.lo[k]);
+  return v;
 }
 
 int64_t prod(const int64_t *v, int n) {
@@ -95,7 +105,7 @@ bool halo_box(const int64_t *rec, int split, int b, Box &out) {
     out.lo[k] = rec[kBoxOff + k];
     out.hi[k] = rec[kBoxOff + k] + rec[kBoxSize + k];
   }
-  int64_t o = rec[kBoxOwnOff], n = rec[kBoxOwnRows];
+  int64_t o = rec[kBoxOwnOff + split], n = rec[kBoxOwnSize + split];
   if (b == 0)
     out.hi[split] = std::min(out.hi[split], o);
   else
@@ -113,73 +123,159 @@ bool target_box(const int64_t *rec, int, int, Box &out) {
   return !box_empty(out, d);
 }
 
-// Owned block of `rec` on the split dimension is [o, o+n); all other
-// dimensions are full. Box b of requester q intersected with the owned block
-// of r -> (region in r's local block, region in q's output b).
-bool intersect_owned(const int64_t *rec_owner, const Box &B, int d, int split,
-                     Region &src, Region &dst) {
-  int64_t o = rec_owner[kBoxOwnOff], n = rec_owner[kBoxOwnRows];
-  int64_t lo = std::max(B.lo[split], o), hi = std::min(B.hi[split], o + n);
-  if (lo >= hi)
-    return false;
-  int64_t s_start[kMaxRank], d_start[kMaxRank], ext[kMaxRank];
+// The owned block of `rec` (empty blocks give an empty box).
+Box owned_box(const int64_t *rec) {
+  Box b;
+  int d = static_cast<int>(rec[kBoxD]);
   for (int k = 0; k < d; ++k) {
-    if (k == split) {
-      s_start[k] = lo - o;
-      d_start[k] = lo - B.lo[k];
-      ext[k] = hi - lo;
-    } else {
-      s_start[k] = B.lo[k];
-      d_start[k] = 0;
-      ext[k] = B.hi[k] - B.lo[k];
-    }
+    b.lo[k] = rec[kBoxOwnOff + k];
+    b.hi[k] = b.lo[k] + rec[kBoxOwnSize + k];
   }
-  src = box_region(d, s_start, ext);
-  dst = box_region(d, d_start, ext);
+  return b;
+}
+
+// The intersection of `a` and `b`; false if empty.
+bool intersect(const Box &a, const Box &b, int d, Box &out) {
+  for (int k = 0; k < d; ++k) {
+    out.lo[k] = std::max(a.lo[k], b.lo[k]);
+    out.hi[k] = std::min(a.hi[k], b.hi[k]);
+  }
+  return !box_empty(out, d);
+}
+
+// Regions of the global box `B` (non-empty) in a local array whose element 0
+// holds global element `origin`.
+Region region_in(const Box &B, const int64_t *origin, int d) {
+  int64_t start[kMaxRank], ext[kMaxRank];
+  for (int k = 0; k < d; ++k) {
+    start[k] = B.lo[k] - origin[k];
+    ext[k] = B.hi[k] - B.lo[k];
+  }
+  return box_region(d, start, ext);
+}
+
+// Box B of a requester intersected with the owned block of `rec_owner` ->
+// (region in the owner's local block, region in the requester's output for
+// B, which starts at B.lo).
+bool intersect_owned(const int64_t *rec_owner, const Box &B, int d, Region &src,
+                     Region &dst) {
+  Box own = owned_box(rec_owner), I;
+  if (!intersect(own, B, d, I))
+    return false;
+  src = region_in(I, own.lo, d);
+  dst = region_in(I, B.lo, d);
   return true;
+}
+
+// Checks that the owned blocks of all ranks (records `all` of length `len`)
+// tile the global shape; fails collectively otherwise. Blocks that span
+// dimensions 1.. completely must lie in rank order along dimension 0 (the
+// row partitions the compiler makes); other block distributions only need
+// to be disjoint and cover the array.
+void check_blocks(Team &t, const std::vector<int64_t> &all, int len,
+                  const char *what) {
+  const int p = t.size;
+  const int64_t *r0 = all.data();
+  const int d = static_cast<int>(r0[kBoxD]);
+  const int64_t *g = r0 + kBoxG;
+  std::vector<Box> blocks(p);
+  bool rows_only = true;
+  for (int r = 0; r < p; ++r) {
+    const int64_t *rec = all.data() + static_cast<size_t>(r) * len;
+    blocks[r] = owned_box(rec);
+    for (int k = 0; k < d; ++k)
+      if (rec[kBoxOwnSize + k] < 0)
+        fail_collective(t.rank, "%s: rank %d has a negative block size %s",
+                        what, r, fmt_vec(rec + kBoxOwnSize, d).c_str());
+    for (int k = 1; k < d && rec[kBoxOwnSize] > 0; ++k)
+      rows_only &= blocks[r].lo[k] == 0 && blocks[r].hi[k] == g[k];
+  }
+  if (rows_only) {
+    std::vector<int64_t> offs(p), rows(p);
+    for (int r = 0; r < p; ++r) {
+      offs[r] = blocks[r].lo[0];
+      rows[r] = blocks[r].hi[0] - offs[r];
+    }
+    std::string err = check_tiling(offs, rows, d ? g[0] : 0);
+    if (!err.empty())
+      fail_collective(t.rank, "%s: %s", what, err.c_str());
+    return;
+  }
+  // Disjoint (a sweep along dimension 0) and covering (total volume).
+  std::vector<int> order;
+  int64_t volume = 0;
+  for (int r = 0; r < p; ++r)
+    if (!box_empty(blocks[r], d)) {
+      order.push_back(r);
+      volume += box_volume(blocks[r], d);
+    }
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return blocks[a].lo[0] < blocks[b].lo[0]; });
+  Box I;
+  for (size_t i = 0; i < order.size(); ++i)
+    for (size_t j = i + 1;
+         j < order.size() && blocks[order[j]].lo[0] < blocks[order[i]].hi[0];
+         ++j)
+      if (intersect(blocks[order[i]], blocks[order[j]], d, I)) {
+        int a = std::min(order[i], order[j]), b = std::max(order[i], order[j]);
+        fail_collective(
+            t.rank,
+            "%s: the blocks of rank %d (offsets %s, sizes %s) and rank "
+            "%d (offsets %s, sizes %s) overlap",
+            what, a,
+            fmt_vec(all.data() + static_cast<size_t>(a) * len + kBoxOwnOff, d)
+                .c_str(),
+            fmt_vec(all.data() + static_cast<size_t>(a) * len + kBoxOwnSize, d)
+                .c_str(),
+            b,
+            fmt_vec(all.data() + static_cast<size_t>(b) * len + kBoxOwnOff, d)
+                .c_str(),
+            fmt_vec(all.data() + static_cast<size_t>(b) * len + kBoxOwnSize, d)
+                .c_str());
+      }
+  if (volume != prod(g, d))
+    fail_collective(t.rank,
+                    "%s: the blocks of all ranks hold %" PRId64
+                    " elements but the array of shape %s has %" PRId64,
+                    what, volume, fmt_vec(g, d).c_str(), prod(g, d));
+}
+
+// The first `len` entries of every rank's box record (one allgather), after
+// checking that the ranks agree on the global shape and that their blocks
+// tile it.
+std::vector<int64_t> gather_blocks(Team &t, const Rec &meta, int len,
+                                   const char *what) {
+  std::vector<int64_t> all;
+  allgather_i64(t, meta.data(), len, all);
+  check_same(t, all, len, kBoxD, kBoxG + kMaxRank, "global shape",
+             [](const int64_t *r) {
+               return fmt_vec(r + kBoxG, clamp_rank(r[kBoxD]));
+             });
+  check_blocks(t, all, len, what);
+  return all;
 }
 
 std::shared_ptr<Plan> build_box_plan(Team &t, int split, const Rec &meta,
                                      int nboxes, BoxFn boxfn) {
-  std::vector<int64_t> all;
-  allgather_i64(t, meta.data(), kBoxLen, all);
-  check_same(t, all, kBoxLen, kBoxD, kBoxG + kMaxRank, "global shape",
-             [](const int64_t *r) {
-               return fmt_vec(r + kBoxG, clamp_rank(r[kBoxD]));
-             });
+  std::vector<int64_t> all =
+      gather_blocks(t, meta, kBoxLen, "invalid partition of the input");
   const int p = t.size, me = t.rank;
   auto rec = [&](int r) {
     return all.data() + static_cast<size_t>(r) * kBoxLen;
   };
   const int d = static_cast<int>(meta[kBoxD]);
-  const int64_t *gshape = meta.data() + kBoxG;
-
-  std::vector<int64_t> offs(p), rows(p);
-  for (int r = 0; r < p; ++r) {
-    offs[r] = rec(r)[kBoxOwnOff];
-    rows[r] = rec(r)[kBoxOwnRows];
-  }
-  std::string err = check_tiling(offs, rows, gshape[split]);
-  if (!err.empty())
-    fail_collective(t.rank, "invalid partition of the input: %s", err.c_str());
-
-  // Non-empty owners in rank order are sorted by offset (tiling).
-  std::vector<int> owners;
-  for (int r = 0; r < p; ++r)
-    if (rows[r] > 0)
-      owners.push_back(r);
 
   auto plan = std::make_shared<Plan>();
   plan->meta = meta;
   Box B;
   Region src, dst;
   // What I send (and copy locally).
-  if (rows[me] > 0) {
+  if (!box_empty(owned_box(rec(me)), d)) {
     for (int q = 0; q < p; ++q) {
       for (int b = 0; b < nboxes; ++b) {
         if (!boxfn(rec(q), split, b, B))
           continue;
-        if (!intersect_owned(rec(me), B, d, split, src, dst))
+        if (!intersect_owned(rec(me), B, d, src, dst))
           continue;
         Xfer x;
         x.peer = q;
@@ -191,18 +287,12 @@ std::shared_ptr<Plan> build_box_plan(Team &t, int split, const Rec &meta,
       }
     }
   }
-  // What I receive: owners overlapping my boxes (binary search).
+  // What I receive: the owners whose blocks overlap my boxes.
   for (int b = 0; b < nboxes; ++b) {
     if (!boxfn(rec(me), split, b, B))
       continue;
-    auto it = std::lower_bound(
-        owners.begin(), owners.end(), B.lo[split],
-        [&](int r, int64_t v) { return offs[r] + rows[r] <= v; });
-    for (; it != owners.end() && offs[*it] < B.hi[split]; ++it) {
-      int r = *it;
-      if (r == me)
-        continue;
-      if (!intersect_owned(rec(r), B, d, split, src, dst))
+    for (int r = 0; r < p; ++r) {
+      if (r == me || !intersect_owned(rec(r), B, d, src, dst))
         continue;
       Xfer x;
       x.peer = r;
@@ -250,18 +340,18 @@ std::string check_tiling(const std::vector<int64_t> &offs,
   return {};
 }
 
-Rec make_box_meta(int d, const int64_t *gshape, int64_t own_off,
-                  int64_t own_rows, const int64_t *box_off,
+Rec make_box_meta(int d, const int64_t *gshape, const int64_t *own_off,
+                  const int64_t *own_size, const int64_t *box_off,
                   const int64_t *box_size) {
   Rec m(kBoxLen);
   m[kBoxD] = d;
   for (int k = 0; k < d; ++k) {
     m[kBoxG + k] = gshape[k];
+    m[kBoxOwnOff + k] = own_off[k];
+    m[kBoxOwnSize + k] = own_size[k];
     m[kBoxOff + k] = box_off[k];
     m[kBoxSize + k] = box_size[k];
   }
-  m[kBoxOwnOff] = own_off;
-  m[kBoxOwnRows] = own_rows;
   return m;
 }
 
@@ -271,6 +361,109 @@ std::shared_ptr<Plan> build_halo_plan(Team &t, int split, const Rec &meta) {
 
 std::shared_ptr<Plan> build_repart_plan(Team &t, int split, const Rec &meta) {
   return build_box_plan(t, split, meta, 1, target_box);
+}
+
+// ----------------------------------------------------------- ghost cells ---
+
+Rec make_ghost_meta(int d, const int64_t *gshape, const int64_t *own_off,
+                    const int64_t *own_size, const int64_t *buf_off,
+                    const std::vector<int64_t> &boxes) {
+  Rec m(kBoxLen);
+  m[kBoxD] = d;
+  for (int k = 0; k < d; ++k) {
+    m[kBoxG + k] = gshape[k];
+    m[kBoxOwnOff + k] = own_off[k];
+    m[kBoxOwnSize + k] = own_size[k];
+    m[kBoxOff + k] = buf_off[k];
+  }
+  // The boxes only enter the plan of this rank: a hash of them is enough to
+  // recognise a cached plan reused with other boxes.
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ boxes.size();
+  for (int64_t v : boxes) {
+    h ^= static_cast<uint64_t>(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+  }
+  m[kBoxSize] = static_cast<int64_t>(boxes.size());
+  m[kBoxSize + 1] = static_cast<int64_t>(h);
+  return m;
+}
+
+std::shared_ptr<Plan> build_ghost_plan(Team &t, const Rec &meta,
+                                       const std::vector<int64_t> &boxes) {
+  std::vector<int64_t> all =
+      gather_blocks(t, meta, kBlockLen, "invalid block distribution");
+  const int p = t.size, me = t.rank;
+  const int d = static_cast<int>(meta[kBoxD]);
+  auto block = [&](int r) {
+    return owned_box(all.data() + static_cast<size_t>(r) * kBlockLen);
+  };
+  const int64_t *buf_off = meta.data() + kBoxOff;
+  const size_t nboxes = boxes.size() / (2 * d);
+
+  // From each other rank, the bounding box of the parts of my boxes in its
+  // block (offsets, then sizes; all 0: nothing). For stencils this is
+  // exactly what is read: a face for a face neighbour, a corner block for a
+  // diagonal one only if a box reaches into it.
+  std::vector<int64_t> want(static_cast<size_t>(p) * 2 * d, 0), got;
+  std::vector<Box> wanted(p);
+  for (int r = 0; r < p; ++r) {
+    Box own = block(r), acc, I, B;
+    bool any = false;
+    for (size_t b = 0; r != me && b < nboxes; ++b) {
+      for (int k = 0; k < d; ++k) {
+        B.lo[k] = boxes[b * 2 * d + k];
+        B.hi[k] = B.lo[k] + boxes[b * 2 * d + d + k];
+      }
+      if (!intersect(own, B, d, I))
+        continue;
+      for (int k = 0; k < d; ++k) {
+        acc.lo[k] = any ? std::min(acc.lo[k], I.lo[k]) : I.lo[k];
+        acc.hi[k] = any ? std::max(acc.hi[k], I.hi[k]) : I.hi[k];
+      }
+      any = true;
+    }
+    if (!any)
+      continue;
+    wanted[r] = acc;
+    for (int k = 0; k < d; ++k) {
+      want[static_cast<size_t>(r) * 2 * d + k] = acc.lo[k];
+      want[static_cast<size_t>(r) * 2 * d + d + k] = acc.hi[k] - acc.lo[k];
+    }
+  }
+  alltoall_i64(t, want.data(), 2 * d, got);
+
+  auto plan = std::make_shared<Plan>();
+  plan->meta = meta;
+  const Box mine = block(me);
+  for (int q = 0; q < p; ++q) {
+    const int64_t *w = got.data() + static_cast<size_t>(q) * 2 * d;
+    Box B;
+    for (int k = 0; k < d; ++k) {
+      B.lo[k] = w[k];
+      B.hi[k] = w[k] + w[d + k];
+    }
+    if (q == me || box_empty(B, d))
+      continue;
+    Box I;
+    if (!intersect(mine, B, d, I) || box_volume(I, d) != box_volume(B, d))
+      fail_collective(t.rank,
+                      "rank %d requested ghost cells %s+%s from rank %d, "
+                      "which do not lie in its block",
+                      q, fmt_vec(w, d).c_str(), fmt_vec(w + d, d).c_str(), me);
+    Xfer x;
+    x.peer = q;
+    x.src = region_in(B, buf_off, d);
+    plan->sends.push_back(x);
+  }
+  for (int r = 0; r < p; ++r) {
+    if (box_empty(wanted[r], d))
+      continue;
+    Xfer x;
+    x.peer = r;
+    x.dst = region_in(wanted[r], buf_off, d);
+    plan->recvs.push_back(x);
+  }
+  return plan;
 }
 
 // ---------------------------------------------------------------- reshape ---

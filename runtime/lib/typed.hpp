@@ -199,6 +199,24 @@ void check_block(const char *name, const View<T> &v, const Idx &g,
   }
 }
 
+/// Check a block of any block distribution: global shape non-negative and
+/// the block [loffs, loffs+sizes) inside it.
+template <class T>
+void check_box_block(const char *name, const View<T> &v, const Idx &g,
+                     const Idx &loffs) {
+  if (v.rank < 1)
+    fail("argument '%s': distributed arrays must have rank >= 1", name);
+  for (int k = 0; k < v.rank; ++k) {
+    if (g[k] < 0)
+      fail("global shape %s has a negative size", fmt_vec(g).c_str());
+    if (loffs[k] < 0 || loffs[k] > g[k] || v.sizes[k] > g[k] - loffs[k])
+      fail("argument '%s': local block (offsets %s, sizes %s) lies outside "
+           "the global shape %s",
+           name, fmt_vec(loffs).c_str(), fmt_vec(v.sizes, v.rank).c_str(),
+           fmt_vec(g).c_str());
+  }
+}
+
 inline void check_box(const char *what, const Idx &off, const Idx &size,
                       const Idx &g) {
   for (int k = 0; k < g.size(); ++k)

@@ -125,6 +125,26 @@ int main(int argc, char **argv) {
     IndexVec g{10}, lof{off}, to{3 * me}, ts{3};
     _idtr_repartition_f64(1, 1, dd.get(), 1, g.get(), 1, lof.get(), 1, to.get(),
                           1, ts.get(), 1, dout.get(), -1);
+  } else if (c == "grid_overlap" || c == "ghost_box_outside") {
+    // 4 x 4 array split on columns; in grid_overlap the blocks overlap.
+    const int me = rank_();
+    int64_t c0 = me == 0 ? 0 : (c == "grid_overlap" ? 1 : 2);
+    int64_t cw = me == 0 ? 2 : 4 - c0;
+    std::vector<double> d(static_cast<size_t>(4 * (cw + 2)));
+    Descriptor<double> dd(d.data(), {4, cw + 2});
+    IndexVec g{4, 4}, bo{0, c0 - 1}, oo{0, c0}, os{4, cw};
+    // Reads one column on each side (the second rank's box is one column
+    // too wide for its buffer in ghost_box_outside).
+    int64_t extra = c == "ghost_box_outside" && me == 1 ? 1 : 0;
+    int64_t lo = std::max<int64_t>(0, c0 - 1 - extra),
+            hi = std::min<int64_t>(4, c0 + cw + 1);
+    IndexVec boxes{0, lo, 4, hi - lo};
+    _idtr_wait(_idtr_exchange_ghosts_f64(1, 2, dd.get(), 1, g.get(), 1,
+                                         bo.get(), 1, oo.get(), 1, os.get(), 1,
+                                         boxes.get(), -1));
+  } else if (c == "grid_dims") {
+    int64_t dims[2] = {3, 0};
+    _idtr_grid_dims(1, 2, dims);
   } else if (c == "complex_max") {
     std::complex<double> x[2] = {{1, 2}, {3, 4}};
     Descriptor<std::complex<double>> d(x, {2});

@@ -20,6 +20,9 @@
  *    rank order (any sizes, possibly empty). The default partition of n rows on
  *    p ranks gives rank r  n/p + (r >= p - n%p)  rows at offset
  *    r*(n/p) + max(0, r - (p - n%p))  (extra rows go to the LAST ranks).
+ *    _idtr_repartition and _idtr_exchange_ghosts take any block
+ *    distribution (each rank's block a box, e.g. over a grid of ranks, see
+ *    _idtr_grid_block).
  *  - Asynchronous operations return a handle; 0 means "already complete".
  *    Every non-zero handle must be passed to _idtr_wait (or
  *    _idtr_wait_buffers) exactly once. Inputs must stay alive and unmodified
@@ -122,6 +125,24 @@ IDTR_API void _idtr_unregister_team(int64_t team);
 IDTR_API void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
                                       int64_t *off, int64_t *size);
 
+/* Block distributions over a Cartesian grid of ranks. A grid has one extent
+ * per array dimension (1: the dimension is not split); rank r sits at the
+ * row-major coordinates of r in the grid (the last dimension varies fastest,
+ * as in MPI_Cart_create without reordering) and owns, in each dimension k,
+ * the block _idtr_default_partition(gshape[k], dims[k], coord[k]). Ranks
+ * beyond the grid own nothing.
+ *
+ * _idtr_grid_dims: MPI_Dims_create for the ranks of `team`: entries of `dims`
+ * that are 0 are filled in (as close to each other as possible, in
+ * non-increasing order), the others kept; their product must divide the
+ * number of ranks (an error otherwise). Local, not collective. */
+IDTR_API void _idtr_grid_dims(int64_t team, int64_t ndims, int64_t *dims);
+/* The block (offsets, sizes) that `rank` owns of an array of `gshape`
+ * distributed over the grid `dims` (all ndims entries >= 1). */
+IDTR_API void _idtr_grid_block(int64_t ndims, const int64_t *gshape,
+                               const int64_t *dims, int64_t rank, int64_t *offs,
+                               int64_t *sizes);
+
 /* Complete an asynchronous operation. 0 is a no-op. Waiting twice or on a
  * value that is not a live handle is an error. */
 IDTR_API void _idtr_wait(int64_t handle);
@@ -177,6 +198,23 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     region needed. lhalo/rhalo receive the rows of the bounding box before /
  *     after the owned rows (shape: rows x bb_sizes[1:]).  Async.
  *
+ * int64_t _idtr_exchange_ghosts_f64(int64_t team, (r,d) buf, (r,d) gshape,
+ *             (r,d) buf_offs, (r,d) own_offs, (r,d) own_sizes, (r,d) boxes,
+ *             int64_t key);                                           Async.
+ *     Ghost cells of any block distribution (blocks: boxes of the global
+ *     index space that tile the array, e.g. a grid block of
+ *     _idtr_grid_block), in place: `buf` holds global elements
+ *     [buf_offs, buf_offs + buf sizes), among them this rank's owned block
+ *     [own_offs, own_offs + own_sizes). `boxes` lists the global regions
+ *     this rank reads (nboxes x (d offsets, d sizes)), each inside `buf`;
+ *     their elements outside the owned block are received from their
+ *     owners into `buf`. Messages go only between ranks whose blocks a box
+ *     reaches: one per such neighbour, holding the bounding box of what it
+ *     owns of the boxes (faces for a 5-point stencil's shifted views, plus
+ *     corners when boxes reach diagonally, as a 9-point stencil's do).
+ *     The owned block is read, not written; wait before reading the ghost
+ *     cells or writing the owned block.
+ *
  * int64_t _idtr_copy_reshape_f64(int64_t team, (r,d) in, (r,d) gshape_in,
  *             (r,d) loffs_in, (r,d) gshape_out, (r,d) loffs_out, (r,d) out,
  *             int64_t key);                                           Async.
@@ -189,6 +227,12 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *             (r,d) loffs_in, (r,d) target_offs, (r,d) target_sizes,
  *             (r,d) out, int64_t key);                                Async.
  *     out receives the global box [target_offs, target_offs+target_sizes).
+ *     The input may have any block distribution: `in` is this rank's block
+ *     [loffs_in, loffs_in + in sizes) (the blocks of all ranks tile the
+ *     array), so with target boxes of another block distribution this is a
+ *     redistribution (e.g. rows to columns, rows to a 2-D grid) moving
+ *     exactly the elements a rank does not own already, point to point
+ *     between the ranks whose blocks intersect.
  *
  * void    _idtr_gather_f64(int64_t team, (r,d) in, (r,d) gshape, (r,d) loffs,
  *             (r,d) out, int64_t root);        root -1: all ranks.  Sync.
@@ -265,6 +309,10 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
       int64_t team, IDTR_MEMREF(data), IDTR_MEMREF(gshape),                    \
       IDTR_MEMREF(loffs), IDTR_MEMREF(bb_offs), IDTR_MEMREF(bb_sizes),         \
       IDTR_MEMREF(lhalo), IDTR_MEMREF(rhalo), int64_t key);                    \
+  IDTR_API int64_t _idtr_exchange_ghosts_##S(                                  \
+      int64_t team, IDTR_MEMREF(buf), IDTR_MEMREF(gshape),                     \
+      IDTR_MEMREF(buf_offs), IDTR_MEMREF(own_offs), IDTR_MEMREF(own_sizes),    \
+      IDTR_MEMREF(boxes), int64_t key);                                        \
   IDTR_API int64_t _idtr_copy_reshape_##S(                                     \
       int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape_in),                   \
       IDTR_MEMREF(loffs_in), IDTR_MEMREF(gshape_out), IDTR_MEMREF(loffs_out),  \
