@@ -32,15 +32,11 @@
 
 #include "idtr/idtr.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -148,49 +144,39 @@ int main(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return fail(rank, "lowering with '" + pipeline + "' failed");
 
-  // Optimize and generate code for the host CPU, as imex-bench does.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return fail(rank, llvm::toString(builder.takeError()));
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto targetMachine = builder->createTargetMachine();
-  if (!targetMachine)
-    return fail(rank, llvm::toString(targetMachine.takeError()));
-  // ExecutionEngineOptions holds a function_ref: keep the callable alive.
-  auto transformer = makeOptimizingTransformer(3, 0, targetMachine->get());
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
+  // Optimize, generate code and link for the host CPU with the JIT of
+  // imex-runner and the Python frontend, as imex-bench does.
+  auto machine = imex::getHostTargetMachineBuilder(/*optLevel=*/3);
+  if (!machine)
+    return fail(rank, llvm::toString(machine.takeError()));
+  imex::CompileStats stats;
+  auto object = imex::compileToObject(*module, *machine, 3, stats);
+  if (!object)
+    return fail(rank, llvm::toString(object.takeError()));
   // memrefCopy and friends, as imex-runner links them; libidtr is linked
   // into this executable, so the JIT resolves _idtr_* from the process.
-  llvm::SmallVector<llvm::StringRef> libs{IMEX_MLIR_LIB_DIR
-                                          "/libmlir_c_runner_utils.so"};
-  for (const std::string &lib : sharedLibs)
-    libs.push_back(lib);
-  options.sharedLibPaths = libs;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  auto engine =
-      ExecutionEngine::create(*module, options, std::move(*targetMachine));
-  if (!engine)
-    return fail(rank, llvm::toString(engine.takeError()));
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("imex_bench_start")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&imexBenchStart),
-        llvm::JITSymbolFlags::Exported};
-    symbols[interner("imex_bench_stop")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&imexBenchStop),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  auto function = (*engine)->lookupPacked(entry);
-  if (!function)
-    return fail(rank, llvm::toString(function.takeError()));
+  std::vector<std::string> libs{IMEX_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
+  libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
+  auto session = imex::JitSession::create(*machine, libs);
+  if (!session)
+    return fail(rank, llvm::toString(session.takeError()));
+  for (auto [name, address] :
+       {std::pair<const char *, void *>{
+            "imex_bench_start", reinterpret_cast<void *>(&imexBenchStart)},
+        {"imex_bench_stop", reinterpret_cast<void *>(&imexBenchStop)}})
+    if (llvm::Error error = (*session)->defineSymbol(name, address))
+      return fail(rank, llvm::toString(std::move(error)));
+  if (llvm::Error error = (*session)->addObject(std::move(*object)))
+    return fail(rank, llvm::toString(std::move(error)));
+  // The entry, lowered: `double entry(int64_t iters)` in the C ABI.
+  auto address = (*session)->lookup(entry);
+  if (!address)
+    return fail(rank, llvm::toString(address.takeError()));
+  auto *function = reinterpret_cast<double (*)(int64_t)>(*address);
 
   auto run = [&](int64_t steps) {
-    double result = 0;
-    void *args[] = {&steps, &result};
     current = Measurement();
-    (*function)(args);
+    double result = function(steps);
     if (current.starts != 1 || current.stops != 1)
       fail(rank, "the entry must call @imex_bench_start and "
                  "@imex_bench_stop once each");
@@ -229,9 +215,9 @@ int main(int argc, char **argv) {
                 exposedMinNs / steps * 1e-6);
     std::fflush(stdout);
   }
-  // The engine (and the JIT-compiled code) goes before MPI: the runtime's
+  // The session (and the JIT-compiled code) goes before MPI: the runtime's
   // communicators are released inside MPI_Finalize.
-  engine->reset();
+  session->reset();
   MPI_Finalize();
   return 0;
 }

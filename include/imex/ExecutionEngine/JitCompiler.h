@@ -134,6 +134,9 @@ public:
   llvm::Error addObject(std::unique_ptr<llvm::MemoryBuffer> object);
   /// The address of the function or global `name`.
   llvm::Expected<void *> lookup(llvm::StringRef name);
+  /// Makes the function or global at `address` known as `name` to the
+  /// objects linked afterwards (e.g. callbacks of the embedding program).
+  llvm::Error defineSymbol(llvm::StringRef name, void *address);
 
 private:
   explicit JitSession(std::unique_ptr<llvm::orc::LLJIT> jit);
