@@ -149,6 +149,16 @@ int main(int argc, char **argv) {
     std::complex<double> x[2] = {{1, 2}, {3, 4}};
     Descriptor<std::complex<double>> d(x, {2});
     _idtr_reduce_all_c128(1, 1, d.get(), IDTR_OP_MAX);
+  } else if (c == "ordered_reduce_op") {
+    double x[2] = {1, 2}, y[1] = {0};
+    Descriptor<double> in(x, {2}), out(y, {1});
+    _idtr_ordered_reduce_f64(1, 1, in.get(), 2 * rank_(), 4, IDTR_OP_MAX, 1,
+                             out.get());
+  } else if (c == "ordered_reduce_rows") {
+    float x[4] = {1, 2, 3, 4}, y[2] = {0, 0};
+    Descriptor<float> in(x, {rank_() == 0 ? 2 : 1, 2}), out(y, {1, 2});
+    _idtr_ordered_reduce_f32(1, 2, in.get(), 2 * rank_(), 4 + rank_(),
+                             IDTR_OP_SUM, 2, out.get());
   } else if (c == "bad_reduce_op") {
     int64_t x = 1;
     Descriptor<int64_t> d(&x, {1});

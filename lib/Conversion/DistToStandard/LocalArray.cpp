@@ -194,7 +194,7 @@ Value dist::detail::insertRows(OpBuilder &b, Location loc, Value into,
 
 LocalArray dist::detail::withSpareRows(OpBuilder &b, Location loc, Value owned,
                                        Value start, Value size0, Value left,
-                                       Value right, Value fill) {
+                                       Value right) {
   IndexMath m{b, loc};
   auto type = dist::getRowsType(cast<NDArrayType>(owned.getType()));
   Value count = m.rows(owned);
@@ -203,12 +203,11 @@ LocalArray dist::detail::withSpareRows(OpBuilder &b, Location loc, Value owned,
     if (type.isDynamicDim(d))
       dynamicSizes.push_back(dist::getDimValue(b, loc, owned, d));
   // A created owned block is created with the spare rows instead (their
-  // contents do not matter unless `fill` is given): no copy.
+  // contents do not matter): no copy.
   auto create = owned.getDefiningOp<CreateOp>();
-  bool recreate = create && (!fill || fill == create.getValue());
   Value buffer = CreateOp::create(b, loc, type, dynamicSizes,
-                                  recreate ? create.getValue() : fill);
-  if (!recreate)
+                                  create ? create.getValue() : Value());
+  if (!create)
     buffer = insertRows(b, loc, buffer, owned, left, count);
   Value zero = m.c(0);
   return {buffer, left, {zero, count, zero}, start, size0};
@@ -339,15 +338,6 @@ LocalArray dist::detail::getLatest(const LocalArray &array, Operation *user,
     latest.buffer = next->buffer;
   }
   return latest;
-}
-
-Value dist::detail::gatherRows(OpBuilder &b, Location loc, int64_t team,
-                               Value owned, Value start, Value size0) {
-  IndexMath m{b, loc};
-  Value after = m.sub(m.sub(size0, start), m.rows(owned));
-  LocalArray array = withSpareRows(b, loc, owned, start, size0, start, after);
-  return exchangeRows(b, loc, team, array, m.c(0), size0, /*fits=*/true)
-      .valid(b, loc);
 }
 
 /// The local array `local` (global rows from `start`) as the replacement of

@@ -133,11 +133,11 @@ mlir::Value insertRows(mlir::OpBuilder &b, mlir::Location loc, mlir::Value into,
                        mlir::Value local, mlir::Value row, mlir::Value count);
 
 /// The owned block `owned` (global rows from `start`) in a new buffer with
-/// `left` and `right` spare rows, filled with `fill` if given.
+/// `left` and `right` spare rows.
 LocalArray withSpareRows(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value owned, mlir::Value start,
-                         mlir::Value size0, mlir::Value left, mlir::Value right,
-                         mlir::Value fill = nullptr);
+                         mlir::Value size0, mlir::Value left,
+                         mlir::Value right);
 
 /// Global rows [boxOffset, boxOffset + boxSize) of `array`: the rows outside
 /// its owned block arrive through `distruntime.get_halo` (collective over
@@ -174,11 +174,6 @@ LocalArray getLatest(const LocalArray &array, mlir::Operation *user,
 LocalArray getLatestOwned(const LocalArray &array, mlir::OpBuilder &b,
                           mlir::Location loc, mlir::Operation *user,
                           const ExchangedBuffers &exchanged);
-
-/// All rows of a distributed array on every rank, in global order, given
-/// this rank's `owned` rows starting at global row `start`.
-mlir::Value gatherRows(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
-                       mlir::Value owned, mlir::Value start, mlir::Value size0);
 
 /// Replaces `op`, whose result is distributed, by the local array `local`
 /// holding owned global rows from `start`.

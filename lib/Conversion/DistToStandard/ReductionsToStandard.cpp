@@ -1,10 +1,9 @@
 //===- ReductionsToStandard.cpp - reductions of distributed arrays --------===//
 //
 // Reductions and scans of distributed arrays: local on the owned block, over
-// dimension 0 completed across the team (allreduce, or a reduction in a
-// fixed blocking of the rows for floating point sums, which gives the same
-// bits on any number of ranks; scans by an exclusive scan of the ranks'
-// totals).
+// dimension 0 completed across the team (allreduce, or for floating point
+// sums and products distruntime.ordered_reduce, which gives the same bits on
+// any number of ranks; scans by an exclusive scan of the ranks' totals).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +22,6 @@ using namespace imex::ndarray;
 using namespace imex::dist::detail;
 
 namespace {
-
-/// Rows per block of the reproducible floating point reductions over
-/// dimension 0 (part of the result's definition: changing it changes the
-/// rounding).
-constexpr int64_t kOrderedReductionBlock = 64;
 
 /// Reductions: local on the owned block; over dimension 0 completed by an
 /// allreduce over the team.
@@ -141,15 +135,10 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
         .getResult();
   };
   Type element = resultType.getElementType();
-  // Floating point sums and products depend on the order of the operations.
-  // To give the same result on any number of ranks, the rows are reduced in
-  // blocks of kOrderedReductionBlock consecutive global rows (a blocking of
-  // the global array; the last block is completed with the identity), each
-  // block on one rank in row order, and the block results are gathered and
-  // reduced in block order on every rank. A rank takes the blocks that start
-  // in its rows and receives their rest from the next ranks (less than a
-  // block): the rows moved are O(block), the partials gathered O(rows /
-  // block), per column of the result.
+  // Floating point sums and products depend on the order of the operations:
+  // IDTR reduces the rows in an order fixed by the array (blocks of global
+  // rows, see distruntime.ordered_reduce), which gives the same bits on any
+  // number of ranks. Other reduced axes are reduced locally first.
   SmallVector<int64_t> otherAxes;
   for (int64_t d : axes)
     if (d != 0)
@@ -163,48 +152,11 @@ FailureOr<Value> ReductionLowering::reduceOverTeam(OpBuilder &b, Location loc,
                                      source, b.getDenseI64ArrayAttr(otherAxes),
                                      /*keepdims=*/true, /*correction=*/nullptr);
     }
-    NDArrayType rowsType =
-        dist::getRowsType(cast<NDArrayType>(partials.getType()));
-    Value block = m.c(kOrderedReductionBlock);
-    auto alignUp = [&](Value row) {
-      return m.min(m.mul(m.ceilDiv(row, block), block), rows);
-    };
-    Value end = m.add(start, m.rows(partials));
-    Value boxBegin = alignUp(start), boxEnd = alignUp(end);
-    Value boxSize = m.sub(boxEnd, boxBegin);
-    // One buffer: this rank's rows, the rest of its last block (from the
-    // next ranks) and the identity completing that block.
-    Value blocks = m.ceilDiv(boxSize, block);
-    Value pad = m.sub(m.mul(blocks, block), boxSize);
-    Value identity =
-        createFloatConstant(b, loc, element, k == ReductionKind::prod ? 1 : 0);
-    LocalArray local = withSpareRows(b, loc, partials, start, rows, m.c(0),
-                                     m.add(m.sub(boxEnd, end), pad), identity);
-    LocalArray box = exchangeRows(b, loc, team, local, boxBegin, boxSize,
-                                  /*fits=*/true);
-    Value padded = box.validSlice(b, loc, m.c(0), m.add(boxSize, pad));
-    SmallVector<Value> padShape{pad};
-    for (int64_t d = 1; d < rowsType.getRank(); ++d)
-      padShape.push_back(dist::getDimValue(b, loc, partials, d));
-    SmallVector<int64_t> blockedShape{ShapedType::kDynamic,
-                                      kOrderedReductionBlock};
-    SmallVector<Value> blockedSizes{blocks};
-    for (int64_t d = 1; d < rowsType.getRank(); ++d) {
-      blockedShape.push_back(rowsType.getDimSize(d));
-      if (rowsType.isDynamicDim(d))
-        blockedSizes.push_back(padShape[d]);
-    }
-    Value blocked = ReshapeOp::create(b, loc, localType(blockedShape, element),
-                                      padded, blockedSizes,
-                                      /*copy=*/nullptr);
-    Value blockResults = ReductionOp::create(
-        b, loc, rowsType, k, blocked, b.getDenseI64ArrayAttr({1}),
-        /*keepdims=*/false, /*correction=*/nullptr);
-    Value all = gatherRows(b, loc, team, blockResults,
-                           m.ceilDiv(boxBegin, block), m.ceilDiv(rows, block));
-    return ReductionOp::create(b, loc, keptType(element), k, all,
-                               b.getDenseI64ArrayAttr({0}),
-                               /*keepdims=*/true, /*correction=*/nullptr)
+    return distruntime::OrderedReduceOp::create(
+               b, loc, keptType(element),
+               k == ReductionKind::prod ? distruntime::ReductionKind::prod
+                                        : distruntime::ReductionKind::sum,
+               partials, start, rows, team)
         .getResult();
   };
   // Floating-point sums in a fixed order: the same bits on any rank count.

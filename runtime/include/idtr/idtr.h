@@ -72,6 +72,9 @@ extern "C" {
 #define IDTR_OP_LAND 4 /* logical and ("all"); result is 0/1 */
 #define IDTR_OP_LOR 5  /* logical or ("any"); result is 0/1 */
 
+/* Rows per block of _idtr_ordered_reduce_*. */
+#define IDTR_ORDERED_BLOCK 64
+
 /* ----- statistics (_idtr_stats) ------------------------------------------ */
 /* kinds */
 #define IDTR_STAT_HALO 0
@@ -268,6 +271,20 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     bucket's rank, then point-to-point messages to the ranks whose output
  *     block overlaps the bucket.
  *
+ * void    _idtr_ordered_reduce_f64(int64_t team, (r,d) in, int64_t offset,
+ *             int64_t rows, int64_t op, (r,d) out);                  Sync.
+ *     Floating point and complex types only (f64, f32, f16, bf16, c64,
+ *     c128). out (1 x the other dimensions of `in`) = the sum (op 0) or
+ *     product (op 1) over dimension 0 of the array of `rows` rows split over
+ *     the team (blocks in rank order) whose block on this rank is `in`
+ *     (global rows [offset, offset + size)), in an order fixed by the
+ *     array: blocks of IDTR_ORDERED_BLOCK global rows, each reduced in row
+ *     order from the identity, then the block results in block order. The
+ *     same bits on every number of ranks. The rank holding a block's first
+ *     row receives the rest of it from the next ranks (less than a block
+ *     per rank boundary); the block results go to every rank (one
+ *     allgather).
+ *
  * void    _idtr_take_f64(int64_t team, (r,d) in, int64_t offset,
  *             int64_t rows, (r,d) indices, (r,d) out);               Sync.
  *     out[j] = row indices[j] (global, negative ones from the end; out of
@@ -363,8 +380,23 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
   X(c64, float)                                                                \
   X(c128, double)
 
+/* Reproducible sums and products: the element types whose results depend
+ * on the order of the operations. */
+#define IDTR_DECLARE_ORDERED_REDUCE(S, T)                                      \
+  IDTR_API void _idtr_ordered_reduce_##S(int64_t team, IDTR_MEMREF(in),        \
+                                         int64_t offset, int64_t rows,         \
+                                         int64_t op, IDTR_MEMREF(out));
+#define IDTR_FOR_EACH_INEXACT_TYPE(X)                                          \
+  X(f64, double)                                                               \
+  X(f32, float)                                                                \
+  X(f16, uint16_t)                                                             \
+  X(bf16, uint16_t)                                                            \
+  X(c64, float)                                                                \
+  X(c128, double)
+
 IDTR_FOR_EACH_TYPE(IDTR_DECLARE_TYPED)
 IDTR_FOR_EACH_ORDERED_TYPE(IDTR_DECLARE_SORT)
+IDTR_FOR_EACH_INEXACT_TYPE(IDTR_DECLARE_ORDERED_REDUCE)
 
 #ifdef __cplusplus
 } /* extern "C" */

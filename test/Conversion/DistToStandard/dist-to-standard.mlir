@@ -232,27 +232,15 @@ func.func @searchsorted(%o: !local, %off: index, %n: index, %v: !ndarray.ndarray
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 
-// Floating point sums are reduced in blocks of 64 global rows, each on the
-// rank where the block starts (it receives the rest of the block into the
-// buffer of its partial sums, whose spare rows hold the zeros completing the
-// last block), and the block results are gathered and reduced in block order
-// on every rank: the same result on any number of ranks.
+// Floating point sums over the split axis: the other axes locally, then
+// IDTR's ordered reduction of the rows (blocks of 64 global rows in a fixed
+// order: the same result on any number of ranks).
 // CHECK-LABEL: func.func @reduce_float
-// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>
-// CHECK: %[[ROWS:.*]] = ndarray.reduction sum %{{.*}} axes [1] keepdims
-// CHECK: %[[BUF:.*]] = ndarray.create(%{{.*}}) value %cst{{.*}} : !ndarray.ndarray<?x1xf64>
-// CHECK: %[[WITH:.*]] = ndarray.immutable_insert_slice %[[ROWS]] into %[[BUF]][0, 0]
-// CHECK: distruntime.get_halo {{.*}} bb_offsets[%[[BEGIN:[^,]*]], %{{.*}}] bb_sizes[%[[SIZE:[^,]*]],
-// CHECK-NOT: scf.if
-// CHECK: %[[IN:.*]] = ndarray.immutable_insert_slice %{{.*}} into %[[WITH]]
-// CHECK: %[[IN2:.*]] = ndarray.immutable_insert_slice %{{.*}} into %[[IN]]
-// CHECK: %[[PADDED:.*]] = ndarray.subview %[[IN2]]
-// CHECK: %[[BLOCKED:.*]] = ndarray.reshape %[[PADDED]](%{{.*}}) : !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?x64x1xf64>
-// CHECK: %[[PER_BLOCK:.*]] = ndarray.reduction sum %[[BLOCKED]] axes [1] :
-// CHECK: distruntime.get_halo
-// CHECK: ndarray.reduction sum %{{.*}} axes [0] keepdims
-// CHECK-NOT: distruntime.allreduce
-// CHECK-NOT: ndarray.concat
+// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:[^:]*]]: index, %[[N:[^:]*]]: index)
+// CHECK: %[[ROWS:.*]] = ndarray.reduction sum %[[O]] axes [1] keepdims : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x1xf64>
+// CHECK: %[[S:.*]] = distruntime.ordered_reduce sum %[[ROWS]] offset %[[OFF]] rows %[[N]] team = 1 : !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<1x1xf64>
+// CHECK: %[[R:.*]] = ndarray.squeeze %[[S]] [0, 1]
+// CHECK: return %[[R]]
 func.func @reduce_float(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<f64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index

@@ -201,6 +201,34 @@ LogicalResult AllReduceOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// OrderedReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OrderedReduceOp::verify() {
+  auto input = cast<ndarray::NDArrayType>(getInput().getType());
+  auto result = cast<ndarray::NDArrayType>(getResult().getType());
+  if (failed(verifyLocalArray(*this, input, "'input'")) ||
+      failed(verifyLocalArray(*this, result, "the result")))
+    return failure();
+  if (getKind() != ReductionKind::sum && getKind() != ReductionKind::prod)
+    return emitOpError("reduces with sum or prod, got '")
+           << stringifyReductionKind(getKind()) << "'";
+  Type element = input.getElementType();
+  if (!isa<FloatType, ComplexType>(element))
+    return emitOpError("reduces floating point or complex arrays (whose sums "
+                       "depend on the order), got ")
+           << element;
+  if (input.getRank() < 1 || result.getRank() != input.getRank() ||
+      result.getElementType() != element || result.getDimSize(0) != 1 ||
+      failed(verifyCompatibleShape(input.getShape().drop_front(),
+                                   result.getShape().drop_front())))
+    return emitOpError("result must be one row of the shape and element type "
+                       "of 'input' (")
+           << input << "), got " << result;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // SampleSortOp
 //===----------------------------------------------------------------------===//
 

@@ -67,8 +67,8 @@ static Type getCommElementType(Operation *op) {
     return cast<NDArrayType>(op->getResult(0).getType()).getElementType();
   if (isa<PutOp>(op))
     return getArrayType(cast<PutOp>(op).getData()).getElementType();
-  if (isa<SampleSortOp, TakeOp, GatherOp, RaggedAllToAllOp, ndarray::SortOp,
-          ndarray::ArgSortOp>(op))
+  if (isa<SampleSortOp, OrderedReduceOp, TakeOp, GatherOp, RaggedAllToAllOp,
+          ndarray::SortOp, ndarray::ArgSortOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
@@ -110,6 +110,11 @@ static Callee getCallee(Operation *op) {
       .Case([&](ExScanOp) {
         return Callee{"_idtr_exscan_" + suffix,
                       FunctionType::get(context, {i64, array, i64}, {})};
+      })
+      .Case([&](OrderedReduceOp) {
+        return Callee{
+            "_idtr_ordered_reduce_" + suffix,
+            FunctionType::get(context, {i64, array, i64, i64, i64, array}, {})};
       })
       .Case([&](ndarray::SortOp) {
         return Callee{"_idtr_sort_" + suffix,
@@ -242,6 +247,18 @@ static Value allocOutput(OpBuilder &b, Location loc, NDArrayType type,
   return memref::AllocOp::create(b, loc, memrefType, dynamicSizes);
 }
 
+/// The sizes of the dynamic dimensions of `type`, taken from `buffer`
+/// (null for static ones), as allocOutput takes them.
+static SmallVector<Value> getDynamicSizes(OpBuilder &b, Location loc,
+                                          NDArrayType type, Value buffer) {
+  SmallVector<Value> sizes;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    sizes.push_back(type.isDynamicDim(dim)
+                        ? memref::DimOp::create(b, loc, buffer, dim).getResult()
+                        : Value());
+  return sizes;
+}
+
 /// The array of type `type` holding the current contents of the output
 /// buffer `memref`: a read-only tensor of the buffer (`to_tensor restrict`
 /// without `writable`), seen as an array (the cast folds away once
@@ -366,12 +383,7 @@ struct CollectiveLowering : public OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     NDArrayType type = op.getType();
     Value input = getBuffer(rewriter, loc, adaptor.getInput());
-    SmallVector<Value> sizes;
-    for (int64_t dim = 0; dim < type.getRank(); ++dim)
-      sizes.push_back(
-          type.isDynamicDim(dim)
-              ? memref::DimOp::create(rewriter, loc, input, dim).getResult()
-              : Value());
+    SmallVector<Value> sizes = getDynamicSizes(rewriter, loc, type, input);
     // IDTR reduces in place: reduce a copy (value semantics).
     Value buffer = allocOutput(rewriter, loc, type, sizes);
     memref::CopyOp::create(rewriter, loc, input, buffer);
@@ -677,6 +689,33 @@ struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
   }
 };
 
+/// distruntime.ordered_reduce: IDTR writes the result into a new buffer.
+struct OrderedReduceLowering : public OpConversionPattern<OrderedReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OrderedReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NDArrayType type = op.getType();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    SmallVector<Value> sizes = getDynamicSizes(rewriter, loc, type, input);
+    Value result = allocOutput(rewriter, loc, type, sizes);
+    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
+      auto toI64 = [&](Value index) -> Value {
+        return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+      };
+      return createCall(b, loc, op,
+                        {createI64(b, loc, op.getTeamAttr().getInt()),
+                         toUnranked(b, loc, input), toI64(adaptor.getOffset()),
+                         toI64(adaptor.getRows()),
+                         createI64(b, loc, static_cast<int64_t>(op.getKind())),
+                         toUnranked(b, loc, result)});
+    });
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, result, type));
+    return success();
+  }
+};
+
 /// distruntime.ragged_alltoall: IDTR writes the received rows into a copy
 /// of the output (value semantics).
 struct RaggedAllToAllLowering : public OpConversionPattern<RaggedAllToAllOp> {
@@ -912,8 +951,9 @@ struct LowerDistRuntimeToIDTRPass
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
                  ForgetPlanLowering, CollectiveLowering<AllReduceOp>,
-                 CollectiveLowering<ExScanOp>, SampleSortLowering, TakeLowering,
-                 RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
+                 CollectiveLowering<ExScanOp>, OrderedReduceLowering,
+                 SampleSortLowering, TakeLowering, RaggedAllToAllLowering,
+                 LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
     patterns.add<PutLowering, GatherLowering>(converter, context);
     patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);

@@ -281,6 +281,38 @@ func.func @forget_plan_negative_key() {
 
 // -----
 
+func.func @ordered_reduce_kind(%a: !ndarray.ndarray<?x4xf64>, %o: index, %n: index) {
+  // expected-error @+1 {{reduces with sum or prod, got 'max'}}
+  %0 = distruntime.ordered_reduce max %a offset %o rows %n team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<1x4xf64>
+  return
+}
+
+// -----
+
+func.func @ordered_reduce_integers(%a: !ndarray.ndarray<?x4xi64>, %o: index, %n: index) {
+  // expected-error @+1 {{reduces floating point or complex arrays (whose sums depend on the order), got 'i64'}}
+  %0 = distruntime.ordered_reduce sum %a offset %o rows %n team = 1 : !ndarray.ndarray<?x4xi64> -> !ndarray.ndarray<1x4xi64>
+  return
+}
+
+// -----
+
+func.func @ordered_reduce_rows(%a: !ndarray.ndarray<?x4xf64>, %o: index, %n: index) {
+  // expected-error @+1 {{result must be one row of the shape and element type of 'input' ('!ndarray.ndarray<?x4xf64>'), got '!ndarray.ndarray<2x4xf64>'}}
+  %0 = distruntime.ordered_reduce sum %a offset %o rows %n team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<2x4xf64>
+  return
+}
+
+// -----
+
+func.func @ordered_reduce_shape(%a: !ndarray.ndarray<?x4xf32>, %o: index, %n: index) {
+  // expected-error @+1 {{result must be one row of the shape and element type of 'input' ('!ndarray.ndarray<?x4xf32>'), got '!ndarray.ndarray<1x3xf32>'}}
+  %0 = distruntime.ordered_reduce sum %a offset %o rows %n team = 1 : !ndarray.ndarray<?x4xf32> -> !ndarray.ndarray<1x3xf32>
+  return
+}
+
+// -----
+
 func.func @sample_sort_rank(%a: !ndarray.ndarray<?x2xf64>, %o: index, %n: index) {
   // expected-error @+1 {{sorts 1-d blocks, got 'input' of rank 2 and a result of rank 2}}
   %0 = distruntime.sample_sort %a offset %o rows %n team = 1 : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<?x2xf64>

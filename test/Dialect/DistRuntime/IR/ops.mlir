@@ -62,6 +62,17 @@ func.func @exscan(%a: !ndarray.ndarray<1x4xi64>, %b: !ndarray.ndarray<?xf32>,
 
 // -----
 
+// CHECK-LABEL: func @ordered_reduce
+// CHECK: distruntime.ordered_reduce sum %{{.*}} offset %{{.*}} rows %{{.*}} team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<1x4xf64>
+// CHECK: distruntime.ordered_reduce prod %{{.*}} offset %{{.*}} rows %{{.*}} team = 2 : !ndarray.ndarray<?x?xcomplex<f32>> -> !ndarray.ndarray<1x?xcomplex<f32>>
+func.func @ordered_reduce(%a: !ndarray.ndarray<?x4xf64>, %b: !ndarray.ndarray<?x?xcomplex<f32>>, %o: index, %n: index) {
+  %0 = distruntime.ordered_reduce sum %a offset %o rows %n team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<1x4xf64>
+  %1 = distruntime.ordered_reduce prod %b offset %o rows %n team = 2 : !ndarray.ndarray<?x?xcomplex<f32>> -> !ndarray.ndarray<1x?xcomplex<f32>>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @sample_sort
 // CHECK: distruntime.sample_sort %{{.*}} offset %{{.*}} rows %{{.*}} team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
 // CHECK: distruntime.sample_sort %{{.*}} offset %{{.*}} rows %{{.*}} descending indices team = 2 : !ndarray.ndarray<?xui8> -> !ndarray.ndarray<?xi64>

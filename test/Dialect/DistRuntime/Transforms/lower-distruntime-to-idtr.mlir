@@ -85,6 +85,26 @@ func.func @sort(%a: !ndarray.ndarray<3x?xf32>) -> (!ndarray.ndarray<3x?xf32>, !n
 
 // -----
 
+// The ordered reduction writes one row into a new buffer.
+// CHECK: func.func private @_idtr_ordered_reduce_f32(i64, memref<*xf32>, i64, i64, i64, memref<*xf32>)
+// CHECK-LABEL: func.func @ordered_reduce
+// CHECK-SAME: (%{{.*}}: {{.*}}, %[[OARG:.*]]: index, %[[NARG:.*]]: index)
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %{{.*}} read_only {{.*}} : tensor<?x?xf32>
+// CHECK: %[[M:.*]] = memref.dim %[[IN]], %{{.*}} : memref<?x?xf32
+// CHECK: %[[OUT:.*]] = memref.alloc(%[[M]]) : memref<1x?xf32>
+// CHECK: %[[TEAM:.*]] = arith.constant 2 : i64
+// CHECK: %[[O:.*]] = arith.index_cast %[[OARG]] : index to i64
+// CHECK: %[[N:.*]] = arith.index_cast %[[NARG]] : index to i64
+// CHECK: %[[PROD:.*]] = arith.constant 1 : i64
+// CHECK: func.call @_idtr_ordered_reduce_f32(%[[TEAM]], %{{.*}}, %[[O]], %[[N]], %[[PROD]], %{{.*}})
+// CHECK: bufferization.to_tensor %[[OUT]] restrict
+func.func @ordered_reduce(%a: !ndarray.ndarray<?x?xf32>, %o: index, %n: index) -> !ndarray.ndarray<1x?xf32> {
+  %0 = distruntime.ordered_reduce prod %a offset %o rows %n team = 2 : !ndarray.ndarray<?x?xf32> -> !ndarray.ndarray<1x?xf32>
+  return %0 : !ndarray.ndarray<1x?xf32>
+}
+
+// -----
+
 // The sample sort writes values and positions; the result is one of them.
 // CHECK: func.func private @_idtr_sample_sort_i32(i64, memref<*xi32>, i64, memref<*xi32>, memref<*xi64>, i64)
 // CHECK-LABEL: func.func @sample_sort

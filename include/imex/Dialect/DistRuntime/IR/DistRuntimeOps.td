@@ -238,6 +238,37 @@ def DistRuntime_ExScanOp : DistRuntime_Op<"exscan", [
   let hasVerifier = 1;
 }
 
+def DistRuntime_OrderedReduceOp : DistRuntime_Op<"ordered_reduce", [
+    DistRuntime_Communicates]> {
+  let summary = "reproducible sum or product over the rows of a split array";
+  let description = [{
+    `input` is this rank's block (global rows `[offset, offset + size)`,
+    blocks in rank order) of a floating point or complex array of `rows`
+    rows split over `team`; the result (one row of the shape of the other
+    dimensions) is the sum or product of all its rows in an order fixed by
+    the array, not by the ranks: blocks of 64 global rows (IDTR's
+    `IDTR_ORDERED_BLOCK`), each reduced in row order from the identity,
+    then the block results in block order. Every number of ranks gives the
+    same bits. Collective and synchronous; lowered to
+    `_idtr_ordered_reduce_<T>`: the rank holding a block's first row
+    receives its other rows (less than a block per rank boundary), the
+    block results go to every rank.
+
+    ```mlir
+    %s = distruntime.ordered_reduce sum %a offset %o rows %n team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<1x4xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReductionKindAttr:$kind,
+                       DistRuntime_ReadArray:$input, Index:$offset,
+                       Index:$rows, DistRuntime_TeamAttr:$team);
+  let results = (outs DistRuntime_FreshArray:$result);
+  let assemblyFormat = [{
+    `` `` $kind $input `offset` $offset `rows` $rows `team` `=` $team
+    attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_SampleSortOp : DistRuntime_Op<"sample_sort", [
     DistRuntime_Communicates]> {
   let summary = "distributed stable sort of a 1-d array (sample sort)";
