@@ -719,15 +719,56 @@ LocalBoundingBoxOp::computeResults(IndexMath &math,
   SmallVector<IndexRange> ranges;
   for (size_t dim = 0; dim < rank; ++dim) {
     OpFoldResult stride = viewStrides[dim];
+    OpFoldResult scaledTarget = math.mul(stride, targetOffsets[dim]);
     // [f + s * t, f + s * (t + n - 1) + 1); the size is <= 0 iff n == 0.
-    IndexRange box{
-        math.add(viewOffsets[dim], math.mul(stride, targetOffsets[dim])),
-        math.max(math.add(math.mul(stride, math.sub(targetSizes[dim],
-                                                    math.constant(1))),
-                          math.constant(1)),
-                 math.constant(0))};
+    OpFoldResult offset = math.add(viewOffsets[dim], scaledTarget);
+    OpFoldResult size = math.max(
+        math.add(math.mul(stride, math.sub(targetSizes[dim], math.constant(1))),
+                 math.constant(1)),
+        math.constant(0));
+    IndexRange box{offset, size};
+    // A chain of boxes of views of the same target (a stencil's shifted
+    // views) has one size: all are empty or none is, and their hull spans
+    // the smallest to the largest view offset, which fold when the offsets
+    // are constants.
+    // (All boxes have `size`: the hull ends `size` after the last offset.)
+    OpFoldResult lo = box.offset, last = box.offset;
+    Value bbOffset = getBbOffsets().empty() ? Value() : getBbOffsets()[dim];
+    Value bbSize = getBbSizes().empty() ? Value() : getBbSizes()[dim];
+    std::optional<IndexRange> rest;
+    bool chained = false;
     if (!bbOffsets.empty())
-      box = getHull(math, box, {bbOffsets[dim], bbSizes[dim]});
+      rest = IndexRange{bbOffsets[dim], bbSizes[dim]};
+    while (rest) {
+      auto prev = bbOffset ? bbOffset.getDefiningOp<LocalBoundingBoxOp>()
+                           : LocalBoundingBoxOp();
+      if (!prev || prev.getResult(dim) != bbOffset ||
+          prev.getResult(rank + dim) != bbSize ||
+          prev.getViewStrides()[dim] != getViewStrides()[dim] ||
+          prev.getTargetOffsets()[dim] != getTargetOffsets()[dim] ||
+          prev.getTargetSizes()[dim] != getTargetSizes()[dim])
+        break;
+      OpFoldResult prevOffset = math.add(
+          operands.get(OpFoldResult(prev.getViewOffsets()[dim])), scaledTarget);
+      lo = math.min(lo, prevOffset);
+      last = math.max(last, prevOffset);
+      chained = true;
+      rest.reset();
+      if (!prev.getBbOffsets().empty()) {
+        bbOffset = prev.getBbOffsets()[dim];
+        bbSize = prev.getBbSizes()[dim];
+        rest = IndexRange{operands.get(OpFoldResult(bbOffset)),
+                          operands.get(OpFoldResult(bbSize))};
+      }
+    }
+    if (chained) {
+      OpFoldResult zero = math.constant(0);
+      box = {math.select(arith::CmpIPredicate::eq, size, zero, box.offset, lo),
+             math.select(arith::CmpIPredicate::eq, size, zero, size,
+                         math.add(math.sub(last, lo), size))};
+    }
+    if (rest)
+      box = getHull(math, box, *rest);
     ranges.push_back(box);
   }
   return appendRanges(ranges, results);

@@ -181,3 +181,34 @@ func.func @core_2d(%d: !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1 loffs =
   %c:4 = dist.local_core %d target[%t, %t] [%n, %n] view[%f, %c1] [%c8, %c8] [%c1, %c1] : !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>
   return %c#0, %c#1, %c#2, %c#3 : index, index, index, index
 }
+
+// -----
+
+// The rows a stencil reads: a chain of boxes of views shifted by constants
+// from one target, all of one size. Their hull is the target's rows widened
+// by the smallest and largest shift (min/max/sub of one value shifted by
+// constants fold); an empty target gives the last box (empty).
+// CHECK-LABEL: func @stencil_hull
+// CHECK-SAME: (%[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[OWN:.*]] = arith.addi %[[T]], %[[C1]] : index
+// CHECK-DAG: %[[SIZE:.*]] = arith.maxsi %[[N]], %[[C0]] : index
+// CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[SIZE]], %[[C0]] : index
+// CHECK: %[[OFF:.*]] = arith.select %[[EMPTY]], %[[OWN]], %[[T]] : index
+// CHECK: %[[WIDE:.*]] = arith.addi %[[SIZE]], %[[C2]] : index
+// CHECK: %[[EMPTY2:.*]] = arith.cmpi eq, %[[SIZE]], %[[C0]] : index
+// CHECK: %[[SZ:.*]] = arith.select %[[EMPTY2]], %[[SIZE]], %[[WIDE]] : index
+// CHECK-NOT: arith.minsi
+// CHECK-NOT: arith.maxsi
+// CHECK: return %[[OFF]], %[[SZ]]
+func.func @stencil_hull(%t: index, %n: index, %m: index) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s:2 = dist.local_bounding_box view[%c2] [%m] [%c1] target[%t] [%n]
+  %n1:2 = dist.local_bounding_box view[%c0] [%m] [%c1] target[%t] [%n] bb[%s#0] [%s#1]
+  %w:2 = dist.local_bounding_box view[%c1] [%m] [%c1] target[%t] [%n] bb[%n1#0] [%n1#1]
+  return %w#0, %w#1 : index, index
+}
