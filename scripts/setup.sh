@@ -9,7 +9,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev clang-format-22 ninja-build cmake ccache git
   libopenmpi-dev openmpi-bin libgtest-dev
-  python3 python3-dev python3-numpy python3-pytest python3-hypothesis python3-mpi4py
+  python3 python3-dev python3-numpy python3-pytest python3-pytest-xdist python3-hypothesis python3-mpi4py
   python3-pybind11 pybind11-dev valgrind
 )
 
