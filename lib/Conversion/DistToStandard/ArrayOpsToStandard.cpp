@@ -107,19 +107,20 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
     // Part p holds global rows [begin, end); the slice rows i with
     // offset + i * stride in that range are [ceil((begin - offset) /
     // stride), ceil((end - offset) / stride)), clamped to the slice. The
-    // ranges of consecutive parts are consecutive.
+    // parts are consecutive and the bound is monotone in the row, so each
+    // part boundary is clamped once and shared by the parts it separates.
     LocalArray result;
-    Value begin = array.offset;
-    Value firstRow, lastRow;
+    Value row = array.offset;
+    auto sliceRowAt = [&](Value globalRow) {
+      return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), m.c(0),
+                     size);
+    };
+    Value firstRow = sliceRowAt(row), lastRow = firstRow;
     for (unsigned p = 0; p < 3; ++p) {
-      Value end = m.add(begin, array.rows[p]);
-      Value lo = m.clamp(m.ceilDiv(m.sub(begin, offset), stride), m.c(0), size);
-      Value hi = m.clamp(m.ceilDiv(m.sub(end, offset), stride), lo, size);
-      result.rows[p] = m.sub(hi, lo);
-      if (p == 0)
-        firstRow = lo;
+      row = m.add(row, array.rows[p]);
+      Value hi = sliceRowAt(row);
+      result.rows[p] = m.sub(hi, lastRow);
       lastRow = hi;
-      begin = end;
     }
     Value count = m.sub(lastRow, firstRow);
     // Buffer row of slice row firstRow; the first valid row when the slice
