@@ -19,15 +19,28 @@ namespace {
 /// `a` combined with `b` by IDTR_OP_SUM or IDTR_OP_PROD, rounded to T after
 /// each operation (16-bit floats compute in float: exact before the
 /// rounding, so the result is the correctly rounded 16-bit one).
-template <class TR>
-typename TR::T combine(typename TR::T a, typename TR::T b, bool sum) {
+template <class TR, bool Sum>
+typename TR::T combine(typename TR::T a, typename TR::T b) {
   using T = typename TR::T;
   if constexpr (TR::is_half) {
     const float x = static_cast<float>(a), y = static_cast<float>(b);
-    return static_cast<T>(sum ? x + y : x * y);
+    return static_cast<T>(Sum ? x + y : x * y);
   } else {
-    return sum ? a + b : a * b;
+    return Sum ? a + b : a * b;
   }
+}
+
+/// acc[c] = acc[c] op row[c] for c < n, the op fixed at compile time so
+/// that the loop vectorizes (across c: the order along the rows stays).
+template <class TR>
+void combine_row(typename TR::T *__restrict acc,
+                 const typename TR::T *__restrict row, int64_t n, bool sum) {
+  if (sum)
+    for (int64_t c = 0; c < n; ++c)
+      acc[c] = combine<TR, true>(acc[c], row[c]);
+  else
+    for (int64_t c = 0; c < n; ++c)
+      acc[c] = combine<TR, false>(acc[c], row[c]);
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -154,8 +167,7 @@ void ordered_reduce(const char *entry, int64_t team, int64_t ir, void *id,
     for (int64_t g = b * B; g < block_end(b); ++g) {
       const T *row =
           g < end ? local + (g - offset) * R : tail_rows.data() + (g - end) * R;
-      for (int64_t c = 0; c < R; ++c)
-        acc[c] = combine<TR>(acc[c], row[c], sum);
+      combine_row<TR>(acc, row, R, sum);
     }
   }
   // The block results to every rank, then in block order.
@@ -178,8 +190,7 @@ void ordered_reduce(const char *entry, int64_t team, int64_t ir, void *id,
   }
   std::vector<T> total(static_cast<size_t>(std::max<int64_t>(R, 1)), identity);
   for (int64_t b = 0; b < total_blocks; ++b)
-    for (int64_t c = 0; c < R; ++c)
-      total[c] = combine<TR>(total[c], results[b * R + c], sum);
+    combine_row<TR>(total.data(), results.data() + b * R, R, sum);
   if (R > 0)
     copy_view(out, dense_view(total.data(), out.sizes, d));
 }
