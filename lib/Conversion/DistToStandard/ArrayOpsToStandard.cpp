@@ -112,8 +112,7 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
     LocalArray result;
     Value row = array.offset;
     auto sliceRowAt = [&](Value globalRow) {
-      return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), m.c(0),
-                     size);
+      return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), m.c(0), size);
     };
     Value firstRow = sliceRowAt(row), lastRow = firstRow;
     for (unsigned p = 0; p < 3; ++p) {
