@@ -98,6 +98,18 @@ def argreduce_ties(d, rows):
     d.check(d.argreduce("min", c), f"argmin(nan * {rows})")
 
 
+def row_blocks(d, rows, dtype, dynamic):
+    """Float sums and products over the split axis reduce blocks of 64
+    global rows in a fixed order: with more rows than a block, blocks
+    straddle the ranks' boundaries (the rest of a block moves to the rank
+    holding its first row), and every rank count gives the same bits."""
+    a = d.array(data((rows, 3), dtype, -2, 2), dynamic=dynamic)
+    d.check(d.reduce("sum", a, axes=[0]), f"sum(a[{rows}x3], 0)")
+    d.check(d.reduce("mean", a), f"mean(a[{rows}x3])")
+    p = d.array(data((rows,), dtype, 0.95, 1.05), dynamic=dynamic)
+    d.check(d.reduce("prod", p), f"prod(p[{rows}])")
+
+
 def cases(dynamic):
     return [named("full_f64_2d", full, (7, 3), "f64", dynamic),
             named("full_i64_3d", full, (5, 2, 3), "i64", dynamic),
@@ -113,7 +125,11 @@ def cases(dynamic):
             named("argreduce_ui8", argreduce, (6, 2), "ui8", dynamic),
             named("argreduce_i1", argreduce, (10,), "i1", dynamic),
             named("argreduce_ties_1", argreduce_ties, 1),
-            named("argreduce_ties_5", argreduce_ties, 5)]
+            named("argreduce_ties_5", argreduce_ties, 5),
+            named("row_blocks_f64", row_blocks, 130, "f64", dynamic),
+            named("row_blocks_f32", row_blocks, 65, "f32", dynamic),
+            named("row_blocks_c128", row_blocks, 129, "complex<f64>",
+                  dynamic)]
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
