@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dist_harness import data, named, run_cases
+from test_dist_reductions import row_blocks
 
 
 def complex_ops(d, dtype, dynamic):
@@ -49,4 +50,5 @@ def few_rows(d, dtype):
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_complex(dtype, dynamic):
     run_cases([named("ops", complex_ops, dtype, dynamic),
-               named("few_rows", few_rows, dtype)])
+               named("few_rows", few_rows, dtype),
+               named("row_blocks", row_blocks, 129, dtype, dynamic)])

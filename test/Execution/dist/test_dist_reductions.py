@@ -127,9 +127,7 @@ def cases(dynamic):
             named("argreduce_ties_1", argreduce_ties, 1),
             named("argreduce_ties_5", argreduce_ties, 5),
             named("row_blocks_f64", row_blocks, 130, "f64", dynamic),
-            named("row_blocks_f32", row_blocks, 65, "f32", dynamic),
-            named("row_blocks_c128", row_blocks, 129, "complex<f64>",
-                  dynamic)]
+            named("row_blocks_f32", row_blocks, 65, "f32", dynamic)]
 
 
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
