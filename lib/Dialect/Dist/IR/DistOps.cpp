@@ -729,9 +729,8 @@ LocalBoundingBoxOp::computeResults(IndexMath &math,
     IndexRange box{offset, size};
     // A chain of boxes of views of the same target (a stencil's shifted
     // views) has one size: all are empty or none is, and their hull spans
-    // the smallest to the largest view offset, which fold when the offsets
-    // are constants.
-    // (All boxes have `size`: the hull ends `size` after the last offset.)
+    // the smallest view offset to `size` after the largest (min/max fold
+    // when the offsets are constant shifts of one value).
     OpFoldResult lo = box.offset, last = box.offset;
     Value bbOffset = getBbOffsets().empty() ? Value() : getBbOffsets()[dim];
     Value bbSize = getBbSizes().empty() ? Value() : getBbSizes()[dim];
