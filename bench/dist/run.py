@@ -108,9 +108,23 @@ def mpirun(nprocs, cmd, extra_env=None):
     return fields
 
 
-def best(nprocs, cmd, repeat, extra_env=None):
-    runs = [mpirun(nprocs, cmd, extra_env) for _ in range(repeat)]
-    return min(runs, key=lambda r: r["time"])
+def best_interleaved(nprocs, commands, repeat):
+    """Runs each (cmd, env) of `commands` `repeat` times, round-robin (the
+    reference and every variant side by side in time, so that a change of
+    the machine's speed during the run, which is large on a shared VM,
+    affects them alike), and returns for each the fastest run, or the
+    RuntimeError of its first failure."""
+    results = [[] for _ in commands]
+    for _ in range(repeat):
+        for runs, (cmd, env) in zip(results, commands):
+            if runs and isinstance(runs[0], RuntimeError):
+                continue
+            try:
+                runs.append(mpirun(nprocs, cmd, env))
+            except RuntimeError as e:
+                runs[:] = [e]
+    return [runs[0] if isinstance(runs[0], RuntimeError)
+            else min(runs, key=lambda r: r["time"]) for runs in results]
 
 
 def pipeline_options(opt):
@@ -261,14 +275,17 @@ def main():
             iters = args.iters or max(
                 MIN_ITERS, min(2000, int(WORK[kernel] / nrows / ncols)))
             for p in ranks:
-                ref = best(p, [args.reference, kernel, str(nrows), str(ncols),
-                               str(iters), "2"], args.repeat)
-                for name, pipeline, env in pipelines:
-                    try:
-                        ours = best(p, [bench, path, str(iters),
-                                        f"--pipeline={pipeline}"],
-                                    args.repeat, env)
-                    except RuntimeError as e:
+                commands = [([args.reference, kernel, str(nrows), str(ncols),
+                              str(iters), "2"], None)]
+                commands += [([bench, path, str(iters),
+                               f"--pipeline={pipeline}"], env)
+                             for _, pipeline, env in pipelines]
+                ref, *results = best_interleaved(p, commands, args.repeat)
+                if isinstance(ref, RuntimeError):
+                    raise ref
+                for (name, pipeline, env), ours in zip(pipelines, results):
+                    if isinstance(ours, RuntimeError):
+                        e = ours
                         failures.append(f"{kernel} grid={grid} ranks={p} "
                                         f"{name}: {e}")
                         print(f"{kernel:<8}{grid:>12}{p:>6}  {name:<30}  "

@@ -472,6 +472,28 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
     rewriter.eraseOp(read);
 }
 
+/// Gives every iter_arg of `loop` initialized with a value that an earlier
+/// iter_arg also starts from its own copy of it. (Both are updated in
+/// place; one-shot bufferization would copy each of them, a full pass over
+/// memory and a new buffer more than needed.)
+void copyRepeatedInits(RewriterBase &rewriter, scf::ForOp loop) {
+  llvm::SmallPtrSet<Value, 8> seen;
+  rewriter.setInsertionPoint(loop);
+  for (OpOperand &init : loop.getInitArgsMutable()) {
+    auto type = dyn_cast<RankedTensorType>(init.get().getType());
+    if (!type || seen.insert(init.get()).second)
+      continue;
+    SmallVector<Value> dynamicSizes;
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loop.getLoc(), init.get(), dim));
+    Value copy = bufferization::AllocTensorOp::create(
+        rewriter, loop.getLoc(), type, dynamicSizes, init.get());
+    rewriter.modifyOpInPlace(loop, [&] { init.set(copy); });
+  }
+}
+
 struct DoubleBufferLoopsPass
     : public imex::impl::DoubleBufferLoopsBase<DoubleBufferLoopsPass> {
   void runOnOperation() override {
@@ -487,11 +509,12 @@ struct DoubleBufferLoopsPass
       // Rotated iter_args are yielded in each other's buffers, which the
       // unrolling in doubleBuffer swaps back.
       SmallVector<Rotation> rotations = findRotations(loop);
+      if (rotations.empty() && findDoubleBufferedArgs(loop).empty())
+        continue;
+      copyRepeatedInits(rewriter, loop);
       for (Rotation rotation : rotations)
         rotate(rewriter, loop, rotation);
-      SmallVector<unsigned> args = findDoubleBufferedArgs(loop);
-      if (!rotations.empty() || !args.empty())
-        doubleBuffer(rewriter, loop, args);
+      doubleBuffer(rewriter, loop, findDoubleBufferedArgs(loop));
     }
   }
 
@@ -525,6 +548,7 @@ struct DoubleBufferLoopsPass
     // its first half is the second copy's, ending at the first copy's
     // result. Chains that do not split so (they cannot, being clones) are
     // left alone.
+    std::optional<scf::ForOp> epilogue = unrolled->epilogueLoopOp;
     SmallVector<unsigned> spareArgs;
     SmallVector<OpOperand *> firstRoots, secondRoots;
     SmallVector<Value> inits, firstResults;
@@ -557,20 +581,71 @@ struct DoubleBufferLoopsPass
                           : init);
     }
     if (!inits.empty())
-      addSpares(rewriter, main, unrolled->epilogueLoopOp, spareArgs, firstRoots,
-                secondRoots, inits, firstResults);
+      epilogue = addSpares(rewriter, main, epilogue, spareArgs, firstRoots,
+                           secondRoots, inits, firstResults);
+    if (epilogue)
+      inlineSingleIteration(rewriter, *epilogue);
+  }
+
+  /// Replaces `loop`, which runs at most once (the epilogue of the
+  /// unrolling), by an scf.if. (The epilogue of rotated arrays yields them
+  /// swapped: as a loop, bufferization would copy both into new buffers.)
+  static void inlineSingleIteration(RewriterBase &rewriter, scf::ForOp loop) {
+    Location loc = loop.getLoc();
+    // Only the results used after the loop: what only the others need is
+    // dropped below, including the copies of the frame of a rotated array
+    // that is not used after the loop (new buffers: not trivially dead).
+    SmallVector<unsigned> used;
+    for (OpResult result : loop.getResults())
+      if (!result.use_empty())
+        used.push_back(result.getResultNumber());
+    auto select = [&](ValueRange values) {
+      return llvm::map_to_vector(used,
+                                 [&](unsigned index) { return values[index]; });
+    };
+    rewriter.setInsertionPoint(loop);
+    Value runs =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                              loop.getLowerBound(), loop.getUpperBound());
+    SmallVector<Value> results = select(loop.getResults());
+    auto ifOp = scf::IfOp::create(rewriter, loc, ValueRange(results).getTypes(),
+                                  runs, /*withElseRegion=*/true);
+    // (With results, the builder leaves both blocks without terminators;
+    // without, it adds them.)
+    for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
+      if (block->mightHaveTerminator())
+        rewriter.eraseOp(block->getTerminator());
+    SmallVector<Value> arguments{loop.getLowerBound()};
+    llvm::append_range(arguments, loop.getInitArgs());
+    rewriter.mergeBlocks(loop.getBody(), ifOp.thenBlock(), arguments);
+    auto yield = cast<scf::YieldOp>(ifOp.thenBlock()->getTerminator());
+    SmallVector<Value> yielded = select(yield.getOperands());
+    rewriter.setInsertionPoint(yield);
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+    rewriter.setInsertionPointToEnd(ifOp.elseBlock());
+    scf::YieldOp::create(rewriter, loc, select(loop.getInitArgs()));
+    SmallVector<Operation *> body = llvm::map_to_vector(
+        ifOp.thenBlock()->without_terminator(),
+        [](Operation &op) { return &op; });
+    for (Operation *op : llvm::reverse(body))
+      if (op->use_empty() && (isa<bufferization::AllocTensorOp>(op) ||
+                              isOpTriviallyDead(op)))
+        rewriter.eraseOp(op);
+    for (auto [index, result] : llvm::enumerate(used))
+      rewriter.replaceAllUsesWith(loop.getResult(result),
+                                  ifOp.getResult(index));
+    rewriter.eraseOp(loop);
   }
 
   /// Adds the spares (initial values `inits`) of the iter_args at `args` to
   /// `main` and lets the first copy of each chain (`firstRoots`) write into
   /// its spare, the second (`secondRoots`) into the array the first read;
-  /// then the epilogue computes through the spares.
-  static void addSpares(RewriterBase &rewriter, scf::ForOp main,
-                        std::optional<scf::ForOp> epilogue,
-                        ArrayRef<unsigned> args,
-                        ArrayRef<OpOperand *> firstRoots,
-                        ArrayRef<OpOperand *> secondRoots,
-                        ArrayRef<Value> inits, ArrayRef<Value> firstResults) {
+  /// then the epilogue computes through the spares. Returns the epilogue.
+  static std::optional<scf::ForOp>
+  addSpares(RewriterBase &rewriter, scf::ForOp main,
+            std::optional<scf::ForOp> epilogue, ArrayRef<unsigned> args,
+            ArrayRef<OpOperand *> firstRoots, ArrayRef<OpOperand *> secondRoots,
+            ArrayRef<Value> inits, ArrayRef<Value> firstResults) {
     rewriter.setInsertionPoint(main);
     FailureOr<LoopLikeOpInterface> withSpares =
         cast<LoopLikeOpInterface>(main.getOperation())
@@ -580,7 +655,7 @@ struct DoubleBufferLoopsPass
                   return llvm::to_vector(firstResults);
                 });
     if (failed(withSpares))
-      return;
+      return epilogue;
     auto doubled = cast<scf::ForOp>(withSpares->getOperation());
     unsigned numArgs = doubled.getNumRegionIterArgs() - inits.size();
     for (unsigned i = 0, e = firstRoots.size(); i < e; ++i) {
@@ -592,9 +667,10 @@ struct DoubleBufferLoopsPass
       rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(spare); });
       rewriter.modifyOpInPlace(second->getOwner(), [&] { second->set(read); });
     }
-    if (epilogue)
-      updateThroughSpares(rewriter, *epilogue, args,
-                          doubled.getResults().drop_front(numArgs));
+    if (!epilogue)
+      return epilogue;
+    return updateThroughSpares(rewriter, *epilogue, args,
+                               doubled.getResults().drop_front(numArgs));
   }
 
   /// Lets the epilogue (at most one iteration) compute the single update of
@@ -602,9 +678,11 @@ struct DoubleBufferLoopsPass
   /// carried as an extra iter_arg) and copy the written elements back: the
   /// values cannot be computed in the array's buffer, which they read, and
   /// the spare's buffer exists and is touched already, while a new
-  /// temporary would be allocated and first touched.
-  static void updateThroughSpares(RewriterBase &rewriter, scf::ForOp epilogue,
-                                  ArrayRef<unsigned> args, ValueRange spares) {
+  /// temporary would be allocated and first touched. Returns the epilogue.
+  static scf::ForOp updateThroughSpares(RewriterBase &rewriter,
+                                        scf::ForOp epilogue,
+                                        ArrayRef<unsigned> args,
+                                        ValueRange spares) {
     SmallVector<tensor::InsertSliceOp> updates;
     SmallVector<Value> inits;
     for (auto [index, spare] : llvm::zip_equal(args, spares)) {
@@ -622,33 +700,39 @@ struct DoubleBufferLoopsPass
       inits.push_back(spare);
     }
     if (updates.empty())
-      return;
+      return epilogue;
     rewriter.setInsertionPoint(epilogue);
-    (void)cast<LoopLikeOpInterface>(epilogue.getOperation())
-        .replaceWithAdditionalYields(
-            rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
-            [&](OpBuilder &, Location, ArrayRef<BlockArgument> spareArgs) {
-              SmallVector<Value> yields;
-              for (auto [i, spareArg] : llvm::enumerate(spareArgs)) {
-                tensor::InsertSliceOp update = updates[i];
-                OpBuilder::InsertionGuard guard(rewriter);
-                rewriter.setInsertionPoint(update);
-                Location loc = update.getLoc();
-                Value values = update.getSource();
-                auto intoSpare = tensor::InsertSliceOp::create(
-                    rewriter, loc, values, spareArg, update.getMixedOffsets(),
-                    update.getMixedSizes(), update.getMixedStrides());
-                computeInto(rewriter, values, intoSpare);
-                Value written = tensor::ExtractSliceOp::create(
-                    rewriter, loc, update.getSourceType(), intoSpare,
-                    update.getMixedOffsets(), update.getMixedSizes(),
-                    update.getMixedStrides());
-                rewriter.modifyOpInPlace(
-                    update, [&] { update.getSourceMutable().assign(written); });
-                yields.push_back(intoSpare);
-              }
-              return yields;
-            });
+    FailureOr<LoopLikeOpInterface> withSpares =
+        cast<LoopLikeOpInterface>(epilogue.getOperation())
+            .replaceWithAdditionalYields(
+                rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+                [&](OpBuilder &, Location, ArrayRef<BlockArgument> spareArgs) {
+                  SmallVector<Value> yields;
+                  for (auto [i, spareArg] : llvm::enumerate(spareArgs)) {
+                    tensor::InsertSliceOp update = updates[i];
+                    OpBuilder::InsertionGuard guard(rewriter);
+                    rewriter.setInsertionPoint(update);
+                    Location loc = update.getLoc();
+                    Value values = update.getSource();
+                    auto intoSpare = tensor::InsertSliceOp::create(
+                        rewriter, loc, values, spareArg,
+                        update.getMixedOffsets(), update.getMixedSizes(),
+                        update.getMixedStrides());
+                    computeInto(rewriter, values, intoSpare);
+                    Value written = tensor::ExtractSliceOp::create(
+                        rewriter, loc, update.getSourceType(), intoSpare,
+                        update.getMixedOffsets(), update.getMixedSizes(),
+                        update.getMixedStrides());
+                    rewriter.modifyOpInPlace(update, [&] {
+                      update.getSourceMutable().assign(written);
+                    });
+                    yields.push_back(intoSpare);
+                  }
+                  return yields;
+                });
+    if (failed(withSpares))
+      return epilogue;
+    return cast<scf::ForOp>(withSpares->getOperation());
   }
 };
 
