@@ -483,13 +483,9 @@ void copyRepeatedInits(RewriterBase &rewriter, scf::ForOp loop) {
     auto type = dyn_cast<RankedTensorType>(init.get().getType());
     if (!type || seen.insert(init.get()).second)
       continue;
-    SmallVector<Value> dynamicSizes;
-    for (auto [dim, size] : llvm::enumerate(type.getShape()))
-      if (ShapedType::isDynamic(size))
-        dynamicSizes.push_back(
-            tensor::DimOp::create(rewriter, loop.getLoc(), init.get(), dim));
     Value copy = bufferization::AllocTensorOp::create(
-        rewriter, loop.getLoc(), type, dynamicSizes, init.get());
+        rewriter, loop.getLoc(), type, /*dynamicSizes=*/ValueRange(),
+        init.get());
     rewriter.modifyOpInPlace(loop, [&] { init.set(copy); });
   }
 }
