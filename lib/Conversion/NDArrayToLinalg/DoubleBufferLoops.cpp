@@ -508,9 +508,10 @@ struct DoubleBufferLoopsPass
       if (rotations.empty() && findDoubleBufferedArgs(loop).empty())
         continue;
       copyRepeatedInits(rewriter, loop);
+      Operation *original = rotations.empty() ? nullptr : loop->clone();
       for (Rotation rotation : rotations)
         rotate(rewriter, loop, rotation);
-      doubleBuffer(rewriter, loop, findDoubleBufferedArgs(loop));
+      doubleBuffer(rewriter, loop, findDoubleBufferedArgs(loop), original);
     }
   }
 
@@ -533,12 +534,16 @@ struct DoubleBufferLoopsPass
     return copyParts(rewriter, loc, init, spare, frame);
   }
 
-  /// Unrolls `loop` by two and double buffers the iter_args at `args`.
+  /// Unrolls `loop` by two and double buffers the iter_args at `args`;
+  /// `original` (detached, may be null) is the loop before its rotations.
   void doubleBuffer(RewriterBase &rewriter, scf::ForOp loop,
-                    ArrayRef<unsigned> args) {
+                    ArrayRef<unsigned> args, Operation *original) {
     FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, 2);
-    if (failed(unrolled) || !unrolled->mainLoopOp)
+    if (failed(unrolled) || !unrolled->mainLoopOp) {
+      if (original)
+        original->erase();
       return;
+    }
     scf::ForOp main = *unrolled->mainLoopOp;
     // The chain of each argument now runs through both copies of the body:
     // its first half is the second copy's, ending at the first copy's
@@ -579,58 +584,31 @@ struct DoubleBufferLoopsPass
     if (!inits.empty())
       epilogue = addSpares(rewriter, main, epilogue, spareArgs, firstRoots,
                            secondRoots, inits, firstResults);
-    if (epilogue)
-      inlineSingleIteration(rewriter, *epilogue);
+    if (original)
+      runOriginalLast(rewriter, epilogue, original);
   }
 
-  /// Replaces `loop`, which runs at most once (the epilogue of the
-  /// unrolling), by an scf.if. (The epilogue of rotated arrays yields them
-  /// swapped: as a loop, bufferization would copy both into new buffers.)
-  static void inlineSingleIteration(RewriterBase &rewriter, scf::ForOp loop) {
-    Location loc = loop.getLoc();
-    // Only the results used after the loop: what only the others need is
-    // dropped below, including the copies of the frame of a rotated array
-    // that is not used after the loop (new buffers: not trivially dead).
-    SmallVector<unsigned> used;
-    for (OpResult result : loop.getResults())
-      if (!result.use_empty())
-        used.push_back(result.getResultNumber());
-    auto select = [&](ValueRange values) {
-      return llvm::map_to_vector(used,
-                                 [&](unsigned index) { return values[index]; });
-    };
-    rewriter.setInsertionPoint(loop);
-    Value runs =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                              loop.getLowerBound(), loop.getUpperBound());
-    SmallVector<Value> results = select(loop.getResults());
-    auto ifOp = scf::IfOp::create(rewriter, loc, ValueRange(results).getTypes(),
-                                  runs, /*withElseRegion=*/true);
-    // (With results, the builder leaves both blocks without terminators;
-    // without, it adds them.)
-    for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
-      if (block->mightHaveTerminator())
-        rewriter.eraseOp(block->getTerminator());
-    SmallVector<Value> arguments{loop.getLowerBound()};
-    llvm::append_range(arguments, loop.getInitArgs());
-    rewriter.mergeBlocks(loop.getBody(), ifOp.thenBlock(), arguments);
-    auto yield = cast<scf::YieldOp>(ifOp.thenBlock()->getTerminator());
-    SmallVector<Value> yielded = select(yield.getOperands());
-    rewriter.setInsertionPoint(yield);
-    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
-    rewriter.setInsertionPointToEnd(ifOp.elseBlock());
-    scf::YieldOp::create(rewriter, loc, select(loop.getInitArgs()));
-    SmallVector<Operation *> body = llvm::map_to_vector(
-        ifOp.thenBlock()->without_terminator(),
-        [](Operation &op) { return &op; });
-    for (Operation *op : llvm::reverse(body))
-      if (op->use_empty() && (isa<bufferization::AllocTensorOp>(op) ||
-                              isOpTriviallyDead(op)))
-        rewriter.eraseOp(op);
-    for (auto [index, result] : llvm::enumerate(used))
-      rewriter.replaceAllUsesWith(loop.getResult(result),
-                                  ifOp.getResult(index));
-    rewriter.eraseOp(loop);
+  /// Lets the odd last iteration (`epilogue`, if any) run `original`, the
+  /// loop before rotation (detached), if the epilogue has its results: the
+  /// rotated body yields the arrays in each other's buffers, which
+  /// bufferization copies into new ones (and the same before the loop, if
+  /// the epilogue were an scf.if selecting either buffer); the original
+  /// body copies u's new values in place and needs one temporary.
+  static void runOriginalLast(RewriterBase &rewriter,
+                              std::optional<scf::ForOp> epilogue,
+                              Operation *original) {
+    auto last = cast<scf::ForOp>(original);
+    if (!epilogue || epilogue->getResultTypes() != last.getResultTypes()) {
+      original->erase();
+      return;
+    }
+    rewriter.setInsertionPoint(*epilogue);
+    rewriter.insert(last);
+    rewriter.modifyOpInPlace(last, [&] {
+      last.getLowerBoundMutable().assign(epilogue->getLowerBound());
+      last.getInitArgsMutable().assign(epilogue->getInitArgs());
+    });
+    rewriter.replaceOp(*epilogue, last.getResults());
   }
 
   /// Adds the spares (initial values `inits`) of the iter_args at `args` to
