@@ -17,8 +17,11 @@
 // code rotates the buffers: the new values go into uprev's buffer (uprev is
 // read only elementwise there), which becomes u, and u's buffer becomes
 // uprev. The values are the same when each buffer also receives the other
-// array's elements outside the written region (a frame around it, small:
-// copied, not assumed equal).
+// array's elements outside the written region (a frame around it, copied),
+// unless both arrays start from one value: the loop writes neither outside
+// that region except for ghost cells (not part of an array's value, and
+// rewritten by the next exchange before they are read), so their frames
+// stay equal. (With few long rows the frame is a large part of the array.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -433,8 +436,10 @@ void computeInto(RewriterBase &rewriter, Value value,
 
 /// Rewrites `rotation` so that the new values go into p's buffer and u's
 /// buffer becomes p (see the file comment); the loop then yields each
-/// iter_arg's value in the other's buffer.
-void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
+/// iter_arg's value in the other's buffer. `equalFrames`: u and p start
+/// from one value, so the frames need not be copied.
+void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation,
+            bool equalFrames) {
   Location loc = rotation.update.getLoc();
   Value previous = rotation.previous;
   Value current = rotation.update.getDest();
@@ -447,7 +452,9 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation) {
   // p's frame, copied before anything writes into p's buffer (its index
   // arithmetic serves the inserts below too).
   rewriter.setInsertionPointToStart(loop.getBody());
-  SmallVector<Part> frame = getFrame(rewriter, loc, dims, rotation.copy);
+  SmallVector<Part> frame;
+  if (!equalFrames)
+    frame = getFrame(rewriter, loc, dims, rotation.copy);
   SmallVector<Value> previousFrame;
   for (const Part &part : frame) {
     Value slice = extractParts(rewriter, loc, previous, part).front();
@@ -507,10 +514,16 @@ struct DoubleBufferLoopsPass
       SmallVector<Rotation> rotations = findRotations(loop);
       if (rotations.empty() && findDoubleBufferedArgs(loop).empty())
         continue;
+      auto startAlike = [&](const Rotation &rotation) {
+        return loop.getTiedLoopInit(rotation.previous)->get() ==
+               loop.getTiedLoopInit(rotation.current)->get();
+      };
+      SmallVector<bool> equalFrames =
+          llvm::map_to_vector(rotations, startAlike);
       copyRepeatedInits(rewriter, loop);
       Operation *original = rotations.empty() ? nullptr : loop->clone();
-      for (Rotation rotation : rotations)
-        rotate(rewriter, loop, rotation);
+      for (auto [rotation, equal] : llvm::zip_equal(rotations, equalFrames))
+        rotate(rewriter, loop, rotation, equal);
       doubleBuffer(rewriter, loop, findDoubleBufferedArgs(loop), original);
     }
   }
