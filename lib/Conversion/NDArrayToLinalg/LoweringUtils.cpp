@@ -1,5 +1,4 @@
-//===- LoweringUtils.cpp - helpers of convert-ndarray-to-linalg
-//------------===//
+//===- LoweringUtils.cpp - helpers of convert-ndarray-to-linalg ---------===//
 //
 // Types, sizes and small builders shared by the patterns of
 // convert-ndarray-to-linalg (NDArrayToLinalg.cpp, IndexingLowering.cpp).

@@ -72,10 +72,25 @@ buildRemappedRead(mlir::OpBuilder &b, mlir::Location loc, mlir::Value source,
                                           llvm::SmallVectorImpl<mlir::Value> &)>
                       remap);
 
+/// Whether `ofr` is the constant 1.
+bool isStaticOne(mlir::OpFoldResult ofr);
+
+/// Whether two sizes are provably equal: the same constant or value, or
+/// `tensor.dim` of the same tensor and dimension.
+bool isSameSize(mlir::OpFoldResult a, mlir::OpFoldResult b);
+
+/// `tensor` prepared as an input of an elementwise op over `targetSizes`
+/// (numpy broadcasting, end-aligned), with its indexing map. Static unit
+/// dimensions broadcast through the map; a dynamic size that turns out to be
+/// 1 while the target is not is repeated at run time.
+std::pair<mlir::Value, mlir::AffineMap>
+broadcastInput(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tensor,
+               llvm::ArrayRef<mlir::OpFoldResult> targetSizes);
+
 /// An elementwise `linalg.generic` over `inputs` broadcast to a result of
 /// static shape `resultShape` and storage element type `elementType`
 /// (sizes `sizes`, or broadcast from the inputs'). `body` receives the input
-/// elements. (Defined in NDArrayToLinalg.cpp, with the broadcasting.)
+/// elements. (Defined in Broadcasting.cpp.)
 mlir::Value buildElementwise(
     mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange inputs,
     llvm::ArrayRef<int64_t> resultShape, mlir::Type elementType,
@@ -96,6 +111,15 @@ mlir::Value convertAndBroadcast(mlir::OpBuilder &b, mlir::Location loc,
 void populateSliceLoweringPatterns(
     const mlir::TypeConverter &converter, mlir::RewritePatternSet &patterns,
     const llvm::DenseSet<mlir::Operation *> &inPlaceOverwrites);
+
+/// The patterns of CreationLowering.cpp: create, linspace, tri, copy,
+/// delete, from_memref, to_tensor.
+void populateCreationLoweringPatterns(const mlir::TypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
+/// The patterns of ReductionLowering.cpp: reduction, matmul.
+void populateReductionLoweringPatterns(const mlir::TypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 
 /// The patterns of IndexingLowering.cpp: take, put, searchsorted, flip,
 /// masked_select, argreduce, cumulative.

@@ -1,4 +1,4 @@
-//===- CreationOps.cpp - ndarray creation ops -------------------------------===//
+//===- CreationOps.cpp - ndarray creation ops -----------------------------===//
 //
 // create, random, tri, linspace, copy, from_memref, to_tensor.
 //
@@ -152,4 +152,3 @@ LogicalResult ToTensorOp::verify() {
     return emitOpError("result must be ") << source.getTensorType();
   return success();
 }
-

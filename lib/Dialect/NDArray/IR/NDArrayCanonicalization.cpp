@@ -1,4 +1,4 @@
-//===- NDArrayCanonicalization.cpp - dialect-wide patterns ------------------===//
+//===- NDArrayCanonicalization.cpp - dialect-wide patterns ----------------===//
 //
 // The ndarray dialect's canonicalization patterns that apply to any op
 // (result types refined from inference, casts folded into inferred ops) and
@@ -106,7 +106,6 @@ struct FoldCastIntoInferredOp : public RewritePattern {
 };
 } // namespace
 
-
 namespace {
 /// A subview of a memref with a static empty dimension is empty: replace it
 /// by a reinterpretation of the source before upstream folding turns its
@@ -177,4 +176,3 @@ void NDArrayDialect::getCanonicalizationPatterns(
   // Lowered ndarray code needs this; see the pattern.
   results.add<EmptyMemRefSubview>(getContext());
 }
-

@@ -1,5 +1,4 @@
-//===- NDArrayOps.cpp - ndarray dialect operations
-//--------------------------===//
+//===- NDArrayOps.cpp - ndarray dialect operations ------------------------===//
 //
 // The ops not defined in CreationOps.cpp, ShapeOps.cpp and SliceOps.cpp,
 // the shared helpers (NDArrayOpsUtils.h) and the TableGen'd definitions.

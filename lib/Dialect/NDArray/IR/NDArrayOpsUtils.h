@@ -1,4 +1,4 @@
-//===- NDArrayOpsUtils.h - helpers shared by the op files --------*- C++ -*-===//
+//===- NDArrayOpsUtils.h - helpers shared by the op files -------*- C++ -*-===//
 //
 // The ndarray ops are defined in several files by concern (creation, shape,
 // slice and the other ops, canonicalization); these helpers serve them all.
@@ -53,8 +53,8 @@ template <typename OpTy>
 struct FoldConstantDynamicSizes : public mlir::OpRewritePattern<OpTy> {
   using mlir::OpRewritePattern<OpTy>::OpRewritePattern;
 
-  mlir::LogicalResult matchAndRewrite(OpTy op,
-                                mlir::PatternRewriter &rewriter) const override {
+  mlir::LogicalResult
+  matchAndRewrite(OpTy op, mlir::PatternRewriter &rewriter) const override {
     NDArrayType oldType = op.getType();
     llvm::SmallVector<int64_t> shape(oldType.getShape());
     llvm::SmallVector<mlir::Value> remaining;
@@ -72,7 +72,7 @@ struct FoldConstantDynamicSizes : public mlir::OpRewritePattern<OpTy> {
     NDArrayType newType = cloneWithShapeIfValid(oldType, shape);
     if (remaining.size() == op.getDynamicSizes().size() || !newType)
       return mlir::failure();
-    auto newOp = cast<OpTy>(rewriter.clone(*op));
+    auto newOp = mlir::cast<OpTy>(rewriter.clone(*op));
     newOp.getDynamicSizesMutable().assign(remaining);
     newOp.getResult().setType(newType);
     rewriter.replaceOpWithNewOp<CastOp>(op, oldType, newOp.getResult());

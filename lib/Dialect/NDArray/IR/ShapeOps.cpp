@@ -1,4 +1,4 @@
-//===- ShapeOps.cpp - ndarray shape ops -------------------------------------===//
+//===- ShapeOps.cpp - ndarray shape ops -----------------------------------===//
 //
 // reshape, broadcast_to, permute_dims, expand_dims, squeeze.
 //
@@ -204,4 +204,3 @@ OpFoldResult SqueezeOp::fold(FoldAdaptor) {
     return getSource();
   return {};
 }
-

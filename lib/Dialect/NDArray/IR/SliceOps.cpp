@@ -1,4 +1,4 @@
-//===- SliceOps.cpp - ndarray slice ops -------------------------------------===//
+//===- SliceOps.cpp - ndarray slice ops -----------------------------------===//
 //
 // subview, extract_slice, insert_slice, immutable_insert_slice: builders,
 // bounds verification and the folding of constant slice arguments.
@@ -399,4 +399,3 @@ void ImmutableInsertSliceOp::getCanonicalizationPatterns(
   results.add<FoldConstantInsertArguments<ImmutableInsertSliceOp>,
               FoldSourceCastIntoInsert<ImmutableInsertSliceOp>>(context);
 }
-
