@@ -1,0 +1,106 @@
+//===- IDTRCalls.h - building calls of the IDTR C ABI -----------*- C++ -*-===//
+//
+// Helpers of lower-distruntime-to-idtr: the IDTR entry point of each op, and
+// its arguments built as the C ABI takes them (runtime/include/idtr/idtr.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef IMEX_LIB_DIALECT_DISTRUNTIME_TRANSFORMS_IDTRCALLS_H
+#define IMEX_LIB_DIALECT_DISTRUNTIME_TRANSFORMS_IDTRCALLS_H
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace imex::distruntime::idtr_calls {
+
+/// An IDTR entry point and the type the module declares it with.
+struct Callee {
+  std::string name;
+  mlir::FunctionType type;
+};
+
+inline ndarray::NDArrayType getArrayType(mlir::Value array) {
+  return mlir::cast<ndarray::NDArrayType>(array.getType());
+}
+
+/// The element type of buffers holding `type` elements: unsigned integers are
+/// stored as signless ones (as convert-ndarray-to-linalg does).
+mlir::Type getStorageType(mlir::Type type);
+
+/// `type` with its storage element type.
+ndarray::NDArrayType getStorageArrayType(ndarray::NDArrayType type);
+
+/// `memref<*xT>` of the storage type of `elementType`.
+mlir::Type getUnranked(mlir::Type elementType);
+
+/// `memref<*xindex>`.
+mlir::Type getIndexList(mlir::MLIRContext *context);
+
+/// The element type of the arrays the IDTR call of `op` takes.
+mlir::Type getCommElementType(mlir::Operation *op);
+
+/// `_idtr_prank`: this process's rank in a team.
+Callee getRankCallee(mlir::MLIRContext *context);
+
+/// The IDTR function `op` is lowered to a call of.
+Callee getCallee(mlir::Operation *op);
+
+mlir::Value createI64(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+mlir::Value createIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// `array` with unsigned elements reinterpreted as signless ones (same bits).
+mlir::Value toStorageArray(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value array);
+
+/// The current buffer of `array` (read only, fully dynamic layout), each
+/// read numbered so that CSE merges none (see the definition).
+mlir::Value getBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value array);
+
+/// A fresh buffer for an output of type `type`; `sizes` has one size per
+/// dimension (used for the dynamic ones).
+mlir::Value allocOutput(mlir::OpBuilder &b, mlir::Location loc,
+                        ndarray::NDArrayType type, mlir::ValueRange sizes);
+
+/// The sizes of the dynamic dimensions of `type`, taken from `buffer`
+/// (null for static ones), as allocOutput takes them.
+llvm::SmallVector<mlir::Value> getDynamicSizes(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               ndarray::NDArrayType type,
+                                               mlir::Value buffer);
+
+/// The array of type `type` holding the current contents of the output
+/// buffer `memref` (read only, see the definition).
+mlir::Value wrapBuffer(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value memref, ndarray::NDArrayType type);
+
+/// `buffer` as the unranked memref argument of an IDTR call.
+mlir::Value toUnranked(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value buffer);
+
+/// An index list as `memref<*xindex>` (stack memory of the enclosing
+/// alloca scope).
+mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::ValueRange values);
+mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::ArrayRef<int64_t> values);
+
+/// Builds `body` (which creates the call of an IDTR function and returns its
+/// results) in a `memref.alloca_scope`.
+mlir::ValueRange createInAllocaScope(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange resultTypes,
+    llvm::function_ref<mlir::ValueRange(mlir::OpBuilder &)> body);
+
+/// A call of the IDTR function of `op` with `operands`.
+mlir::ValueRange createCall(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Operation *op, mlir::ValueRange operands);
+
+/// Resets the numbering of buffer reads (at the start of the pass).
+void resetReadNumbering();
+
+} // namespace imex::distruntime::idtr_calls
+
+#endif // IMEX_LIB_DIALECT_DISTRUNTIME_TRANSFORMS_IDTRCALLS_H
