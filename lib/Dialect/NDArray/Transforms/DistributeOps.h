@@ -1,8 +1,11 @@
 //===- DistributeOps.h - ndarray-dist helpers and algorithms ----*- C++ -*-===//
 //
-// Shared by NDArrayDist.cpp (the pass: propagation, alignment, dispatch) and
-// DistributeOps.cpp (distributed algorithms of single ops). Each distribute*
-// function rewrites one op whose operands or result are distributed.
+// The parts of ndarray-dist: NDArrayDist.cpp (the pass: creation, function
+// arguments, dispatch), DistributionPropagation.cpp (which values are
+// distributed), AlignOperands.cpp (the rows each rank computes of an
+// elementwise result) and DistributeOps.cpp (distributed algorithms of
+// single ops). Each distribute* function rewrites one op whose operands or
+// result are distributed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +14,41 @@
 
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
 namespace imex::ndarray::detail {
+
+/// Whether convert-dist-to-standard computes `op` on the local parts of its
+/// distributed operands (DistributionPropagation.cpp).
+bool hasDistributedLowering(mlir::Operation *op);
+
+/// The team of `op`'s distributed operands, or 0.
+int64_t getOperandTeam(mlir::Operation *op);
+
+/// Gives every value computed from distributed arrays a distributed type,
+/// until nothing changes (loops carry distribution around their back edge).
+void propagateDistribution(mlir::FunctionOpInterface func);
+
+/// The rows of dimension 0 of an elementwise result that this rank computes.
+struct Target {
+  mlir::Value offset, size;
+  /// The operand whose owned rows these are when known at compile time: it
+  /// needs no repartition.
+  mlir::Value anchor;
+};
+
+/// The rows chosen for the elementwise chains that feed inserts, by insert:
+/// every op of a chain computes the same rows (same values).
+using InsertTargets = llvm::DenseMap<mlir::Operation *, Target>;
+
+/// Aligns the operands of an elementwise-like op (one result of rank >= 1
+/// split like the operands) (AlignOperands.cpp).
+void alignElementwiseOperands(mlir::Operation *op, InsertTargets &targets);
+
+/// Aligns the source of an insert into a distributed destination with the
+/// rows of the destination slice this rank owns.
+void alignInsertedSource(ImmutableInsertSliceOp op, InsertTargets &targets);
 
 mlir::Value constIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 

@@ -1,0 +1,166 @@
+//===- DistributionPropagation.cpp - which values are distributed ---------===//
+//
+// ndarray-dist: which ops have a distributed lowering, and the distributed
+// types propagated from arrays created on a team through the program
+// (including around loops and across branches).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DistributeOps.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/IR/IndexMath.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::ndarray::detail;
+
+/// Whether convert-dist-to-standard computes `op` on the local parts of its
+/// distributed operands. Every other op with distributed operands is
+/// computed on gathered (replicated) operands and its result distributed
+/// again: correct for any op, at the price of communicating whole arrays.
+bool imex::ndarray::detail::hasDistributedLowering(Operation *op) {
+  if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CastOp, CopyOp,
+          ImmutableInsertSliceOp, InsertSliceOp, DimOp, ReductionOp,
+          ArgReduceOp, SearchSortedOp, PermuteDimsOp, LoadOp, ToTensorOp>(op))
+    return true;
+  if (isa<SubviewOp, ExtractSliceOp>(op))
+    return !dist::dropsSplitDimension(op);
+  if (auto reshape = dyn_cast<ReshapeOp>(op))
+    return reshape.getType().getRank() > 0;
+  // Unit dimensions added or removed after dimension 0: each rank's block
+  // keeps its rows.
+  if (auto expand = dyn_cast<ExpandDimsOp>(op))
+    return !llvm::is_contained(expand.getAxes(), 0);
+  if (auto squeeze = dyn_cast<SqueezeOp>(op))
+    return !llvm::is_contained(squeeze.getAxes(), 0);
+  // broadcast_to that keeps dimension 0 (same rank, a static source size
+  // that is not broadcast): each rank broadcasts its rows.
+  if (auto broadcast = dyn_cast<BroadcastToOp>(op)) {
+    auto source = cast<NDArrayType>(broadcast.getSource().getType());
+    NDArrayType result = broadcast.getType();
+    return source.getRank() == result.getRank() && source.getRank() > 0 &&
+           !source.isDynamicDim(0) &&
+           (source.getDimSize(0) != 1 || result.getDimSize(0) == 1);
+  }
+  if (auto concat = dyn_cast<ConcatOp>(op))
+    return concat.getAxis() != 0;
+  if (auto flip = dyn_cast<FlipOp>(op))
+    return !llvm::is_contained(flip.getAxes(), 0);
+  // Sorts: along other axes local, 1-d arrays by a sample sort (n-d arrays
+  // along dimension 0: sortThroughTranspose).
+  if (isa<SortOp, ArgSortOp>(op))
+    return true;
+  // Along dimension 0 with include_initial: split by splitInitialRow.
+  if (auto scan = dyn_cast<CumulativeOp>(op))
+    return scan.getAxis() != 0 || !scan.getIncludeInitial();
+  return false;
+}
+
+/// The team of the distributed array operands of `op`, or 0.
+int64_t imex::ndarray::detail::getOperandTeam(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (auto env = dist::getDistEnv(operand.getType()))
+      return env.getTeam();
+  return 0;
+}
+
+namespace {
+
+/// Whether result `result` of `op`, whose operands are distributed on a
+/// team, is distributed too (rather than replicated).
+bool isDistributedResult(OpResult result) {
+  Operation *op = result.getOwner();
+  if (!isa<NDArrayType>(result.getType()))
+    return false;
+  if (auto reduction = dyn_cast<ReductionOp>(op))
+    return !llvm::is_contained(reduction.getReducedAxes(), 0);
+  if (auto reduction = dyn_cast<ArgReduceOp>(op))
+    return !llvm::is_contained(reduction.getReducedAxes(), 0);
+  // Split like the values when the sorted array is replicated; replicated
+  // (counts summed over the ranks) when it is split.
+  if (auto search = dyn_cast<SearchSortedOp>(op))
+    return !dist::getDistEnv(search.getSorted().getType()) &&
+           dist::getDistEnv(search.getValues().getType());
+  // Split like the source, or (along axis 0) like the indices.
+  if (auto take = dyn_cast<TakeOp>(op))
+    return dist::getDistEnv(take.getSource().getType()) || take.getAxis() == 0;
+  // A new version of the destination: distributed like it.
+  if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
+    return dist::getDistEnv(insert.getDestination().getType()) != nullptr;
+  if (isa<SubviewOp, ExtractSliceOp>(op) && dist::dropsSplitDimension(op))
+    return false;
+  return cast<NDArrayType>(result.getType()).getRank() > 0;
+}
+
+/// Calls `fn(sources, inputs)` for every control-flow edge of `op` that
+/// forwards values: from `op` into its regions or results, and from the
+/// terminators of its regions.
+void forEachEdge(RegionBranchOpInterface op,
+                 function_ref<void(ValueRange, ValueRange)> fn) {
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (RegionSuccessor &successor : successors)
+    fn(op.getEntrySuccessorOperands(successor), successor.getSuccessorInputs());
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      if (block.empty())
+        continue;
+      auto terminator =
+          dyn_cast<RegionBranchTerminatorOpInterface>(block.back());
+      if (!terminator)
+        continue;
+      successors.clear();
+      op.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+      for (RegionSuccessor &successor : successors)
+        fn(terminator.getSuccessorOperands(successor),
+           successor.getSuccessorInputs());
+    }
+}
+
+/// Makes `value` distributed on `team`; returns whether it changed.
+bool markDistributed(Value value, int64_t team) {
+  auto type = dyn_cast<NDArrayType>(value.getType());
+  if (!type || type.getRank() == 0 || dist::getDistEnv(type))
+    return false;
+  value.setType(dist::withDistEnv(type, team));
+  return true;
+}
+
+} // namespace
+
+/// Gives every value computed from distributed arrays a distributed type,
+/// until nothing changes (loops carry distribution around their back edge).
+void imex::ndarray::detail::propagateDistribution(FunctionOpInterface func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    func->walk([&](Operation *op) {
+      if (auto branch = dyn_cast<RegionBranchOpInterface>(op)) {
+        forEachEdge(branch, [&](ValueRange sources, ValueRange inputs) {
+          for (auto [source, input] : llvm::zip(sources, inputs))
+            if (auto env = dist::getDistEnv(source.getType()))
+              changed |= markDistributed(input, env.getTeam());
+        });
+        return;
+      }
+      if (!isa<NDArrayDialect>(op->getDialect()))
+        return;
+      int64_t team = getOperandTeam(op);
+      if (!team)
+        return;
+      for (OpResult result : op->getResults())
+        if (isDistributedResult(result))
+          changed |= markDistributed(result, team);
+    });
+  }
+}
