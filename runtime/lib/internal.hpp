@@ -171,6 +171,30 @@ void alltoall_i64(Team &t, const int64_t *send, int n,
 /// runtime's MPI error handler fires.
 IDTR_EXPORT void _idtr_test_trigger_mpi_error(int64_t team);
 
+/// What the ranks of a team must agree on when they enter a collective call:
+/// the entry point (which includes the element type), for reductions the
+/// element count and op, otherwise the plan cache key (or root) and the
+/// metadata that is the same on every rank (global shapes, permutation).
+/// Checked by the fused allreduce of every reduction (unless IDTR_NO_CHECKS;
+/// the entry point, key and metadata only with IDTR_CHECK_COLLECTIVES) and,
+/// with IDTR_CHECK_COLLECTIVES, by check_call at the start of every other
+/// collective entry point (see "reductions" below).
+struct CallSig {
+  const char *entry = "";
+  bool reduction = false;
+  int64_t count = 0, op = 0, type = 0, eop = 0; // reductions
+  const char *key_name = nullptr;               // "key", "root" or none
+  int64_t key = 0;
+  int nmeta = 0;
+  const char *meta_names[2] = {};
+  const Idx *meta[2] = {}; // the caller's, alive during the check
+};
+
+/// With IDTR_CHECK_COLLECTIVES, checks that every rank of the team entered
+/// the same collective call (one fused allreduce, bounded by IDTR_TIMEOUT);
+/// on a mismatch the job ends with a report of the first diverging rank.
+void check_call(Team &t, const CallSig &sig);
+
 /// Release the MPI objects of the fused reduction (called before finalize).
 void free_reduce_objects();
 
