@@ -14,6 +14,7 @@
 
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -25,6 +26,15 @@ bool hasDistributedLowering(mlir::Operation *op);
 
 /// The team of `op`'s distributed operands, or 0.
 int64_t getOperandTeam(mlir::Operation *op);
+
+/// Calls `fn(forwarder, sources, inputs)` for every control-flow edge of `op`
+/// that forwards values: from `op` into its regions or results, and from the
+/// terminators of its regions (`forwarder`: the op whose operands `sources`
+/// are).
+void forEachEdge(mlir::RegionBranchOpInterface op,
+                 llvm::function_ref<void(mlir::Operation *, mlir::OperandRange,
+                                         mlir::ValueRange)>
+                     fn);
 
 /// Gives every value computed from distributed arrays a distributed type,
 /// until nothing changes (loops carry distribution around their back edge).

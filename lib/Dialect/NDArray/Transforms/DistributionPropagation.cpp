@@ -102,15 +102,16 @@ bool isDistributedResult(OpResult result) {
   return cast<NDArrayType>(result.getType()).getRank() > 0;
 }
 
-/// Calls `fn(sources, inputs)` for every control-flow edge of `op` that
-/// forwards values: from `op` into its regions or results, and from the
-/// terminators of its regions.
-void forEachEdge(RegionBranchOpInterface op,
-                 function_ref<void(ValueRange, ValueRange)> fn) {
+} // namespace
+
+void imex::ndarray::detail::forEachEdge(
+    RegionBranchOpInterface op,
+    function_ref<void(Operation *, OperandRange, ValueRange)> fn) {
   SmallVector<RegionSuccessor> successors;
   op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
   for (RegionSuccessor &successor : successors)
-    fn(op.getEntrySuccessorOperands(successor), successor.getSuccessorInputs());
+    fn(op, op.getEntrySuccessorOperands(successor),
+       successor.getSuccessorInputs());
   for (Region &region : op->getRegions())
     for (Block &block : region) {
       if (block.empty())
@@ -122,10 +123,12 @@ void forEachEdge(RegionBranchOpInterface op,
       successors.clear();
       op.getSuccessorRegions(RegionBranchPoint(terminator), successors);
       for (RegionSuccessor &successor : successors)
-        fn(terminator.getSuccessorOperands(successor),
+        fn(terminator, terminator.getSuccessorOperands(successor),
            successor.getSuccessorInputs());
     }
 }
+
+namespace {
 
 /// Makes `value` distributed on `team`; returns whether it changed.
 bool markDistributed(Value value, int64_t team) {
@@ -146,11 +149,12 @@ void imex::ndarray::detail::propagateDistribution(FunctionOpInterface func) {
     changed = false;
     func->walk([&](Operation *op) {
       if (auto branch = dyn_cast<RegionBranchOpInterface>(op)) {
-        forEachEdge(branch, [&](ValueRange sources, ValueRange inputs) {
-          for (auto [source, input] : llvm::zip(sources, inputs))
-            if (auto env = dist::getDistEnv(source.getType()))
-              changed |= markDistributed(input, env.getTeam());
-        });
+        forEachEdge(branch,
+                    [&](Operation *, OperandRange sources, ValueRange inputs) {
+                      for (auto [source, input] : llvm::zip(sources, inputs))
+                        if (auto env = dist::getDistEnv(source.getType()))
+                          changed |= markDistributed(input, env.getTeam());
+                    });
         return;
       }
       if (!isa<NDArrayDialect>(op->getDialect()))

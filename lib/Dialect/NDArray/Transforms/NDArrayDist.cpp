@@ -505,8 +505,8 @@ struct NDArrayDistPass
     SmallVector<RegionBranchOpInterface> branches;
     func->walk([&](RegionBranchOpInterface op) { branches.push_back(op); });
     for (RegionBranchOpInterface branch : branches) {
-      auto fix = [&](Operation *forwarder, unsigned firstOperand,
-                     ValueRange sources, ValueRange inputs) {
+      forEachEdge(branch, [&](Operation *forwarder, OperandRange sources,
+                              ValueRange inputs) {
         for (auto [i, pair] : llvm::enumerate(llvm::zip(sources, inputs))) {
           auto [source, input] = pair;
           auto env = dist::getDistEnv(input.getType());
@@ -515,33 +515,10 @@ struct NDArrayDistPass
           OpBuilder b(forwarder);
           Value distributed = dist::createDistribute(
               b, forwarder->getLoc(), source, env.getTeam(), input.getType());
-          forwarder->setOperand(firstOperand + i, distributed);
+          forwarder->setOperand(sources.getBeginOperandIndex() + i,
+                                distributed);
         }
-      };
-      SmallVector<RegionSuccessor> successors;
-      branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
-      for (RegionSuccessor &successor : successors) {
-        OperandRange sources = branch.getEntrySuccessorOperands(successor);
-        unsigned first = sources.empty() ? 0 : sources.getBeginOperandIndex();
-        fix(branch, first, sources, successor.getSuccessorInputs());
-      }
-      for (Region &region : branch->getRegions())
-        for (Block &block : region) {
-          if (block.empty())
-            continue;
-          auto terminator =
-              dyn_cast<RegionBranchTerminatorOpInterface>(block.back());
-          if (!terminator)
-            continue;
-          successors.clear();
-          branch.getSuccessorRegions(RegionBranchPoint(terminator), successors);
-          for (RegionSuccessor &successor : successors) {
-            OperandRange sources = terminator.getSuccessorOperands(successor);
-            unsigned first =
-                sources.empty() ? 0 : sources.getBeginOperandIndex();
-            fix(terminator, first, sources, successor.getSuccessorInputs());
-          }
-        }
+      });
     }
     return success();
   }
