@@ -562,7 +562,6 @@ struct DoubleBufferLoopsPass
     // its first half is the second copy's, ending at the first copy's
     // result. Chains that do not split so (they cannot, being clones) are
     // left alone.
-    std::optional<scf::ForOp> epilogue = unrolled->epilogueLoopOp;
     SmallVector<unsigned> spareArgs;
     SmallVector<OpOperand *> firstRoots, secondRoots;
     SmallVector<Value> inits, firstResults;
@@ -595,23 +594,25 @@ struct DoubleBufferLoopsPass
                           : init);
     }
     if (!inits.empty())
-      epilogue = addSpares(rewriter, main, epilogue, spareArgs, firstRoots,
-                           secondRoots, inits, firstResults);
+      addSpares(rewriter, main, unrolled->epilogueLoopOp, spareArgs, firstRoots,
+                secondRoots, inits, firstResults);
     if (original)
-      runOriginalLast(rewriter, epilogue, original);
+      runOriginalLast(rewriter,
+                      inits.empty() ? unrolled->epilogueLoopOp : std::nullopt,
+                      original);
   }
 
-  /// Lets the odd last iteration (`epilogue`, if any) run `original`, the
-  /// loop before rotation (detached), if the epilogue has its results: the
-  /// rotated body yields the arrays in each other's buffers, which
-  /// bufferization copies into new ones (and the same before the loop, if
-  /// the epilogue were an scf.if selecting either buffer); the original
-  /// body copies u's new values in place and needs one temporary.
+  /// Lets the odd last iteration (`epilogue`, if any, and without spares)
+  /// run `original`, the loop before rotation (detached): the rotated body
+  /// yields the arrays in each other's buffers, which bufferization copies into
+  /// new ones (and the same before the loop, if the epilogue were an scf.if
+  /// selecting either buffer); the original body copies u's new values in place
+  /// and needs one temporary.
   static void runOriginalLast(RewriterBase &rewriter,
                               std::optional<scf::ForOp> epilogue,
                               Operation *original) {
     auto last = cast<scf::ForOp>(original);
-    if (!epilogue || epilogue->getResultTypes() != last.getResultTypes()) {
+    if (!epilogue) {
       original->erase();
       return;
     }
@@ -627,12 +628,13 @@ struct DoubleBufferLoopsPass
   /// Adds the spares (initial values `inits`) of the iter_args at `args` to
   /// `main` and lets the first copy of each chain (`firstRoots`) write into
   /// its spare, the second (`secondRoots`) into the array the first read;
-  /// then the epilogue computes through the spares. Returns the epilogue.
-  static std::optional<scf::ForOp>
-  addSpares(RewriterBase &rewriter, scf::ForOp main,
-            std::optional<scf::ForOp> epilogue, ArrayRef<unsigned> args,
-            ArrayRef<OpOperand *> firstRoots, ArrayRef<OpOperand *> secondRoots,
-            ArrayRef<Value> inits, ArrayRef<Value> firstResults) {
+  /// then the epilogue computes through the spares.
+  static void addSpares(RewriterBase &rewriter, scf::ForOp main,
+                        std::optional<scf::ForOp> epilogue,
+                        ArrayRef<unsigned> args,
+                        ArrayRef<OpOperand *> firstRoots,
+                        ArrayRef<OpOperand *> secondRoots,
+                        ArrayRef<Value> inits, ArrayRef<Value> firstResults) {
     rewriter.setInsertionPoint(main);
     FailureOr<LoopLikeOpInterface> withSpares =
         cast<LoopLikeOpInterface>(main.getOperation())
@@ -642,7 +644,7 @@ struct DoubleBufferLoopsPass
                   return llvm::to_vector(firstResults);
                 });
     if (failed(withSpares))
-      return epilogue;
+      return;
     auto doubled = cast<scf::ForOp>(withSpares->getOperation());
     unsigned numArgs = doubled.getNumRegionIterArgs() - inits.size();
     for (unsigned i = 0, e = firstRoots.size(); i < e; ++i) {
@@ -654,10 +656,9 @@ struct DoubleBufferLoopsPass
       rewriter.modifyOpInPlace(first->getOwner(), [&] { first->set(spare); });
       rewriter.modifyOpInPlace(second->getOwner(), [&] { second->set(read); });
     }
-    if (!epilogue)
-      return epilogue;
-    return updateThroughSpares(rewriter, *epilogue, args,
-                               doubled.getResults().drop_front(numArgs));
+    if (epilogue)
+      updateThroughSpares(rewriter, *epilogue, args,
+                          doubled.getResults().drop_front(numArgs));
   }
 
   /// Lets the epilogue (at most one iteration) compute the single update of
@@ -665,11 +666,9 @@ struct DoubleBufferLoopsPass
   /// carried as an extra iter_arg) and copy the written elements back: the
   /// values cannot be computed in the array's buffer, which they read, and
   /// the spare's buffer exists and is touched already, while a new
-  /// temporary would be allocated and first touched. Returns the epilogue.
-  static scf::ForOp updateThroughSpares(RewriterBase &rewriter,
-                                        scf::ForOp epilogue,
-                                        ArrayRef<unsigned> args,
-                                        ValueRange spares) {
+  /// temporary would be allocated and first touched.
+  static void updateThroughSpares(RewriterBase &rewriter, scf::ForOp epilogue,
+                                  ArrayRef<unsigned> args, ValueRange spares) {
     SmallVector<tensor::InsertSliceOp> updates;
     SmallVector<Value> inits;
     for (auto [index, spare] : llvm::zip_equal(args, spares)) {
@@ -687,39 +686,33 @@ struct DoubleBufferLoopsPass
       inits.push_back(spare);
     }
     if (updates.empty())
-      return epilogue;
+      return;
     rewriter.setInsertionPoint(epilogue);
-    FailureOr<LoopLikeOpInterface> withSpares =
-        cast<LoopLikeOpInterface>(epilogue.getOperation())
-            .replaceWithAdditionalYields(
-                rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
-                [&](OpBuilder &, Location, ArrayRef<BlockArgument> spareArgs) {
-                  SmallVector<Value> yields;
-                  for (auto [i, spareArg] : llvm::enumerate(spareArgs)) {
-                    tensor::InsertSliceOp update = updates[i];
-                    OpBuilder::InsertionGuard guard(rewriter);
-                    rewriter.setInsertionPoint(update);
-                    Location loc = update.getLoc();
-                    Value values = update.getSource();
-                    auto intoSpare = tensor::InsertSliceOp::create(
-                        rewriter, loc, values, spareArg,
-                        update.getMixedOffsets(), update.getMixedSizes(),
-                        update.getMixedStrides());
-                    computeInto(rewriter, values, intoSpare);
-                    Value written = tensor::ExtractSliceOp::create(
-                        rewriter, loc, update.getSourceType(), intoSpare,
-                        update.getMixedOffsets(), update.getMixedSizes(),
-                        update.getMixedStrides());
-                    rewriter.modifyOpInPlace(update, [&] {
-                      update.getSourceMutable().assign(written);
-                    });
-                    yields.push_back(intoSpare);
-                  }
-                  return yields;
-                });
-    if (failed(withSpares))
-      return epilogue;
-    return cast<scf::ForOp>(withSpares->getOperation());
+    (void)cast<LoopLikeOpInterface>(epilogue.getOperation())
+        .replaceWithAdditionalYields(
+            rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+            [&](OpBuilder &, Location, ArrayRef<BlockArgument> spareArgs) {
+              SmallVector<Value> yields;
+              for (auto [i, spareArg] : llvm::enumerate(spareArgs)) {
+                tensor::InsertSliceOp update = updates[i];
+                OpBuilder::InsertionGuard guard(rewriter);
+                rewriter.setInsertionPoint(update);
+                Location loc = update.getLoc();
+                Value values = update.getSource();
+                auto intoSpare = tensor::InsertSliceOp::create(
+                    rewriter, loc, values, spareArg, update.getMixedOffsets(),
+                    update.getMixedSizes(), update.getMixedStrides());
+                computeInto(rewriter, values, intoSpare);
+                Value written = tensor::ExtractSliceOp::create(
+                    rewriter, loc, update.getSourceType(), intoSpare,
+                    update.getMixedOffsets(), update.getMixedSizes(),
+                    update.getMixedStrides());
+                rewriter.modifyOpInPlace(
+                    update, [&] { update.getSourceMutable().assign(written); });
+                yields.push_back(intoSpare);
+              }
+              return yields;
+            });
   }
 };
 
