@@ -1,7 +1,7 @@
-//===- LoweringUtils.cpp - helpers of convert-ndarray-to-linalg ---------===//
+//===- LoweringUtils.cpp - helpers of convert-ndarray-to-linalg -----------===//
 //
 // Types, sizes and small builders shared by the patterns of
-// convert-ndarray-to-linalg (NDArrayToLinalg.cpp, IndexingLowering.cpp).
+// convert-ndarray-to-linalg (NDArrayToLinalg.cpp and the *Lowering.cpp files).
 //
 //===----------------------------------------------------------------------===//
 
