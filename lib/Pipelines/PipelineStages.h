@@ -82,14 +82,14 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
 /// Tensors -> buffers, in place where possible, every buffer freed.
 inline std::string getBufferizationStage() {
   return "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"
-         "loops bufferize-function-"
-         "boundaries "
+         "loops bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // (CSE merges equal views, so that a copy of a view to itself, left
          // where a value computed in place is inserted back, folds away.)
-         "canonicalize,cse,canonicalize,func.func(buffer-loop-hoisting),"
-         "buffer-deallocation-"
-         "pipeline,"
+         "canonicalize,cse,canonicalize,"
+         // (Before the halo buffers are hoisted out of loops.)
+         "receive-halos-in-place,func.func(buffer-loop-hoisting),"
+         "buffer-deallocation-pipeline,"
          "canonicalize,";
 }
 

@@ -138,7 +138,7 @@ Callee idtr_calls::getCallee(Operation *op) {
                 context, {i64, array, i64, array, getUnranked(i64), i64}, {})};
       })
       .Case([&](GetHaloOp) {
-        return Callee{"_idtr_update_halo_" + suffix,
+        return Callee{kUpdateHaloPrefix.str() + suffix,
                       FunctionType::get(context,
                                         {i64, array, list, list, list, list,
                                          array, array, i64},

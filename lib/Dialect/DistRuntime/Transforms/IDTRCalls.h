@@ -16,6 +16,11 @@
 
 namespace imex::distruntime::idtr_calls {
 
+/// The entry points of `get_halo` (`_idtr_update_halo_<T>`) and the
+/// positions of their halo (output) arguments.
+inline constexpr llvm::StringLiteral kUpdateHaloPrefix = "_idtr_update_halo_";
+inline constexpr unsigned kUpdateHaloOutputs[] = {6, 7};
+
 /// An IDTR entry point and the type the module declares it with.
 struct Callee {
   std::string name;

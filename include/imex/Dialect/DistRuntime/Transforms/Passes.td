@@ -106,6 +106,33 @@ def OverlapCommAndCompute : Pass<"overlap-comm-and-compute"> {
 }
 
 
+def ReceiveHalosInPlace : Pass<"receive-halos-in-place"> {
+  let summary = "Receive halos straight into the ghost cells they are copied to";
+  let description = [{
+    Runs after bufferization. `lower-distruntime-to-idtr` receives the halos
+    of `get_halo` into buffers of their own (`memref.alloc`s passed to
+    `_idtr_update_halo_<T>`), which the halo exchange of
+    `convert-dist-to-standard` then copies into the ghost cells of the
+    array's buffer (an insert marked `ndarray.ghost_write`, bufferized in
+    place to a `memref.copy` into a view of that buffer). When a halo
+    buffer is used only by IDTR calls (through `memref.cast`s to unranked
+    memrefs) before one `memref.copy` from it in its block, and the
+    destination of that copy can be computed before the buffer is allocated
+    (its definitions are moved up if they have no side effects), the calls
+    get the destination instead and the buffer and the copy are erased: IDTR
+    receives the rows in place, saving a pass over every halo (a large part
+    of a step when rows are long).
+
+    Sound because the destination rows are ghost cells, not part of the
+    value of the array version they belong to: nothing reads them between
+    the start of the exchange and the copy except as rows of a version that
+    holds the same neighbour rows (the ones being received), and nothing
+    writes them there, as the buffer holds that version until the copy
+    (bufferization updates it in place only after its last read).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def AddCommCacheKeys : Pass<"add-comm-cache-keys", "::mlir::ModuleOp"> {
   let summary = "Let IDTR reuse the plans of exchanges in loops";
   let description = [{

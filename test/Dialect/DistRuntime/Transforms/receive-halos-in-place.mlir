@@ -1,0 +1,104 @@
+// RUN: imex-opt %s -split-input-file -receive-halos-in-place | FileCheck %s
+
+// The halos of an exchange are received into the ghost rows they were
+// copied to; the definitions of the views move above the call.
+// CHECK-LABEL: func.func @ghost_rows
+// CHECK-SAME: (%[[BUF:[^:]*]]: memref<?x8xf64>, %[[ROW:[^:]*]]: index, %[[L:[^:]*]]: index, %[[R:[^:]*]]: index
+// CHECK-NOT: memref.alloc
+// CHECK: %[[LROW:.*]] = arith.subi %[[ROW]], %[[L]]
+// CHECK: %[[LEFT:.*]] = memref.subview %[[BUF]][%[[LROW]], 0] [%[[L]], 8] [1, 1]
+// CHECK: %[[RROW:.*]] = arith.addi
+// CHECK: %[[RIGHT:.*]] = memref.subview %[[BUF]][%[[RROW]], 0] [%[[R]], 8] [1, 1]
+// CHECK: %[[LCAST:.*]] = memref.cast %[[LEFT]] : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<*xf64>
+// CHECK: %[[RCAST:.*]] = memref.cast %[[RIGHT]] : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<*xf64>
+// CHECK: %[[H:.*]] = call @_idtr_update_halo_f64({{.*}}, %[[LCAST]], %[[RCAST]], %{{.*}})
+// CHECK: memref.cast %[[LEFT]]
+// CHECK: memref.cast %[[RIGHT]]
+// CHECK: call @_idtr_wait_buffers(%[[H]],
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func private @_idtr_update_halo_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+func.func private @_idtr_wait_buffers(i64, memref<*xi8>, memref<*xi8>, memref<*xi8>)
+func.func @ghost_rows(%buf: memref<?x8xf64>, %row: index, %l: index, %r: index, %n: index, %list: memref<*xindex>) {
+  %c1 = arith.constant 1 : i64
+  %owned = memref.subview %buf[%row, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  %data = memref.cast %owned : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<*xf64>
+  %lhalo = memref.alloc(%l) : memref<?x8xf64>
+  %rhalo = memref.alloc(%r) : memref<?x8xf64>
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
+  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  %d8 = builtin.unrealized_conversion_cast %data : memref<*xf64> to memref<*xi8>
+  %lcast2 = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
+  %l8 = builtin.unrealized_conversion_cast %lcast2 : memref<*xf64> to memref<*xi8>
+  %rcast2 = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
+  %r8 = builtin.unrealized_conversion_cast %rcast2 : memref<*xf64> to memref<*xi8>
+  func.call @_idtr_wait_buffers(%h, %d8, %l8, %r8) : (i64, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> ()
+  %lrow = arith.subi %row, %l : index
+  %left = memref.subview %buf[%lrow, 0] [%l, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  %rrow = arith.addi %row, %n : index
+  %right = memref.subview %buf[%rrow, 0] [%r, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  memref.copy %rhalo, %right : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// Halo buffers that are read otherwise, copied twice, copied in another
+// block, or copied into a buffer allocated after the call stay.
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-2: memref.alloc
+// CHECK: call @_idtr_update_halo_f64
+// CHECK: memref.load
+// CHECK: memref.copy
+// CHECK: memref.copy
+// CHECK-LABEL: func.func @copied_in_branch
+// CHECK-COUNT-2: memref.alloc
+// CHECK: scf.if
+// CHECK: memref.copy
+// CHECK-LABEL: func.func @fresh_destination
+// CHECK-COUNT-2: memref.alloc(
+// CHECK: call @_idtr_update_halo_f64
+// CHECK: memref.alloc(
+// CHECK: memref.copy
+func.func private @_idtr_update_halo_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+func.func @kept(%buf: memref<?x8xf64>, %data: memref<*xf64>, %list: memref<*xindex>, %l: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : i64
+  %lhalo = memref.alloc(%l) : memref<?x8xf64>
+  %rhalo = memref.alloc(%l) : memref<?x8xf64>
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
+  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  %x = memref.load %lhalo[%c0, %c0] : memref<?x8xf64>
+  %left = memref.subview %buf[0, 0] [%l, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  memref.copy %rhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  memref.copy %rhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  return %x : f64
+}
+func.func @copied_in_branch(%buf: memref<?x8xf64>, %data: memref<*xf64>, %list: memref<*xindex>, %l: index, %cond: i1) {
+  %c1 = arith.constant 1 : i64
+  %lhalo = memref.alloc(%l) : memref<?x8xf64>
+  %rhalo = memref.alloc(%l) : memref<?x8xf64>
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
+  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  scf.if %cond {
+    %left = memref.subview %buf[0, 0] [%l, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+    memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  }
+  return
+}
+func.func @fresh_destination(%data: memref<*xf64>, %list: memref<*xindex>, %l: index) -> memref<?x8xf64> {
+  %c1 = arith.constant 1 : i64
+  %lhalo = memref.alloc(%l) : memref<?x8xf64>
+  %rhalo = memref.alloc(%l) : memref<?x8xf64>
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
+  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  %fresh = memref.alloc(%l) : memref<?x8xf64>
+  memref.copy %lhalo, %fresh : memref<?x8xf64> to memref<?x8xf64>
+  return %fresh : memref<?x8xf64>
+}
