@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -311,6 +312,76 @@ ValueRange idtr_calls::createInAllocaScope(
   ValueRange results = body(b);
   memref::AllocaScopeReturnOp::create(b, loc, results);
   return scope.getResults();
+}
+
+/// The memref type of `type`'s rank and element type with dynamic sizes,
+/// strides and offset: every memref of that rank and element type casts to
+/// it.
+static MemRefType getFullyDynamicType(MemRefType type) {
+  SmallVector<int64_t> dynamic(type.getRank(), ShapedType::kDynamic);
+  auto layout =
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, dynamic);
+  return MemRefType::get(dynamic, type.getElementType(), layout);
+}
+
+ValueRange idtr_calls::createOutlinedCall(
+    OpBuilder &b, Location loc, StringRef prefix, ValueRange args,
+    TypeRange resultTypes,
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>
+        body) {
+  std::string base = prefix.str();
+  llvm::raw_string_ostream mangled(base);
+  SmallVector<Value> operands;
+  for (Value arg : args) {
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type) {
+      operands.push_back(arg);
+      continue;
+    }
+    MemRefType dynamic = getFullyDynamicType(type);
+    operands.push_back(
+        dynamic == type ? arg : memref::CastOp::create(b, loc, dynamic, arg));
+    mangled << '_' << type.getElementType() << 'r' << type.getRank();
+  }
+  mangled << "_n" << args.size();
+  auto functionType = FunctionType::get(
+      b.getContext(), ValueRange(operands).getTypes(), resultTypes);
+
+  Operation *scope = b.getInsertionBlock()->getParentOp();
+  auto module = isa<ModuleOp>(scope) ? cast<ModuleOp>(scope)
+                                     : scope->getParentOfType<ModuleOp>();
+  // Ours if marked as such (a symbol of that name that is not: the next
+  // free name).
+  static constexpr StringLiteral kOutlinedAttrName = "distruntime.outlined";
+  func::FuncOp function;
+  std::string name = base;
+  for (unsigned i = 0; Operation *existing = module.lookupSymbol(name); ++i) {
+    auto candidate = dyn_cast<func::FuncOp>(existing);
+    if (candidate && candidate->hasAttr(kOutlinedAttrName) &&
+        candidate.getFunctionType() == functionType) {
+      function = candidate;
+      break;
+    }
+    name = base + "_" + std::to_string(i);
+  }
+  if (!function) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    function = func::FuncOp::create(b, loc, name, functionType);
+    // Local to the module (kernels compiled into one process each have
+    // theirs) and not inlined (LLVM function attributes).
+    function.setPrivate();
+    function->setAttr(kOutlinedAttrName, b.getUnitAttr());
+    function->setAttr(
+        "llvm.linkage",
+        LLVM::LinkageAttr::get(b.getContext(), LLVM::Linkage::Internal));
+    function->setAttr("passthrough",
+                      b.getArrayAttr({b.getStringAttr("noinline")}));
+    Block *entry = function.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    func::ReturnOp::create(b, loc, body(b, loc, entry->getArguments()));
+  }
+  return func::CallOp::create(b, loc, function, operands).getResults();
 }
 
 ValueRange idtr_calls::createCall(OpBuilder &b, Location loc, Operation *op,

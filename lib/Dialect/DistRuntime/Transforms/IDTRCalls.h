@@ -16,10 +16,14 @@
 
 namespace imex::distruntime::idtr_calls {
 
-/// The entry points of `get_halo` (`_idtr_update_halo_<T>`) and the
-/// positions of their halo (output) arguments.
+/// The entry points of `get_halo` (`_idtr_update_halo_<T>`).
 inline constexpr llvm::StringLiteral kUpdateHaloPrefix = "_idtr_update_halo_";
-inline constexpr unsigned kUpdateHaloOutputs[] = {6, 7};
+
+/// The functions `get_halo` is lowered to calls of (see createOutlinedCall),
+/// and the positions of their halo (output) arguments.
+inline constexpr llvm::StringLiteral kGetHaloFunctionPrefix =
+    "_imex_idtr_get_halo";
+inline constexpr unsigned kGetHaloFunctionOutputs[] = {1, 2};
 
 /// An IDTR entry point and the type the module declares it with.
 struct Callee {
@@ -98,6 +102,22 @@ mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
 mlir::ValueRange createInAllocaScope(
     mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange resultTypes,
     llvm::function_ref<mlir::ValueRange(mlir::OpBuilder &)> body);
+
+/// Calls a private function of the enclosing module named after `prefix`
+/// with `args`, creating it on first use: `body` builds the function's body
+/// from its parameters and returns its results (of types `resultTypes`).
+/// Ranked memref arguments are cast to fully dynamic memrefs, and the name
+/// gets the element type and rank of each, so that all call sites with the
+/// same element types and ranks share the function. It is not inlined: the
+/// glue of an IDTR call (index lists and descriptors on the stack) is
+/// compiled once per module, not at every call site.
+mlir::ValueRange
+createOutlinedCall(mlir::OpBuilder &b, mlir::Location loc,
+                   llvm::StringRef prefix, mlir::ValueRange args,
+                   mlir::TypeRange resultTypes,
+                   llvm::function_ref<llvm::SmallVector<mlir::Value>(
+                       mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>
+                       body);
 
 /// A call of the IDTR function of `op` with `operands`.
 mlir::ValueRange createCall(mlir::OpBuilder &b, mlir::Location loc,

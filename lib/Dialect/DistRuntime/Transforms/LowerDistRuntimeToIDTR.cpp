@@ -150,20 +150,28 @@ struct GetHaloLowering : public AsyncLowering<GetHaloOp> {
         allocOutput(rewriter, loc, op.getLhalo().getType(), leftSizes);
     Value rhalo =
         allocOutput(rewriter, loc, op.getRhalo().getType(), rightSizes);
+    // The call glue in a function per element type and rank, taking the
+    // arrays, team, key and the index lists' values.
+    int64_t rank = getArrayType(op.getData()).getRank();
+    SmallVector<Value> args{data, lhalo, rhalo,
+                            createI64(rewriter, loc, op.getTeamAttr().getInt()),
+                            createI64(rewriter, loc, op.getKeyAttr().getInt())};
+    for (ValueRange list : {adaptor.getGlobalShape(), adaptor.getLocalOffsets(),
+                            adaptor.getBbOffsets(), adaptor.getBbSizes()})
+      llvm::append_range(args, list);
     Value handle =
-        createInAllocaScope(
-            rewriter, loc, rewriter.getI64Type(),
-            [&](OpBuilder &b) {
-              return createCall(
+        createOutlinedCall(
+            rewriter, loc, kGetHaloFunctionPrefix, args, rewriter.getI64Type(),
+            [&](OpBuilder &b, Location loc, ValueRange params) {
+              auto list = [&](int64_t i) {
+                return createIndexList(b, loc,
+                                       params.slice(5 + i * rank, rank));
+              };
+              return SmallVector<Value>(createCall(
                   b, loc, op,
-                  {createI64(b, loc, op.getTeamAttr().getInt()),
-                   toUnranked(b, loc, data),
-                   createIndexList(b, loc, adaptor.getGlobalShape()),
-                   createIndexList(b, loc, adaptor.getLocalOffsets()),
-                   createIndexList(b, loc, adaptor.getBbOffsets()),
-                   createIndexList(b, loc, adaptor.getBbSizes()),
-                   toUnranked(b, loc, lhalo), toUnranked(b, loc, rhalo),
-                   createI64(b, loc, op.getKeyAttr().getInt())});
+                  {params[3], toUnranked(b, loc, params[0]), list(0), list(1),
+                   list(2), list(3), toUnranked(b, loc, params[1]),
+                   toUnranked(b, loc, params[2]), params[4]}));
             })
             .front();
     replace(rewriter, op, handle, {lhalo, rhalo});
@@ -278,19 +286,25 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
       buffers.push_back(getBuffer(rewriter, loc, array));
       results.push_back(array);
     }
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      Callee callee = getCallee(op);
-      SmallVector<Value> operands{adaptor.getHandle()};
-      for (Value buffer : buffers)
-        operands.push_back(
-            UnrealizedConversionCastOp::create(b, loc, callee.type.getInput(1),
-                                               toUnranked(b, loc, buffer))
-                .getResult(0));
-      // The ABI takes three buffers: repeat the last one.
-      while (operands.size() < callee.type.getNumInputs())
-        operands.push_back(operands.back());
-      return createCall(b, loc, op, operands);
-    });
+    // The call glue in a function per buffer types.
+    SmallVector<Value> args{adaptor.getHandle()};
+    llvm::append_range(args, buffers);
+    createOutlinedCall(
+        rewriter, loc, "_imex_idtr_wait", args, {},
+        [&](OpBuilder &b, Location loc, ValueRange params) {
+          Callee callee = getCallee(op);
+          SmallVector<Value> operands{params.front()};
+          for (Value buffer : params.drop_front())
+            operands.push_back(
+                UnrealizedConversionCastOp::create(
+                    b, loc, callee.type.getInput(1), toUnranked(b, loc, buffer))
+                    .getResult(0));
+          // The ABI takes three buffers: repeat the last one.
+          while (operands.size() < callee.type.getNumInputs())
+            operands.push_back(operands.back());
+          createCall(b, loc, op, operands);
+          return SmallVector<Value>();
+        });
     for (int64_t i : written) {
       results[i] = wrapBuffer(rewriter, loc, buffers[i],
                               cast<NDArrayType>(op.getResult(i).getType()));

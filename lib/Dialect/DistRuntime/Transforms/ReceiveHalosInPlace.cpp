@@ -40,7 +40,9 @@ void receiveInPlace(RewriterBase &rewriter, memref::AllocOp alloc,
       continue;
     }
     auto cast = dyn_cast<memref::CastOp>(user);
-    if (!cast || !isa<UnrankedMemRefType>(cast.getType()))
+    if (!cast || !llvm::all_of(cast->getUsers(), [](Operation *castUser) {
+          return isa<func::CallOp>(castUser);
+        }))
       return;
     casts.push_back(cast);
   }
@@ -50,7 +52,12 @@ void receiveInPlace(RewriterBase &rewriter, memref::AllocOp alloc,
       }))
     return;
   Value target = copy.getTarget();
-  if (failed(moveValueDefinitions(rewriter, target, alloc, dominance)))
+  if (llvm::any_of(casts,
+                   [&](memref::CastOp cast) {
+                     return !memref::CastOp::areCastCompatible(target.getType(),
+                                                               cast.getType());
+                   }) ||
+      failed(moveValueDefinitions(rewriter, target, alloc, dominance)))
     return;
   for (memref::CastOp cast : casts)
     rewriter.modifyOpInPlace(cast,
@@ -65,10 +72,9 @@ struct ReceiveHalosInPlacePass
   void runOnOperation() override {
     llvm::SetVector<memref::AllocOp> halos;
     getOperation()->walk([&](func::CallOp call) {
-      if (!call.getCallee().starts_with(idtr_calls::kUpdateHaloPrefix) ||
-          call.getNumOperands() != 9)
+      if (!call.getCallee().starts_with(idtr_calls::kGetHaloFunctionPrefix))
         return;
-      for (unsigned output : idtr_calls::kUpdateHaloOutputs) {
+      for (unsigned output : idtr_calls::kGetHaloFunctionOutputs) {
         Value buffer = call.getOperand(output);
         while (auto cast = buffer.getDefiningOp<memref::CastOp>())
           buffer = cast.getSource();

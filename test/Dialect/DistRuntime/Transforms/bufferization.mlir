@@ -11,7 +11,7 @@
 // CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<8xf64>
 // CHECK: memref.copy %[[IN]], %[[COPY]]
 // CHECK: memref.subview %[[COPY]][0] [4] [1]
-// CHECK: call @_idtr_wait_buffers
+// CHECK: call @_imex_idtr_wait_
 func.func @input_from_exchange(%c: !ndarray.ndarray<8xf64>, %s: !ndarray.ndarray<f64>) -> (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) {
   %c0 = arith.constant 0 : index
   %c8 = arith.constant 8 : index
@@ -32,7 +32,7 @@ func.func @input_from_exchange(%c: !ndarray.ndarray<8xf64>, %s: !ndarray.ndarray
 // CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<8xf64>
 // CHECK: memref.copy %[[IN]], %[[COPY]]
 // CHECK: memref.subview %[[COPY]][0] [4] [1]
-// CHECK: call @_idtr_wait_buffers
+// CHECK: call @_imex_idtr_wait_
 func.func @computed_input(%c: !ndarray.ndarray<8xf64>, %s: !ndarray.ndarray<f64>) -> (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) {
   %c0 = arith.constant 0 : index
   %c8 = arith.constant 8 : index
@@ -48,7 +48,7 @@ func.func @computed_input(%c: !ndarray.ndarray<8xf64>, %s: !ndarray.ndarray<f64>
 // After the wait the input may be updated in place.
 // CHECK-LABEL: func.func @update_after_wait
 // CHECK: %[[IN:.*]] = memref.alloc() {{.*}} : memref<8xf64>
-// CHECK: call @_idtr_wait_buffers
+// CHECK: call @_imex_idtr_wait_
 // CHECK-NOT: memref.copy
 // CHECK: memref.subview %[[IN]][0] [4] [1]
 func.func @update_after_wait(%c: !ndarray.ndarray<8xf64>, %s: !ndarray.ndarray<f64>) -> (!ndarray.ndarray<8xf64>, !ndarray.ndarray<8xf64>) {

@@ -232,26 +232,21 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK: %[[RROWS:.*]] = arith.minsi %[[R1]], %[[S]] : index
 // CHECK: %[[LH:.*]] = memref.alloc(%[[LROWS]]) : memref<?x4xf32>
 // CHECK: %[[RH:.*]] = memref.alloc(%[[RROWS]]) : memref<?x4xf32>
-// CHECK: %[[H:.*]] = memref.alloca_scope -> (i64) {
-// CHECK: %[[GS:.*]] = memref.alloca() : memref<2xindex>
-// CHECK: memref.store %[[N]], %[[GS]][%{{.*}}] : memref<2xindex>
-// CHECK: memref.store %[[C4]], %[[GS]][%{{.*}}] : memref<2xindex>
-// CHECK: memref.cast %[[GS]] : memref<2xindex> to memref<*xindex>
+// The call glue (index lists, unranked descriptors) is one function per
+// element type and rank, taking fully dynamic memrefs and the lists' values.
+// CHECK: %[[TEAM:.*]] = arith.constant 1 : i64
 // CHECK: %[[KEY:.*]] = arith.constant 5 : i64
-// CHECK: %[[HH:.*]] = func.call @_idtr_update_halo_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[KEY]])
-// CHECK: memref.alloca_scope.return %[[HH]] : i64
+// CHECK: %[[D:.*]] = memref.cast %[[DATA]] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: %[[LHD:.*]] = memref.cast %[[LH]] : memref<?x4xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: %[[RHD:.*]] = memref.cast %[[RH]] : memref<?x4xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+// CHECK: %[[H:.*]] = call @[[GET_HALO:_imex_idtr_get_halo_f32r2_f32r2_f32r2_n13]](%[[D]], %[[LHD]], %[[RHD]], %[[TEAM]], %[[KEY]], %[[N]], %[[C4]], %[[O]], %{{.*}}, %[[B]], %{{.*}}, %[[S]], %[[C4]])
 // The input is read again at the wait (numbered, so that CSE keeps this read).
 // CHECK: %[[T2:.*]] = ndarray.to_tensor %[[A]]
 // CHECK: %[[DATA2:.*]] = bufferization.to_buffer %[[T2]] read_only {distruntime.read = {{[0-9]+}} : i64}
-// CHECK: memref.alloca_scope {
-// CHECK: %[[U0:.*]] = memref.cast %[[DATA2]] : memref<?x4xf32, strided<[?, ?], offset: ?>> to memref<*xf32>
-// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %[[U0]] : memref<*xf32> to memref<*xi8>
-// CHECK: %[[U1:.*]] = memref.cast %[[LH]] : memref<?x4xf32> to memref<*xf32>
-// CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %[[U1]] : memref<*xf32> to memref<*xi8>
-// CHECK: %[[U2:.*]] = memref.cast %[[RH]] : memref<?x4xf32> to memref<*xf32>
-// CHECK: %[[B2:.*]] = builtin.unrealized_conversion_cast %[[U2]] : memref<*xf32> to memref<*xi8>
-// CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B2]])
-// CHECK: }
+// CHECK: %[[D2:.*]] = memref.cast %[[DATA2]]
+// CHECK: %[[LHD2:.*]] = memref.cast %[[LH]]
+// CHECK: %[[RHD2:.*]] = memref.cast %[[RH]]
+// CHECK: call @[[WAIT:_imex_idtr_wait_f32r2_f32r2_f32r2_n4]](%[[H]], %[[D2]], %[[LHD2]], %[[RHD2]])
 // The halos become arrays only after the wait, marked as ghost cells (see
 // imex-double-buffer-loops).
 // CHECK: %[[LT:.*]] = bufferization.to_tensor %[[LH]] restrict {ndarray.ghost_write} : memref<?x4xf32> to tensor<?x4xf32>
@@ -259,6 +254,24 @@ func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4
 // CHECK: %[[RT:.*]] = bufferization.to_tensor %[[RH]] restrict {ndarray.ghost_write} : memref<?x4xf32> to tensor<?x4xf32>
 // CHECK: %[[RA:.*]] = builtin.unrealized_conversion_cast %[[RT]] : tensor<?x4xf32> to !ndarray.ndarray<?x4xf32>
 // CHECK: return %[[A]], %[[LA]], %[[RA]]
+// CHECK: func.func private @[[GET_HALO]](%[[PD:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[PL:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[PR:.*]]: memref<?x?xf32, strided<[?, ?], offset: ?>>, %[[PT:.*]]: i64, %[[PK:.*]]: i64, %[[PN:.*]]: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) -> i64
+// CHECK-SAME: attributes {distruntime.outlined, llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
+// CHECK: %[[UD:.*]] = memref.cast %[[PD]] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<*xf32>
+// CHECK: %[[GS:.*]] = memref.alloca() : memref<2xindex>
+// CHECK: memref.store %[[PN]], %[[GS]][%{{.*}}] : memref<2xindex>
+// CHECK-COUNT-4: memref.cast %{{.*}} : memref<2xindex> to memref<*xindex>
+// CHECK: %[[UL:.*]] = memref.cast %[[PL]]
+// CHECK: %[[UR:.*]] = memref.cast %[[PR]]
+// CHECK: %[[HH:.*]] = call @_idtr_update_halo_f32(%[[PT]], %[[UD]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[UL]], %[[UR]], %[[PK]])
+// CHECK: return %[[HH]] : i64
+// CHECK: func.func private @[[WAIT]](%[[WH:.*]]: i64, %[[W0:.*]]: memref<?x?xf32, {{.*}}>, %[[W1:.*]]: memref<?x?xf32, {{.*}}>, %[[W2:.*]]: memref<?x?xf32, {{.*}}>)
+// CHECK: %[[U0:.*]] = memref.cast %[[W0]] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<*xf32>
+// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %[[U0]] : memref<*xf32> to memref<*xi8>
+// CHECK: %[[U1:.*]] = memref.cast %[[W1]]
+// CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %[[U1]]
+// CHECK: %[[U2:.*]] = memref.cast %[[W2]]
+// CHECK: %[[B2:.*]] = builtin.unrealized_conversion_cast %[[U2]]
+// CHECK: call @_idtr_wait_buffers(%[[WH]], %[[B0]], %[[B1]], %[[B2]])
 func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: index, %s: index) -> (!ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>, !ndarray.ndarray<?x4xf32>) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
@@ -277,11 +290,13 @@ func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: ind
 // CHECK: %[[H:.*]] = memref.alloca_scope -> (i64) {
 // CHECK: %[[NOKEY:.*]] = arith.constant -1 : i64
 // CHECK: func.call @_idtr_copy_reshape_i64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NOKEY]])
-// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi64> to memref<*xi8>
-// CHECK: %[[U1:.*]] = memref.cast %[[OUT]] : memref<?xi64> to memref<*xi64>
-// CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %[[U1]] : memref<*xi64> to memref<*xi8>
-// CHECK: func.call @_idtr_wait_buffers(%[[H]], %[[B0]], %[[B1]], %[[B1]])
+// CHECK: %[[OUTD:.*]] = memref.cast %[[OUT]] : memref<?xi64> to memref<?xi64, strided<[?], offset: ?>>
+// CHECK: call @[[WAIT:.*]](%[[H]], %{{.*}}, %[[OUTD]])
 // CHECK: bufferization.to_tensor %[[OUT]] restrict : memref<?xi64> to tensor<?xi64>
+// CHECK: func.func private @[[WAIT]](%[[WH:.*]]: i64, %{{.*}}: memref<?x?xi64, {{.*}}>, %{{.*}}: memref<?xi64, {{.*}}>)
+// CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi64> to memref<*xi8>
+// CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi64> to memref<*xi8>
+// CHECK: call @_idtr_wait_buffers(%[[WH]], %[[B0]], %[[B1]], %[[B1]])
 func.func @copy_reshape(%a: !ndarray.ndarray<?x6xi64>, %o: index, %p: index, %m: index) -> !ndarray.ndarray<?xi64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
@@ -333,7 +348,7 @@ func.func @copy_permute(%a: !ndarray.ndarray<?x3x4xindex>, %o: index, %p: index,
 // Without the producer, both arrays are read through their current buffers.
 // CHECK: ndarray.to_tensor %[[A]]
 // CHECK: ndarray.to_tensor %[[O]]
-// CHECK: func.call @_idtr_wait_buffers(%[[H]],
+// CHECK: call @_imex_idtr_wait_f64r1_f64r1_n3(%[[H]],
 func.func @handle_through_loop(%a: !ndarray.ndarray<?xf64>, %n: index, %m: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -370,5 +385,24 @@ func.func @existing_declaration() -> index {
 // CHECK: call @_idtr_forget_plan(%[[TEAM]], %[[KEY]]) : (i64, i64) -> ()
 func.func @forget_plan() {
   distruntime.forget_plan team = 1 key = 5
+  return
+}
+
+// -----
+
+// A symbol of the outlined function's name that is not that function: the
+// function gets another name; two exchanges share one function.
+// CHECK-LABEL: func.func private @_imex_idtr_get_halo_f64r1_f64r1_f64r1_n9()
+// CHECK-LABEL: func.func @name_taken
+// CHECK: call @_imex_idtr_get_halo_f64r1_f64r1_f64r1_n9_0(
+// CHECK: call @_imex_idtr_get_halo_f64r1_f64r1_f64r1_n9_0(
+// CHECK: func.func private @_imex_idtr_get_halo_f64r1_f64r1_f64r1_n9_0(
+// CHECK-NOT: func.func private @_imex_idtr_get_halo
+func.func private @_imex_idtr_get_halo_f64r1_f64r1_f64r1_n9()
+func.func @name_taken(%a: !ndarray.ndarray<?xf64>, %n: index, %o: index) {
+  %h, %l, %r = distruntime.get_halo %a global_shape[%n] local_offsets[%o] bb_offsets[%o] bb_sizes[%n] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  %w:3 = distruntime.wait %h, %a, %l, %r : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  %h2, %l2, %r2 = distruntime.get_halo %a global_shape[%n] local_offsets[%o] bb_offsets[%o] bb_sizes[%n] team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  %w2:3 = distruntime.wait %h2, %a, %l2, %r2 : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
   return
 }

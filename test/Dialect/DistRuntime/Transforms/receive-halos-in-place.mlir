@@ -1,39 +1,38 @@
 // RUN: imex-opt %s -split-input-file -receive-halos-in-place | FileCheck %s
 
-// The halos of an exchange are received into the ghost rows they were
-// copied to; the definitions of the views move above the call.
+// The halos of an exchange (the second and third arguments of the function
+// lower-distruntime-to-idtr calls for get_halo) are received into the ghost
+// rows they were copied to; the definitions of the views move above the
+// call.
 // CHECK-LABEL: func.func @ghost_rows
-// CHECK-SAME: (%[[BUF:[^:]*]]: memref<?x8xf64>, %[[ROW:[^:]*]]: index, %[[L:[^:]*]]: index, %[[R:[^:]*]]: index
+// CHECK-SAME: (%[[BUF:[^:]*]]: memref<?x8xf64>, %[[ROW:[^:]*]]: index, %[[L:[^:]*]]: index, %[[R:[^:]*]]: index, %[[N:[^:]*]]: index
 // CHECK-NOT: memref.alloc
 // CHECK: %[[LROW:.*]] = arith.subi %[[ROW]], %[[L]]
 // CHECK: %[[LEFT:.*]] = memref.subview %[[BUF]][%[[LROW]], 0] [%[[L]], 8] [1, 1]
-// CHECK: %[[RROW:.*]] = arith.addi
+// CHECK: %[[RROW:.*]] = arith.addi %[[ROW]], %[[N]]
 // CHECK: %[[RIGHT:.*]] = memref.subview %[[BUF]][%[[RROW]], 0] [%[[R]], 8] [1, 1]
-// CHECK: %[[LCAST:.*]] = memref.cast %[[LEFT]] : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<*xf64>
-// CHECK: %[[RCAST:.*]] = memref.cast %[[RIGHT]] : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<*xf64>
-// CHECK: %[[H:.*]] = call @_idtr_update_halo_f64({{.*}}, %[[LCAST]], %[[RCAST]], %{{.*}})
-// CHECK: memref.cast %[[LEFT]]
-// CHECK: memref.cast %[[RIGHT]]
-// CHECK: call @_idtr_wait_buffers(%[[H]],
+// CHECK: %[[LCAST:.*]] = memref.cast %[[LEFT]] : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[RCAST:.*]] = memref.cast %[[RIGHT]] : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: %[[H:.*]] = call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%{{.*}}, %[[LCAST]], %[[RCAST]], %{{.*}}, %{{.*}})
+// CHECK: %[[LCAST2:.*]] = memref.cast %[[LEFT]]
+// CHECK: %[[RCAST2:.*]] = memref.cast %[[RIGHT]]
+// CHECK: call @_imex_idtr_wait_f64r2_f64r2_f64r2_n4(%[[H]], %{{.*}}, %[[LCAST2]], %[[RCAST2]])
 // CHECK-NOT: memref.copy
 // CHECK: return
-func.func private @_idtr_update_halo_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
-func.func private @_idtr_wait_buffers(i64, memref<*xi8>, memref<*xi8>, memref<*xi8>)
-func.func @ghost_rows(%buf: memref<?x8xf64>, %row: index, %l: index, %r: index, %n: index, %list: memref<*xindex>) {
+func.func private @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
+func.func private @_imex_idtr_wait_f64r2_f64r2_f64r2_n4(i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>)
+func.func @ghost_rows(%buf: memref<?x8xf64>, %row: index, %l: index, %r: index, %n: index) {
   %c1 = arith.constant 1 : i64
   %owned = memref.subview %buf[%row, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
-  %data = memref.cast %owned : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<*xf64>
+  %data = memref.cast %owned : memref<?x8xf64, strided<[8, 1], offset: ?>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
   %lhalo = memref.alloc(%l) : memref<?x8xf64>
   %rhalo = memref.alloc(%r) : memref<?x8xf64>
-  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
-  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
-  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
-  %d8 = builtin.unrealized_conversion_cast %data : memref<*xf64> to memref<*xi8>
-  %lcast2 = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
-  %l8 = builtin.unrealized_conversion_cast %lcast2 : memref<*xf64> to memref<*xi8>
-  %rcast2 = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
-  %r8 = builtin.unrealized_conversion_cast %rcast2 : memref<*xf64> to memref<*xi8>
-  func.call @_idtr_wait_buffers(%h, %d8, %l8, %r8) : (i64, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> ()
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%data, %lcast, %rcast, %c1, %c1) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
+  %lcast2 = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %rcast2 = memref.cast %rhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  func.call @_imex_idtr_wait_f64r2_f64r2_f64r2_n4(%h, %data, %lcast2, %rcast2) : (i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
   %lrow = arith.subi %row, %l : index
   %left = memref.subview %buf[%lrow, 0] [%l, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
   memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
@@ -49,7 +48,7 @@ func.func @ghost_rows(%buf: memref<?x8xf64>, %row: index, %l: index, %r: index, 
 // block, or copied into a buffer allocated after the call stay.
 // CHECK-LABEL: func.func @kept
 // CHECK-COUNT-2: memref.alloc
-// CHECK: call @_idtr_update_halo_f64
+// CHECK: call @_imex_idtr_get_halo
 // CHECK: memref.load
 // CHECK: memref.copy
 // CHECK: memref.copy
@@ -59,18 +58,18 @@ func.func @ghost_rows(%buf: memref<?x8xf64>, %row: index, %l: index, %r: index, 
 // CHECK: memref.copy
 // CHECK-LABEL: func.func @fresh_destination
 // CHECK-COUNT-2: memref.alloc(
-// CHECK: call @_idtr_update_halo_f64
+// CHECK: call @_imex_idtr_get_halo
 // CHECK: memref.alloc(
 // CHECK: memref.copy
-func.func private @_idtr_update_halo_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
-func.func @kept(%buf: memref<?x8xf64>, %data: memref<*xf64>, %list: memref<*xindex>, %l: index) -> f64 {
+func.func private @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
+func.func @kept(%buf: memref<?x8xf64>, %data: memref<?x?xf64, strided<[?, ?], offset: ?>>, %l: index) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : i64
   %lhalo = memref.alloc(%l) : memref<?x8xf64>
   %rhalo = memref.alloc(%l) : memref<?x8xf64>
-  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
-  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
-  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%data, %lcast, %rcast, %c1, %c1) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
   %x = memref.load %lhalo[%c0, %c0] : memref<?x8xf64>
   %left = memref.subview %buf[0, 0] [%l, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
   memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
@@ -78,26 +77,26 @@ func.func @kept(%buf: memref<?x8xf64>, %data: memref<*xf64>, %list: memref<*xind
   memref.copy %rhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
   return %x : f64
 }
-func.func @copied_in_branch(%buf: memref<?x8xf64>, %data: memref<*xf64>, %list: memref<*xindex>, %l: index, %cond: i1) {
+func.func @copied_in_branch(%buf: memref<?x8xf64>, %data: memref<?x?xf64, strided<[?, ?], offset: ?>>, %l: index, %cond: i1) {
   %c1 = arith.constant 1 : i64
   %lhalo = memref.alloc(%l) : memref<?x8xf64>
   %rhalo = memref.alloc(%l) : memref<?x8xf64>
-  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
-  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
-  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%data, %lcast, %rcast, %c1, %c1) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
   scf.if %cond {
     %left = memref.subview %buf[0, 0] [%l, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
     memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
   }
   return
 }
-func.func @fresh_destination(%data: memref<*xf64>, %list: memref<*xindex>, %l: index) -> memref<?x8xf64> {
+func.func @fresh_destination(%data: memref<?x?xf64, strided<[?, ?], offset: ?>>, %l: index) -> memref<?x8xf64> {
   %c1 = arith.constant 1 : i64
   %lhalo = memref.alloc(%l) : memref<?x8xf64>
   %rhalo = memref.alloc(%l) : memref<?x8xf64>
-  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<*xf64>
-  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<*xf64>
-  %h = func.call @_idtr_update_halo_f64(%c1, %data, %list, %list, %list, %list, %lcast, %rcast, %c1) : (i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, memref<*xf64>, i64) -> i64
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%data, %lcast, %rcast, %c1, %c1) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
   %fresh = memref.alloc(%l) : memref<?x8xf64>
   memref.copy %lhalo, %fresh : memref<?x8xf64> to memref<?x8xf64>
   return %fresh : memref<?x8xf64>
