@@ -81,7 +81,8 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
 
 /// Tensors -> buffers, in place where possible, every buffer freed.
 inline std::string getBufferizationStage() {
-  return "eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-"
+  return "imex-keep-update-temporaries,eliminate-empty-tensors,"
+         "one-shot-bufferize{allow-return-allocs-from-"
          "loops bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // (CSE merges equal views, so that a copy of a view to itself, left

@@ -209,6 +209,30 @@ def ForwardGhostWrites : Pass<"imex-forward-ghost-writes"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
+  let summary = "Compute updates that read what they overwrite into a "
+                "temporary";
+  let description = [{
+    Runs on tensors, right before `eliminate-empty-tensors`. An update
+    `D[s] = f(views of D)` (a stencil step outside a double-buffered loop:
+    `tensor.insert_slice` of a linalg op's result into D, the op reading
+    slices of D) computes f into a `tensor.empty`, which
+    `eliminate-empty-tensors` replaces by the slice `D[s]`, so that f would
+    write into D directly. Where the views f reads overlap `s`, one-shot
+    bufferization then resolves the conflict by copying every view f
+    reads (a 5-point stencil: four copies of the grid) instead of one
+    temporary. This pass makes the init of such an op an explicit
+    temporary (`bufferization.alloc_tensor`), which
+    `eliminate-empty-tensors` leaves alone: f writes the temporary and the
+    insert copies it into D, one copy. D and the views are compared by
+    their root tensor (through `tensor.extract_slice` sources,
+    `tensor.insert_slice` destinations and `tensor.cast`s, e.g. the ghost
+    writes of a halo exchange); views proven disjoint from `s` (direct
+    slices of D, by value bounds) do not count.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {
   let summary = "Two buffers for tensors a loop updates from their previous "
                 "version";
