@@ -72,7 +72,9 @@ struct ReceiveHalosInPlacePass
   void runOnOperation() override {
     llvm::SetVector<memref::AllocOp> halos;
     getOperation()->walk([&](func::CallOp call) {
-      if (!call.getCallee().starts_with(idtr_calls::kGetHaloFunctionPrefix))
+      if (!call.getCallee().starts_with(idtr_calls::kGetHaloFunctionPrefix) ||
+          call.getNumOperands() <=
+              *llvm::max_element(idtr_calls::kGetHaloFunctionOutputs))
         return;
       for (unsigned output : idtr_calls::kGetHaloFunctionOutputs) {
         Value buffer = call.getOperand(output);

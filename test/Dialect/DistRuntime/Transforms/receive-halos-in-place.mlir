@@ -101,3 +101,15 @@ func.func @fresh_destination(%data: memref<?x?xf64, strided<[?, ?], offset: ?>>,
   memref.copy %lhalo, %fresh : memref<?x8xf64> to memref<?x8xf64>
   return %fresh : memref<?x8xf64>
 }
+
+// -----
+
+// A function named like the outlined get_halo but taking fewer arguments is
+// not one.
+// CHECK-LABEL: func.func @foreign
+// CHECK: call @_imex_idtr_get_halo_other
+func.func private @_imex_idtr_get_halo_other(i64) -> i64
+func.func @foreign(%x: i64) -> i64 {
+  %h = func.call @_imex_idtr_get_halo_other(%x) : (i64) -> i64
+  return %h : i64
+}
