@@ -190,6 +190,26 @@ struct CallSig {
   const Idx *meta[2] = {}; // the caller's, alive during the check
 };
 
+/// The signature of a plan-based call: its key and one or two metadata
+/// vectors.
+inline CallSig plan_sig(const char *entry, const char *key_name, int64_t key,
+                        const char *name0, const Idx &meta0,
+                        const char *name1 = nullptr,
+                        const Idx *meta1 = nullptr) {
+  CallSig s;
+  s.entry = entry;
+  s.key_name = key_name;
+  s.key = key;
+  s.nmeta = meta1 ? 2 : 1;
+  s.meta_names[0] = name0;
+  s.meta[0] = &meta0;
+  if (meta1) {
+    s.meta_names[1] = name1;
+    s.meta[1] = meta1;
+  }
+  return s;
+}
+
 /// With IDTR_CHECK_COLLECTIVES, checks that every rank of the team entered
 /// the same collective call (one fused allreduce, bounded by IDTR_TIMEOUT);
 /// on a mismatch the job ends with a report of the first diverging rank.
@@ -340,6 +360,8 @@ void cache_insert(int kind, int64_t team, int64_t key,
 void cache_drop_team(int64_t team);
 /// Drop the plans of every kind cached under (team, key).
 void cache_forget(int64_t team, int64_t key);
+/// Drop every cached plan.
+void cache_clear();
 
 /// Build or fetch (key >= 0) a plan. `meta` is this rank's record; `build`
 /// performs the metadata exchange and computes the plan.

@@ -1,5 +1,6 @@
-// libidtr core: MPI lifetime, teams, diagnostics, async handles, statistics
-// and the plan cache (partitions and process grids: partition.cpp).
+// libidtr core: MPI lifetime, teams, diagnostics, async handles and
+// statistics (the plan cache: plan_cache.cpp; partitions and process grids:
+// partition.cpp).
 #include "internal.hpp"
 
 #include <cctype>
@@ -32,10 +33,6 @@ struct State {
   std::mutex hmu; // handles
   std::unordered_map<int64_t, std::unique_ptr<AsyncOp>> ops;
   uint64_t next_handle = 1;
-
-  std::mutex cmu; // plan cache
-  std::map<std::tuple<int, int64_t, int64_t>, std::shared_ptr<const Plan>>
-      cache;
 };
 
 State &st() {
@@ -128,8 +125,7 @@ void at_exit_fn() {
   // application calls MPI_Finalize.
   if (st().we_initialized && mpi_usable())
     MPI_Finalize();
-  std::lock_guard<std::mutex> lk(st().cmu);
-  st().cache.clear();
+  cache_clear();
 }
 
 void ensure_mpi() {
@@ -205,10 +201,7 @@ void cleanup_mpi() {
     MPI_Barrier(s.finalize_comm);
     MPI_Comm_free(&s.finalize_comm);
   }
-  {
-    std::lock_guard<std::mutex> lk(s.cmu);
-    s.cache.clear();
-  }
+  cache_clear();
   free_reduce_objects();
   std::lock_guard<std::mutex> lk(s.mu);
   for (size_t i = 1; i < s.teams.size(); ++i) {
@@ -538,64 +531,6 @@ void wait_requests(AsyncOp &op) {
       timeout_seconds(), pending, n, list.c_str());
 }
 
-// ------------------------------------------------------------ plan cache ---
-
-std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key) {
-  State &s = st();
-  std::lock_guard<std::mutex> lk(s.cmu);
-  auto it = s.cache.find({kind, team, key});
-  return it == s.cache.end() ? nullptr : it->second;
-}
-
-void cache_insert(int kind, int64_t team, int64_t key,
-                  std::shared_ptr<const Plan> p) {
-  State &s = st();
-  std::lock_guard<std::mutex> lk(s.cmu);
-  s.cache[{kind, team, key}] = std::move(p);
-}
-
-void cache_drop_team(int64_t team) {
-  State &s = st();
-  std::lock_guard<std::mutex> lk(s.cmu);
-  for (auto it = s.cache.begin(); it != s.cache.end();) {
-    if (std::get<1>(it->first) == team)
-      it = s.cache.erase(it);
-    else
-      ++it;
-  }
-}
-
-void cache_forget(int64_t team, int64_t key) {
-  State &s = st();
-  std::lock_guard<std::mutex> lk(s.cmu);
-  for (int kind :
-       {kPlanHalo, kPlanReshape, kPlanPermute, kPlanRepart, kPlanGhost})
-    s.cache.erase({kind, team, key});
-}
-
-std::shared_ptr<const Plan>
-get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
-         const std::function<std::shared_ptr<Plan>(const Rec &)> &build) {
-  if (key >= 0) {
-    if (auto p = cache_lookup(kind, t.id, key)) {
-      if (p->meta != meta)
-        fail("plan cache key %" PRId64
-             " was reused with different arguments on this rank (cached "
-             "metadata %s, now %s); keys must identify one call site with "
-             "fixed shapes and partitions (or be released with "
-             "_idtr_forget_plan before its metadata changes)",
-             key, fmt_vec(p->meta).c_str(), fmt_vec(meta).c_str());
-      stat_add(stat_kind, IDTR_CNT_CACHE_HITS, 1);
-      return p;
-    }
-    stat_add(stat_kind, IDTR_CNT_CACHE_MISSES, 1);
-  }
-  std::shared_ptr<Plan> p = build(meta);
-  if (key >= 0)
-    cache_insert(kind, t.id, key, p);
-  return p;
-}
-
 bool checks_enabled() {
   static const bool on = [] {
     const char *e = std::getenv("IDTR_NO_CHECKS");
@@ -810,21 +745,4 @@ IDTR_EXPORT void _idtr_reset_stats(void) {
   for (auto &row : g_stats)
     for (auto &c : row)
       c.store(0, std::memory_order_relaxed);
-}
-
-IDTR_EXPORT void _idtr_clear_cache(void) {
-  State &s = st();
-  std::lock_guard<std::mutex> lk(s.cmu);
-  s.cache.clear();
-}
-
-IDTR_EXPORT void _idtr_forget_plan(int64_t team, int64_t key) {
-  EntryScope es("_idtr_forget_plan");
-  get_team(team, /*collective=*/false); // error if unknown
-  if (key < 0)
-    fail("invalid plan cache key %" PRId64
-         ": cached plans have keys >= 0 (a negative key means \"do not "
-         "cache\", so there is nothing to forget)",
-         key);
-  cache_forget(team, key);
 }

@@ -228,6 +228,47 @@ inline void check_box(const char *what, const Idx &off, const Idx &size,
 // ---------------------------------------------------------------- kernels ---
 
 /// dst <- src for views of identical sizes (any strides).
+/// Sub-view of a box region, dimensions in traversal order.
+template <class T> View<T> subview(const View<T> &v, const Region &r) {
+  View<T> s;
+  s.rank = r.rank;
+  s.base = v.base;
+  for (int k = 0; k < r.rank; ++k)
+    s.base += r.start[k] * v.strides[k];
+  for (int k = 0; k < r.rank; ++k) {
+    s.sizes[k] = r.extent[r.order[k]];
+    s.strides[k] = v.strides[r.order[k]];
+  }
+  return s;
+}
+
+/// Posts the nonblocking send or receive of `count` elements at `p` (in
+/// messages of at most kChunk elements) as requests of `op`.
+template <class TR>
+void post(AsyncOp &op, bool send, typename TR::T *p, int64_t count, int peer,
+          int tag, MPI_Comm comm) {
+  while (count > 0) {
+    int c = static_cast<int>(std::min(count, kChunk));
+    MPI_Request rq;
+    if (send)
+      IDTR_MPI(MPI_Isend(p, c, TR::mpi(), peer, tag, comm, &rq));
+    else
+      IDTR_MPI(MPI_Irecv(p, c, TR::mpi(), peer, tag, comm, &rq));
+    op.reqs.push_back(rq);
+    op.req_info.push_back(
+        {peer, tag, send, static_cast<int64_t>(sizeof(typename TR::T)) * c});
+    p += c;
+    count -= c;
+  }
+}
+
+/// A buffer of `count` elements owned by `op` (freed with it).
+template <class T> T *alloc_buffer(AsyncOp &op, int64_t count) {
+  op.buffers.emplace_back(
+      new std::byte[sizeof(T) * static_cast<size_t>(count)]);
+  return reinterpret_cast<T *>(op.buffers.back().get());
+}
+
 template <class T> void copy_view(const View<T> &dst, const View<T> &src) {
   int n = 0;
   int64_t sz[kMaxRank], ds[kMaxRank], ss[kMaxRank];

@@ -40,6 +40,9 @@ import numpy as np
 
 from harness import (NUMPY_OF, Program, _element, array_type,
                      assert_matches, mlir_dtype, random_numbers)
+from dist_data_ops import DataDependentOps
+from dist_values import (NUMPY_BINARY, NUMPY_REDUCE, NUMPY_UNARY, Check, Val,
+                         is_complex, is_float, reduction_dtype)
 
 DIST_PIPELINE = "imex-dist-cpu-pipeline"
 # Set (by test_dist_gpu.py) to a GPU environment: every array but the
@@ -92,52 +95,6 @@ STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
 STAT_HALO, STAT_ALL = 0, 8
 CNT_CALLS, CNT_MSGS_SENT, CNT_BYTES_SENT, CNT_COLL_BYTES = 0, 1, 2, 6
 
-NUMPY_BINARY = {
-    "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
-    "divide": np.true_divide, "floor_divide": np.floor_divide,
-    "remainder": np.remainder, "pow": np.power, "maximum": np.maximum,
-    "minimum": np.minimum, "atan2": np.arctan2, "hypot": np.hypot,
-    "equal": np.equal, "not_equal": np.not_equal, "less": np.less,
-    "less_equal": np.less_equal, "greater": np.greater,
-    "greater_equal": np.greater_equal, "logical_and": np.logical_and,
-    "logical_or": np.logical_or, "logical_xor": np.logical_xor,
-    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
-    "bitwise_xor": np.bitwise_xor,
-}
-NUMPY_UNARY = {
-    "abs": np.abs, "negative": np.negative, "sign": np.sign,
-    "square": np.square, "ceil": np.ceil, "floor": np.floor,
-    "round": np.round, "trunc": np.trunc, "exp": np.exp, "log": np.log,
-    "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tanh": np.tanh,
-    "isnan": np.isnan, "isfinite": np.isfinite, "signbit": np.signbit,
-    "logical_not": np.logical_not, "bitwise_invert": np.invert,
-    "real": np.real, "imag": np.imag, "conj": np.conj,
-}
-NUMPY_REDUCE = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max,
-                "mean": np.mean, "var": np.var, "std": np.std, "any": np.any,
-                "all": np.all}
-
-
-def is_float(dtype):
-    return dtype.startswith("f") or dtype == "bf16"
-
-
-def is_complex(dtype):
-    return dtype.startswith("complex")
-
-
-def reduction_dtype(kind, dtype):
-    if kind in ("any", "all"):
-        return "i1"
-    if kind in ("sum", "prod"):
-        if dtype.startswith("ui"):
-            return "ui64"
-        return dtype if is_float(dtype) or is_complex(dtype) else "i64"
-    if kind in ("mean", "var", "std"):
-        return dtype if is_float(dtype) or is_complex(dtype) else "f64"
-    return dtype
-
-
 RNG = np.random.default_rng(20240611)  # reseeded per case by build()
 
 
@@ -158,39 +115,6 @@ def iota(shape, dtype="f64"):
     return np.arange(math.prod(shape)).reshape(shape).astype(NUMPY_OF[dtype])
 
 
-class Val:
-    """An ndarray SSA value with its declared dims (None = dynamic), its
-    ndarray dtype and its numpy twin (a view where the ndarray is one)."""
-
-    def __init__(self, name, dims, dtype, value, exact=True, base=None):
-        self.name, self.dims, self.dtype = name, list(dims), dtype
-        self.base = base  # the Val this one is a view of
-        self.value = value if isinstance(value, np.ndarray) else \
-            np.asarray(value)
-        self.exact = exact  # bitwise equal at every rank count
-        assert self.value.ndim == len(self.dims), (self.value.shape, dims)
-        for d, n in zip(self.dims, self.value.shape):
-            assert d is None or d == n, (dims, self.value.shape)
-
-    @property
-    def shape(self):
-        return self.value.shape
-
-    @property
-    def ndim(self):
-        return self.value.ndim
-
-    @property
-    def type(self):
-        return array_type(self.dims, self.dtype)
-
-
-class Check:
-    def __init__(self, label, expected, dtype, exact):
-        self.label, self.expected, self.dtype, self.exact = (label, expected,
-                                                             dtype, exact)
-
-
 def _bound(value, n, default_end):
     """A slice bound as (from_end, k): k, or n - k when from_end."""
     if value is None:
@@ -198,7 +122,7 @@ def _bound(value, n, default_end):
     return (True, -value) if value < 0 else (False, value)
 
 
-class Dist:
+class Dist(DataDependentOps):
     """Builds one program: ndarray IR and its numpy twin side by side."""
 
     def __init__(self):
@@ -423,108 +347,6 @@ class Dist:
         # Float reductions are reproducible: the same bits on any number of
         # ranks (a fixed blocking of dimension 0, see docs/distribution.md).
         return Val(r, dims, rdtype, expected.astype(NUMPY_OF[rdtype]), a.exact)
-
-    def sort(self, a, axis, descending=False, indices=False):
-        """ndarray.sort / argsort: numpy's stable order, descending stable
-        (equal elements keep their order, NaNs first)."""
-        v = a.value
-        if descending:
-            n = v.shape[axis]
-            order = n - 1 - np.flip(np.argsort(np.flip(v, axis), axis=axis,
-                                               kind="stable"), axis)
-        else:
-            order = np.argsort(v, axis=axis, kind="stable")
-        expected = order.astype(np.int64) if indices else \
-            np.take_along_axis(v, order, axis)
-        rdtype = "i64" if indices else a.dtype
-        op = "argsort" if indices else "sort"
-        flag = " descending" if descending else ""
-        r = self.op(f"ndarray.{op} {a.name} axis {axis}{flag} : {a.type} -> "
-                    f"{array_type(a.dims, rdtype)}")
-        return Val(r, a.dims, rdtype, expected, a.exact)
-
-    def take(self, a, idx, axis):
-        expected = np.take(a.value, idx.value.astype(np.int64), axis=axis)
-        dims = list(a.dims)
-        dims[axis] = idx.dims[0]
-        r = self.op(f"ndarray.take {a.name}[{idx.name}] axis {axis} : "
-                    f"({a.type}, {idx.type}) -> {array_type(dims, a.dtype)}")
-        return Val(r, dims, a.dtype, expected, a.exact)
-
-    def put(self, a, idx, values, axis):
-        """a[..., idx, ...] = values along `axis` (a copy; last write wins)."""
-        expected = a.value.copy()
-        for j, i in enumerate(idx.value.astype(np.int64)):
-            at = [slice(None)] * expected.ndim
-            at[axis] = i
-            src = [slice(None)] * expected.ndim
-            src[axis] = j
-            expected[tuple(at)] = values.value[tuple(src)]
-        r = self.op(f"ndarray.put {values.name} into {a.name}[{idx.name}] "
-                    f"axis {axis} : ({values.type}, {a.type}, {idx.type}) -> "
-                    f"{array_type(a.dims, a.dtype)}")
-        return Val(r, a.dims, a.dtype, expected, a.exact and values.exact)
-
-    def searchsorted(self, s, v, right=False):
-        expected = np.searchsorted(s.value, v.value,
-                                   side="right" if right else "left")
-        flag = " right" if right else ""
-        r = self.op(f"ndarray.searchsorted {s.name}, {v.name}{flag} : "
-                    f"({s.type}, {v.type}) -> {array_type(v.dims, 'i64')}")
-        return Val(r, v.dims, "i64", expected.astype(np.int64),
-                   s.exact and v.exact)
-
-    def flip(self, a, axes):
-        r = self.op(f"ndarray.flip {a.name} [{', '.join(map(str, axes))}] : "
-                    f"{a.type} -> {a.type}")
-        return Val(r, a.dims, a.dtype, np.flip(a.value, tuple(axes)).copy(),
-                   a.exact)
-
-    def masked_select(self, a, mask):
-        expected = a.value[mask.value]
-        dims = [None] + a.dims[mask.ndim:]
-        r = self.op(f"ndarray.masked_select {a.name}[{mask.name}] : {a.type}, "
-                    f"{mask.type} -> {array_type(dims, a.dtype)}")
-        return Val(r, dims, a.dtype, expected, a.exact)
-
-    def argreduce(self, kind, a, axis=None, keepdims=False):
-        f = np.argmax if kind == "max" else np.argmin
-        expected = np.asarray(f(a.value, axis=axis, keepdims=keepdims),
-                              np.int64)
-        dims = []
-        for i, d in enumerate(a.dims):
-            if axis is not None and i != axis:
-                dims.append(d)
-            elif keepdims:
-                dims.append(1)
-        attrs = "" if axis is None else f" axis {axis}"
-        attrs += " keepdims" if keepdims else ""
-        r = self.op(f"ndarray.argreduce {kind} {a.name}{attrs} : {a.type} -> "
-                    f"{array_type(dims, 'i64')}")
-        return Val(r, dims, "i64", expected, a.exact)
-
-    def cumulative(self, kind, a, axis, include_initial=False):
-        rdtype = reduction_dtype(kind, a.dtype)
-        scan = np.cumsum if kind == "sum" else np.cumprod
-        with np.errstate(all="ignore"):
-            expected = scan(a.value, axis=axis, dtype=NUMPY_OF[rdtype])
-        dims = list(a.dims)
-        if include_initial:
-            shape = list(expected.shape)
-            shape[axis] = 1
-            initial = np.full(shape, 0 if kind == "sum" else 1,
-                              NUMPY_OF[rdtype])
-            expected = np.concatenate([initial, expected], axis=axis)
-            if dims[axis] is not None:
-                dims[axis] += 1
-        flag = " include_initial" if include_initial else ""
-        r = self.op(f"ndarray.cumulative {kind} {a.name} axis {axis}{flag} : "
-                    f"{a.type} -> {array_type(dims, rdtype)}")
-        # Along dimension 0 each rank applies the total of the ranks before
-        # it to its own scan: float rounding depends on the rank count.
-        exact = a.exact and (axis != 0 or not (is_float(rdtype) or
-                                               is_complex(rdtype)))
-        return Val(r, dims, rdtype, expected, exact)
 
     def _slice(self, a, index):
         """Offsets, sizes, strides (strings), the kept dims and the numpy
