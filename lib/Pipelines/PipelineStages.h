@@ -105,7 +105,7 @@ std::string getCPUCodegenStage(const Options &options) {
       "expand-strided-metadata,"
       "lower-affine,convert-scf-to-cf,"
       // Complex arithmetic on the components (arith and math ops).
-      "convert-complex-to-standard,arith-expand,"
+      "convert-complex-to-standard,imex-expand-divisions,"
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,";
   // Transcendental functions: libm calls (vectorized by the JIT unless

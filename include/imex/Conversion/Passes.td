@@ -188,6 +188,23 @@ def StridedCopiesToLinalg
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ExpandDivisions : Pass<"imex-expand-divisions"> {
+  let summary = "Expand the arith ops LLVM has no instruction for, and only "
+                "those";
+  let description = [{
+    Expands `arith.ceildivsi`, `arith.ceildivui` and `arith.floordivsi`
+    into divisions, comparisons and selects (upstream's
+    `populateCeilFloorDivExpandOpsPatterns`), which `convert-arith-to-llvm`
+    cannot lower. Used instead of `arith-expand`, which also expands every
+    `minsi`/`maxsi` (the index arithmetic of views of distributed arrays is
+    full of them) and `minimumf`/`maximumf` into a comparison and a select
+    each; `convert-arith-to-llvm` lowers those to one LLVM intrinsic
+    (`llvm.intr.smin`, `llvm.intr.maximum`, ...), a smaller module for LLVM
+    to optimize, with the same code after LLVM's instcombine.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ForwardGhostWrites : Pass<"imex-forward-ghost-writes"> {
   let summary = "Uses of an array version after a halo exchange into it "
                 "use the exchanged version";

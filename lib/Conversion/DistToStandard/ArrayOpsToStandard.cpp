@@ -104,24 +104,22 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
     Value offset = materialize(offsets[0]), size = materialize(sizes[0]),
           stride = materialize(strides[0]);
 
-    // Part p holds global rows [begin, end); the slice rows i with
-    // offset + i * stride in that range are [ceil((begin - offset) /
-    // stride), ceil((end - offset) / stride)), clamped to the slice. The
-    // parts are consecutive and the bound is monotone in the row, so each
-    // part boundary is clamped once and shared by the parts it separates.
+    // The slice rows i with offset + i * stride in global rows [begin, end)
+    // are [ceil((begin - offset) / stride), ceil((end - offset) / stride)),
+    // clamped to the slice; so for the valid and the owned rows.
     LocalArray result;
-    Value row = array.offset;
     auto sliceRowAt = [&](Value globalRow) {
       return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), m.c(0), size);
     };
-    Value firstRow = sliceRowAt(row), lastRow = firstRow;
-    for (unsigned p = 0; p < 3; ++p) {
-      row = m.add(row, array.rows[p]);
-      Value hi = sliceRowAt(row);
-      result.rows[p] = m.sub(hi, lastRow);
-      lastRow = hi;
-    }
+    Value ownedStart = array.ownedStart(m);
+    Value firstRow = sliceRowAt(array.offset);
+    Value ownedFirst = sliceRowAt(ownedStart);
+    Value ownedLast = sliceRowAt(m.add(ownedStart, array.ownedCount));
+    Value lastRow = sliceRowAt(m.add(array.offset, array.validCount));
     Value count = m.sub(lastRow, firstRow);
+    result.ownedFrom = m.sub(ownedFirst, firstRow);
+    result.ownedCount = m.sub(ownedLast, ownedFirst);
+    result.validCount = count;
     // Buffer row of slice row firstRow; the first valid row when the slice
     // holds none.
     Value localRow = m.select(
@@ -215,7 +213,7 @@ struct ElementwiseLowering : public ConversionPattern {
       if (input.kind != Operand::Aligned)
         continue;
       offset = m.select(input.isRowAligned, input.dist.offset, offset);
-      count = m.select(input.isRowAligned, input.dist.validRows(m), count);
+      count = m.select(input.isRowAligned, input.dist.validCount, count);
     }
 
     IRMapping mapping;
@@ -313,8 +311,8 @@ struct InsertSliceLowering : public DistPattern<ImmutableInsertSliceOp> {
     Value buffer = ImmutableInsertSliceOp::create(
         b, loc, local, dest.buffer, localOffsets, localSizes, strides);
     Value zero = m.c(0);
-    LocalArray result{
-        buffer, ownedRow, {zero, dest.rows[1], zero}, start, dest.size0};
+    LocalArray result{buffer,          ownedRow, zero,      dest.ownedCount,
+                      dest.ownedCount, start,    dest.size0};
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }
@@ -339,7 +337,7 @@ struct BroadcastToRowsLowering : public DistPattern<BroadcastToOp> {
     Value owned = array.owned(rewriter, loc);
     // The local result's dimension 0 is dynamic (the owned rows); the
     // others keep the op's sizes.
-    SmallVector<Value> sizes{array.rows[1]};
+    SmallVector<Value> sizes{array.ownedCount};
     auto dynamicSizes = adaptor.getDynamicSizes();
     for (int64_t d = 0, k = 0; d < resultType.getRank(); ++d) {
       if (!resultType.isDynamicDim(d))

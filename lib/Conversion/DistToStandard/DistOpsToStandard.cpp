@@ -285,28 +285,41 @@ struct InitDistArrayLowering
     Value size0 = adaptor.getGlobalShape()[0].front();
     NDArrayType bufferType = getBufferType(op.getType());
     bool noHalos = isStaticallyEmpty(parts[0]) && isStaticallyEmpty(parts[2]);
-    std::array<Value, 3> rows = {noHalos ? m.c(0) : m.rows(parts[0]),
-                                 m.rows(parts[1]),
-                                 noHalos ? m.c(0) : m.rows(parts[2])};
+    Value ownedFrom = noHalos ? m.c(0) : m.rows(parts[0]);
+    Value ownedCount = m.rows(parts[1]);
+    Value validCount =
+        noHalos ? ownedCount
+                : m.add(m.add(ownedFrom, ownedCount), m.rows(parts[2]));
     LocalArray local;
     if (ndarray::SubviewOp view = op.getSpareRowsView()) {
       // The owned block is a view of a buffer with spare rows around it
       // (ghost cells of the caller): that buffer, with the block at its row.
       Value first =
           getValueOrCreateConstantIndexOp(b, loc, view.getMixedOffsets()[0]);
-      local = {castTo(b, loc, view.getSource(), bufferType), first, rows,
-               offset, size0};
+      local = {castTo(b, loc, view.getSource(), bufferType),
+               first,
+               ownedFrom,
+               ownedCount,
+               validCount,
+               offset,
+               size0};
     } else if (!noHalos) {
       // Halos given: one buffer of the three parts.
       Value buffer = ConcatOp::create(
           b, loc, dist::getRowsType(cast<NDArrayType>(parts[1].getType())),
           ValueRange(parts).take_front(3), 0);
-      local = {castTo(b, loc, buffer, bufferType), m.c(0), rows, offset, size0};
+      local = {castTo(b, loc, buffer, bufferType),
+               m.c(0),
+               ownedFrom,
+               ownedCount,
+               validCount,
+               offset,
+               size0};
     } else if (auto it = ghosts.widths.find(op);
                it != ghosts.widths.end() && getsSpareRows(op, it->second)) {
       // With the spare rows its exchanges need (a given block is copied
       // into the new buffer once, for exchanges in loops).
-      Value start = m.add(offset, rows[0]);
+      Value start = m.add(offset, ownedFrom);
       local = withSpareRows(b, loc, parts[1], start, size0,
                             m.c(it->second.left), m.c(it->second.right));
       local.buffer = castTo(b, loc, local.buffer, bufferType);
@@ -392,19 +405,22 @@ struct LocalRepartitionLowering
     IndexMath m{rewriter, op.getLoc()};
     LocalArray source = LocalArray::unpack(adaptor.getSource());
     Value offset = adaptor.getOffset().front();
+    // Valid rows [from, from + size) of the source (the op requires the
+    // source to hold them; `from` is clamped only so that an empty result
+    // stays a view inside the buffer); the owned rows are those inside.
+    Value size = adaptor.getSize().front();
     Value from = m.sub(offset, source.offset);
-    Value to = m.add(from, adaptor.getSize().front());
+    Value zero = m.c(0);
+    Value lo = m.clamp(from, zero, source.validCount);
+    Value ownedLo = m.clamp(m.sub(source.ownedFrom, lo), zero, size);
+    Value ownedHi = m.clamp(
+        m.sub(m.add(source.ownedFrom, source.ownedCount), lo), ownedLo, size);
     LocalArray result = source;
     result.offset = offset;
-    result.first =
-        m.add(source.first, m.clamp(from, m.c(0), source.validRows(m)));
-    Value begin = m.c(0);
-    for (unsigned p = 0; p < 3; ++p) {
-      Value end = m.add(begin, source.rows[p]);
-      Value lo = m.clamp(from, begin, end), hi = m.clamp(to, begin, end);
-      result.rows[p] = m.max(m.sub(hi, lo), m.c(0));
-      begin = end;
-    }
+    result.first = m.add(source.first, lo);
+    result.ownedFrom = ownedLo;
+    result.ownedCount = m.sub(ownedHi, ownedLo);
+    result.validCount = size;
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }

@@ -65,30 +65,33 @@ Value IndexMath::rows(Value array) const {
 
 LocalArray LocalArray::unpack(ValueRange values) {
   assert(values.size() == kNumValues && "not a distributed array");
-  return {values[0],
-          values[1],
-          {values[2], values[3], values[4]},
-          values[5],
-          values[6]};
+  return {values[0], values[1], values[2], values[3],
+          values[4], values[5], values[6]};
 }
 
 SmallVector<Value> LocalArray::pack() const {
-  return {buffer, first, rows[0], rows[1], rows[2], offset, size0};
+  return {buffer, first, ownedFrom, ownedCount, validCount, offset, size0};
 }
 
 LocalArray LocalArray::fromOwned(OpBuilder &b, Location loc, Value owned,
                                  Value start, Value size0) {
   IndexMath m{b, loc};
-  Value zero = m.c(0);
-  return {owned, zero, {zero, m.rows(owned), zero}, start, size0};
+  Value count = m.rows(owned);
+  return {owned, m.c(0), m.c(0), count, count, start, size0};
 }
 
 Value LocalArray::part(OpBuilder &b, Location loc, unsigned p) const {
   IndexMath m{b, loc};
-  Value row = first;
-  for (unsigned q = 0; q < p; ++q)
-    row = m.add(row, rows[q]);
-  return sliceRows(b, loc, buffer, row, rows[p]);
+  switch (p) {
+  case 0:
+    return sliceRows(b, loc, buffer, first, ownedFrom);
+  case 1:
+    return sliceRows(b, loc, buffer, ownedRow(m), ownedCount);
+  default:
+    Value ownedEnd = m.add(ownedFrom, ownedCount);
+    return sliceRows(b, loc, buffer, m.add(first, ownedEnd),
+                     m.sub(validCount, ownedEnd));
+  }
 }
 
 Value LocalArray::validSlice(OpBuilder &b, Location loc, Value from,
@@ -99,21 +102,25 @@ Value LocalArray::validSlice(OpBuilder &b, Location loc, Value from,
 
 Value LocalArray::valid(OpBuilder &b, Location loc) const {
   IndexMath m{b, loc};
-  return validSlice(b, loc, m.c(0), validRows(m));
+  return validSlice(b, loc, m.c(0), validCount);
 }
 
 bool LocalArray::hasNoSpareRows() const {
-  if (!isConstantIntValue(first, 0) || !isConstantIntValue(rows[0], 0) ||
-      !isConstantIntValue(rows[2], 0))
+  if (!isConstantIntValue(first, 0) || !isConstantIntValue(ownedFrom, 0))
     return false;
+  if (validCount != ownedCount) {
+    std::optional<int64_t> valid = getConstantIntValue(validCount);
+    if (!valid || valid != getConstantIntValue(ownedCount))
+      return false;
+  }
   Value storage = buffer;
   while (auto cast = storage.getDefiningOp<CastOp>())
     storage = cast.getSource();
-  if (auto dim = rows[1].getDefiningOp<DimOp>())
+  if (auto dim = ownedCount.getDefiningOp<DimOp>())
     return (dim.getSource() == buffer || dim.getSource() == storage) &&
            isConstantIntValue(dim.getIndex(), 0);
   auto type = cast<NDArrayType>(buffer.getType());
-  std::optional<int64_t> count = getConstantIntValue(rows[1]);
+  std::optional<int64_t> count = getConstantIntValue(ownedCount);
   return count && !type.isDynamicDim(0) && type.getDimSize(0) == *count;
 }
 
@@ -209,8 +216,7 @@ LocalArray dist::detail::withSpareRows(OpBuilder &b, Location loc, Value owned,
                                   create ? create.getValue() : Value());
   if (!create)
     buffer = insertRows(b, loc, buffer, owned, left, count);
-  Value zero = m.c(0);
-  return {buffer, left, {zero, count, zero}, start, size0};
+  return {buffer, left, m.c(0), count, count, start, size0};
 }
 
 LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
@@ -219,7 +225,7 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
                                       Value *ownedRowOut) {
   IndexMath m{b, loc};
   Value owned = array.owned(b, loc);
-  Value count = array.rows[1];
+  Value count = array.ownedCount;
   Value start = array.ownedStart(m);
   Value end = m.add(start, count);
   Value boxEnd = m.add(boxOffset, boxSize);
@@ -287,10 +293,11 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
   // The owned rows inside the box follow the left halo.
   Value firstOwned = m.clamp(m.sub(boxOffset, start), zero, count);
   Value lastOwned = m.clamp(m.sub(boxEnd, start), firstOwned, count);
-  return {buffer,
-          m.sub(m.add(row, firstOwned), left),
-          {left, m.sub(lastOwned, firstOwned), right},
-          boxOffset,
+  // (The valid rows are the box: its rows before, in and after the owned
+  // block.)
+  return {buffer,     m.sub(m.add(row, firstOwned), left),
+          left,       m.sub(lastOwned, firstOwned),
+          boxSize,    boxOffset,
           array.size0};
 }
 
@@ -314,11 +321,8 @@ LocalArray dist::detail::getLatestOwned(const LocalArray &array, OpBuilder &b,
                                         Location loc, Operation *user,
                                         const ExchangedBuffers &exchanged) {
   IndexMath m{b, loc};
-  Value zero = m.c(0);
-  LocalArray owned{array.buffer,
-                   array.ownedRow(m),
-                   {zero, array.rows[1], zero},
-                   array.ownedStart(m),
+  LocalArray owned{array.buffer,     array.ownedRow(m), m.c(0),
+                   array.ownedCount, array.ownedCount,  array.ownedStart(m),
                    array.size0};
   while (const ExchangedBuffer *next =
              findExchangeBefore(owned.buffer, user, exchanged)) {

@@ -24,8 +24,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-#include <array>
-
 namespace imex::dist::detail {
 
 /// Index arithmetic that folds constants as it builds.
@@ -60,15 +58,21 @@ struct IndexMath {
   mlir::Value rows(mlir::Value array) const;
 };
 
-/// The local representation of a distributed array of rank >= 1.
+/// The local representation of a distributed array of rank >= 1: two row
+/// ranges of the buffer, the valid rows and the owned rows inside them (the
+/// halos are the valid rows before and after the owned ones). Views narrow
+/// each range with one clamp per bound; the halo parts are only computed
+/// where an op needs them.
 struct LocalArray {
   static constexpr unsigned kNumValues = 7;
 
-  mlir::Value buffer;              // the local storage
-  mlir::Value first;               // buffer row of the first valid row
-  std::array<mlir::Value, 3> rows; // left halo, owned, right halo rows
-  mlir::Value offset;              // global row of the first valid row
-  mlir::Value size0;               // global size of dimension 0
+  mlir::Value buffer;     // the local storage
+  mlir::Value first;      // buffer row of the first valid row
+  mlir::Value ownedFrom;  // valid rows before the owned ones (left halo)
+  mlir::Value ownedCount; // owned rows
+  mlir::Value validCount; // valid rows (halos and owned rows)
+  mlir::Value offset;     // global row of the first valid row
+  mlir::Value size0;      // global size of dimension 0
 
   static LocalArray unpack(mlir::ValueRange values);
   llvm::SmallVector<mlir::Value> pack() const;
@@ -81,15 +85,11 @@ struct LocalArray {
 
   /// Buffer row of the first owned row.
   mlir::Value ownedRow(const IndexMath &m) const {
-    return m.add(first, rows[0]);
+    return m.add(first, ownedFrom);
   }
   /// Global row of the first owned row.
   mlir::Value ownedStart(const IndexMath &m) const {
-    return m.add(offset, rows[0]);
-  }
-  /// Number of valid rows.
-  mlir::Value validRows(const IndexMath &m) const {
-    return m.add(m.add(rows[0], rows[1]), rows[2]);
+    return m.add(offset, ownedFrom);
   }
   /// Part `p` (0: left halo, 1: owned block, 2: right halo), a view.
   mlir::Value part(mlir::OpBuilder &b, mlir::Location loc, unsigned p) const;

@@ -60,9 +60,7 @@ std::optional<int64_t> op_helpers::getConstantIndex(Value value) {
   return std::nullopt;
 }
 
-/// The operand giving the size of dynamic dimension `dim` of `value`, for
-/// ops whose dynamic result sizes are operands.
-static Value getDynamicSizeOperand(Value value, int64_t dim) {
+Value op_helpers::getDynamicSizeOperand(Value value, int64_t dim) {
   NDArrayType type = getArrayType(value);
   if (!type.isDynamicDim(dim))
     return {};

@@ -31,6 +31,11 @@ mlir::LogicalResult verifyDynamicSizes(mlir::Operation *op, NDArrayType type,
 /// The constant value of an index operand, if any.
 std::optional<int64_t> getConstantIndex(mlir::Value value);
 
+/// The operand giving the size of dynamic dimension `dim` of `value`, for
+/// ops whose dynamic result sizes are operands (creation, reshape,
+/// broadcast, slices keeping every dimension), else null.
+mlir::Value getDynamicSizeOperand(mlir::Value value, int64_t dim);
+
 /// Whether two shapes agree wherever both are static.
 bool areCompatibleShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 

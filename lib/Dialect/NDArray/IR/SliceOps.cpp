@@ -272,9 +272,12 @@ template <typename OpTy> static Value foldIdentitySlice(OpTy op) {
   auto isDimOfSource = [&](OpFoldResult size, int64_t d) {
     if (std::optional<int64_t> known = getConstantIntValue(size))
       return *known == op.getType().getDimSize(d);
+    // (The size as a dim op of the source, or the size operand that such a
+    // dim op folds to.)
     auto dim = cast<Value>(size).getDefiningOp<DimOp>();
-    return dim && dim.getSource() == source &&
-           isConstantIntValue(dim.getIndex(), d);
+    return (dim && dim.getSource() == source &&
+            isConstantIntValue(dim.getIndex(), d)) ||
+           cast<Value>(size) == getDynamicSizeOperand(source, d);
   };
   for (auto [d, offset, size, stride] : llvm::enumerate(
            op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides()))

@@ -172,6 +172,20 @@ func.func @noop_views(%a: !ndarray.ndarray<3x4xf64>) -> (!ndarray.ndarray<3x4xf6
 
 // -----
 
+// A view of all of an array whose sizes are the operands that gave the
+// array its dynamic sizes is the array.
+// CHECK-LABEL: func @whole_view_by_size_operands
+// CHECK-SAME: (%[[A:[^:]*]]: !ndarray.ndarray<?x1xf64>, %[[N:[^:]*]]: index, %[[M:[^:]*]]: index)
+// CHECK-NEXT: %[[B:.*]] = ndarray.broadcast_to %[[A]](%[[N]], %[[M]])
+// CHECK-NEXT: return %[[B]]
+func.func @whole_view_by_size_operands(%a: !ndarray.ndarray<?x1xf64>, %n: index, %m: index) -> !ndarray.ndarray<?x?xf64> {
+  %b = ndarray.broadcast_to %a(%n, %m) : !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?x?xf64>
+  %v = ndarray.subview %b[0, 0] [%n, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  return %v : !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
 // A requested copy is never folded away.
 // CHECK-LABEL: func @copies_stay
 // CHECK: ndarray.reshape %{{.*}} copy
