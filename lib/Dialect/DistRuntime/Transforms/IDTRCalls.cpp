@@ -181,6 +181,10 @@ Value idtr_calls::createI64(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 64);
 }
 
+Value idtr_calls::toI64(OpBuilder &b, Location loc, Value value) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), value);
+}
+
 Value idtr_calls::createIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
@@ -296,24 +300,6 @@ Value idtr_calls::createIndexList(OpBuilder &b, Location loc,
   return createIndexList(b, loc, constants);
 }
 
-/// Builds `body` (which creates the call of an IDTR function and returns its
-/// results) in a `memref.alloca_scope`: the descriptors of unranked memrefs
-/// and the index lists live on the stack until the call returns, so calls in
-/// loops do not grow the stack.
-ValueRange idtr_calls::createInAllocaScope(
-    OpBuilder &b, Location loc, TypeRange resultTypes,
-    llvm::function_ref<ValueRange(OpBuilder &)> body) {
-  auto scope = memref::AllocaScopeOp::create(b, loc, resultTypes);
-  Region &region = scope.getBodyRegion();
-  if (region.empty())
-    region.emplaceBlock();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&region.front());
-  ValueRange results = body(b);
-  memref::AllocaScopeReturnOp::create(b, loc, results);
-  return scope.getResults();
-}
-
 /// The memref type of `type`'s rank and element type with dynamic sizes,
 /// strides and offset: every memref of that rank and element type casts to
 /// it.
@@ -390,6 +376,41 @@ ValueRange idtr_calls::createCall(OpBuilder &b, Location loc, Operation *op,
   return func::CallOp::create(b, loc, callee.name, callee.type.getResults(),
                               operands)
       .getResults();
+}
+
+ValueRange idtr_calls::createIDTRCall(OpBuilder &b, Location loc, Operation *op,
+                                      ArrayRef<CallArg> args) {
+  Callee callee = getCallee(op);
+  // `_imex` + the entry point's name + the list lengths (createOutlinedCall
+  // adds the buffer types).
+  std::string prefix = "_imex" + callee.name;
+  SmallVector<Value> flat;
+  for (const CallArg &arg : args) {
+    if (arg.kind == CallArg::Kind::IndexList)
+      prefix += "_l" + std::to_string(arg.values.size());
+    llvm::append_range(flat, arg.values);
+  }
+  return createOutlinedCall(
+      b, loc, prefix, flat, callee.type.getResults(),
+      [&](OpBuilder &b, Location loc, ValueRange params) {
+        SmallVector<Value> operands;
+        for (const CallArg &arg : args) {
+          ValueRange values = params.take_front(arg.values.size());
+          params = params.drop_front(arg.values.size());
+          switch (arg.kind) {
+          case CallArg::Kind::Scalar:
+            operands.push_back(values.front());
+            break;
+          case CallArg::Kind::Buffer:
+            operands.push_back(toUnranked(b, loc, values.front()));
+            break;
+          case CallArg::Kind::IndexList:
+            operands.push_back(createIndexList(b, loc, values));
+            break;
+          }
+        }
+        return SmallVector<Value>(createCall(b, loc, op, operands));
+      });
 }
 
 void idtr_calls::resetReadNumbering() { nextReadId = 0; }

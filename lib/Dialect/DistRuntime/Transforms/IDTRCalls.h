@@ -58,6 +58,8 @@ Callee getRankCallee(mlir::MLIRContext *context);
 Callee getCallee(mlir::Operation *op);
 
 mlir::Value createI64(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+/// The index `value` as the i64 the C ABI takes.
+mlir::Value toI64(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 mlir::Value createIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
 /// `array` with unsigned elements reinterpreted as signless ones (same bits).
@@ -97,12 +99,6 @@ mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::ArrayRef<int64_t> values);
 
-/// Builds `body` (which creates the call of an IDTR function and returns its
-/// results) in a `memref.alloca_scope`.
-mlir::ValueRange createInAllocaScope(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange resultTypes,
-    llvm::function_ref<mlir::ValueRange(mlir::OpBuilder &)> body);
-
 /// Calls a private function of the enclosing module named after `prefix`
 /// with `args`, creating it on first use: `body` builds the function's body
 /// from its parameters and returns its results (of types `resultTypes`).
@@ -118,6 +114,28 @@ createOutlinedCall(mlir::OpBuilder &b, mlir::Location loc,
                    llvm::function_ref<llvm::SmallVector<mlir::Value>(
                        mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>
                        body);
+
+/// An argument of an IDTR entry point as createIDTRCall takes it: an i64
+/// scalar, a buffer (a ranked memref, passed as an unranked one) or an index
+/// list (its values, passed as `memref<*xindex>`).
+struct CallArg {
+  enum class Kind { Scalar, Buffer, IndexList };
+  Kind kind;
+  llvm::SmallVector<mlir::Value> values;
+
+  static CallArg scalar(mlir::Value value) { return {Kind::Scalar, {value}}; }
+  static CallArg buffer(mlir::Value value) { return {Kind::Buffer, {value}}; }
+  static CallArg list(mlir::ValueRange values) {
+    return {Kind::IndexList, llvm::SmallVector<mlir::Value>(values)};
+  }
+};
+
+/// A call of the IDTR function of `op` with `args`, through a function
+/// outlined by createOutlinedCall (one per entry point, buffer types and
+/// list lengths) that builds the unranked descriptors and index lists.
+mlir::ValueRange createIDTRCall(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Operation *op,
+                                llvm::ArrayRef<CallArg> args);
 
 /// A call of the IDTR function of `op` with `operands`.
 mlir::ValueRange createCall(mlir::OpBuilder &b, mlir::Location loc,

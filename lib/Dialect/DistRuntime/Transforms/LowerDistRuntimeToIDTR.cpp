@@ -80,11 +80,12 @@ struct CollectiveLowering : public OpConversionPattern<OpTy> {
     // IDTR reduces in place: reduce a copy (value semantics).
     Value buffer = allocOutput(rewriter, loc, type, sizes);
     memref::CopyOp::create(rewriter, loc, input, buffer);
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      Value team = createI64(b, loc, op.getTeamAttr().getInt());
-      Value kind = createI64(b, loc, static_cast<int64_t>(op.getKind()));
-      return createCall(b, loc, op, {team, toUnranked(b, loc, buffer), kind});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+         CallArg::buffer(buffer),
+         CallArg::scalar(
+             createI64(rewriter, loc, static_cast<int64_t>(op.getKind())))});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
     return success();
   }
@@ -183,29 +184,22 @@ struct GetHaloLowering : public AsyncLowering<GetHaloOp> {
 /// (team, input, index lists, output, key) returns the handle.
 template <typename OpTy> struct AsyncCopyLowering : public AsyncLowering<OpTy> {
   using AsyncLowering<OpTy>::AsyncLowering;
-  /// Appends the op's index lists to the call's arguments.
-  using IndexLists =
-      llvm::function_ref<void(OpBuilder &, SmallVectorImpl<Value> &)>;
-
+  /// `lists`: the op's index lists, the call's arguments after the input.
   void startCopy(ConversionPatternRewriter &rewriter, OpTy op, Value input,
-                 ValueRange outputSizes, IndexLists lists) const {
+                 ValueRange outputSizes, ArrayRef<ValueRange> lists) const {
     Location loc = op.getLoc();
     Value buffer = getBuffer(rewriter, loc, input);
     Value output =
         allocOutput(rewriter, loc, op.getOutput().getType(), outputSizes);
-    Value handle =
-        createInAllocaScope(rewriter, loc, rewriter.getI64Type(),
-                            [&](OpBuilder &b) {
-                              SmallVector<Value> args{
-                                  createI64(b, loc, op.getTeamAttr().getInt()),
-                                  toUnranked(b, loc, buffer)};
-                              lists(b, args);
-                              args.push_back(toUnranked(b, loc, output));
-                              args.push_back(
-                                  createI64(b, loc, op.getKeyAttr().getInt()));
-                              return createCall(b, loc, op, args);
-                            })
-            .front();
+    SmallVector<CallArg> args{
+        CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+        CallArg::buffer(buffer)};
+    for (ValueRange list : lists)
+      args.push_back(CallArg::list(list));
+    args.push_back(CallArg::buffer(output));
+    args.push_back(
+        CallArg::scalar(createI64(rewriter, loc, op.getKeyAttr().getInt())));
+    Value handle = createIDTRCall(rewriter, loc, op, args).front();
     this->replace(rewriter, op, handle, output);
   }
 };
@@ -216,13 +210,8 @@ struct CopyReshapeLowering : public AsyncCopyLowering<CopyReshapeOp> {
   matchAndRewrite(CopyReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     startCopy(rewriter, op, adaptor.getInput(), adaptor.getLocalShapeOut(),
-              [&](OpBuilder &b, SmallVectorImpl<Value> &args) {
-                for (ValueRange list :
-                     {adaptor.getGlobalShapeIn(), adaptor.getLocalOffsetsIn(),
-                      adaptor.getGlobalShapeOut(),
-                      adaptor.getLocalOffsetsOut()})
-                  args.push_back(createIndexList(b, op.getLoc(), list));
-              });
+              {adaptor.getGlobalShapeIn(), adaptor.getLocalOffsetsIn(),
+               adaptor.getGlobalShapeOut(), adaptor.getLocalOffsetsOut()});
     return success();
   }
 };
@@ -233,12 +222,8 @@ struct RepartitionLowering : public AsyncCopyLowering<RepartitionOp> {
   matchAndRewrite(RepartitionOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     startCopy(rewriter, op, adaptor.getInput(), adaptor.getTargetSizes(),
-              [&](OpBuilder &b, SmallVectorImpl<Value> &args) {
-                for (ValueRange list :
-                     {adaptor.getGlobalShape(), adaptor.getLocalOffsets(),
-                      adaptor.getTargetOffsets(), adaptor.getTargetSizes()})
-                  args.push_back(createIndexList(b, op.getLoc(), list));
-              });
+              {adaptor.getGlobalShape(), adaptor.getLocalOffsets(),
+               adaptor.getTargetOffsets(), adaptor.getTargetSizes()});
     return success();
   }
 };
@@ -249,14 +234,12 @@ struct CopyPermuteLowering : public AsyncCopyLowering<CopyPermuteOp> {
   matchAndRewrite(CopyPermuteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // IDTR derives the output offsets (prefix sums of the blocks).
+    SmallVector<Value> permutation;
+    for (int64_t d : op.getPermutation())
+      permutation.push_back(createIndex(rewriter, op.getLoc(), d));
     startCopy(
         rewriter, op, adaptor.getInput(), adaptor.getLocalShapeOut(),
-        [&](OpBuilder &b, SmallVectorImpl<Value> &args) {
-          Location loc = op.getLoc();
-          args.push_back(createIndexList(b, loc, adaptor.getGlobalShapeIn()));
-          args.push_back(createIndexList(b, loc, adaptor.getLocalOffsetsIn()));
-          args.push_back(createIndexList(b, loc, op.getPermutation()));
-        });
+        {adaptor.getGlobalShapeIn(), adaptor.getLocalOffsetsIn(), permutation});
     return success();
   }
 };
@@ -347,16 +330,14 @@ struct LocalSortLowering : public OpConversionPattern<OpTy> {
     constexpr bool values = std::is_same_v<OpTy, ndarray::SortOp>;
     if constexpr (values)
       memref::CopyOp::create(rewriter, loc, input, output);
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      Value axis = createI64(b, loc, op.getAxis());
-      Value descending = createI64(b, loc, op.getDescending() ? 1 : 0);
-      SmallVector<Value> operands;
-      if constexpr (!values)
-        operands.push_back(toUnranked(b, loc, input));
-      operands.push_back(toUnranked(b, loc, output));
-      operands.append({axis, descending});
-      return createCall(b, loc, op, operands);
-    });
+    SmallVector<CallArg> args;
+    if constexpr (!values)
+      args.push_back(CallArg::buffer(input));
+    args.push_back(CallArg::buffer(output));
+    args.push_back(CallArg::scalar(createI64(rewriter, loc, op.getAxis())));
+    args.push_back(
+        CallArg::scalar(createI64(rewriter, loc, op.getDescending() ? 1 : 0)));
+    createIDTRCall(rewriter, loc, op, args);
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
     return success();
   }
@@ -378,16 +359,14 @@ struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
         NDArrayType::get({ShapedType::kDynamic}, rewriter.getI64Type());
     Value values = allocOutput(rewriter, loc, valuesType, adaptor.getRows());
     Value indices = allocOutput(rewriter, loc, indicesType, adaptor.getRows());
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      Value team = createI64(b, loc, op.getTeamAttr().getInt());
-      Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                                adaptor.getOffset());
-      Value descending = createI64(b, loc, op.getDescending() ? 1 : 0);
-      return createCall(b, loc, op,
-                        {team, toUnranked(b, loc, input), offset,
-                         toUnranked(b, loc, values),
-                         toUnranked(b, loc, indices), descending});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+         CallArg::buffer(input),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
+         CallArg::buffer(values), CallArg::buffer(indices),
+         CallArg::scalar(
+             createI64(rewriter, loc, op.getDescending() ? 1 : 0))});
     // (The buffer not asked for is freed by the deallocation pipeline.)
     Value result = op.getIndices() ? indices : values;
     Value array = wrapBuffer(rewriter, loc, result, op.getType());
@@ -407,17 +386,15 @@ struct OrderedReduceLowering : public OpConversionPattern<OrderedReduceOp> {
     Value input = getBuffer(rewriter, loc, adaptor.getInput());
     SmallVector<Value> sizes = getDynamicSizes(rewriter, loc, type, input);
     Value result = allocOutput(rewriter, loc, type, sizes);
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      auto toI64 = [&](Value index) -> Value {
-        return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-      };
-      return createCall(b, loc, op,
-                        {createI64(b, loc, op.getTeamAttr().getInt()),
-                         toUnranked(b, loc, input), toI64(adaptor.getOffset()),
-                         toI64(adaptor.getRows()),
-                         createI64(b, loc, static_cast<int64_t>(op.getKind())),
-                         toUnranked(b, loc, result)});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+         CallArg::buffer(input),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getRows())),
+         CallArg::scalar(
+             createI64(rewriter, loc, static_cast<int64_t>(op.getKind()))),
+         CallArg::buffer(result)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, result, type));
     return success();
   }
@@ -441,14 +418,12 @@ struct RaggedAllToAllLowering : public OpConversionPattern<RaggedAllToAllOp> {
                         adaptor.getOutputOffsets(), adaptor.getRecvSizes()})
       tables.push_back(getBuffer(rewriter, loc, table));
     Value send = getBuffer(rewriter, loc, adaptor.getSend());
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      return createCall(
-          b, loc, op,
-          {createI64(b, loc, op.getTeamAttr().getInt()),
-           toUnranked(b, loc, send), toUnranked(b, loc, tables[0]),
-           toUnranked(b, loc, tables[1]), toUnranked(b, loc, buffer),
-           toUnranked(b, loc, tables[2]), toUnranked(b, loc, tables[3])});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+         CallArg::buffer(send), CallArg::buffer(tables[0]),
+         CallArg::buffer(tables[1]), CallArg::buffer(buffer),
+         CallArg::buffer(tables[2]), CallArg::buffer(tables[3])});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
     return success();
   }
@@ -467,16 +442,13 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
     SmallVector<Value> sizes = getSizes(rewriter, loc, input);
     sizes[0] = memref::DimOp::create(rewriter, loc, indices, 0);
     Value output = allocOutput(rewriter, loc, type, sizes);
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      Type i64 = b.getI64Type();
-      return createCall(
-          b, loc, op,
-          {createI64(b, loc, op.getTeamAttr().getInt()),
-           toUnranked(b, loc, input),
-           arith::IndexCastOp::create(b, loc, i64, adaptor.getOffset()),
-           arith::IndexCastOp::create(b, loc, i64, adaptor.getRows()),
-           toUnranked(b, loc, indices), toUnranked(b, loc, output)});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+         CallArg::buffer(input),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getRows())),
+         CallArg::buffer(indices), CallArg::buffer(output)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
     return success();
   }
@@ -506,14 +478,12 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
                                          createIndex(rewriter, loc, 0));
     }
     Value output = allocOutput(rewriter, loc, op.getType(), sizes);
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      return createCall(b, loc, op,
-                        {team, toUnranked(b, loc, input),
-                         createIndexList(b, loc, adaptor.getGlobalShape()),
-                         createIndexList(b, loc, adaptor.getLocalOffsets()),
-                         toUnranked(b, loc, output),
-                         createI64(b, loc, root ? *root : -1)});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(team), CallArg::buffer(input),
+         CallArg::list(adaptor.getGlobalShape()),
+         CallArg::list(adaptor.getLocalOffsets()), CallArg::buffer(output),
+         CallArg::scalar(createI64(rewriter, loc, root ? *root : -1))});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, op.getType()));
     return success();
   }
@@ -534,17 +504,15 @@ struct PutLowering : public OpConversionPattern<PutOp> {
     memref::CopyOp::create(rewriter, loc, data, buffer);
     Value indices = getBuffer(rewriter, loc, adaptor.getIndices());
     Value values = getBuffer(rewriter, loc, adaptor.getValues());
-    createInAllocaScope(rewriter, loc, {}, [&](OpBuilder &b) {
-      Type i64 = b.getI64Type();
-      return createCall(
-          b, loc, op,
-          {createI64(b, loc, op.getTeamAttr().getInt()),
-           toUnranked(b, loc, buffer),
-           arith::IndexCastOp::create(b, loc, i64, adaptor.getOffset()),
-           arith::IndexCastOp::create(b, loc, i64, adaptor.getRows()),
-           toUnranked(b, loc, indices), toUnranked(b, loc, values),
-           createI64(b, loc, op.getReplicated() ? 1 : 0)});
-    });
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+         CallArg::buffer(buffer),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
+         CallArg::scalar(toI64(rewriter, loc, adaptor.getRows())),
+         CallArg::buffer(indices), CallArg::buffer(values),
+         CallArg::scalar(
+             createI64(rewriter, loc, op.getReplicated() ? 1 : 0))});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
     return success();
   }

@@ -6,8 +6,8 @@
 // The input is the output of an earlier exchange (read-only buffer).
 // CHECK-LABEL: func.func @input_from_exchange
 // CHECK: %[[IN:.*]] = memref.alloc() : memref<8xf64>
-// CHECK: call @_idtr_reduce_all_f64
-// CHECK: call @_idtr_copy_reshape_f64
+// CHECK: call @_imex_idtr_reduce_all_f64
+// CHECK: call @_imex_idtr_copy_reshape_f64
 // CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<8xf64>
 // CHECK: memref.copy %[[IN]], %[[COPY]]
 // CHECK: memref.subview %[[COPY]][0] [4] [1]
@@ -28,7 +28,7 @@ func.func @input_from_exchange(%c: !ndarray.ndarray<8xf64>, %s: !ndarray.ndarray
 // CHECK-LABEL: func.func @computed_input
 // CHECK: %[[IN:.*]] = memref.alloc() {{.*}} : memref<8xf64>
 // CHECK: linalg.generic {{.*}} outs(%[[IN]] : memref<8xf64>)
-// CHECK: call @_idtr_copy_reshape_f64
+// CHECK: call @_imex_idtr_copy_reshape_f64
 // CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<8xf64>
 // CHECK: memref.copy %[[IN]], %[[COPY]]
 // CHECK: memref.subview %[[COPY]][0] [4] [1]

@@ -23,7 +23,9 @@ func.func @team() -> (index, index, index) {
 
 // -----
 
-// The input is copied into a fresh buffer, which IDTR reduces in place.
+// The input is copied into a fresh buffer, which IDTR reduces in place. The
+// call goes through a function that builds the C ABI's arguments (one per
+// entry point and argument types, not inlined).
 // CHECK: func.func private @_idtr_reduce_all_f64(i64, memref<*xf64>, i64)
 // CHECK-LABEL: func.func @allreduce
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x3xf64>)
@@ -32,16 +34,17 @@ func.func @team() -> (index, index, index) {
 // CHECK: %[[N:.*]] = memref.dim %[[IN]], %{{.*}}
 // CHECK: %[[BUF:.*]] = memref.alloc(%[[N]]) : memref<?x3xf64>
 // CHECK: memref.copy %[[IN]], %[[BUF]]
-// CHECK: memref.alloca_scope {
 // CHECK-DAG: %[[TEAM:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[MAX:.*]] = arith.constant 3 : i64
-// CHECK-DAG: %[[U:.*]] = memref.cast %[[BUF]] : memref<?x3xf64> to memref<*xf64>
-// CHECK: func.call @_idtr_reduce_all_f64(%[[TEAM]], %[[U]], %[[MAX]])
-// CHECK: }
+// CHECK-DAG: %[[D:.*]] = memref.cast %[[BUF]] : memref<?x3xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: call @[[F:_imex_idtr_reduce_all_f64_f64r2_n3]](%[[TEAM]], %[[D]], %[[MAX]])
 // The result is a read-only tensor of the buffer, seen as an array.
 // CHECK: %[[RT:.*]] = bufferization.to_tensor %[[BUF]] restrict : memref<?x3xf64> to tensor<?x3xf64>
 // CHECK: %[[R:.*]] = builtin.unrealized_conversion_cast %[[RT]] : tensor<?x3xf64> to !ndarray.ndarray<?x3xf64>
 // CHECK: return %[[R]]
+// CHECK: func.func private @[[F]](%[[T:.*]]: i64, %[[B:.*]]: memref<?x?xf64, strided<[?, ?], offset: ?>>, %[[K:.*]]: i64) attributes {distruntime.outlined, llvm.linkage = #llvm.linkage<internal>, passthrough = ["noinline"]}
+// CHECK: %[[U:.*]] = memref.cast %[[B]] : memref<?x?xf64, strided<[?, ?], offset: ?>> to memref<*xf64>
+// CHECK: call @_idtr_reduce_all_f64(%[[T]], %[[U]], %[[K]])
 func.func @allreduce(%a: !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<?x3xf64> {
   %0 = distruntime.allreduce max %a team = 1 : !ndarray.ndarray<?x3xf64>
   return %0 : !ndarray.ndarray<?x3xf64>
@@ -53,12 +56,11 @@ func.func @allreduce(%a: !ndarray.ndarray<?x3xf64>) -> !ndarray.ndarray<?x3xf64>
 // CHECK-LABEL: func.func @exscan
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<1x4xi64>
 // CHECK: memref.copy %{{.*}}, %[[BUF]]
-// CHECK: memref.alloca_scope {
-// CHECK-DAG: %[[TEAM:.*]] = arith.constant 1 : i64
-// CHECK-DAG: %[[PROD:.*]] = arith.constant 1 : i64
-// CHECK-DAG: %[[U:.*]] = memref.cast %[[BUF]] : memref<1x4xi64> to memref<*xi64>
-// CHECK: func.call @_idtr_exscan_i64(%[[TEAM]], %[[U]], %[[PROD]])
+// CHECK: %[[D:.*]] = memref.cast %[[BUF]] : memref<1x4xi64> to memref<?x?xi64, strided<[?, ?], offset: ?>>
+// CHECK: call @[[F:_imex_idtr_exscan_i64_i64r2_n3]](%{{.*}}, %[[D]], %{{.*}})
 // CHECK: bufferization.to_tensor %[[BUF]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_exscan_i64
 func.func @exscan(%a: !ndarray.ndarray<1x4xi64>) -> !ndarray.ndarray<1x4xi64> {
   %0 = distruntime.exscan prod %a team = 1 : !ndarray.ndarray<1x4xi64>
   return %0 : !ndarray.ndarray<1x4xi64>
@@ -73,10 +75,14 @@ func.func @exscan(%a: !ndarray.ndarray<1x4xi64>) -> !ndarray.ndarray<1x4xi64> {
 // CHECK: %[[IN:.*]] = bufferization.to_buffer
 // CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<3x?xf32>
 // CHECK: memref.copy %[[IN]], %[[BUF]]
-// CHECK: func.call @_idtr_sort_f32(%{{.*}}, %c1_i64, %c0_i64)
+// CHECK: call @[[SORT:_imex_idtr_sort_f32_f32r2_n3]](%{{.*}}, %c1_i64, %c0_i64)
 // CHECK: %[[IDX:.*]] = memref.alloc(%{{.*}}) : memref<3x?xi64>
 // CHECK-NOT: memref.copy
-// CHECK: func.call @_idtr_argsort_f32(%{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}})
+// CHECK: call @[[ARGSORT:_imex_idtr_argsort_f32_f32r2_i64r2_n4]](%{{.*}}, %{{.*}}, %c0_i64{{.*}}, %c1_i64{{.*}})
+// CHECK: func.func private @[[SORT]]
+// CHECK: call @_idtr_sort_f32
+// CHECK: func.func private @[[ARGSORT]]
+// CHECK: call @_idtr_argsort_f32
 func.func @sort(%a: !ndarray.ndarray<3x?xf32>) -> (!ndarray.ndarray<3x?xf32>, !ndarray.ndarray<3x?xi64>) {
   %0 = ndarray.sort %a axis 1 : !ndarray.ndarray<3x?xf32> -> !ndarray.ndarray<3x?xf32>
   %1 = ndarray.argsort %a axis 0 descending : !ndarray.ndarray<3x?xf32> -> !ndarray.ndarray<3x?xi64>
@@ -96,8 +102,10 @@ func.func @sort(%a: !ndarray.ndarray<3x?xf32>) -> (!ndarray.ndarray<3x?xf32>, !n
 // CHECK: %[[O:.*]] = arith.index_cast %[[OARG]] : index to i64
 // CHECK: %[[N:.*]] = arith.index_cast %[[NARG]] : index to i64
 // CHECK: %[[PROD:.*]] = arith.constant 1 : i64
-// CHECK: func.call @_idtr_ordered_reduce_f32(%[[TEAM]], %{{.*}}, %[[O]], %[[N]], %[[PROD]], %{{.*}})
+// CHECK: call @[[F:_imex_idtr_ordered_reduce_f32_f32r2_f32r2_n6]](%[[TEAM]], %{{.*}}, %[[O]], %[[N]], %[[PROD]], %{{.*}})
 // CHECK: bufferization.to_tensor %[[OUT]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_ordered_reduce_f32
 func.func @ordered_reduce(%a: !ndarray.ndarray<?x?xf32>, %o: index, %n: index) -> !ndarray.ndarray<1x?xf32> {
   %0 = distruntime.ordered_reduce prod %a offset %o rows %n team = 2 : !ndarray.ndarray<?x?xf32> -> !ndarray.ndarray<1x?xf32>
   return %0 : !ndarray.ndarray<1x?xf32>
@@ -110,8 +118,10 @@ func.func @ordered_reduce(%a: !ndarray.ndarray<?x?xf32>, %o: index, %n: index) -
 // CHECK-LABEL: func.func @sample_sort
 // CHECK: %[[V:.*]] = memref.alloc(%{{.*}}) : memref<?xi32>
 // CHECK: %[[I:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
-// CHECK: func.call @_idtr_sample_sort_i32
+// CHECK: call @[[F:_imex_idtr_sample_sort_i32_i32r1_i32r1_i64r1_n6]]
 // CHECK: bufferization.to_tensor %[[I]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_sample_sort_i32
 func.func @sample_sort(%a: !ndarray.ndarray<?xi32>, %o: index, %n: index) -> !ndarray.ndarray<?xi64> {
   %0 = distruntime.sample_sort %a offset %o rows %n indices team = 1 : !ndarray.ndarray<?xi32> -> !ndarray.ndarray<?xi64>
   return %0 : !ndarray.ndarray<?xi64>
@@ -124,8 +134,10 @@ func.func @sample_sort(%a: !ndarray.ndarray<?xi32>, %o: index, %n: index) -> !nd
 // CHECK: %[[IDX:.*]] = bufferization.to_buffer %{{.*}} read_only {{.*}} : tensor<?xi64>
 // CHECK: %[[N:.*]] = memref.dim %[[IDX]], %{{.*}} : memref<?xi64
 // CHECK: %[[OUT:.*]] = memref.alloc(%[[N]]) : memref<?x4xf64>
-// CHECK: func.call @_idtr_take_f64
+// CHECK: call @[[F:_imex_idtr_take_f64_f64r2_i64r1_f64r2_n6]]
 // CHECK: bufferization.to_tensor %[[OUT]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_take_f64
 func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) -> !ndarray.ndarray<?x4xf64> {
   %0 = distruntime.take %a offset %o rows %n indices %i team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
   return %0 : !ndarray.ndarray<?x4xf64>
@@ -142,15 +154,27 @@ func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: 
 // CHECK-LABEL: func.func @gather_and_repartition
 // CHECK: %[[ALL:.*]] = memref.alloc() : memref<10x4xf64>
 // CHECK: %[[M1:.*]] = arith.constant -1 : i64
-// CHECK: func.call @_idtr_gather_f64({{.*}}, %[[M1]])
+// The index lists are passed as their values.
+// CHECK: call @[[GATHER:_imex_idtr_gather_f64_l2_l2_f64r2_f64r2_n8]](%{{.*}}, %{{.*}}, %c10, %c4, %{{.*}}, %c0, %{{.*}}, %[[M1]])
 // CHECK: %[[ME:.*]] = call @_idtr_prank
 // CHECK: %[[IS:.*]] = arith.cmpi eq, %[[ME]], %{{.*}} : i64
 // CHECK: %[[ROWS:.*]] = arith.select %[[IS]], %{{.*}}, %{{.*}} : index
 // CHECK: memref.alloc(%[[ROWS]]) : memref<?x4xf64>
-// CHECK: func.call @_idtr_gather_f64
+// CHECK: call @[[GATHER]]
 // CHECK: memref.alloc(%{{.*}}) : memref<?x2xf64>
-// CHECK: %[[H:.*]] = func.call @_idtr_repartition_f64
-// CHECK: memref.alloca_scope.return %[[H]] : i64
+// CHECK: %[[H:.*]] = call @[[REPART:_imex_idtr_repartition_f64_l2_l2_l2_l2_f64r2_f64r2_n12]]
+// CHECK: call @[[WAIT:_imex_idtr_wait_f64r2_f64r2_n3]](%[[H]],
+// The outlined function stores the lists on its stack.
+// CHECK: func.func private @[[GATHER]](%{{.*}}: i64, %{{.*}}: memref<?x?xf64, strided<[?, ?], offset: ?>>, %[[G0:.*]]: index, %[[G1:.*]]: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: memref<?x?xf64, strided<[?, ?], offset: ?>>, %{{.*}}: i64)
+// CHECK: %[[GL:.*]] = memref.alloca() : memref<2xindex>
+// CHECK: memref.store %[[G0]], %[[GL]][%{{.*}}]
+// CHECK: memref.store %[[G1]], %[[GL]][%{{.*}}]
+// CHECK: %[[GU:.*]] = memref.cast %[[GL]] : memref<2xindex> to memref<*xindex>
+// CHECK: call @_idtr_gather_f64(%{{.*}}, %{{.*}}, %[[GU]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: func.func private @[[REPART]]
+// CHECK: %[[RH:.*]] = call @_idtr_repartition_f64
+// CHECK: return %[[RH]] : i64
+// CHECK: func.func private @[[WAIT]]
 // CHECK: call @_idtr_wait_buffers(
 func.func @gather_and_repartition(%a: !ndarray.ndarray<?x4xf64>, %o: index) -> (!ndarray.ndarray<10x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x2xf64>) {
   %c0 = arith.constant 0 : index
@@ -171,10 +195,10 @@ func.func @gather_and_repartition(%a: !ndarray.ndarray<?x4xf64>, %o: index) -> (
 // CHECK-LABEL: func.func @put
 // CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?x4xf64>
 // CHECK: memref.copy %{{.*}}, %[[BUF]]
-// CHECK: memref.cast %{{.*}} : memref<?x4xf64, strided<[?, ?], offset: ?>> to memref<*xf64>
-// CHECK-NEXT: %[[R:.*]] = arith.constant 1 : i64
-// CHECK-NEXT: func.call @_idtr_put_f64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[R]])
+// CHECK: call @[[F:_imex_idtr_put_f64_f64r2_i64r1_f64r2_n7]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64{{.*}})
 // CHECK: bufferization.to_tensor %[[BUF]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_put_f64
 func.func @put(%a: !ndarray.ndarray<?x4xf64>, %v: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) -> !ndarray.ndarray<?x4xf64> {
   %0 = distruntime.put %v into %a offset %o rows %n indices %i replicated team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
   return %0 : !ndarray.ndarray<?x4xf64>
@@ -187,8 +211,10 @@ func.func @put(%a: !ndarray.ndarray<?x4xf64>, %v: !ndarray.ndarray<?x4xf64>, %i:
 // CHECK-LABEL: func.func @ragged_alltoall
 // CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?x2xf64>
 // CHECK: memref.copy %{{.*}}, %[[BUF]]
-// CHECK: func.call @_idtr_ragged_alltoall_f64
+// CHECK: call @[[F:_imex_idtr_ragged_alltoall_f64_[^(]*]](
 // CHECK: bufferization.to_tensor %[[BUF]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_ragged_alltoall_f64
 func.func @ragged_alltoall(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?xindex>, %o: !ndarray.ndarray<?x2xf64>) -> !ndarray.ndarray<?x2xf64> {
   %0 = distruntime.ragged_alltoall %s send_offsets %t send_sizes %t into %o output_offsets %t recv_sizes %t team = 1 : (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>, !ndarray.ndarray<?xindex>) -> !ndarray.ndarray<?x2xf64>
   return %0 : !ndarray.ndarray<?x2xf64>
@@ -203,9 +229,11 @@ func.func @ragged_alltoall(%s: !ndarray.ndarray<?x2xf64>, %t: !ndarray.ndarray<?
 // CHECK: %[[S:.*]] = ndarray.cast_elemtype %{{.*}} : !ndarray.ndarray<4xui8> to !ndarray.ndarray<4xi8>
 // CHECK: ndarray.to_tensor %[[S]] : !ndarray.ndarray<4xi8> -> tensor<4xi8>
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<4xi8>
-// CHECK: func.call @_idtr_reduce_all_ui8
+// CHECK: call @[[F:_imex_idtr_reduce_all_ui8_i8r1_n3]]
 // CHECK: %[[RT:.*]] = bufferization.to_tensor %[[BUF]] restrict : memref<4xi8> to tensor<4xi8>
 // CHECK: builtin.unrealized_conversion_cast %[[RT]] : tensor<4xi8> to !ndarray.ndarray<4xui8>
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_reduce_all_ui8
 func.func @allreduce_unsigned(%a: !ndarray.ndarray<4xui8>) -> !ndarray.ndarray<4xui8> {
   %0 = distruntime.allreduce sum %a team = 1 : !ndarray.ndarray<4xui8>
   return %0 : !ndarray.ndarray<4xui8>
@@ -287,12 +315,13 @@ func.func @get_halo(%a: !ndarray.ndarray<?x4xf32>, %n: index, %o: index, %b: ind
 // CHECK-LABEL: func.func @copy_reshape
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x6xi64>, %[[O:.*]]: index, %[[P:.*]]: index, %[[M:.*]]: index)
 // CHECK: %[[OUT:.*]] = memref.alloc(%[[M]]) : memref<?xi64>
-// CHECK: %[[H:.*]] = memref.alloca_scope -> (i64) {
 // CHECK: %[[NOKEY:.*]] = arith.constant -1 : i64
-// CHECK: func.call @_idtr_copy_reshape_i64(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NOKEY]])
+// CHECK: %[[H:.*]] = call @[[RESHAPE:_imex_idtr_copy_reshape_i64_l2_l2_l1_l1_i64r2_i64r1_n10]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NOKEY]])
 // CHECK: %[[OUTD:.*]] = memref.cast %[[OUT]] : memref<?xi64> to memref<?xi64, strided<[?], offset: ?>>
 // CHECK: call @[[WAIT:.*]](%[[H]], %{{.*}}, %[[OUTD]])
 // CHECK: bufferization.to_tensor %[[OUT]] restrict : memref<?xi64> to tensor<?xi64>
+// CHECK: func.func private @[[RESHAPE]]
+// CHECK: call @_idtr_copy_reshape_i64
 // CHECK: func.func private @[[WAIT]](%[[WH:.*]]: i64, %{{.*}}: memref<?x?xi64, {{.*}}>, %{{.*}}: memref<?xi64, {{.*}}>)
 // CHECK: %[[B0:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi64> to memref<*xi8>
 // CHECK: %[[B1:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi64> to memref<*xi8>
@@ -313,18 +342,17 @@ func.func @copy_reshape(%a: !ndarray.ndarray<?x6xi64>, %o: index, %p: index, %m:
 // offsets.
 // CHECK: func.func private @_idtr_copy_permute_index(i64, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xindex>, i64) -> i64
 // CHECK-LABEL: func.func @copy_permute
-// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?x5x3xindex>
-// CHECK: memref.alloca_scope -> (i64) {
-// CHECK-COUNT-2: memref.cast %{{.*}} : memref<3xindex> to memref<*xindex>
-// CHECK-NEXT: %[[P2:.*]] = arith.constant 2 : index
+// CHECK: %[[P2:.*]] = arith.constant 2 : index
 // CHECK-NEXT: %[[P0:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[P1:.*]] = arith.constant 1 : index
-// CHECK-NEXT: %[[PERM:.*]] = memref.alloca() : memref<3xindex>
-// CHECK: memref.store %[[P2]], %[[PERM]]
-// CHECK: memref.store %[[P0]], %[[PERM]]
-// CHECK: memref.store %[[P1]], %[[PERM]]
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?x5x3xindex>
+// CHECK: call @[[F:_imex_idtr_copy_permute_index_l3_l3_l3_indexr3_indexr3_n13]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[P2]], %[[P0]], %[[P1]], %{{.*}}, %{{.*}})
+// CHECK: func.func private @[[F]]({{.*}}, %[[Q2:[^:]*]]: index, %[[Q0:[^:]*]]: index, %[[Q1:[^:]*]]: index, %{{.*}}: memref<?x?x?xindex, {{.*}}>, %{{.*}}: i64) -> i64
+// CHECK: memref.store %[[Q2]], %[[PERM:alloca[_0-9]*]][
+// CHECK: memref.store %[[Q0]], %[[PERM]]
+// CHECK: memref.store %[[Q1]], %[[PERM]]
 // CHECK: %[[PU:.*]] = memref.cast %[[PERM]] : memref<3xindex> to memref<*xindex>
-// CHECK: func.call @_idtr_copy_permute_index(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PU]], %{{.*}}, %{{.*}})
+// CHECK: call @_idtr_copy_permute_index(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PU]], %{{.*}}, %{{.*}})
 func.func @copy_permute(%a: !ndarray.ndarray<?x3x4xindex>, %o: index, %p: index, %k: index) -> !ndarray.ndarray<?x5x3xindex> {
   %c0 = arith.constant 0 : index
   %c3 = arith.constant 3 : index
@@ -339,7 +367,7 @@ func.func @copy_permute(%a: !ndarray.ndarray<?x3x4xindex>, %o: index, %p: index,
 
 // Handles become i64 through region ops and function signatures.
 // CHECK-LABEL: func.func @handle_through_loop
-// CHECK: %[[H:.*]] = memref.alloca_scope -> (i64)
+// CHECK: %[[H:.*]] = call @_imex_idtr_copy_reshape_f64
 // CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[HH:.*]] = %[[H]]) -> (i64) {
 // CHECK: scf.yield %[[HH]] : i64
 // CHECK: call @wait_elsewhere(%[[R]], %{{.*}}, %{{.*}}) : (i64, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) -> ()

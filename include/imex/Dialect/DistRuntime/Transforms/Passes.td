@@ -37,21 +37,19 @@ def LowerDistRuntimeToIDTR
       updates them in place (an in-place update copies once), so an output
       that becomes the input of a later exchange cannot be overwritten
       before that exchange's wait.
-    * Each call is built inside a `memref.alloca_scope`: index lists are
-      stored into `memref<Nxindex>` stack buffers (`memref.alloca`) and
-      passed as `memref<*xindex>`; the stack memory of these lists and of
-      the unranked descriptors is released after the call, so calls in
+    * Every call is outlined: the call site passes the arrays' buffers
+      (cast to fully dynamic memrefs), the scalars and the values of the
+      index lists to a private function (`_imex_idtr_get_halo_<T>r<rank>...`,
+      `_imex_idtr_wait_...`, `_imex_idtr_ordered_reduce_<T>_<T>r<rank>...`:
+      one per entry point, element types, ranks and list lengths; internal
+      linkage, `noinline`) which stores the index lists into
+      `memref<Nxindex>` stack buffers (`memref.alloca`, passed as
+      `memref<*xindex>`), builds the unranked descriptors and calls IDTR.
+      A module holds this glue once per entry point instead of at every
+      call (in the distributed Jacobi example, 395 fewer lowered ops and
+      570 fewer LLVM IR instructions for its exchanges alone), and the
+      stack memory is released when the function returns, so calls in
       loops do not grow the stack.
-    * The calls of `get_halo` and `wait`, which time-step loops make once
-      per step and array, are outlined: the call site passes the arrays'
-      buffers (cast to fully dynamic memrefs), the team, the key and the
-      values of the index lists to a private function
-      (`_imex_idtr_get_halo_<T>r<rank>...`, `_imex_idtr_wait_...`, one per
-      element types and ranks, internal linkage, `noinline`) which builds
-      the lists and descriptors and calls IDTR. A stencil's module then
-      holds the call glue once instead of at every exchange (in the
-      distributed Jacobi example, 395 fewer lowered ops and 570 fewer LLVM
-      IR instructions).
     * `allreduce` copies the input into a fresh buffer (`memref.copy`) and
       reduces that in place with `_idtr_reduce_all_<T>`.
     * `get_halo`, `copy_reshape`, `copy_permute` call
