@@ -6,9 +6,11 @@
              cache) and a persistent-cache hit in a new process
   jacobi     n x n 5-point Jacobi, double-buffered as bench/cpu's C++
              reference: a Python time-step loop and @imex.jit + fori_loop,
-             vs numpy and the C++ reference (clang++ -O3 -march=native)
+             and as numpy users write it in place (`u[1:-1, 1:-1] = 0.25 *
+             (u[:-2, 1:-1] + ...)`, one grid), vs numpy and the C++
+             reference (clang++ -O3 -march=native)
   blackscholes  call and put prices of n options, vs the C++ reference
-  dist       the Jacobi (Python time-step loop and jit + fori_loop) split
+  dist       the Jacobi (Python time-step loop, jit + fori_loop, in place) split
              over 1, 2, 4 ranks under mpirun vs bench/dist's hand-written
              C++/MPI (jacobi_mpi)
   sort       sort and argsort of --sort-n f64 split over 1, 2, 4 ranks (a
@@ -136,6 +138,16 @@ def jacobi_python_loop(xp, u, v, steps):
     xp.sync()
 
 
+def jacobi_inplace_python_loop(xp, u, steps):
+    """`steps` Jacobi steps updating one grid, as numpy users write them
+    (the right-hand side is evaluated before the assignment): one kernel
+    per step, which reads the views of the array it writes."""
+    for _ in range(steps):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] +
+                                u[1:-1, :-2] + u[1:-1, 2:])
+    xp.sync()
+
+
 def make_jacobi_jit(xp):
     @xp.jit
     def jacobi(u, v, steps):
@@ -168,6 +180,9 @@ def bench_jacobi(xp, n, steps, cpp):
     def jit():
         jacobi(u, v, steps)
         xp.sync()
+
+    def in_place():
+        jacobi_inplace_python_loop(xp, u, steps)
     nu, nv = grid.copy(), grid.copy()
     t_numpy = best(lambda: jacobi_numpy(nu, nv, steps), 1, 3) / steps
     t_cpp = reference(cpp, "stencil", n, steps * 5)
@@ -176,6 +191,8 @@ def bench_jacobi(xp, n, steps, cpp):
         best(python_loop, 1, 3) / steps, refs)
     row(f"jacobi {n}^2, per step, jit+fori_loop", best(jit, 1, 3) / steps,
         refs)
+    row(f"jacobi {n}^2, per step, in place u[c] = f(u)",
+        best(in_place, 1, 3) / steps, refs)
 
 
 def bench_blackscholes(xp, n, cpp):
@@ -211,7 +228,7 @@ sys.path.insert(0, {path!r})
 sys.path.insert(0, {here!r})
 import numpy as np
 import imex as xp
-from run import jacobi_python_loop, make_jacobi_jit
+from run import jacobi_inplace_python_loop, jacobi_python_loop, make_jacobi_jit
 xp.init()
 n, steps = {n}, {steps}
 grid = np.zeros((n, n)); grid[0, :] = 1.0
@@ -228,7 +245,11 @@ def jit():
     xp.sync()
 
 
-for run in (python_loop, jit):
+def in_place():
+    jacobi_inplace_python_loop(xp, u, steps)
+
+
+for run in (python_loop, jit, in_place):
     run()  # compile
     times = []
     for _ in range(3):
@@ -245,7 +266,7 @@ def bench_dist(python_dir, n, steps, mpi_reference, ranks):
         out = subprocess.run(["mpirun", "-n", str(p), sys.executable, "-c",
                               program], capture_output=True, text=True,
                              check=True)
-        loop, jit = (float(t) for t in out.stdout.split()[:2])
+        loop, jit, in_place = (float(t) for t in out.stdout.split()[:3])
         ref = None
         if mpi_reference and os.path.exists(mpi_reference):
             r = subprocess.run(["mpirun", "-n", str(p), mpi_reference,
@@ -256,6 +277,8 @@ def bench_dist(python_dir, n, steps, mpi_reference, ranks):
         row(f"dist jacobi {n}^2 Python loop, {p} ranks", loop,
             [("c++/mpi", ref)])
         row(f"dist jacobi {n}^2 jit, {p} ranks", jit, [("c++/mpi", ref)])
+        row(f"dist jacobi {n}^2 in place u[c] = f(u), {p} ranks", in_place,
+            [("c++/mpi", ref)])
 
 
 SORT_PROGRAM = """
