@@ -41,6 +41,26 @@ IDTR_TRAIT(TBF16, idtr::bfloat16, MPI_UINT16_T, false, true)
 // and products only (they have no order).
 IDTR_TRAIT(TC64, std::complex<float>, MPI_C_FLOAT_COMPLEX, false, false)
 IDTR_TRAIT(TC128, std::complex<double>, MPI_C_DOUBLE_COMPLEX, false, false)
+
+/// Applies X(suffix, trait) to every element type of the typed entry points
+/// (`_idtr_<op>_<suffix>`); `index` travels as i64.
+#define IDTR_FOR_EACH_TRAIT(X)                                                 \
+  X(f64, TF64)                                                                 \
+  X(f32, TF32)                                                                 \
+  X(i64, TI64)                                                                 \
+  X(i32, TI32)                                                                 \
+  X(i16, TI16)                                                                 \
+  X(i8, TI8)                                                                   \
+  X(i1, TI1)                                                                   \
+  X(ui64, TU64)                                                                \
+  X(ui32, TU32)                                                                \
+  X(ui16, TU16)                                                                \
+  X(ui8, TU8)                                                                  \
+  X(index, TI64)                                                               \
+  X(f16, TF16)                                                                 \
+  X(bf16, TBF16)                                                               \
+  X(c64, TC64)                                                                 \
+  X(c128, TC128)
 #undef IDTR_TRAIT
 
 template <class T> struct IsComplex : std::false_type {};

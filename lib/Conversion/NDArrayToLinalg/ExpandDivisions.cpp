@@ -4,7 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace imex {
 #define GEN_PASS_DEF_EXPANDDIVISIONS
@@ -19,8 +19,8 @@ struct ExpandDivisionsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    // (One walk: the expansions create no divisions to expand.)
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 } // namespace

@@ -71,6 +71,8 @@ struct SliceElementwiseProducersPass
     // but a long chain needs more than the default number of iterations.
     GreedyRewriteConfig config;
     config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
+    // (Canonicalization follows: no region simplification here.)
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config))) {
       getOperation()->emitError("imex-slice-elementwise-producers did not "

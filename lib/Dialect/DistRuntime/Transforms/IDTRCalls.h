@@ -124,6 +124,16 @@ struct CallArg {
   llvm::SmallVector<mlir::Value> values;
 
   static CallArg scalar(mlir::Value value) { return {Kind::Scalar, {value}}; }
+  /// The constant `value` as an i64 scalar.
+  static CallArg constant(mlir::OpBuilder &b, mlir::Location loc,
+                          int64_t value) {
+    return scalar(createI64(b, loc, value));
+  }
+  /// The index `value` as an i64 scalar.
+  static CallArg index(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value) {
+    return scalar(toI64(b, loc, value));
+  }
   static CallArg buffer(mlir::Value value) { return {Kind::Buffer, {value}}; }
   static CallArg list(mlir::ValueRange values) {
     return {Kind::IndexList, llvm::SmallVector<mlir::Value>(values)};

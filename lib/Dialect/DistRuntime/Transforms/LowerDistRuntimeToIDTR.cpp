@@ -82,10 +82,9 @@ struct CollectiveLowering : public OpConversionPattern<OpTy> {
     memref::CopyOp::create(rewriter, loc, input, buffer);
     createIDTRCall(
         rewriter, loc, op,
-        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+        {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
          CallArg::buffer(buffer),
-         CallArg::scalar(
-             createI64(rewriter, loc, static_cast<int64_t>(op.getKind())))});
+         CallArg::constant(rewriter, loc, static_cast<int64_t>(op.getKind()))});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
     return success();
   }
@@ -192,13 +191,12 @@ template <typename OpTy> struct AsyncCopyLowering : public AsyncLowering<OpTy> {
     Value output =
         allocOutput(rewriter, loc, op.getOutput().getType(), outputSizes);
     SmallVector<CallArg> args{
-        CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+        CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
         CallArg::buffer(buffer)};
     for (ValueRange list : lists)
       args.push_back(CallArg::list(list));
     args.push_back(CallArg::buffer(output));
-    args.push_back(
-        CallArg::scalar(createI64(rewriter, loc, op.getKeyAttr().getInt())));
+    args.push_back(CallArg::constant(rewriter, loc, op.getKeyAttr().getInt()));
     Value handle = createIDTRCall(rewriter, loc, op, args).front();
     this->replace(rewriter, op, handle, output);
   }
@@ -334,9 +332,9 @@ struct LocalSortLowering : public OpConversionPattern<OpTy> {
     if constexpr (!values)
       args.push_back(CallArg::buffer(input));
     args.push_back(CallArg::buffer(output));
-    args.push_back(CallArg::scalar(createI64(rewriter, loc, op.getAxis())));
+    args.push_back(CallArg::constant(rewriter, loc, op.getAxis()));
     args.push_back(
-        CallArg::scalar(createI64(rewriter, loc, op.getDescending() ? 1 : 0)));
+        CallArg::constant(rewriter, loc, op.getDescending() ? 1 : 0));
     createIDTRCall(rewriter, loc, op, args);
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
     return success();
@@ -361,12 +359,11 @@ struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
     Value indices = allocOutput(rewriter, loc, indicesType, adaptor.getRows());
     createIDTRCall(
         rewriter, loc, op,
-        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+        {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
          CallArg::buffer(input),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
+         CallArg::index(rewriter, loc, adaptor.getOffset()),
          CallArg::buffer(values), CallArg::buffer(indices),
-         CallArg::scalar(
-             createI64(rewriter, loc, op.getDescending() ? 1 : 0))});
+         CallArg::constant(rewriter, loc, op.getDescending() ? 1 : 0)});
     // (The buffer not asked for is freed by the deallocation pipeline.)
     Value result = op.getIndices() ? indices : values;
     Value array = wrapBuffer(rewriter, loc, result, op.getType());
@@ -388,12 +385,11 @@ struct OrderedReduceLowering : public OpConversionPattern<OrderedReduceOp> {
     Value result = allocOutput(rewriter, loc, type, sizes);
     createIDTRCall(
         rewriter, loc, op,
-        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+        {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
          CallArg::buffer(input),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getRows())),
-         CallArg::scalar(
-             createI64(rewriter, loc, static_cast<int64_t>(op.getKind()))),
+         CallArg::index(rewriter, loc, adaptor.getOffset()),
+         CallArg::index(rewriter, loc, adaptor.getRows()),
+         CallArg::constant(rewriter, loc, static_cast<int64_t>(op.getKind())),
          CallArg::buffer(result)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, result, type));
     return success();
@@ -418,12 +414,11 @@ struct RaggedAllToAllLowering : public OpConversionPattern<RaggedAllToAllOp> {
                         adaptor.getOutputOffsets(), adaptor.getRecvSizes()})
       tables.push_back(getBuffer(rewriter, loc, table));
     Value send = getBuffer(rewriter, loc, adaptor.getSend());
-    createIDTRCall(
-        rewriter, loc, op,
-        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
-         CallArg::buffer(send), CallArg::buffer(tables[0]),
-         CallArg::buffer(tables[1]), CallArg::buffer(buffer),
-         CallArg::buffer(tables[2]), CallArg::buffer(tables[3])});
+    createIDTRCall(rewriter, loc, op,
+                   {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
+                    CallArg::buffer(send), CallArg::buffer(tables[0]),
+                    CallArg::buffer(tables[1]), CallArg::buffer(buffer),
+                    CallArg::buffer(tables[2]), CallArg::buffer(tables[3])});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
     return success();
   }
@@ -442,13 +437,12 @@ struct TakeLowering : public OpConversionPattern<TakeOp> {
     SmallVector<Value> sizes = getSizes(rewriter, loc, input);
     sizes[0] = memref::DimOp::create(rewriter, loc, indices, 0);
     Value output = allocOutput(rewriter, loc, type, sizes);
-    createIDTRCall(
-        rewriter, loc, op,
-        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
-         CallArg::buffer(input),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getRows())),
-         CallArg::buffer(indices), CallArg::buffer(output)});
+    createIDTRCall(rewriter, loc, op,
+                   {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
+                    CallArg::buffer(input),
+                    CallArg::index(rewriter, loc, adaptor.getOffset()),
+                    CallArg::index(rewriter, loc, adaptor.getRows()),
+                    CallArg::buffer(indices), CallArg::buffer(output)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
     return success();
   }
@@ -478,12 +472,12 @@ struct GatherLowering : public OpConversionPattern<GatherOp> {
                                          createIndex(rewriter, loc, 0));
     }
     Value output = allocOutput(rewriter, loc, op.getType(), sizes);
-    createIDTRCall(
-        rewriter, loc, op,
-        {CallArg::scalar(team), CallArg::buffer(input),
-         CallArg::list(adaptor.getGlobalShape()),
-         CallArg::list(adaptor.getLocalOffsets()), CallArg::buffer(output),
-         CallArg::scalar(createI64(rewriter, loc, root ? *root : -1))});
+    createIDTRCall(rewriter, loc, op,
+                   {CallArg::scalar(team), CallArg::buffer(input),
+                    CallArg::list(adaptor.getGlobalShape()),
+                    CallArg::list(adaptor.getLocalOffsets()),
+                    CallArg::buffer(output),
+                    CallArg::constant(rewriter, loc, root ? *root : -1)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, op.getType()));
     return success();
   }
@@ -506,13 +500,12 @@ struct PutLowering : public OpConversionPattern<PutOp> {
     Value values = getBuffer(rewriter, loc, adaptor.getValues());
     createIDTRCall(
         rewriter, loc, op,
-        {CallArg::scalar(createI64(rewriter, loc, op.getTeamAttr().getInt())),
+        {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
          CallArg::buffer(buffer),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getOffset())),
-         CallArg::scalar(toI64(rewriter, loc, adaptor.getRows())),
+         CallArg::index(rewriter, loc, adaptor.getOffset()),
+         CallArg::index(rewriter, loc, adaptor.getRows()),
          CallArg::buffer(indices), CallArg::buffer(values),
-         CallArg::scalar(
-             createI64(rewriter, loc, op.getReplicated() ? 1 : 0))});
+         CallArg::constant(rewriter, loc, op.getReplicated() ? 1 : 0)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, buffer, type));
     return success();
   }
