@@ -482,14 +482,20 @@ void rotate(RewriterBase &rewriter, scf::ForOp loop, Rotation rotation,
 /// Gives every iter_arg of `loop` initialized with a value that an earlier
 /// iter_arg also starts from its own copy of it. (Both are updated in
 /// place; one-shot bufferization would copy each of them, a full pass over
-/// memory and a new buffer more than needed.)
+/// memory and a new buffer more than needed.) The copy is made where the
+/// value is defined when that is in the loop's block: two arrays created
+/// alike (merged by CSE) are copied apart where the program created them,
+/// not at the loop's start (e.g. inside a timed region before the loop).
 void copyRepeatedInits(RewriterBase &rewriter, scf::ForOp loop) {
   llvm::SmallPtrSet<Value, 8> seen;
-  rewriter.setInsertionPoint(loop);
   for (OpOperand &init : loop.getInitArgsMutable()) {
     auto type = dyn_cast<RankedTensorType>(init.get().getType());
     if (!type || seen.insert(init.get()).second)
       continue;
+    if (init.get().getParentBlock() == loop->getBlock())
+      rewriter.setInsertionPointAfterValue(init.get());
+    else
+      rewriter.setInsertionPoint(loop);
     Value copy = bufferization::AllocTensorOp::create(
         rewriter, loop.getLoc(), type, /*dynamicSizes=*/ValueRange(),
         init.get());

@@ -373,6 +373,69 @@ func.func @leapfrog_same_start(%u0: tensor<8xf64>, %n: index) -> tensor<8xf64> {
 
 // -----
 
+// The same with the common start computed in the loop's block and an op
+// between it and the loop (a timer start, say): p's copy is made where the
+// value is computed, not at the loop. A start computed outside an
+// enclosing loop is copied at the inner loop (each outer iteration needs
+// its own copy).
+
+#map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @leapfrog_same_start_computed(
+//       CHECK:   %[[INIT:.*]] = linalg.generic
+//       CHECK:   } -> tensor<8xf64>
+//  CHECK-NEXT:   %[[COPY:.*]] = bufferization.alloc_tensor() copy(%[[INIT]]) : tensor<8xf64>
+//       CHECK:   call @timer_start()
+//       CHECK:   scf.for {{.*}} iter_args(%{{[^ ]*}} = %[[INIT]], %{{[^ ]*}} = %[[COPY]]) -> (tensor<8xf64>, tensor<8xf64>)
+//       CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+//       CHECK:     %[[INNER:.*]] = bufferization.alloc_tensor() copy(%[[INIT]]) : tensor<8xf64>
+//       CHECK:     scf.for {{.*}} iter_args(%{{[^ ]*}} = %[[INIT]], %{{[^ ]*}} = %[[INNER]])
+func.func private @timer_start()
+func.func @leapfrog_same_start_computed(%a: tensor<8xf64>, %n: index) -> tensor<8xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e0 = tensor.empty() : tensor<8xf64>
+  %u0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<8xf64>) outs(%e0 : tensor<8xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %y = arith.mulf %x, %x : f64
+    linalg.yield %y : f64
+  } -> tensor<8xf64>
+  func.call @timer_start() : () -> ()
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%u = %u0, %p = %u0) -> (tensor<8xf64>, tensor<8xf64>) {
+    %l = tensor.extract_slice %u[0] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %q = tensor.extract_slice %p[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %e = tensor.empty() : tensor<6xf64>
+    %f = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%l, %q : tensor<6xf64>, tensor<6xf64>) outs(%e : tensor<6xf64>) {
+    ^bb0(%x: f64, %z: f64, %o: f64):
+      %t = arith.subf %x, %z : f64
+      linalg.yield %t : f64
+    } -> tensor<6xf64>
+    %c = tensor.extract_slice %u[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+    %p1 = tensor.insert_slice %c into %p[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+    %u1 = tensor.insert_slice %f into %u[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+    scf.yield %u1, %p1 : tensor<8xf64>, tensor<8xf64>
+  }
+  scf.for %j = %c0 to %n step %c1 {
+    %s:2 = scf.for %i = %c0 to %n step %c1 iter_args(%u = %u0, %p = %u0) -> (tensor<8xf64>, tensor<8xf64>) {
+      %l = tensor.extract_slice %u[0] [6] [1] : tensor<8xf64> to tensor<6xf64>
+      %q = tensor.extract_slice %p[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+      %e = tensor.empty() : tensor<6xf64>
+      %f = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%l, %q : tensor<6xf64>, tensor<6xf64>) outs(%e : tensor<6xf64>) {
+      ^bb0(%x: f64, %z: f64, %o: f64):
+        %t = arith.subf %x, %z : f64
+        linalg.yield %t : f64
+      } -> tensor<6xf64>
+      %c = tensor.extract_slice %u[1] [6] [1] : tensor<8xf64> to tensor<6xf64>
+      %p1 = tensor.insert_slice %c into %p[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+      %u1 = tensor.insert_slice %f into %u[1] [6] [1] : tensor<6xf64> into tensor<8xf64>
+      scf.yield %u1, %p1 : tensor<8xf64>, tensor<8xf64>
+    }
+    func.call @timer_start() : () -> ()
+  }
+  return %r#0 : tensor<8xf64>
+}
+
+// -----
+
 // Not rotated: p keeps u's values at other positions than u is updated at
 // (p[0:6] = u[1:7]); u alone is double buffered.
 
