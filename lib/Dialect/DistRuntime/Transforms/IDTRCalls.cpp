@@ -1,7 +1,7 @@
 //===- IDTRCalls.cpp - building calls of the IDTR C ABI -------------------===//
 //
 // Callee names and types, buffers of arrays and index lists as unranked
-// memrefs, and calls in alloca scopes: the building blocks of
+// memrefs, and calls through outlined glue functions: the building blocks of
 // lower-distruntime-to-idtr (LowerDistRuntimeToIDTR.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -280,7 +280,7 @@ Value idtr_calls::toUnranked(OpBuilder &b, Location loc, Value buffer) {
 }
 
 /// An index list as `memref<*xindex>` (stack memory of the enclosing
-/// alloca scope).
+/// function).
 Value idtr_calls::createIndexList(OpBuilder &b, Location loc,
                                   ValueRange values) {
   auto type =
@@ -290,14 +290,6 @@ Value idtr_calls::createIndexList(OpBuilder &b, Location loc,
     memref::StoreOp::create(b, loc, value, list,
                             ValueRange{createIndex(b, loc, i)});
   return memref::CastOp::create(b, loc, getIndexList(b.getContext()), list);
-}
-
-Value idtr_calls::createIndexList(OpBuilder &b, Location loc,
-                                  ArrayRef<int64_t> values) {
-  SmallVector<Value> constants;
-  for (int64_t value : values)
-    constants.push_back(createIndex(b, loc, value));
-  return createIndexList(b, loc, constants);
 }
 
 /// The memref type of `type`'s rank and element type with dynamic sizes,

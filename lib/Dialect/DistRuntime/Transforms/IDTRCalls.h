@@ -93,11 +93,9 @@ mlir::Value toUnranked(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value buffer);
 
 /// An index list as `memref<*xindex>` (stack memory of the enclosing
-/// alloca scope).
+/// function: the outlined glue of an IDTR call).
 mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::ValueRange values);
-mlir::Value createIndexList(mlir::OpBuilder &b, mlir::Location loc,
-                            llvm::ArrayRef<int64_t> values);
 
 /// Calls a private function of the enclosing module named after `prefix`
 /// with `args`, creating it on first use: `body` builds the function's body

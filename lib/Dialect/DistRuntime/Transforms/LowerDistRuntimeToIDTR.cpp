@@ -90,8 +90,8 @@ struct CollectiveLowering : public OpConversionPattern<OpTy> {
   }
 };
 
-/// Base of the asynchronous ops: allocates the outputs, builds the call in an
-/// alloca scope, and records the output buffers for the wait.
+/// Base of the asynchronous ops: allocates the outputs, builds the call, and
+/// records the output buffers for the wait.
 template <typename OpTy>
 struct AsyncLowering : public OpConversionPattern<OpTy> {
   AsyncLowering(const TypeConverter &converter, MLIRContext *context,
