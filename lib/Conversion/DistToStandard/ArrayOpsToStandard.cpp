@@ -22,6 +22,15 @@ using namespace imex::dist::detail;
 
 namespace {
 
+/// Whether `value` can be used by ops created right before `op` (structured
+/// control flow: defined earlier in `op`'s block or an enclosing one).
+bool isDefinedBefore(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  Block *block = def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
+  Operation *ancestor = block->findAncestorOpInBlock(*op);
+  return ancestor && (!def || def->isBeforeInBlock(ancestor));
+}
+
 template <typename OpTy> struct DistPattern : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
@@ -85,6 +94,24 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
       : DistPattern<OpTy>(converter, context), exchanged(exchanged) {}
   const ExchangedBuffers &exchanged;
 
+  /// The slice rows [from, from + count) taken by the only user of `op` if it
+  /// is a `dist.local_repartition` and they can be used at `op`, for a view
+  /// with unit stride along dimension 0.
+  static std::optional<std::pair<Value, Value>>
+  getRepartitionedRows(OpTy op, ConversionPatternRewriter &rewriter) {
+    if (!op->hasOneUse() || getConstantIntValue(op.getMixedStrides()[0]) != 1)
+      return std::nullopt;
+    auto user = dyn_cast<dist::LocalRepartitionOp>(*op->user_begin());
+    if (!user)
+      return std::nullopt;
+    Value from = rewriter.getRemappedValue(user.getOffset());
+    Value count = rewriter.getRemappedValue(user.getSize());
+    if (!from || !count || !isDefinedBefore(from, op) ||
+        !isDefinedBefore(count, op))
+      return std::nullopt;
+    return std::make_pair(from, count);
+  }
+
   LogicalResult
   matchAndRewrite(OpTy op, typename DistPattern<OpTy>::OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -103,11 +130,40 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
     SmallVector<OpFoldResult> strides = op.getMixedStrides();
     Value offset = materialize(offsets[0]), size = materialize(sizes[0]),
           stride = materialize(strides[0]);
+    SmallVector<OpFoldResult> localOffsets(offsets), localSizes(sizes);
+    LocalArray result;
+    result.first = m.c(0);
+    result.size0 = size;
+
+    // A view read only by a `dist.local_repartition` (dist-coalesce's
+    // shifted views of one exchange) is the rows that op takes, which the
+    // source holds: a view of its buffer, not clamped to its valid rows.
+    if (auto rows = getRepartitionedRows(op, rewriter)) {
+      auto [from, count] = *rows;
+      Value zero = m.c(0);
+      // Clamped only so that an empty view stays inside the buffer.
+      Value row = m.clamp(m.sub(m.add(offset, from), array.offset), zero,
+                          array.validCount);
+      Value ownedLo = m.clamp(m.sub(array.ownedFrom, row), zero, count);
+      Value ownedHi =
+          m.clamp(m.sub(m.add(array.ownedFrom, array.ownedCount), row),
+                  ownedLo, count);
+      localOffsets[0] = m.add(array.first, row);
+      localSizes[0] = count;
+      result.buffer =
+          OpTy::create(rewriter, loc, getBufferType(resultType), array.buffer,
+                       localOffsets, localSizes, strides);
+      result.ownedFrom = ownedLo;
+      result.ownedCount = m.sub(ownedHi, ownedLo);
+      result.validCount = count;
+      result.offset = from;
+      rewriter.replaceOpWithMultiple(op, {result.pack()});
+      return success();
+    }
 
     // The slice rows i with offset + i * stride in global rows [begin, end)
     // are [ceil((begin - offset) / stride), ceil((end - offset) / stride)),
     // clamped to the slice; so for the valid and the owned rows.
-    LocalArray result;
     auto sliceRowAt = [&](Value globalRow) {
       return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), m.c(0), size);
     };
@@ -127,15 +183,12 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
         m.add(array.first,
               m.sub(m.add(offset, m.mul(firstRow, stride)), array.offset)),
         array.first);
-    SmallVector<OpFoldResult> localOffsets(offsets), localSizes(sizes);
     localOffsets[0] = localRow;
     localSizes[0] = count;
     result.buffer =
         OpTy::create(rewriter, loc, getBufferType(resultType), array.buffer,
                      localOffsets, localSizes, strides);
-    result.first = m.c(0);
     result.offset = firstRow;
-    result.size0 = size;
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }

@@ -409,6 +409,10 @@ struct LocalRepartitionLowering
     // source to hold them; `from` is clamped only so that an empty result
     // stays a view inside the buffer); the owned rows are those inside.
     Value size = adaptor.getSize().front();
+    if (offset == source.offset && size == source.validCount) {
+      rewriter.replaceOpWithMultiple(op, {adaptor.getSource()});
+      return success();
+    }
     Value from = m.sub(offset, source.offset);
     Value zero = m.c(0);
     Value lo = m.clamp(from, zero, source.validCount);

@@ -67,6 +67,9 @@ struct SliceElementwiseProducersPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SliceElementwiseProducer>(&getContext());
+    // A producer sliced for a slice of a slice would otherwise leave the
+    // chain of slices (identity slices canonicalization cannot prove so).
+    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
     // Every rewrite moves a slice up a chain of producers: it terminates,
     // but a long chain needs more than the default number of iterations.
     GreedyRewriteConfig config;

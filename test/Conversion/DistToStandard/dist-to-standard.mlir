@@ -93,6 +93,39 @@ func.func @stencil_step(%rows: index, %n: index, %off: index, %steps: index) -> 
 // -----
 
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist3 = !ndarray.ndarray<?x3xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x3,?x3,?x3>>
+!local = !ndarray.ndarray<?x4xf64>
+
+// A view read only by a local_repartition (dist-coalesce's shifted views of
+// one exchange) is the requested rows of the buffer: `count` rows from buffer
+// row first + 2 - off (clamped only for empty views), not a view clamped to
+// the valid rows and then narrowed.
+// CHECK-LABEL: func.func @shifted_view
+// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:[^:]*]]: index, %{{[^:]*}}: index, %{{[^:]*}}: index, %[[FIRST:[^:]*]]: index, %[[COUNT:[^:]*]]: index)
+// CHECK: %[[ROWS:.*]] = ndarray.dim %[[O]], %c0
+// CHECK: %[[G:.*]] = arith.addi %[[FIRST]], %c2
+// CHECK: %[[FROM:.*]] = arith.subi %[[G]], %[[OFF]]
+// CHECK: %[[LO:.*]] = arith.maxsi %[[FROM]], %c0
+// CHECK: %[[ROW:.*]] = arith.minsi %[[LO]], %[[ROWS]]
+// CHECK: %[[V:.*]] = ndarray.extract_slice %[[O]][%[[ROW]], 1] [%[[COUNT]], 3] [1, 1]
+// CHECK: %[[S:.*]] = ndarray.ewbin add %[[V]], %[[V]]
+// CHECK: return %[[S]]
+func.func @shifted_view(%o: !local, %off: index, %n: index, %m: index, %first: index, %count: index) -> !ndarray.ndarray<?x3xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %e0 = ndarray.create(%c4) : !ndarray.ndarray<0x?xf64>
+  %e = ndarray.cast %e0 : !ndarray.ndarray<0x?xf64> to !local
+  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %s = ndarray.extract_slice %d[2, 1] [%m, 3] [1, 1] : !dist to !dist3
+  %v = dist.local_repartition %s offset %first size %count : !dist3 -> !dist3
+  %sum = ndarray.ewbin add %v, %v : (!dist3, !dist3) -> !dist3
+  %p:3 = dist.parts_of %sum : !dist3 -> !ndarray.ndarray<?x3xf64>, !ndarray.ndarray<?x3xf64>, !ndarray.ndarray<?x3xf64>
+  return %p#1 : !ndarray.ndarray<?x3xf64>
+}
+
+// -----
+
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // Elementwise ops on arrays holding the same rows are one op on views of
