@@ -145,9 +145,8 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
       Value row = m.clamp(m.sub(m.add(offset, from), array.offset), zero,
                           array.validCount);
       Value ownedLo = m.clamp(m.sub(array.ownedFrom, row), zero, count);
-      Value ownedHi =
-          m.clamp(m.sub(m.add(array.ownedFrom, array.ownedCount), row),
-                  ownedLo, count);
+      Value ownedHi = m.clamp(
+          m.sub(m.add(array.ownedFrom, array.ownedCount), row), ownedLo, count);
       localOffsets[0] = m.add(array.first, row);
       localSizes[0] = count;
       result.buffer =
