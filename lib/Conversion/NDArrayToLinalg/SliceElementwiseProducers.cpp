@@ -61,15 +61,33 @@ struct SliceElementwiseProducer
   }
 };
 
+/// A slice of all of a slice (zero offsets, unit strides, the same sizes):
+/// the operands of a producer sliced by the slice its consumer took are
+/// such slices when they were slices already. Canonicalization does not
+/// fold them when the sizes are dynamic.
+struct FoldWholeSliceOfSlice : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto source = slice.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!source || slice.getType() != source.getType() ||
+        !slice.hasUnitStride() ||
+        !areAllConstantIntValue(slice.getMixedOffsets(), 0) ||
+        !llvm::equal(slice.getMixedSizes(), source.getMixedSizes(),
+                     isEqualConstantIntOrValue))
+      return failure();
+    rewriter.replaceOp(slice, source.getResult());
+    return success();
+  }
+};
+
 struct SliceElementwiseProducersPass
     : public imex::impl::SliceElementwiseProducersBase<
           SliceElementwiseProducersPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SliceElementwiseProducer>(&getContext());
-    // A producer sliced for a slice of a slice would otherwise leave the
-    // chain of slices (identity slices canonicalization cannot prove so).
-    tensor::populateMergeConsecutiveInsertExtractSlicePatterns(patterns);
+    patterns.add<FoldWholeSliceOfSlice>(&getContext());
     // Every rewrite moves a slice up a chain of producers: it terminates,
     // but a long chain needs more than the default number of iterations.
     GreedyRewriteConfig config;

@@ -128,14 +128,14 @@ func.func @same_slices(%a: tensor<100xf64>, %o: index) -> (tensor<10xf64>, tenso
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
-// An operand that is itself a slice is sliced once: (a[r:r+n] + 1)[0:m]
-// reads a[r:r+m], not a slice of a slice (whose identity canonicalization
-// cannot prove with dynamic sizes).
-// CHECK-LABEL: func.func @slice_of_slice
-// CHECK-SAME: (%[[A:.*]]: tensor<?x4xf64>, %[[R:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
-// CHECK: %[[SA:.*]] = tensor.extract_slice %[[A]][%[[R]], 0] [%[[M]], 4] [1, 1]
-// CHECK: linalg.generic {{.*}} ins(%[[SA]] : tensor<?x4xf64>)
-func.func @slice_of_slice(%a: tensor<?x4xf64>, %r: index, %n: index, %m: index) -> tensor<?x4xf64> {
+// The operands of a producer sliced by all of its result are the operands:
+// when such an operand is a slice, the whole slice of it is that slice
+// (canonicalization does not fold it: the sizes are dynamic).
+// CHECK-LABEL: func.func @whole_slice_of_slice
+// CHECK-SAME: (%[[A:.*]]: tensor<?x4xf64>, %[[R:.*]]: index, %[[N:.*]]: index)
+// CHECK: %[[V:.*]] = tensor.extract_slice %[[A]][%[[R]], 0] [%[[N]], 4] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[V]] : tensor<?x4xf64>)
+func.func @whole_slice_of_slice(%a: tensor<?x4xf64>, %r: index, %n: index) -> tensor<?x4xf64> {
   %one = arith.constant 1.0 : f64
   %v = tensor.extract_slice %a[%r, 0] [%n, 4] [1, 1] : tensor<?x4xf64> to tensor<?x4xf64>
   %e = tensor.empty(%n) : tensor<?x4xf64>
@@ -144,6 +144,6 @@ func.func @slice_of_slice(%a: tensor<?x4xf64>, %r: index, %n: index, %m: index) 
     %s = arith.addf %x, %one : f64
     linalg.yield %s : f64
   } -> tensor<?x4xf64>
-  %s = tensor.extract_slice %g[0, 0] [%m, 4] [1, 1] : tensor<?x4xf64> to tensor<?x4xf64>
+  %s = tensor.extract_slice %g[0, 0] [%n, 4] [1, 1] : tensor<?x4xf64> to tensor<?x4xf64>
   return %s : tensor<?x4xf64>
 }
