@@ -49,6 +49,10 @@ def best(runs):
     return {step: min(r[0][step] for r in runs) for step in STEPS}
 
 
+def compile_time(steps):
+    return sum(steps[s] for s in ("lower", "translate", "llvm-opt", "codegen"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -64,20 +68,29 @@ def main():
     variants = [("", [])]
     if args.ablate_lsr:
         variants.append((" +LSR", ["--loop-strength-reduction"]))
-    rows = []
+    configs = []
     for spec in args.programs.split(","):
         path, pipeline = spec.rsplit(":", 1)
         full = path if os.path.isabs(path) else os.path.join(ROOT, path)
         for suffix, extra in variants:
-            runs = [run_once(runner, full, pipeline, extra)
-                    for _ in range(args.repeat)]
-            cache = os.path.join(args.build, "bench-compile-cache")
-            subprocess.run(["rm", "-rf", cache], check=True)
-            run_once(runner, full, pipeline, extra, cache)  # stores
-            hit = min(run_once(runner, full, pipeline, extra, cache)[2]
-                      for _ in range(args.repeat))
-            rows.append((os.path.basename(path) + suffix, best(runs),
-                         runs[0][1], min(r[2] for r in runs), hit))
+            configs.append((os.path.basename(path) + suffix, full, pipeline,
+                            extra))
+    # Round-robin over the programs, so that a change of the machine's load
+    # disturbs all of them alike (the ratios compare runs of one round).
+    runs = {name: [] for name, *_ in configs}
+    for _ in range(args.repeat):
+        for name, full, pipeline, extra in configs:
+            runs[name].append(run_once(runner, full, pipeline, extra))
+    rows = []
+    for name, full, pipeline, extra in configs:
+        cache = os.path.join(args.build, "bench-compile-cache")
+        subprocess.run(["rm", "-rf", cache], check=True)
+        run_once(runner, full, pipeline, extra, cache)  # stores
+        hit = min(run_once(runner, full, pipeline, extra, cache)[2]
+                  for _ in range(args.repeat))
+        program_runs = runs[name]
+        rows.append((name, best(program_runs), program_runs[0][1],
+                     min(r[2] for r in program_runs), hit))
 
     print(f"imex-runner --timing, best of {args.repeat} (s); 'wall' is the "
           f"whole process, 'cached' the wall time when the object comes from "
@@ -91,12 +104,13 @@ def main():
         print("| " + " | ".join(cells) + " |")
     ref = rows[0]
     for name, steps, sizes, wall, _ in rows[1:]:
-        compile_ref = sum(ref[1][s] for s in ("lower", "translate",
-                                              "llvm-opt", "codegen"))
-        compile_this = sum(steps[s] for s in ("lower", "translate",
-                                              "llvm-opt", "codegen"))
+        # Per round, then the median over the rounds.
+        paired = sorted(compile_time(mine[0]) / compile_time(theirs[0])
+                        for mine, theirs in zip(runs[name], runs[ref[0]]))
         print(f"{name} / {ref[0]}: compile time "
-              f"{compile_this / compile_ref:.2f}x, wall "
+              f"{compile_time(steps) / compile_time(ref[1]):.2f}x "
+              f"(best of each; median of the rounds' ratios "
+              f"{paired[len(paired) // 2]:.2f}x), wall "
               f"{wall / ref[3]:.2f}x, lowered ops "
               f"{sizes['lowered ops'] / ref[2]['lowered ops']:.2f}x, "
               f"LLVM IR instructions "
