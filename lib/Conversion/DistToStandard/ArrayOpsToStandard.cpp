@@ -63,7 +63,7 @@ struct CastLowering : public DistPattern<CastOp> {
     SmallVector<Value> results(adaptor.getSource());
     results[0] =
         castTo(rewriter, op.getLoc(), results[0],
-               op.getType().getRank() == 0 ? dist::getPartType(op.getType(), 0)
+               op.getType().getRank() == 0 ? dist::getLocalType(op.getType())
                                            : getBufferType(op.getType()));
     rewriter.replaceOpWithMultiple(op, {results});
     return success();

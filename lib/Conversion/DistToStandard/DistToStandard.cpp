@@ -45,7 +45,7 @@ public:
           if (!dist::getDistEnv(type))
             return std::nullopt;
           if (type.getRank() == 0) {
-            results.push_back(dist::getPartType(type, 0));
+            results.push_back(dist::getLocalType(type));
             return success();
           }
           // LocalArray: the buffer, then its index values.

@@ -143,7 +143,7 @@ bool dist::detail::isStaticallyEmpty(Value array) {
 }
 
 NDArrayType dist::detail::getBufferType(NDArrayType distType) {
-  return dist::getRowsType(dist::getPartType(distType, 1));
+  return dist::getRowsType(dist::getLocalType(distType));
 }
 
 Value dist::detail::castTo(OpBuilder &b, Location loc, Value value, Type type) {

@@ -1,6 +1,6 @@
 // RUN: imex-opt %s -convert-dist-to-standard -split-input-file -verify-diagnostics
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // The split parts of dist.align_cores are not owned blocks: other users are
@@ -19,7 +19,7 @@ func.func @align_cores_misuse(%l: !local, %o: !local, %r: !local, %off: index, %
 
 // (found by imex-fuzz: a reduction keeping dimension 0 with a replicated
 // result crashed)
-!dist = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<2x4xi64>
 
 func.func @reduce_other_axis_replicated(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64> {

@@ -1,6 +1,6 @@
 // RUN: imex-opt %s -convert-dist-to-standard -canonicalize -split-input-file | FileCheck %s
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // A distributed array is one local buffer. A repartition exchanges the halo
@@ -36,7 +36,7 @@ func.func @repartition(%o: !local, %off: index, %n: index, %b: index, %s: index)
 
 // -----
 
-!dist = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+!dist = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
 
 // A stencil step: the ghost widths the exchange of u needs (one row on each
 // side: views at offsets 0 and 2 for the rows of the slice at offset 1) are
@@ -92,8 +92,8 @@ func.func @stencil_step(%rows: index, %n: index, %off: index, %steps: index) -> 
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
-!dist3 = !ndarray.ndarray<?x3xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x3,?x3,?x3>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+!dist3 = !ndarray.ndarray<?x3xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // A view read only by a local_repartition (dist-coalesce's shifted views of
@@ -125,7 +125,7 @@ func.func @shifted_view(%o: !local, %off: index, %n: index, %m: index, %first: i
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // Elementwise ops on arrays holding the same rows are one op on views of
@@ -149,7 +149,7 @@ func.func @elementwise(%l: !local, %o: !local, %r: !local, %off: index, %n: inde
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xi64>
 
 // Integer reductions over dimension 0 reduce the owned block, then all ranks.
@@ -167,8 +167,8 @@ func.func @reduce_int(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4x
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xi32, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
-!scan = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xi32, #dist.dist_env<team = 1>>
+!scan = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xi32>
 !lscan = !ndarray.ndarray<?x4xi64>
 
@@ -191,14 +191,14 @@ func.func @scan(%o: !local, %off: index, %n: index) -> (!lscan, !ndarray.ndarray
   %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
   %s = ndarray.cumulative sum %d axis 0 : !dist -> !scan
   %p:3 = dist.parts_of %s : !scan -> !lscan, !lscan, !lscan
-  %t = ndarray.cumulative prod %d axis 1 include_initial : !dist -> !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x5,?x5,?x5>>
-  %q:3 = dist.parts_of %t : !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x5,?x5,?x5>> -> !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>
+  %t = ndarray.cumulative prod %d axis 1 include_initial : !dist -> !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1>>
+  %q:3 = dist.parts_of %t : !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>
   return %p#1, %q#1 : !lscan, !ndarray.ndarray<?x5xi64>
 }
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf32, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf32, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf32>
 
 // argmax over dimension 0: each rank's best value and global index (the
@@ -230,7 +230,7 @@ func.func @argmax(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64>
 
 // -----
 
-!dist = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+!dist = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?xf64>
 
 // A distributed 1-d sort is IDTR's sample sort into the default partition.
@@ -246,7 +246,7 @@ func.func @sort(%o: !local, %off: index, %n: index) -> (!local, !local, !local) 
 
 // -----
 
-!dist = !ndarray.ndarray<?xi64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+!dist = !ndarray.ndarray<?xi64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?xi64>
 
 // searchsorted in a split sorted array: counts in the owned block, summed
@@ -262,7 +262,7 @@ func.func @searchsorted(%o: !local, %off: index, %n: index, %v: !ndarray.ndarray
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // Floating point sums over the split axis: the other axes locally, then
@@ -286,8 +286,8 @@ func.func @reduce_float(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
-!dist2 = !ndarray.ndarray<?x2xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x2,?x2,?x2>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+!dist2 = !ndarray.ndarray<?x2xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // Reshapes redistribute to the default partition of the result.
@@ -306,7 +306,7 @@ func.func @reshape(%o: !local, %off: index, %n: index, %m: index) -> !ndarray.nd
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // A local repartition narrows the valid rows of the buffer: its parts are
@@ -332,7 +332,7 @@ func.func @local_repartition(%l: !local, %o: !local, %r: !local, %off: index, %n
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
 // An insert writes the owned rows of the destination's buffer in place. An
@@ -359,8 +359,8 @@ func.func @insert_after_exchange(%o: !local, %off: index, %n: index, %b: index, 
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
-!dist3 = !ndarray.ndarray<?x4x1xf64, #dist.dist_env<team = 1 loffs = ?,0,0 lparts = ?x4x1,?x4x1,?x4x1>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+!dist3 = !ndarray.ndarray<?x4x1xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 !local3 = !ndarray.ndarray<?x4x1xf64>
 
@@ -387,8 +387,8 @@ func.func @unit_dims(%o: !local, %off: index, %n: index) -> !local {
 
 // -----
 
-!src = !ndarray.ndarray<?x1xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x1,?x1,?x1>>
-!dst = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+!src = !ndarray.ndarray<?x1xf64, #dist.dist_env<team = 1>>
+!dst = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x1xf64>
 !localdst = !ndarray.ndarray<?x?xf64>
 
@@ -414,7 +414,7 @@ func.func @broadcast_rows(%o: !local, %off: index, %n: index, %m: index) -> !loc
 
 // -----
 
-!dist = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+!dist = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
 
 // A loop that carries an elementwise result: its storage is not always the
 // created buffer, so the exchange checks at run time that the buffer has
@@ -453,7 +453,7 @@ func.func @unknown_storage(%rows: index, %n: index, %off: index, %steps: index) 
 
 // -----
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x4,?x4,?x4>>
+!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 
 // A time step keeping the previous value (`p[1:-1] = u[1:-1]`, then u
 // updated from u's halos and p): p is copied into at the positions u is

@@ -79,13 +79,13 @@ static StringRef getPartName(int64_t rank, unsigned part) {
 /// The number of local parts of a distributed array of rank `rank`.
 static unsigned getNumParts(int64_t rank) { return rank == 0 ? 1 : 3; }
 
-/// Verifies that `actual`, part `part` of `distType`, matches the part type
-/// the dist env gives: same element type, rank and environments, and
-/// compatible sizes.
+/// Verifies that `actual`, part `part` of `distType`, is a local array of
+/// `distType`'s block: same element type, rank and other environments, and
+/// sizes compatible with `getLocalType`'s.
 static LogicalResult verifyPartType(Operation *op, StringRef what,
                                     NDArrayType distType, unsigned part,
                                     NDArrayType actual) {
-  NDArrayType expected = getPartType(distType, part);
+  NDArrayType expected = getLocalType(distType);
   if (expected && actual.getElementType() == expected.getElementType() &&
       actual.getEnvironments() == expected.getEnvironments() &&
       areCompatibleShapes(actual.getShape(), expected.getShape()))
@@ -93,8 +93,8 @@ static LogicalResult verifyPartType(Operation *op, StringRef what,
   return op->emitOpError() << what << " " << part << " ("
                            << getPartName(distType.getRank(), part)
                            << ") has type " << actual
-                           << ", which does not match the part type "
-                           << expected << " given by the dist_env";
+                           << ", which is not a local array of type "
+                           << expected << " (the array's block)";
 }
 
 /// Emits an error unless `values` has `expected` entries.
@@ -226,7 +226,6 @@ ndarray::SubviewOp InitDistArrayOp::getSpareRowsView() {
 
 LogicalResult InitDistArrayOp::verify() {
   NDArrayType type = getType();
-  DistEnvAttr env = getDistEnv(type);
   int64_t rank = type.getRank();
   unsigned numParts = getNumParts(rank);
   if (getParts().size() != numParts)
@@ -266,17 +265,13 @@ LogicalResult InitDistArrayOp::verify() {
   }
   for (auto [dim, offset] : llvm::enumerate(getLocalOffsets())) {
     std::optional<int64_t> value = getConstantIndex(offset);
-    if (!value)
-      continue;
-    if (dim > 0 && *value != 0)
+    if (value && *value < 0)
+      return emitOpError("local offset of dimension ")
+             << dim << " must be non-negative, got " << *value;
+    if (value && dim > 0 && *value != 0)
       return emitOpError("local offset of dimension ")
              << dim << " must be 0 (arrays are split on dimension 0), got "
              << *value;
-    if (!areCompatibleSizes(*value, env.getLocalOffsets()[dim]))
-      return emitOpError("local offset ")
-             << *value << " of dimension " << dim
-             << " differs from the static local offset "
-             << env.getLocalOffsets()[dim] << " of the result's dist_env";
   }
   return success();
 }
@@ -288,8 +283,7 @@ LogicalResult InitDistArrayOp::verify() {
 void PartsOfOp::build(OpBuilder &builder, OperationState &state, Value array) {
   SmallVector<Type> types;
   if (auto type = dyn_cast<NDArrayType>(array.getType()); type && isDist(type))
-    for (unsigned part = 0; part < getNumParts(type.getRank()); ++part)
-      types.push_back(getPartType(type, part));
+    types.assign(getNumParts(type.getRank()), getLocalType(type));
   build(builder, state, types, array);
 }
 
@@ -330,19 +324,13 @@ LogicalResult LocalOffsetsOfOp::inferReturnTypes(
   return success();
 }
 
-/// The local offset of dimension 0 of `array`: static in its type, or the
-/// operand of the `dist.init_dist_array` defining it; null if unknown.
+/// The local offset of dimension 0 of `array`: the operand of the
+/// `dist.init_dist_array` defining it; null if unknown.
 OpFoldResult op_helpers::getKnownLocalOffset(Value array) {
-  DistEnvAttr env = getDistEnv(array.getType());
-  if (!env || env.getRank() == 0)
+  auto init = array.getDefiningOp<InitDistArrayOp>();
+  if (!init || init.getLocalOffsets().empty())
     return {};
-  int64_t offset = env.getLocalOffsets()[0];
-  if (!ShapedType::isDynamic(offset))
-    return IntegerAttr::get(IndexType::get(array.getContext()), offset);
-  if (auto init = array.getDefiningOp<InitDistArrayOp>();
-      init && init.getLocalOffsets().size() == env.getLocalOffsets().size())
-    return getAsOpFoldResult(init.getLocalOffsets()[0]);
-  return {};
+  return getAsOpFoldResult(init.getLocalOffsets()[0]);
 }
 
 LogicalResult LocalOffsetsOfOp::fold(FoldAdaptor,
@@ -413,8 +401,8 @@ static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
            << formatShape(result.getShape())
            << " is incompatible with the source shape "
            << formatShape(source.getShape());
-  if (getPartType(source, 0).getEnvironments() !=
-      getPartType(result, 0).getEnvironments())
+  if (getLocalType(source).getEnvironments() !=
+      getLocalType(result).getEnvironments())
     return emitOpError("source and result must have the same environments "
                        "besides #dist.dist_env");
   std::optional<int64_t> offset = getConstantIndex(offsetValue);

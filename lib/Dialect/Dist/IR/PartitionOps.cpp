@@ -76,12 +76,10 @@ struct IndexRange {
 };
 } // namespace
 
-/// The owned rows of the distributed `array`: taken from its type or its
+/// The owned rows of the distributed `array`: taken from its
 /// `dist.init_dist_array` where static, else (with a builder) from
 /// `dist.local_offsets_of`, `dist.parts_of` and `ndarray.dim`.
 static OwnedRows getOwnedRows(IndexMath &math, Value array) {
-  auto type = cast<NDArrayType>(array.getType());
-  DistEnvAttr env = getDistEnv(type);
   auto init = array.getDefiningOp<InitDistArrayOp>();
   if (init && init.getParts().size() != 3)
     init = {};
@@ -94,8 +92,7 @@ static OwnedRows getOwnedRows(IndexMath &math, Value array) {
 
   PartsOfOp partsOf;
   auto getRows = [&](unsigned part) -> OpFoldResult {
-    SmallVector<int64_t> shape = env.getPartShape(part);
-    int64_t rows = shape.empty() ? ShapedType::kDynamic : shape[0];
+    int64_t rows = ShapedType::kDynamic;
     Value partValue;
     if (ShapedType::isDynamic(rows) && init) {
       partValue = init.getParts()[part];

@@ -266,7 +266,7 @@ Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,
                             Value owned, Value offset,
                             ArrayRef<Value> globalShape) {
   auto type = cast<NDArrayType>(distType);
-  NDArrayType partType = getPartType(type, 1);
+  NDArrayType partType = getLocalType(type);
   if (owned.getType() != partType)
     owned = CastOp::create(b, loc, partType, owned);
   Value empty = createEmptyRows(b, loc, owned);

@@ -133,9 +133,14 @@ func.func @partition_dynamic(%np: index, %r: index) -> (index, index, index) {
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
 // CHECK-NOT: dist.local_target_of_slice
 // CHECK: return %[[C2]], %[[C0]], %[[C2]], %[[C5]]
-func.func @target_of_slice(%d: !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>) -> (index, index, index, index) {
+func.func @target_of_slice(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r: !ndarray.ndarray<2x8xf64>) -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
   %c5 = arith.constant 5 : index
-  %t:4 = dist.local_target_of_slice %d[1, 2] [7, %c5] [2, 1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c3, %c0) shape(%c16, %c8) : !ndarray.ndarray<1x8xf64>, !ndarray.ndarray<4x8xf64>, !ndarray.ndarray<2x8xf64> -> !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
+  %t:4 = dist.local_target_of_slice %d[1, 2] [7, %c5] [2, 1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1, %t#2, %t#3 : index, index, index, index
 }
 
@@ -149,13 +154,16 @@ func.func @target_of_slice(%d: !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C7:.*]] = arith.constant 7 : index
 // CHECK: return %[[C0]], %[[C0]], %[[C0]], %[[C2]], %[[C7]], %[[C0]]
-func.func @target_of_slice_edges(
-    %a: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = 0 lparts = 0,0,1>>,
-    %b: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = 0 lparts = 0,4,1>>,
-    %c: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = 14 lparts = 1,1,0>>) -> (index, index, index, index, index, index) {
-  %ta:2 = dist.local_target_of_slice %a[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = 0 lparts = 0,0,1>>
-  %tb:2 = dist.local_target_of_slice %b[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = 0 lparts = 0,4,1>>
-  %tc:2 = dist.local_target_of_slice %c[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = 14 lparts = 1,1,0>>
+func.func @target_of_slice_edges(%e: !ndarray.ndarray<0xf64>, %one: !ndarray.ndarray<1xf64>, %four: !ndarray.ndarray<4xf64>) -> (index, index, index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c14 = arith.constant 14 : index
+  %c16 = arith.constant 16 : index
+  %a = dist.init_dist_array parts(%e, %e, %one) offsets(%c0) shape(%c16) : !ndarray.ndarray<0xf64>, !ndarray.ndarray<0xf64>, !ndarray.ndarray<1xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %b = dist.init_dist_array parts(%e, %four, %one) offsets(%c0) shape(%c16) : !ndarray.ndarray<0xf64>, !ndarray.ndarray<4xf64>, !ndarray.ndarray<1xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %c = dist.init_dist_array parts(%one, %one, %e) offsets(%c14) shape(%c16) : !ndarray.ndarray<1xf64>, !ndarray.ndarray<1xf64>, !ndarray.ndarray<0xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %ta:2 = dist.local_target_of_slice %a[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %tb:2 = dist.local_target_of_slice %b[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %tc:2 = dist.local_target_of_slice %c[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
   return %ta#0, %ta#1, %tb#0, %tb#1, %tc#0, %tc#1 : index, index, index, index, index, index
 }
 
@@ -169,11 +177,11 @@ func.func @target_of_slice_edges(
 // CHECK: return %[[C1]], %[[C3]]
 func.func @target_of_init(%l: !ndarray.ndarray<2xf64>, %o: !ndarray.ndarray<3xf64>, %r: !ndarray.ndarray<0xf64>, %n: index) -> (index, index) {
   %c5 = arith.constant 5 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c5) shape(%n) : !ndarray.ndarray<2xf64>, !ndarray.ndarray<3xf64>, !ndarray.ndarray<0xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c5) shape(%n) : !ndarray.ndarray<2xf64>, !ndarray.ndarray<3xf64>, !ndarray.ndarray<0xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   // Owned rows [7, 10) of the view starting at row 6.
   %c6 = arith.constant 6 : index
   %c10 = arith.constant 10 : index
-  %t:2 = dist.local_target_of_slice %d[%c6] [%c10] [1] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  %t:2 = dist.local_target_of_slice %d[%c6] [%c10] [1] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1 : index, index
 }
 
@@ -182,8 +190,8 @@ func.func @target_of_init(%l: !ndarray.ndarray<2xf64>, %o: !ndarray.ndarray<3xf6
 // Not folded when the owned block is not known.
 // CHECK-LABEL: func @target_dynamic
 // CHECK: dist.local_target_of_slice
-func.func @target_dynamic(%d: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = ? lparts = 1,4,1>>) -> (index, index) {
-  %t:2 = dist.local_target_of_slice %d[0] [8] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = ? lparts = 1,4,1>>
+func.func @target_dynamic(%d: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>) -> (index, index) {
+  %t:2 = dist.local_target_of_slice %d[0] [8] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1 : index, index
 }
 
@@ -243,7 +251,7 @@ func.func @bounding_box_dynamic(%t: index) -> (index, index) {
 // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-NOT: dist.local_core
 // CHECK: return %[[C2]], %[[C0]], %[[C2]], %[[C8]], %[[C5]], %[[C0]], %[[C3]], %[[C2]], %[[C1]], %[[C6]]
-func.func @core(%d: !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>) -> (index, index, index, index, index, index, index, index, index, index) {
+func.func @core(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r: !ndarray.ndarray<2x8xf64>) -> (index, index, index, index, index, index, index, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -253,9 +261,11 @@ func.func @core(%d: !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3
   %c6 = arith.constant 6 : index
   %c7 = arith.constant 7 : index
   %c8 = arith.constant 8 : index
-  %a:4 = dist.local_core %d target[%c1, %c0] [%c4, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>
-  %b:4 = dist.local_core %d target[%c5, %c0] [%c2, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>
-  %c:4 = dist.local_core %d target[%c1, %c0] [%c4, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] core[%c3, %c2] [%c1, %c6] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>
+  %c16 = arith.constant 16 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c3, %c0) shape(%c16, %c8) : !ndarray.ndarray<1x8xf64>, !ndarray.ndarray<4x8xf64>, !ndarray.ndarray<2x8xf64> -> !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
+  %a:4 = dist.local_core %d target[%c1, %c0] [%c4, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
+  %b:4 = dist.local_core %d target[%c5, %c0] [%c2, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
+  %c:4 = dist.local_core %d target[%c1, %c0] [%c4, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] core[%c3, %c2] [%c1, %c6] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   return %a#0, %a#1, %a#2, %a#3, %b#0, %b#2, %c#0, %c#1, %c#2, %c#3 : index, index, index, index, index, index, index, index, index, index
 }
 
@@ -263,10 +273,10 @@ func.func @core(%d: !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1 loffs = 3
 
 // CHECK-LABEL: func @core_dynamic
 // CHECK: dist.local_core
-func.func @core_dynamic(%d: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = ? lparts = 1,4,2>>) -> (index, index) {
+func.func @core_dynamic(%d: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>) -> (index, index) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %a:2 = dist.local_core %d target[%c1] [%c4] view[%c1] [%c4] [%c1] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 loffs = ? lparts = 1,4,2>>
+  %a:2 = dist.local_core %d target[%c1] [%c4] view[%c1] [%c4] [%c1] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
   return %a#0, %a#1 : index, index
 }
 
@@ -278,9 +288,9 @@ func.func @core_dynamic(%d: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1 lof
 // CHECK-NOT: dist.local_offsets_of
 // CHECK: return %[[L]], %[[O]], %[[R]], %[[OFF]]
 func.func @parts_of_init(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %r: !ndarray.ndarray<?xf64>, %off: index, %n: index) -> (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, index) {
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
-  %p:3 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
-  %lo = dist.local_offsets_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %p:3 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  %lo = dist.local_offsets_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return %p#0, %p#1, %p#2, %lo : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, index
 }
 
@@ -290,22 +300,28 @@ func.func @parts_of_init(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64
 // CHECK-LABEL: func @parts_of_init_types
 // CHECK: dist.parts_of
 func.func @parts_of_init_types(%l: !ndarray.ndarray<2xf64>, %n: index) -> !ndarray.ndarray<?xf64> {
-  %d = dist.init_dist_array parts(%l, %l, %l) offsets(%n) shape(%n) : !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
-  %p:3 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+  %d = dist.init_dist_array parts(%l, %l, %l) offsets(%n) shape(%n) : !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %p:3 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
   return %p#1 : !ndarray.ndarray<?xf64>
 }
 
 // -----
 
-// Static local offsets fold; the offsets of dimensions 1.. are always 0.
+// Local offsets of a dist.init_dist_array fold; the offsets of dimensions
+// 1.. are always 0.
 // CHECK-LABEL: func @local_offsets
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: %[[D:.*]]:2 = dist.local_offsets_of %{{.*}} : !ndarray.ndarray<?x4xf64
 // CHECK: return %[[C3]], %[[C0]], %[[D]]#0, %[[C0]]
-func.func @local_offsets(%a: !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x4,2x4,0x4>>, %b: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,? lparts = ?x4,?x4,?x4>>) -> (index, index, index, index) {
-  %s:2 = dist.local_offsets_of %a : !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x4,2x4,0x4>>
-  %d:2 = dist.local_offsets_of %b : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1 loffs = ?,? lparts = ?x4,?x4,?x4>>
+func.func @local_offsets(%o: !ndarray.ndarray<?x4xf64>, %b: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>) -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %a = dist.init_dist_array parts(%o, %o, %o) offsets(%c3, %c0) shape(%c8, %c4) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1>>
+  %s:2 = dist.local_offsets_of %a : !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1>>
+  %d:2 = dist.local_offsets_of %b : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
   return %s#0, %s#1, %d#0, %d#1 : index, index, index, index
 }
 
@@ -320,16 +336,16 @@ func.func @local_offsets(%a: !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1 l
 // CSE-LABEL: func @repartition
 // CSE-COUNT-1: dist.repartition
 // CSE-NOT: dist.repartition
-func.func @repartition(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %o: index, %n: index) -> (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) {
-  %unused = dist.repartition %d offset %n size %o : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
-  %a = dist.repartition %d offset %o size %n : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
-  %b = dist.repartition %d offset %o size %n : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
-  return %a, %b : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+func.func @repartition(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, %o: index, %n: index) -> (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>) {
+  %unused = dist.repartition %d offset %n size %o : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %a = dist.repartition %d offset %o size %n : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %b = dist.repartition %d offset %o size %n : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  return %a, %b : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
 }
 
 // -----
 
-func.func private @use(!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>)
+func.func private @use(!ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>)
 
 // CHECK-LABEL: func @repartition_in_loop
 // CSE-LABEL: func @repartition_in_loop
@@ -337,13 +353,13 @@ func.func private @use(!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ?
 // LICM: dist.default_partition
 // LICM: scf.for
 // LICM: dist.repartition
-func.func @repartition_in_loop(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>, %np: index, %r: index, %n: index, %steps: index) {
+func.func @repartition_in_loop(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, %np: index, %r: index, %n: index, %steps: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %steps step %c1 {
     %p:2 = dist.default_partition %np, %r shape(%n)
-    %x = dist.repartition %d offset %p#0 size %p#1 : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
-    func.call @use(%x) : (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>) -> ()
+    %x = dist.repartition %d offset %p#0 size %p#1 : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+    func.call @use(%x) : (!ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>) -> ()
   }
   return
 }
@@ -356,7 +372,7 @@ func.func @repartition_in_loop(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team =
 // CHECK-SAME: (%[[L:.*]]: !ndarray.ndarray<?xf64>, %[[O:.*]]: !ndarray.ndarray<?xf64>, %[[OFF:.*]]: index, %[[N:.*]]: index
 // CHECK-NOT: ndarray.dim
 // CHECK: return %[[N]], %[[N]]
-!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
 func.func @dim_of_distributed(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %s: !ndarray.ndarray<1xf64>) -> (index, index) {
   %c0 = arith.constant 0 : index
   %a = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
@@ -374,7 +390,7 @@ func.func @dim_of_distributed(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<
 // Unknown when the operands' sizes are different values.
 // CHECK-LABEL: func @dim_of_distributed_unknown
 // CHECK: ndarray.dim
-!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = ?,?,?>>
+!d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
 func.func @dim_of_distributed_unknown(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %m: index) -> index {
   %c0 = arith.constant 0 : index
   %a = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d

@@ -2,17 +2,17 @@
 // RUN: imex-opt %s -split-input-file -mlir-print-op-generic | imex-opt -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @env_types
-// CHECK-SAME: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-// CHECK-SAME: !ndarray.ndarray<10xi64, #dist.dist_env<team = 2 loffs = 3 lparts = 1,4,0>>
+// CHECK-SAME: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+// CHECK-SAME: !ndarray.ndarray<10xi64, #dist.dist_env<team = 2>>
 // CHECK-SAME: !ndarray.ndarray<f32, #dist.dist_env<team = 1>>
-// CHECK-SAME: !ndarray.ndarray<?x?x3xi32, #dist.dist_env<team = 7 loffs = 0,?,0 lparts = 0x?x3,5x?x?,?x4x3>>
-// CHECK-SAME: !ndarray.ndarray<4xf32, #dist.dist_env<team = 1 loffs = 0 lparts = 0,4,0>, #region.gpu_env<device = "cuda:0">>
+// CHECK-SAME: !ndarray.ndarray<?x?x3xi32, #dist.dist_env<team = 7>>
+// CHECK-SAME: !ndarray.ndarray<4xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "cuda:0">>
 func.func @env_types(
-    %a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?, 0 lparts = ? x 16, ?x16 , ?x16>>,
-    %b: !ndarray.ndarray<10xi64, #dist.dist_env<team = 2 loffs = 3 lparts = 1,4,0>>,
+    %a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>,
+    %b: !ndarray.ndarray<10xi64, #dist.dist_env<team = 2>>,
     %c: !ndarray.ndarray<f32, #dist.dist_env<team = 1>>,
-    %d: !ndarray.ndarray<?x?x3xi32, #dist.dist_env<team = 7 loffs = 0,?,0 lparts = 0x?x3,5x?x?,?x4x3>>,
-    %e: !ndarray.ndarray<4xf32, #region.gpu_env<device = "cuda:0">, #dist.dist_env<team = 1 loffs = 0 lparts = 0,4,0>>) {
+    %d: !ndarray.ndarray<?x?x3xi32, #dist.dist_env<team = 7>>,
+    %e: !ndarray.ndarray<4xf32, #region.gpu_env<device = "cuda:0">, #dist.dist_env<team = 1>>) {
   return
 }
 
@@ -21,12 +21,12 @@ func.func @env_types(
 // The dist env mixes with replicated operands; inferred results get a
 // dynamic dist env of the result's shape.
 // CHECK-LABEL: func @env_mixing
-func.func @env_mixing(%a: !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = 2,0 lparts = 1x16,2x16,1x16>>, %b: !ndarray.ndarray<16xf64>) -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> {
-  // CHECK: ndarray.ewbin add %{{.*}}, %{{.*}} : (!ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = 2,0 lparts = 1x16,2x16,1x16>>, !ndarray.ndarray<16xf64>) -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = 2,0 lparts = 1x16,2x16,1x16>>, !ndarray.ndarray<16xf64>) -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  // CHECK: ndarray.reduction sum %{{.*}} : !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
-  %1 = ndarray.reduction sum %0 : !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
-  return %0 : !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+func.func @env_mixing(%a: !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>, %b: !ndarray.ndarray<16xf64>) -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>> {
+  // CHECK: ndarray.ewbin add %{{.*}}, %{{.*}} : (!ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<16xf64>) -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>
+  %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<16xf64>) -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>
+  // CHECK: ndarray.reduction sum %{{.*}} : !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  %1 = ndarray.reduction sum %0 : !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return %0 : !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>
 }
 
 // -----
@@ -46,19 +46,19 @@ func.func @team_attr(%n: index, %f: f64) {
 func.func @init_and_parts(%l: !ndarray.ndarray<?x16xf64>, %o: !ndarray.ndarray<?x16xf64>, %r: !ndarray.ndarray<?x16xf64>, %off: index, %n: index, %v: !ndarray.ndarray<f64>) {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
-  // CHECK: %[[D:.*]] = dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%{{.*}}, %{{.*}}) shape(%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  // CHECK: %[[D:.*]] = dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%{{.*}}, %{{.*}}) shape(%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   // CHECK: %[[S:.*]] = dist.init_dist_array parts(%{{.*}}) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
   %s = dist.init_dist_array parts(%v) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
-  // CHECK: dist.parts_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
-  %p:3 = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
+  // CHECK: dist.parts_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
+  %p:3 = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
   // More static part types are accepted.
   // CHECK: dist.parts_of %[[D]] : {{.*}} -> !ndarray.ndarray<2x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<0x16xf64>
-  %q:3 = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<2x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<0x16xf64>
+  %q:3 = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<2x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<0x16xf64>
   // CHECK: dist.parts_of %[[S]] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64>
   %t = dist.parts_of %s : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64>
-  // CHECK: dist.local_offsets_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %lo:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  // CHECK: dist.local_offsets_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %lo:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   // CHECK: dist.local_offsets_of %[[S]] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
   dist.local_offsets_of %s : !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
   return
@@ -69,15 +69,15 @@ func.func @init_and_parts(%l: !ndarray.ndarray<?x16xf64>, %o: !ndarray.ndarray<?
 // Parts keep the environments other than the dist env.
 // CHECK-LABEL: func @gpu_parts
 func.func @gpu_parts(%l: !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, %o: !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, %off: index, %n: index) {
-  // CHECK: dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%{{.*}}) shape(%{{.*}}) : !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1 loffs = ? lparts = 1,2,1>, #region.gpu_env<device = "g">>
-  %d = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1 loffs = ? lparts = 1,2,1>, #region.gpu_env<device = "g">>
+  // CHECK: dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%{{.*}}) shape(%{{.*}}) : !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
+  %d = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
   return
 }
 
 // -----
 
 // CHECK-LABEL: func @index_ops
-func.func @index_ops(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %np: index, %rank: index, %n: index, %f: index, %m: index, %s: index) {
+func.func @index_ops(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, %np: index, %rank: index, %n: index, %f: index, %m: index, %s: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
@@ -85,48 +85,48 @@ func.func @index_ops(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loff
   %p:4 = dist.default_partition %np, %rank shape(%n, %c16)
   // CHECK: dist.default_partition %{{.*}}, %{{.*}} shape(%{{.*}})
   %q:2 = dist.default_partition %np, %rank shape(%n)
-  // CHECK: dist.local_target_of_slice %{{.*}}[%{{.*}}, 0] [%{{.*}}, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %t:4 = dist.local_target_of_slice %d[%f, 0] [%m, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  // CHECK: dist.local_target_of_slice %{{.*}}[1, %{{.*}}] [%{{.*}}, 4] [%{{.*}}, %{{.*}}] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %u:4 = dist.local_target_of_slice %d[1, %f] [%m, 4] [%s, %s] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  // CHECK: dist.local_target_of_slice %{{.*}}[%{{.*}}, 0] [%{{.*}}, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %t:4 = dist.local_target_of_slice %d[%f, 0] [%m, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  // CHECK: dist.local_target_of_slice %{{.*}}[1, %{{.*}}] [%{{.*}}, 4] [%{{.*}}, %{{.*}}] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %u:4 = dist.local_target_of_slice %d[1, %f] [%m, 4] [%s, %s] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   // CHECK: dist.local_bounding_box view[%{{.*}}] [%{{.*}}] [%{{.*}}] target[%{{.*}}] [%{{.*}}]{{$}}
   %b:2 = dist.local_bounding_box view[%f] [%m] [%s] target[%t#0] [%t#2]
   // CHECK: dist.local_bounding_box view[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] target[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] bb[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}]{{$}}
   %bb:4 = dist.local_bounding_box view[%f, %c0] [%m, %c16] [%s, %c1] target[%t#0, %t#1] [%t#2, %t#3] bb[%b#0, %c0] [%b#1, %c16]
-  // CHECK: dist.local_core %{{.*}} target[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] view[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %c:4 = dist.local_core %d target[%t#0, %t#1] [%t#2, %t#3] view[%f, %c0] [%m, %c16] [%s, %c1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  // CHECK: dist.local_core %{{.*}} target[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] view[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] core[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %e:4 = dist.local_core %d target[%t#0, %t#1] [%t#2, %t#3] view[%f, %c0] [%m, %c16] [%s, %c1] core[%c#0, %c#1] [%c#2, %c#3] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+  // CHECK: dist.local_core %{{.*}} target[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] view[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %c:4 = dist.local_core %d target[%t#0, %t#1] [%t#2, %t#3] view[%f, %c0] [%m, %c16] [%s, %c1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  // CHECK: dist.local_core %{{.*}} target[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] view[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] core[%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %e:4 = dist.local_core %d target[%t#0, %t#1] [%t#2, %t#3] view[%f, %c0] [%m, %c16] [%s, %c1] core[%c#0, %c#1] [%c#2, %c#3] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
 // CHECK-LABEL: func @repartition
-func.func @repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %off: index, %n: index) {
-  // CHECK: dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %r = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  // CHECK: dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = 2,0 lparts = 1x16,3x16,0x16>>
-  %s = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1 loffs = 2,0 lparts = 1x16,3x16,0x16>>
+func.func @repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, %off: index, %n: index) {
+  // CHECK: dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %r = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  // CHECK: dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>
+  %s = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<8x16xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
 // CHECK-LABEL: func @local_repartition
-func.func @local_repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %off: index, %n: index) {
-  // CHECK: dist.local_repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %r = dist.local_repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+func.func @local_repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, %off: index, %n: index) {
+  // CHECK: dist.local_repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %r = dist.local_repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
 // CHECK-LABEL: func @align_cores
-func.func @align_cores(%a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %b: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>) {
-  // CHECK: %{{.*}}:2 = dist.align_cores %{{.*}}, %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %r:2 = dist.align_cores %a, %b : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  // CHECK: dist.align_cores %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-  %s = dist.align_cores %a : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+func.func @align_cores(%a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, %b: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>) {
+  // CHECK: %{{.*}}:2 = dist.align_cores %{{.*}}, %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %r:2 = dist.align_cores %a, %b : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  // CHECK: dist.align_cores %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %s = dist.align_cores %a : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   return
 }

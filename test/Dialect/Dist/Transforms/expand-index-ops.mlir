@@ -62,8 +62,8 @@ func.func @partition_constant() -> (index, index) {
 // CHECK: %[[E:.*]] = arith.minsi %[[E0]], %[[M]] : index
 // CHECK: %[[SIZE:.*]] = arith.subi %[[E]], %[[T]] : index
 // CHECK: return %[[T]], %[[C0]], %[[SIZE]], %[[C16]]
-func.func @target_of_slice(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>, %f: index, %m: index) -> (index, index, index, index) {
-  %t:4 = dist.local_target_of_slice %d[%f, 0] [%m, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+func.func @target_of_slice(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, %f: index, %m: index) -> (index, index, index, index) {
+  %t:4 = dist.local_target_of_slice %d[%f, 0] [%m, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1, %t#2, %t#3 : index, index, index, index
 }
 
@@ -82,8 +82,8 @@ func.func @target_of_slice(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 
 // CHECK: arith.addi %[[START]], %[[OROWS]] : index
 // CHECK-NOT: dist.
 func.func @target_of_init(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %f: index, %m: index, %s: index) -> (index, index) {
-  %d = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 2,?,?>>
-  %t:2 = dist.local_target_of_slice %d[%f] [%m] [%s] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 2,?,?>>
+  %d = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %t:2 = dist.local_target_of_slice %d[%f] [%m] [%s] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1 : index, index
 }
 
@@ -138,13 +138,13 @@ func.func @bounding_box_unit_stride(%f: index, %t: index, %n: index) -> (index, 
 
 // CHECK-LABEL: func @core
 // CHECK-SAME: (%[[D:[a-z0-9]+]]: {{.*}}, %[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[CO:[a-z0-9]+]]: index, %[[CS:[a-z0-9]+]]: index)
-// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[END:.*]] = arith.addi %[[T]], %[[N]] : index
 // CHECK: %[[LOFF:.*]] = dist.local_offsets_of %[[D]]
-// CHECK: %[[PARTS:.*]]:3 = dist.parts_of %[[D]] : {{.*}} -> !ndarray.ndarray<1xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+// CHECK: %[[PARTS:.*]]:3 = dist.parts_of %[[D]]
+// CHECK: %[[LROWS:.*]] = ndarray.dim %[[PARTS]]#0, %[[C0]]
 // CHECK: %[[OROWS:.*]] = ndarray.dim %[[PARTS]]#1, %[[C0]]
-// CHECK: %[[O:.*]] = arith.addi %[[LOFF]], %[[C1]] : index
+// CHECK: %[[O:.*]] = arith.addi %[[LOFF]], %[[LROWS]] : index
 // CHECK: %[[A:.*]] = arith.subi %[[O]], %[[F]] : index
 // CHECK: %[[FIRST:.*]] = arith.ceildivsi %[[A]], %[[S]] : index
 // CHECK: %[[OEND:.*]] = arith.addi %[[O]], %[[OROWS]] : index
@@ -159,26 +159,32 @@ func.func @bounding_box_unit_stride(%f: index, %t: index, %n: index) -> (index, 
 // CHECK: %[[HI:.*]] = arith.minsi %[[HI0]], %[[END]] : index
 // CHECK: %[[SIZE:.*]] = arith.subi %[[HI]], %[[LO]] : index
 // CHECK: return %[[LO]], %[[SIZE]]
-func.func @core(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 1,?,?>>, %t: index, %n: index, %f: index, %m: index, %s: index, %co: index, %cs: index) -> (index, index) {
-  %c:2 = dist.local_core %d target[%t] [%n] view[%f] [%m] [%s] core[%co] [%cs] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1 loffs = ? lparts = 1,?,?>>
+func.func @core(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, %t: index, %n: index, %f: index, %m: index, %s: index, %co: index, %cs: index) -> (index, index) {
+  %c:2 = dist.local_core %d target[%t] [%n] view[%f] [%m] [%s] core[%co] [%cs] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return %c#0, %c#1 : index, index
 }
 
 // -----
 
 // Dimensions 1.. of a core are the target without an incoming core; the
-// owned block of a static dist env needs no ops.
+// owned block of a dist.init_dist_array with static parts and offset needs
+// no ops.
 // CHECK-LABEL: func @core_2d
-// CHECK-SAME: (%[[D:[a-z0-9]+]]: {{.*}}, %[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index)
-// CHECK-NOT: dist.
+// CHECK-SAME: (%{{[a-z0-9]+}}: {{.*}}, %{{[a-z0-9]+}}: {{.*}}, %{{[a-z0-9]+}}: {{.*}}, %[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index)
+// CHECK-NOT: dist.local
+// CHECK-NOT: dist.parts_of
 // CHECK-NOT: ndarray.dim
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: arith.subi %[[C4]], %[[F]] : index
 // CHECK: return %{{.*}}, %[[T]], %{{.*}}, %[[N]]
-func.func @core_2d(%d: !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>, %t: index, %n: index, %f: index) -> (index, index, index, index) {
+func.func @core_2d(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r: !ndarray.ndarray<2x8xf64>, %t: index, %n: index, %f: index) -> (index, index, index, index) {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
   %c8 = arith.constant 8 : index
-  %c:4 = dist.local_core %d target[%t, %t] [%n, %n] view[%f, %c1] [%c8, %c8] [%c1, %c1] : !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1 loffs = 3,0 lparts = 1x8,4x8,2x8>>
+  %c16 = arith.constant 16 : index
+  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c3, %c0) shape(%c16, %c8) : !ndarray.ndarray<1x8xf64>, !ndarray.ndarray<4x8xf64>, !ndarray.ndarray<2x8xf64> -> !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1>>
+  %c:4 = dist.local_core %d target[%t, %t] [%n, %n] view[%f, %c1] [%c8, %c8] [%c1, %c1] : !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1>>
   return %c#0, %c#1, %c#2, %c#3 : index, index, index, index
 }
 

@@ -26,14 +26,11 @@ namespace imex::dist {
 DistEnvAttr getDistEnv(mlir::Type type);
 /// Whether `type` is a distributed array (an ndarray with a dist env).
 inline bool isDist(mlir::Type type) { return bool(getDistEnv(type)); }
-/// The local array type of part `part` (0: left halo, 1: owned block, 2:
-/// right halo) of the distributed array type `distType`: the part's shape
-/// from the dist env, the element type, and the other environments. For a
-/// 0-d array, part 0 is `distType` without the dist env. Null if `distType`
-/// is not distributed or `part` does not exist.
-ndarray::NDArrayType getPartType(ndarray::NDArrayType distType, unsigned part);
-/// `type` distributed over `team` with a partition not known statically
-/// (`DistEnvAttr::getDynamic`); replaces a dist env `type` may have.
+/// The type of a rank's block of the distributed array type `distType`: its
+/// shape with dimension 0 dynamic (a 0-d array: its shape), its element
+/// type and its other environments. Null if `distType` is not distributed.
+ndarray::NDArrayType getLocalType(ndarray::NDArrayType distType);
+/// `type` distributed over `team`; replaces a dist env `type` may have.
 ndarray::NDArrayType withDistEnv(ndarray::NDArrayType type, int64_t team);
 /// The value of the dynamic global size `dim` of the distributed array
 /// `array` when it is known without new ops (the shape operand of the

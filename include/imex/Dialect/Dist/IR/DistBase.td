@@ -69,55 +69,29 @@ def Dist_DistEnvAttr : AttrDef<Dist_Dialect, "DistEnv", [
   let summary = "environment of an array distributed over a team";
   let description = [{
     Marks an `!ndarray.ndarray` as distributed over `team` (>= 1; 1 is
-    `MPI_COMM_WORLD`) and describes this rank's share of it:
-
-    * `loffs`: the local offsets, one per dimension: the global index of the
-      first row of the left halo on dimension 0, and 0 on dimensions 1..;
-    * `lparts`: the shapes of the three parts (left halo, owned block, right
-      halo), each with one size per dimension. Sizes on dimensions 1.. equal
-      the array's (every rank holds whole rows).
-
-    Offsets and sizes may be static or dynamic (`?`). A 0-d array has no
-    offsets and no part shapes (it is replicated: one part, the value).
+    `MPI_COMM_WORLD`): each rank of the team holds a block of rows of it
+    (dimension 0; a 0-d array is replicated). The type says nothing about
+    which rows a rank holds: that is known at run time only, so that one
+    compiled module serves every rank and rank count. The ops of the dist
+    dialect compute the partition (`dist.default_partition`, ...) and bind
+    a rank's block to the array (`dist.init_dist_array`).
 
     ```mlir
-    !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-    !ndarray.ndarray<10xi64, #dist.dist_env<team = 1 loffs = 3 lparts = 1,4,0>>
+    !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
     ```
 
     As an ndarray environment: arrays of the same team may meet in one op;
     distributed and non-distributed (replicated) arrays may be combined; an
-    inferred result gets `getDynamic(team, shape)` (team only, offsets and
-    part sizes on dimension 0 dynamic). The array type checks that the rank
-    equals the array's, that the part sizes on dimensions 1.. agree with the
-    array's where both are static, and that the local offset plus the static
-    row counts of the parts do not exceed a static global size.
+    inferred result keeps the team.
 
     Helpers (`Dist.h`): `getDistEnv(type)`, `isDist(type)`,
-    `getPartType(type, part)` (the local array type of a part, keeping other
-    environments) and `withDistEnv(type, team)`.
+    `getLocalType(type)` (the type of a rank's block: dimension 0 dynamic,
+    keeping other environments) and `withDistEnv(type, team)`.
   }];
-  let parameters = (ins
-    AttrParameter<"int64_t", "the team (>= 1)">:$team,
-    ArrayRefParameter<"int64_t",
-      "local offset per dimension (`loffs`)">:$localOffsets,
-    ArrayRefParameter<"int64_t", "the 3 part shapes (`lparts`), flattened: "
-      "left halo, owned block, right halo">:$partSizes);
-  let hasCustomAssemblyFormat = 1;
+  let parameters = (ins AttrParameter<"int64_t", "the team (>= 1)">:$team);
+  let assemblyFormat = "`<` `team` `=` $team `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// The environment of a freshly distributed array of `globalShape` whose
-    /// partition is not known statically: local offsets `?, 0, 0, ...` and
-    /// parts `?` on dimension 0 and the global sizes on dimensions 1...
-    static DistEnvAttr getDynamic(::mlir::MLIRContext *context, int64_t team,
-                                  ::llvm::ArrayRef<int64_t> globalShape);
-    /// The rank of the arrays this environment describes.
-    int64_t getRank() const { return getLocalOffsets().size(); }
-    /// The shape of part `part` (0: left halo, 1: owned block, 2: right
-    /// halo); empty for 0-d arrays and for `part` > 2.
-    ::llvm::SmallVector<int64_t> getPartShape(unsigned part) const;
-  }];
 }
 
 #endif // IMEX_DIALECT_DIST_IR_DISTBASE_TD

@@ -69,10 +69,10 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     There are three parts and one local offset and one global size per
     dimension (one part and none for 0-d arrays). The parts are local arrays
     of the result's rank and element type with its other (non-dist)
-    environments; their sizes agree with the result's `lparts` and, on
-    dimensions 1.., with the result's global sizes, where both are static.
-    Constant global sizes and local offsets must equal the static ones of
-    the result type.
+    environments, of sizes compatible with the result's on dimensions 1..
+    (every rank holds whole rows; `getLocalType`). Constant global sizes
+    must equal the static ones of the result type; constant local offsets
+    are non-negative, and 0 on dimensions 1...
 
     With `spare_rows = array<i64: before, after>` (no halos given) the owned
     block is an `ndarray.subview` of dimension 0 of a larger buffer whose
@@ -81,7 +81,7 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     e.g. a distributed function argument with `dist.ghost`).
 
     ```mlir
-    %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     %s = dist.init_dist_array parts(%v) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
     ```
   }];
@@ -109,13 +109,13 @@ def Dist_PartsOfOp : Dist_Op<"parts_of", [Pure]> {
   let description = [{
     Returns this rank's left halo, owned block and right halo of `array`
     (one part, the value, for a 0-d array). The results alias `array`. Their
-    types are local arrays with the shapes of the `lparts` of `array`'s
-    `#dist.dist_env` (either may be more static), its element type and its
-    other environments; `getPartType` gives the canonical ones, which the
-    builder without result types uses.
+    types are local arrays of `array`'s element type and other environments,
+    with sizes compatible with `getLocalType(array)`'s (dimension 0 dynamic,
+    the array's sizes on the others), which the builder without result
+    types uses.
 
     ```mlir
-    %l, %o, %r = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
+    %l, %o, %r = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
     ```
 
     Folds to the parts of a `dist.init_dist_array` of the same types.
@@ -136,14 +136,14 @@ def Dist_LocalOffsetsOfOp : Dist_Op<"local_offsets_of", [
   let description = [{
     Returns one index per dimension of `array`: the global index of the
     first row of this rank's left halo on dimension 0, and 0 on dimensions
-    1.. (the `loffs` of the `#dist.dist_env`).
+    1...
 
     ```mlir
-    %off:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    %off:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     ```
 
-    Folds to the static offsets of the type, or the offsets of a
-    `dist.init_dist_array`; the offsets of dimensions 1.. always fold to 0.
+    Folds to the offsets of a `dist.init_dist_array`; the offsets of
+    dimensions 1.. always fold to 0.
   }];
   let arguments = (ins Dist_DistArray:$array);
   let results = (outs Variadic<Index>:$offsets);
@@ -204,7 +204,7 @@ def Dist_LocalTargetOfSliceOp : Dist_IndexOp<"local_target_of_slice", [
     Static strides must be positive and static slices lie in the array.
 
     ```mlir
-    %t:4 = dist.local_target_of_slice %d[%f, 0] [%m, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    %t:4 = dist.local_target_of_slice %d[%f, 0] [%m, 16] [2, 1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     // %t#0, %t#1: target offsets; %t#2, %t#3: target sizes
     ```
   }];
@@ -300,8 +300,8 @@ def Dist_LocalCoreOp : Dist_IndexOp<"local_core", [AttrSizedOperandSegments]> {
     be positive.
 
     ```mlir
-    %c:4 = dist.local_core %d target[%t0, %t1] [%n0, %n1] view[%f0, %f1] [%m0, %m1] [%s0, %s1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
-    %e:4 = dist.local_core %d target[%t0, %t1] [%n0, %n1] view[%g0, %g1] [%m0, %m1] [%s0, %s1] core[%c#0, %c#1] [%c#2, %c#3] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    %c:4 = dist.local_core %d target[%t0, %t1] [%n0, %n1] view[%f0, %f1] [%m0, %m1] [%s0, %s1] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+    %e:4 = dist.local_core %d target[%t0, %t1] [%n0, %n1] view[%g0, %g1] [%m0, %m1] [%s0, %s1] core[%c#0, %c#1] [%c#2, %c#3] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     ```
   }];
   let arguments = (ins Dist_DistArray:$array,
@@ -343,7 +343,7 @@ def Dist_RepartitionOp : Dist_Op<"repartition", [NoMemoryEffect]> {
     static.
 
     ```mlir
-    %r = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    %r = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     ```
   }];
   let arguments = (ins Dist_DistArray:$source, Index:$offset, Index:$size);
@@ -371,7 +371,7 @@ def Dist_LocalRepartitionOp : Dist_Op<"local_repartition", [Pure]> {
     them.
 
     ```mlir
-    %v = dist.local_repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x16,?x16,?x16>>
+    %v = dist.local_repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     ```
   }];
   let arguments = (ins Dist_DistArray:$source, Index:$offset, Index:$size);
@@ -402,7 +402,7 @@ def Dist_AlignCoresOp : Dist_Op<"align_cores", [Pure, InferTypeOpAdaptor]> {
     `convert-dist-to-standard`). Built by `dist-infer-elementwise-cores`.
 
     ```mlir
-    %a2, %b2 = dist.align_cores %a, %b : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1 loffs = ?,0 lparts = ?x?,?x?,?x?>>
+    %a2, %b2 = dist.align_cores %a, %b : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
     ```
   }];
   let arguments = (ins Variadic<Dist_DistArray>:$arrays);
