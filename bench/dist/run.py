@@ -1,7 +1,8 @@
 """Distributed stencil benchmarks: ndarray kernels (bench/dist/kernels.mlir)
 compiled by imex-dist-cpu-pipeline and JIT-run on every rank by
 imex-dist-bench, against the hand-written C++/MPI version
-(bench/dist/jacobi_mpi.cpp, -O3 -march=native), in the same run, on 1, 2
+(bench/dist/jacobi_mpi.cpp, -O3 -march=native -ffp-contract=off: the
+same floating-point operations as ours), in the same run, on 1, 2
 and 4 ranks (4 oversubscribes a 2-core machine).
 
 For each kernel, grid (n: n x n, or RxC: R rows, the distributed
