@@ -393,13 +393,13 @@ def Dist_AlignCoresOp : Dist_Op<"align_cores", [Pure, InferTypeOpAdaptor]> {
     core, the common core (the rows every operand owns, i.e. holds outside
     its halos), and the rows after it. The global content is unchanged.
 
-    Elementwise ops whose distributed operands are all aligned by one
-    `dist.align_cores` (directly or through other such elementwise ops) are
-    computed part by part by `convert-dist-to-standard`: the core reads
-    owned rows in place, and the loops of a chain of such ops have identical
-    bounds, so they fuse. Because the first and last parts may contain owned
-    rows, the results may only be used by elementwise ops (checked by
-    `convert-dist-to-standard`). Built by `dist-infer-elementwise-cores`.
+    Built by `dist-infer-elementwise-cores` for the distributed operands a
+    group of elementwise ops reads. `convert-dist-to-standard` stores each
+    distributed array in one buffer and computes the group as one loop nest
+    over views of the buffers, so it lowers this op to nothing (each result
+    is its operand); the split marks the core that could be computed while
+    halos are exchanged (not used today: the one loop nest reads the halos,
+    so it runs after the exchange's wait).
 
     ```mlir
     %a2, %b2 = dist.align_cores %a, %b : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
