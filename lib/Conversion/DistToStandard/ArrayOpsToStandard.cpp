@@ -22,15 +22,6 @@ using namespace imex::dist::detail;
 
 namespace {
 
-/// Whether `value` can be used by ops created right before `op` (structured
-/// control flow: defined earlier in `op`'s block or an enclosing one).
-bool isDefinedBefore(Value value, Operation *op) {
-  Operation *def = value.getDefiningOp();
-  Block *block = def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
-  Operation *ancestor = block->findAncestorOpInBlock(*op);
-  return ancestor && (!def || def->isBeforeInBlock(ancestor));
-}
-
 template <typename OpTy> struct DistPattern : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
@@ -144,16 +135,13 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
       // Clamped only so that an empty view stays inside the buffer.
       Value row = m.clamp(m.sub(m.add(offset, from), array.offset), zero,
                           array.validCount);
-      Value ownedLo = m.clamp(m.sub(array.ownedFrom, row), zero, count);
-      Value ownedHi = m.clamp(
-          m.sub(m.add(array.ownedFrom, array.ownedCount), row), ownedLo, count);
+      std::tie(result.ownedFrom, result.ownedCount) =
+          array.ownedIn(m, row, count);
       localOffsets[0] = m.add(array.first, row);
       localSizes[0] = count;
       result.buffer =
           OpTy::create(rewriter, loc, getBufferType(resultType), array.buffer,
                        localOffsets, localSizes, strides);
-      result.ownedFrom = ownedLo;
-      result.ownedCount = m.sub(ownedHi, ownedLo);
       result.validCount = count;
       result.offset = from;
       rewriter.replaceOpWithMultiple(op, {result.pack()});

@@ -416,14 +416,12 @@ struct LocalRepartitionLowering
     Value from = m.sub(offset, source.offset);
     Value zero = m.c(0);
     Value lo = m.clamp(from, zero, source.validCount);
-    Value ownedLo = m.clamp(m.sub(source.ownedFrom, lo), zero, size);
-    Value ownedHi = m.clamp(
-        m.sub(m.add(source.ownedFrom, source.ownedCount), lo), ownedLo, size);
+    auto [ownedFrom, ownedCount] = source.ownedIn(m, lo, size);
     LocalArray result = source;
     result.offset = offset;
     result.first = m.add(source.first, lo);
-    result.ownedFrom = ownedLo;
-    result.ownedCount = m.sub(ownedHi, ownedLo);
+    result.ownedFrom = ownedFrom;
+    result.ownedCount = ownedCount;
     result.validCount = size;
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();

@@ -301,18 +301,28 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
           array.size0};
 }
 
+bool dist::detail::isDefinedBefore(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  Block *block = def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
+  Operation *ancestor = block->findAncestorOpInBlock(*op);
+  return ancestor && (!def || def->isBeforeInBlock(ancestor));
+}
+
+std::pair<Value, Value> LocalArray::ownedIn(const IndexMath &m, Value from,
+                                            Value count) const {
+  Value lo = m.clamp(m.sub(ownedFrom, from), m.c(0), count);
+  Value hi = m.clamp(m.sub(m.add(ownedFrom, ownedCount), from), lo, count);
+  return {lo, m.sub(hi, lo)};
+}
+
 /// The exchange from `buffer` that precedes `user` (in its block or an
 /// enclosing one), if any.
 static const ExchangedBuffer *
 findExchangeBefore(Value buffer, Operation *user,
                    const ExchangedBuffers &exchanged) {
   auto it = exchanged.find(buffer);
-  if (it == exchanged.end())
-    return nullptr;
-  Operation *def = it->second.buffer.getDefiningOp();
-  Operation *ancestor =
-      def ? def->getBlock()->findAncestorOpInBlock(*user) : nullptr;
-  if (!ancestor || ancestor == def || !def->isBeforeInBlock(ancestor))
+  if (it == exchanged.end() || !it->second.buffer.getDefiningOp() ||
+      !isDefinedBefore(it->second.buffer, user))
     return nullptr;
   return &it->second;
 }

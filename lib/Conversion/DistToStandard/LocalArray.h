@@ -103,7 +103,15 @@ struct LocalArray {
   mlir::Value valid(mlir::OpBuilder &b, mlir::Location loc) const;
   /// Whether the buffer is known to hold exactly the owned rows.
   bool hasNoSpareRows() const;
+  /// The owned rows among valid rows [from, from + count): their start
+  /// relative to `from`, and their count.
+  std::pair<mlir::Value, mlir::Value>
+  ownedIn(const IndexMath &m, mlir::Value from, mlir::Value count) const;
 };
+
+/// Whether `value` can be used by ops created right before `op` (structured
+/// control flow: defined earlier in `op`'s block or an enclosing one).
+bool isDefinedBefore(mlir::Value value, mlir::Operation *op);
 
 /// The local type of the buffer of a distributed array of type `distType`.
 ndarray::NDArrayType getBufferType(ndarray::NDArrayType distType);

@@ -92,14 +92,12 @@ static OwnedRows getOwnedRows(IndexMath &math, Value array) {
 
   PartsOfOp partsOf;
   auto getRows = [&](unsigned part) -> OpFoldResult {
-    int64_t rows = ShapedType::kDynamic;
-    Value partValue;
-    if (ShapedType::isDynamic(rows) && init) {
-      partValue = init.getParts()[part];
-      rows = cast<NDArrayType>(partValue.getType()).getDimSize(0);
+    Value partValue = init ? init.getParts()[part] : Value();
+    if (partValue) {
+      int64_t rows = cast<NDArrayType>(partValue.getType()).getDimSize(0);
+      if (!ShapedType::isDynamic(rows))
+        return math.constant(rows);
     }
-    if (!ShapedType::isDynamic(rows))
-      return math.constant(rows);
     if (!builder)
       return {};
     if (!partValue) {
