@@ -91,11 +91,9 @@ static std::optional<StaticHalo> getStaticHalo(dist::RepartitionOp op) {
 /// given halos; for a given owned block (a copy) only if it is exchanged in
 /// a loop.
 static bool getsSpareRows(dist::InitDistArrayOp init, const GhostWidth &width) {
-  ValueRange parts = init.getParts();
-  if (parts.size() != 3 || !isStaticallyEmpty(parts[0]) ||
-      !isStaticallyEmpty(parts[2]) || init.getSpareRowsAttr())
+  if (init.getType().getRank() == 0 || init.getSpareRowsAttr())
     return false;
-  return width.inLoop || parts[1].getDefiningOp<CreateOp>();
+  return width.inLoop || init.getBlock().getDefiningOp<CreateOp>();
 }
 
 /// Arrays copied into each other at the same position in a loop
@@ -260,8 +258,9 @@ void dist::detail::writeBackGhostedArguments(Operation *root) {
 
 namespace {
 
-/// Binds the parts: the owned block is the buffer (with the spare rows the
-/// array's exchanges need, see computeGhostWidths) unless halos are given.
+/// Binds the block: it is the buffer (with the spare rows the array's
+/// exchanges need, see analyzeGhostCells) or a view of the caller's buffer
+/// with spare rows.
 struct InitDistArrayLowering
     : public OpConversionPattern<dist::InitDistArrayOp> {
   InitDistArrayLowering(const TypeConverter &converter, MLIRContext *context,
@@ -271,60 +270,40 @@ struct InitDistArrayLowering
   LogicalResult
   matchAndRewrite(dist::InitDistArrayOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> parts;
-    for (ValueRange part : adaptor.getParts())
-      parts.append(part.begin(), part.end());
+    Value block = adaptor.getBlock().front();
     if (op.getType().getRank() == 0) {
-      rewriter.replaceOpWithMultiple(op, {parts});
+      rewriter.replaceOp(op, block);
       return success();
     }
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
-    Value offset = adaptor.getLocalOffsets()[0].front();
+    Value offset = adaptor.getOffsets()[0].front();
     Value size0 = adaptor.getGlobalShape()[0].front();
     NDArrayType bufferType = getBufferType(op.getType());
-    bool noHalos = isStaticallyEmpty(parts[0]) && isStaticallyEmpty(parts[2]);
-    Value ownedFrom = noHalos ? m.c(0) : m.rows(parts[0]);
-    Value ownedCount = m.rows(parts[1]);
-    Value validCount =
-        noHalos ? ownedCount
-                : m.add(m.add(ownedFrom, ownedCount), m.rows(parts[2]));
     LocalArray local;
     if (ndarray::SubviewOp view = op.getSpareRowsView()) {
-      // The owned block is a view of a buffer with spare rows around it
-      // (ghost cells of the caller): that buffer, with the block at its row.
+      // A view of a buffer with spare rows around it (ghost cells of the
+      // caller): that buffer, with the block at its row.
       Value first =
           getValueOrCreateConstantIndexOp(b, loc, view.getMixedOffsets()[0]);
+      Value rows = m.rows(block);
       local = {castTo(b, loc, view.getSource(), bufferType),
                first,
-               ownedFrom,
-               ownedCount,
-               validCount,
-               offset,
-               size0};
-    } else if (!noHalos) {
-      // Halos given: one buffer of the three parts.
-      Value buffer = ConcatOp::create(
-          b, loc, dist::getRowsType(cast<NDArrayType>(parts[1].getType())),
-          ValueRange(parts).take_front(3), 0);
-      local = {castTo(b, loc, buffer, bufferType),
                m.c(0),
-               ownedFrom,
-               ownedCount,
-               validCount,
+               rows,
+               rows,
                offset,
                size0};
     } else if (auto it = ghosts.widths.find(op);
                it != ghosts.widths.end() && getsSpareRows(op, it->second)) {
       // With the spare rows its exchanges need (a given block is copied
       // into the new buffer once, for exchanges in loops).
-      Value start = m.add(offset, ownedFrom);
-      local = withSpareRows(b, loc, parts[1], start, size0,
-                            m.c(it->second.left), m.c(it->second.right));
+      local = withSpareRows(b, loc, block, offset, size0, m.c(it->second.left),
+                            m.c(it->second.right));
       local.buffer = castTo(b, loc, local.buffer, bufferType);
     } else {
-      local = LocalArray::fromOwned(b, loc, parts[1], offset, size0);
+      local = LocalArray::fromOwned(b, loc, block, offset, size0);
       local.buffer = castTo(b, loc, local.buffer, bufferType);
     }
     rewriter.replaceOpWithMultiple(op, {local.pack()});
@@ -334,23 +313,23 @@ struct InitDistArrayLowering
   const GhostAnalysis &ghosts;
 };
 
-struct PartsOfLowering : public OpConversionPattern<dist::PartsOfOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The owned block (`Held = false`) or all held rows (`Held = true`), a
+/// view of the buffer.
+template <typename OpTy, bool Held>
+struct BlockOfLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
   LogicalResult
-  matchAndRewrite(dist::PartsOfOp op, OneToNOpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange values = adaptor.getArray();
-    SmallVector<SmallVector<Value>> results;
-    if (op.getArray().getType().getRank() == 0) {
-      results.push_back({values.front()});
-    } else {
+    Value block = values.front();
+    if (op.getArray().getType().getRank() != 0) {
       LocalArray array = LocalArray::unpack(values);
-      for (auto [p, result] : llvm::enumerate(op.getResults()))
-        results.push_back(
-            {castTo(rewriter, op.getLoc(), array.part(rewriter, op.getLoc(), p),
-                    result.getType())});
+      block = Held ? array.valid(rewriter, op.getLoc())
+                   : array.owned(rewriter, op.getLoc());
     }
-    rewriter.replaceOpWithMultiple(op, std::move(results));
+    rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), block, op.getType()));
     return success();
   }
 };
@@ -362,9 +341,10 @@ struct LocalOffsetsOfLowering
   matchAndRewrite(dist::LocalOffsetsOfOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     LocalArray array = LocalArray::unpack(adaptor.getArray());
-    rewriter.replaceOp(op,
-                       withTrailingZeros(rewriter, op.getLoc(), array.offset,
-                                         op->getNumResults()));
+    IndexMath m{rewriter, op.getLoc()};
+    rewriter.replaceOp(op, withTrailingZeros(rewriter, op.getLoc(),
+                                             array.ownedStart(m),
+                                             op->getNumResults()));
     return success();
   }
 };
@@ -448,7 +428,8 @@ void dist::detail::populateDistOpsToStandardPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<InitDistArrayLowering>(converter, context, ghosts);
   patterns.add<RepartitionLowering>(converter, context, ghosts, exchanged);
-  patterns.add<PartsOfLowering, LocalOffsetsOfLowering,
-               LocalRepartitionLowering, AlignCoresLowering>(converter,
-                                                             context);
+  patterns.add<BlockOfLowering<dist::OwnedBlockOfOp, /*Held=*/false>,
+               BlockOfLowering<dist::HeldBlockOfOp, /*Held=*/true>,
+               LocalOffsetsOfLowering, LocalRepartitionLowering,
+               AlignCoresLowering>(converter, context);
 }

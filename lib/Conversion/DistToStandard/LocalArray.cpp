@@ -80,18 +80,9 @@ LocalArray LocalArray::fromOwned(OpBuilder &b, Location loc, Value owned,
   return {owned, m.c(0), m.c(0), count, count, start, size0};
 }
 
-Value LocalArray::part(OpBuilder &b, Location loc, unsigned p) const {
+Value LocalArray::owned(OpBuilder &b, Location loc) const {
   IndexMath m{b, loc};
-  switch (p) {
-  case 0:
-    return sliceRows(b, loc, buffer, first, ownedFrom);
-  case 1:
-    return sliceRows(b, loc, buffer, ownedRow(m), ownedCount);
-  default:
-    Value ownedEnd = m.add(ownedFrom, ownedCount);
-    return sliceRows(b, loc, buffer, m.add(first, ownedEnd),
-                     m.sub(validCount, ownedEnd));
-  }
+  return sliceRows(b, loc, buffer, ownedRow(m), ownedCount);
 }
 
 Value LocalArray::validSlice(OpBuilder &b, Location loc, Value from,

@@ -61,8 +61,7 @@ struct IndexMath {
 /// The local representation of a distributed array of rank >= 1: two row
 /// ranges of the buffer, the valid rows and the owned rows inside them (the
 /// halos are the valid rows before and after the owned ones). Views narrow
-/// each range with one clamp per bound; the halo parts are only computed
-/// where an op needs them.
+/// each range with one clamp per bound.
 struct LocalArray {
   static constexpr unsigned kNumValues = 7;
 
@@ -91,11 +90,8 @@ struct LocalArray {
   mlir::Value ownedStart(const IndexMath &m) const {
     return m.add(offset, ownedFrom);
   }
-  /// Part `p` (0: left halo, 1: owned block, 2: right halo), a view.
-  mlir::Value part(mlir::OpBuilder &b, mlir::Location loc, unsigned p) const;
-  mlir::Value owned(mlir::OpBuilder &b, mlir::Location loc) const {
-    return part(b, loc, 1);
-  }
+  /// The owned rows, a view.
+  mlir::Value owned(mlir::OpBuilder &b, mlir::Location loc) const;
   /// Valid rows [from, from + count) (relative to the first valid row).
   mlir::Value validSlice(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value from, mlir::Value count) const;

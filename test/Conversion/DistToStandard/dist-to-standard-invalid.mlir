@@ -8,7 +8,7 @@
 func.func @align_cores_misuse(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> !ndarray.ndarray<f64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %a = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %a = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %x = dist.align_cores %a : !dist
   // expected-error @+1 {{'ndarray.reduction' op uses a result of dist.align_cores; only elementwise ops may}}
   %s = ndarray.reduction sum %x : !dist -> !ndarray.ndarray<f64>
@@ -25,7 +25,7 @@ func.func @align_cores_misuse(%l: !local, %o: !local, %r: !local, %off: index, %
 func.func @reduce_other_axis_replicated(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   // expected-error @+2 {{'ndarray.reduction' op keeps the rows of a distributed array, so its result must be distributed too, got '!ndarray.ndarray<4xi64>'}}
   // expected-error @+1 {{failed to legalize operation 'ndarray.reduction'}}
   %s = ndarray.reduction sum %d axes [1] : !dist -> !ndarray.ndarray<4xi64>

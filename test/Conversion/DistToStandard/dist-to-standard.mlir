@@ -7,9 +7,10 @@
 // rows of the owned block (a view of the buffer) and writes them into the
 // spare rows of the buffer. This buffer has none (the exchange is not in a
 // loop: no ghost cells were allocated), so the halos go to a new buffer with
-// the owned rows; the result's parts are views of it.
+// the owned rows; the rows the result holds and its owned rows (those of the
+// source inside the box) are views of it.
 // CHECK-LABEL: func.func @repartition
-// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>,
+// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:[^:]*]]: index,
 // CHECK-NOT: ndarray.concat
 // CHECK-NOT: scf.if
 // CHECK: %[[NEW:.*]] = ndarray.create
@@ -19,19 +20,18 @@
 // CHECK: %[[B1:.*]] = ndarray.immutable_insert_slice %[[W]]#1 into %[[BUF]]
 // CHECK: %[[B2:.*]] = ndarray.immutable_insert_slice %[[W]]#2 into %[[B1]]
 // CHECK-NOT: ndarray.concat
-// CHECK: %[[P0:.*]] = ndarray.subview %[[B2]]
-// CHECK: %[[P1:.*]] = ndarray.subview %[[B2]]
-// CHECK: %[[P2:.*]] = ndarray.subview %[[B2]]
-// CHECK: return %[[P0]], %[[P1]], %[[P2]]
-func.func @repartition(%o: !local, %off: index, %n: index, %b: index, %s: index) -> (!local, !local, !local) {
+// CHECK: %[[HELD:.*]] = ndarray.subview %[[B2]]
+// CHECK: %[[OWNED:.*]] = ndarray.subview %[[B2]]
+// CHECK: return %[[HELD]], %[[OWNED]], %{{.*}}
+func.func @repartition(%o: !local, %off: index, %n: index, %b: index, %s: index) -> (!local, !local, index) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %e0 = ndarray.create(%c4) : !ndarray.ndarray<0x?xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x?xf64> to !local
-  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %r = dist.repartition %d offset %b size %s : !dist -> !dist
-  %p:3 = dist.parts_of %r : !dist -> !local, !local, !local
-  return %p#0, %p#1, %p#2 : !local, !local, !local
+  %held = dist.held_block_of %r : !dist -> !local
+  %owned = dist.owned_block_of %r : !dist -> !local
+  %offs:2 = dist.local_offsets_of %r : !dist
+  return %held, %owned, %offs#0 : !local, !local, index
 }
 
 // -----
@@ -69,9 +69,7 @@ func.func @stencil_step(%rows: index, %n: index, %off: index, %steps: index) -> 
   %zero = arith.constant 0.0 : f64
   %m = arith.subi %n, %c2 : index
   %o = ndarray.create(%rows, %n) value %zero : !ndarray.ndarray<?x?xf64>
-  %e0 = ndarray.create(%n) : !ndarray.ndarray<0x?xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x?xf64> to !ndarray.ndarray<?x?xf64>
-  %u = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %n) : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64> -> !dist
+  %u = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !dist
   %r = scf.for %i = %c0 to %steps step %c1 iter_args(%v = %u) -> (!dist) {
     %t:4 = dist.local_target_of_slice %v[1, 0] [%m, %n] [1, 1] : !dist
     %b0:2 = dist.local_bounding_box view[%c0] [%m] [%c1] target[%t#0] [%t#2]
@@ -86,8 +84,8 @@ func.func @stencil_step(%rows: index, %n: index, %off: index, %steps: index) -> 
     %w = ndarray.immutable_insert_slice %sum into %v[1, 0] [%m, %n] [1, 1] : !dist into !dist
     scf.yield %w : !dist
   }
-  %p:3 = dist.parts_of %r : !dist -> !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
-  return %p#1 : !ndarray.ndarray<?x?xf64>
+  %p = dist.owned_block_of %r : !dist -> !ndarray.ndarray<?x?xf64>
+  return %p : !ndarray.ndarray<?x?xf64>
 }
 
 // -----
@@ -113,14 +111,12 @@ func.func @stencil_step(%rows: index, %n: index, %off: index, %steps: index) -> 
 func.func @shifted_view(%o: !local, %off: index, %n: index, %m: index, %first: index, %count: index) -> !ndarray.ndarray<?x3xf64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %e0 = ndarray.create(%c4) : !ndarray.ndarray<0x?xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x?xf64> to !local
-  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %s = ndarray.extract_slice %d[2, 1] [%m, 3] [1, 1] : !dist to !dist3
   %v = dist.local_repartition %s offset %first size %count : !dist3 -> !dist3
   %sum = ndarray.ewbin add %v, %v : (!dist3, !dist3) -> !dist3
-  %p:3 = dist.parts_of %sum : !dist3 -> !ndarray.ndarray<?x3xf64>, !ndarray.ndarray<?x3xf64>, !ndarray.ndarray<?x3xf64>
-  return %p#1 : !ndarray.ndarray<?x3xf64>
+  %p = dist.owned_block_of %sum : !dist3 -> !ndarray.ndarray<?x3xf64>
+  return %p : !ndarray.ndarray<?x3xf64>
 }
 
 // -----
@@ -131,20 +127,17 @@ func.func @shifted_view(%o: !local, %off: index, %n: index, %m: index, %first: i
 // Elementwise ops on arrays holding the same rows are one op on views of
 // their buffers (halos included); the result owns the rows it computes.
 // CHECK-LABEL: func.func @elementwise
-// CHECK-SAME: (%[[L:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[R:[^:]*]]: !ndarray.ndarray<?x4xf64>
-// CHECK: %[[B:.*]] = ndarray.concat %[[L]], %[[O]], %[[R]] axis 0
-// CHECK: %[[V:.*]] = ndarray.subview %[[B]][0, 0]
-// CHECK: %[[S:.*]] = ndarray.ewbin add %[[V]], %[[V]]
+// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>
+// CHECK: %[[S:.*]] = ndarray.ewbin add %[[O]], %[[O]]
 // CHECK-NOT: ndarray.ewbin
-// CHECK-NOT: ndarray.concat
-// CHECK: return
-func.func @elementwise(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> (!local, !local, !local) {
+// CHECK: return %[[S]]
+func.func @elementwise(%o: !local, %off: index, %n: index) -> !local {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %e = ndarray.ewbin add %d, %d : (!dist, !dist) -> !dist
-  %p:3 = dist.parts_of %e : !dist -> !local, !local, !local
-  return %p#0, %p#1, %p#2 : !local, !local, !local
+  %p = dist.owned_block_of %e : !dist -> !local
+  return %p : !local
 }
 
 // -----
@@ -160,7 +153,7 @@ func.func @elementwise(%l: !local, %o: !local, %r: !local, %off: index, %n: inde
 func.func @reduce_int(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %s = ndarray.reduction sum %d axes [0] : !dist -> !ndarray.ndarray<4xi64>
   return %s : !ndarray.ndarray<4xi64>
 }
@@ -176,7 +169,7 @@ func.func @reduce_int(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4x
 // into an exclusive scan over the ranks, which is added to every row.
 // Along dimension 1 the scan is local.
 // CHECK-LABEL: func.func @scan
-// CHECK: %[[O:.*]] = ndarray.subview
+// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xi32>
 // CHECK: %[[LOC:.*]] = ndarray.cumulative sum %[[O]] axis 0 : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<?x4xi64>
 // CHECK: %[[TOT:.*]] = ndarray.reduction sum %[[O]] axes [0] keepdims : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<1x4xi64>
 // CHECK: %[[BEFORE:.*]] = distruntime.exscan sum %[[TOT]] team = 1 : !ndarray.ndarray<1x4xi64>
@@ -188,12 +181,12 @@ func.func @reduce_int(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4x
 func.func @scan(%o: !local, %off: index, %n: index) -> (!lscan, !ndarray.ndarray<?x5xi64>) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %s = ndarray.cumulative sum %d axis 0 : !dist -> !scan
-  %p:3 = dist.parts_of %s : !scan -> !lscan, !lscan, !lscan
+  %p = dist.owned_block_of %s : !scan -> !lscan
   %t = ndarray.cumulative prod %d axis 1 include_initial : !dist -> !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1>>
-  %q:3 = dist.parts_of %t : !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>, !ndarray.ndarray<?x5xi64>
-  return %p#1, %q#1 : !lscan, !ndarray.ndarray<?x5xi64>
+  %q = dist.owned_block_of %t : !ndarray.ndarray<?x5xi64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x5xi64>
+  return %p, %q : !lscan, !ndarray.ndarray<?x5xi64>
 }
 
 // -----
@@ -223,7 +216,7 @@ func.func @scan(%o: !local, %off: index, %n: index) -> (!lscan, !ndarray.ndarray
 func.func @argmax(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %s = ndarray.argreduce max %d axis 0 : !dist -> !ndarray.ndarray<4xi64>
   return %s : !ndarray.ndarray<4xi64>
 }
@@ -236,12 +229,12 @@ func.func @argmax(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4xi64>
 // A distributed 1-d sort is IDTR's sample sort into the default partition.
 // CHECK-LABEL: func.func @sort
 // CHECK: %[[S:.*]] = distruntime.sample_sort %{{.*}} offset %{{.*}} rows %{{.*}} descending team = 1 : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
-// CHECK: return %{{.*}}, %[[S]]
-func.func @sort(%o: !local, %off: index, %n: index) -> (!local, !local, !local) {
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off) shape(%n) : !local, !local, !local -> !dist
+// CHECK: return %[[S]]
+func.func @sort(%o: !local, %off: index, %n: index) -> !local {
+  %d = dist.init_dist_array %o offsets(%off) shape(%n) : !local -> !dist
   %s = ndarray.sort %d axis 0 descending : !dist -> !dist
-  %p:3 = dist.parts_of %s : !dist -> !local, !local, !local
-  return %p#0, %p#1, %p#2 : !local, !local, !local
+  %p = dist.owned_block_of %s : !dist -> !local
+  return %p : !local
 }
 
 // -----
@@ -255,7 +248,7 @@ func.func @sort(%o: !local, %off: index, %n: index) -> (!local, !local, !local) 
 // CHECK: %[[C:.*]] = ndarray.searchsorted %{{.*}}, %{{.*}} right : (!ndarray.ndarray<?xi64>, !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<4xi64>
 // CHECK: distruntime.allreduce sum %[[C]] team = 1
 func.func @searchsorted(%o: !local, %off: index, %n: index, %v: !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<4xi64> {
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off) shape(%n) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off) shape(%n) : !local -> !dist
   %i = ndarray.searchsorted %d, %v right : (!dist, !ndarray.ndarray<4xi64>) -> !ndarray.ndarray<4xi64>
   return %i : !ndarray.ndarray<4xi64>
 }
@@ -277,9 +270,7 @@ func.func @searchsorted(%o: !local, %off: index, %n: index, %v: !ndarray.ndarray
 func.func @reduce_float(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<f64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %e0 = ndarray.create() : !ndarray.ndarray<0x4xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x4xf64> to !local
-  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %s = ndarray.reduction sum %d : !dist -> !ndarray.ndarray<f64>
   return %s : !ndarray.ndarray<f64>
 }
@@ -298,10 +289,10 @@ func.func @reduce_float(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<
 func.func @reshape(%o: !local, %off: index, %n: index, %m: index) -> !ndarray.ndarray<?x2xf64> {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%o, %o, %o) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %e = ndarray.reshape %d(%m) : !dist -> !dist2
-  %p:3 = dist.parts_of %e : !dist2 -> !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>, !ndarray.ndarray<?x2xf64>
-  return %p#1 : !ndarray.ndarray<?x2xf64>
+  %p = dist.owned_block_of %e : !dist2 -> !ndarray.ndarray<?x2xf64>
+  return %p : !ndarray.ndarray<?x2xf64>
 }
 
 // -----
@@ -309,25 +300,24 @@ func.func @reshape(%o: !local, %off: index, %n: index, %m: index) -> !ndarray.nd
 !dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
 !local = !ndarray.ndarray<?x4xf64>
 
-// A local repartition narrows the valid rows of the buffer: its parts are
-// views of the same buffer, no communication, no copy.
+// A local repartition narrows the valid rows of the buffer: the rows it
+// holds and owns are views of the same buffer, no communication, no copy.
 // CHECK-LABEL: func.func @local_repartition
-// CHECK-SAME: (%[[L:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[R:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:[^:]*]]: index, %[[N:[^:]*]]: index, %[[FIRST:[^:]*]]: index, %[[COUNT:[^:]*]]: index)
-// CHECK: %[[B:.*]] = ndarray.concat %[[L]], %[[O]], %[[R]]
+// CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xf64>, %[[OFF:[^:]*]]: index, %[[N:[^:]*]]: index, %[[FIRST:[^:]*]]: index, %[[COUNT:[^:]*]]: index)
 // CHECK-NOT: distruntime
-// CHECK: %[[L2:.*]] = ndarray.subview %[[B]]
-// CHECK: %[[O2:.*]] = ndarray.subview %[[B]]
-// CHECK: %[[R2:.*]] = ndarray.subview %[[B]]
+// CHECK: %[[HELD:.*]] = ndarray.subview %[[O]]
+// CHECK: %[[OWNED:.*]] = ndarray.subview %[[O]]
 // CHECK-NOT: distruntime
-// CHECK: return %[[L2]], %[[O2]], %[[R2]], %[[FIRST]]
-func.func @local_repartition(%l: !local, %o: !local, %r: !local, %off: index, %n: index, %first: index, %count: index) -> (!local, !local, !local, index) {
+// CHECK: return %[[HELD]], %[[OWNED]], %{{.*}}
+func.func @local_repartition(%o: !local, %off: index, %n: index, %first: index, %count: index) -> (!local, !local, index) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %v = dist.local_repartition %d offset %first size %count : !dist -> !dist
-  %p:3 = dist.parts_of %v : !dist -> !local, !local, !local
+  %held = dist.held_block_of %v : !dist -> !local
+  %owned = dist.owned_block_of %v : !dist -> !local
   %offs:2 = dist.local_offsets_of %v : !dist
-  return %p#0, %p#1, %p#2, %offs#0 : !local, !local, !local, index
+  return %held, %owned, %offs#0 : !local, !local, index
 }
 
 // -----
@@ -348,13 +338,11 @@ func.func @local_repartition(%l: !local, %o: !local, %r: !local, %off: index, %n
 func.func @insert_after_exchange(%o: !local, %off: index, %n: index, %b: index, %s: index, %x: !ndarray.ndarray<f64>) -> !local {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %e0 = ndarray.create(%c4) : !ndarray.ndarray<0x?xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x?xf64> to !local
-  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %r = dist.repartition %d offset %b size %s : !dist -> !dist
   %w = ndarray.immutable_insert_slice %x into %d[0, 0] [%n, 4] [1, 1] : !ndarray.ndarray<f64> into !dist
-  %p:3 = dist.parts_of %w : !dist -> !local, !local, !local
-  return %p#1 : !local
+  %p = dist.owned_block_of %w : !dist -> !local
+  return %p : !local
 }
 
 // -----
@@ -376,13 +364,11 @@ func.func @insert_after_exchange(%o: !local, %off: index, %n: index, %b: index, 
 func.func @unit_dims(%o: !local, %off: index, %n: index) -> !local {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  %e0 = ndarray.create() : !ndarray.ndarray<0x4xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x4xf64> to !local
-  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !local, !local, !local -> !dist
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
   %x = ndarray.expand_dims %d [2] : !dist -> !dist3
   %s = ndarray.squeeze %x [2] : !dist3 -> !dist
-  %p:3 = dist.parts_of %s : !dist -> !local, !local, !local
-  return %p#1 : !local
+  %p = dist.owned_block_of %s : !dist -> !local
+  return %p : !local
 }
 
 // -----
@@ -404,12 +390,10 @@ func.func @unit_dims(%o: !local, %off: index, %n: index) -> !local {
 func.func @broadcast_rows(%o: !local, %off: index, %n: index, %m: index) -> !localdst {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %e0 = ndarray.create() : !ndarray.ndarray<0x1xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x1xf64> to !local
-  %d = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c1) : !local, !local, !local -> !src
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c1) : !local -> !src
   %b = ndarray.broadcast_to %d(%n, %m) : !src -> !dst
-  %p:3 = dist.parts_of %b : !dst -> !localdst, !localdst, !localdst
-  return %p#1 : !localdst
+  %p = dist.owned_block_of %b : !dst -> !localdst
+  return %p : !localdst
 }
 
 // -----
@@ -434,9 +418,7 @@ func.func @unknown_storage(%rows: index, %n: index, %off: index, %steps: index) 
   %zero = arith.constant 0.0 : f64
   %m = arith.subi %n, %c2 : index
   %o = ndarray.create(%rows, %n) value %zero : !ndarray.ndarray<?x?xf64>
-  %e0 = ndarray.create(%n) : !ndarray.ndarray<0x?xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x?xf64> to !ndarray.ndarray<?x?xf64>
-  %u = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %n) : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64> -> !dist
+  %u = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !dist
   %r = scf.for %i = %c0 to %steps step %c1 iter_args(%v = %u) -> (!dist) {
     %t:4 = dist.local_target_of_slice %v[1, 0] [%m, %n] [1, 1] : !dist
     %b0:2 = dist.local_bounding_box view[%c0] [%m] [%c1] target[%t#0] [%t#2]
@@ -447,8 +429,8 @@ func.func @unknown_storage(%rows: index, %n: index, %off: index, %steps: index) 
     %d = ndarray.ewbin add %w, %w : (!dist, !dist) -> !dist
     scf.yield %d : !dist
   }
-  %p:3 = dist.parts_of %r : !dist -> !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
-  return %p#1 : !ndarray.ndarray<?x?xf64>
+  %p = dist.owned_block_of %r : !dist -> !ndarray.ndarray<?x?xf64>
+  return %p : !ndarray.ndarray<?x?xf64>
 }
 
 // -----
@@ -476,12 +458,10 @@ func.func @copied_layouts(%n: index, %steps: index) -> !ndarray.ndarray<?x4xf64>
   %team = distruntime.team_size team = 1
   %rank = distruntime.team_member team = 1
   %offs, %sizes = dist.default_partition %team, %rank shape(%n)
-  %e0 = ndarray.create() : !ndarray.ndarray<0x4xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x4xf64> to !ndarray.ndarray<?x4xf64>
   %uo = ndarray.create(%sizes) value %zero : !ndarray.ndarray<?x4xf64>
-  %u0 = dist.init_dist_array parts(%e, %uo, %e) offsets(%offs, %c0) shape(%n, %c4) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !dist
+  %u0 = dist.init_dist_array %uo offsets(%offs, %c0) shape(%n, %c4) : !ndarray.ndarray<?x4xf64> -> !dist
   %po = ndarray.create(%sizes) value %zero : !ndarray.ndarray<?x4xf64>
-  %p0 = dist.init_dist_array parts(%e, %po, %e) offsets(%offs, %c0) shape(%n, %c4) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !dist
+  %p0 = dist.init_dist_array %po offsets(%offs, %c0) shape(%n, %c4) : !ndarray.ndarray<?x4xf64> -> !dist
   %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%u = %u0, %p = %p0) -> (!dist, !dist) {
     %t:4 = dist.local_target_of_slice %u[1, 0] [%m, 4] [1, 1] : !dist
     %b0:2 = dist.local_bounding_box view[%c0] [%m] [%c1] target[%t#0] [%t#2]
@@ -498,6 +478,6 @@ func.func @copied_layouts(%n: index, %steps: index) -> !ndarray.ndarray<?x4xf64>
     %u1 = ndarray.immutable_insert_slice %sum into %u[1, 0] [%m, 4] [1, 1] : !dist into !dist
     scf.yield %u1, %p1 : !dist, !dist
   }
-  %q:3 = dist.parts_of %r#1 : !dist -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
-  return %q#1 : !ndarray.ndarray<?x4xf64>
+  %q = dist.owned_block_of %r#1 : !dist -> !ndarray.ndarray<?x4xf64>
+  return %q : !ndarray.ndarray<?x4xf64>
 }

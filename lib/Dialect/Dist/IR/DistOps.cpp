@@ -62,37 +62,17 @@ std::optional<int64_t> op_helpers::getConstantIndex(Value value) {
   return std::nullopt;
 }
 
-/// The name of part `part` of an array of rank `rank`.
-static StringRef getPartName(int64_t rank, unsigned part) {
-  if (rank == 0)
-    return "the value";
-  switch (part) {
-  case 0:
-    return "left halo";
-  case 1:
-    return "owned block";
-  default:
-    return "right halo";
-  }
-}
-
-/// The number of local parts of a distributed array of rank `rank`.
-static unsigned getNumParts(int64_t rank) { return rank == 0 ? 1 : 3; }
-
-/// Verifies that `actual`, part `part` of `distType`, is a local array of
+/// Verifies that `actual`, the `what` of `distType`, is a local array of
 /// `distType`'s block: same element type, rank and other environments, and
 /// sizes compatible with `getLocalType`'s.
-static LogicalResult verifyPartType(Operation *op, StringRef what,
-                                    NDArrayType distType, unsigned part,
-                                    NDArrayType actual) {
+static LogicalResult verifyBlockType(Operation *op, StringRef what,
+                                     NDArrayType distType, NDArrayType actual) {
   NDArrayType expected = getLocalType(distType);
   if (expected && actual.getElementType() == expected.getElementType() &&
       actual.getEnvironments() == expected.getEnvironments() &&
       areCompatibleShapes(actual.getShape(), expected.getShape()))
     return success();
-  return op->emitOpError() << what << " " << part << " ("
-                           << getPartName(distType.getRank(), part)
-                           << ") has type " << actual
+  return op->emitOpError() << what << " has type " << actual
                            << ", which is not a local array of type "
                            << expected << " (the array's block)";
 }
@@ -216,36 +196,29 @@ void InitDistArrayOp::getCanonicalizationPatterns(RewritePatternSet &results,
 }
 
 ndarray::SubviewOp InitDistArrayOp::getSpareRowsView() {
-  if (!getSpareRowsAttr() || getParts().size() != 3)
+  if (!getSpareRowsAttr())
     return {};
-  Value owned = getParts()[1];
-  while (auto cast = owned.getDefiningOp<ndarray::CastOp>())
-    owned = cast.getSource();
-  return owned.getDefiningOp<ndarray::SubviewOp>();
+  Value block = getBlock();
+  while (auto cast = block.getDefiningOp<ndarray::CastOp>())
+    block = cast.getSource();
+  return block.getDefiningOp<ndarray::SubviewOp>();
 }
 
 LogicalResult InitDistArrayOp::verify() {
   NDArrayType type = getType();
   int64_t rank = type.getRank();
-  unsigned numParts = getNumParts(rank);
-  if (getParts().size() != numParts)
-    return emitOpError("expects ") << numParts << " part(s) for a " << rank
-                                   << "-d array, got " << getParts().size();
-  if (failed(verifyCount(*this, "local offset", getLocalOffsets(), rank)) ||
+  if (failed(verifyCount(*this, "offset", getOffsets(), rank)) ||
       failed(verifyCount(*this, "global size", getGlobalShape(), rank)))
     return failure();
-  for (auto [i, part] : llvm::enumerate(getParts())) {
-    auto partType = cast<NDArrayType>(part.getType());
-    if (failed(verifyPartType(*this, "part", type, i, partType)))
-      return failure();
-    for (int64_t dim = 1; dim < rank; ++dim)
-      if (!areCompatibleSizes(partType.getDimSize(dim), type.getDimSize(dim)))
-        return emitOpError("part ")
-               << i << " (" << getPartName(rank, i) << ") has size "
-               << partType.getDimSize(dim) << " on dimension " << dim
-               << " but the array has size " << type.getDimSize(dim)
-               << " (every rank holds whole rows)";
-  }
+  auto blockType = cast<NDArrayType>(getBlock().getType());
+  if (failed(verifyBlockType(*this, "the block", type, blockType)))
+    return failure();
+  for (int64_t dim = 1; dim < rank; ++dim)
+    if (!areCompatibleSizes(blockType.getDimSize(dim), type.getDimSize(dim)))
+      return emitOpError("the block has size ")
+             << blockType.getDimSize(dim) << " on dimension " << dim
+             << " but the array has size " << type.getDimSize(dim)
+             << " (every rank holds whole rows)";
   for (auto [dim, size] : llvm::enumerate(getGlobalShape())) {
     std::optional<int64_t> value = getConstantIndex(size);
     if (value && !areCompatibleSizes(*value, type.getDimSize(dim)))
@@ -257,19 +230,19 @@ LogicalResult InitDistArrayOp::verify() {
   if (std::optional<ArrayRef<int64_t>> spare = getSpareRows()) {
     if (spare->size() != 2 || (*spare)[0] < 0 || (*spare)[1] < 0)
       return emitOpError("spare_rows must be two non-negative row counts "
-                         "(before, after the owned block), got ")
+                         "(before, after the block), got ")
              << getSpareRowsAttr();
-    if (numParts != 3 || !getSpareRowsView())
-      return emitOpError("spare_rows needs the owned block to be an "
+    if (rank == 0 || !getSpareRowsView())
+      return emitOpError("spare_rows needs the block to be an "
                          "ndarray.subview of the buffer holding them");
   }
-  for (auto [dim, offset] : llvm::enumerate(getLocalOffsets())) {
+  for (auto [dim, offset] : llvm::enumerate(getOffsets())) {
     std::optional<int64_t> value = getConstantIndex(offset);
     if (value && *value < 0)
-      return emitOpError("local offset of dimension ")
+      return emitOpError("offset of dimension ")
              << dim << " must be non-negative, got " << *value;
     if (value && dim > 0 && *value != 0)
-      return emitOpError("local offset of dimension ")
+      return emitOpError("offset of dimension ")
              << dim << " must be 0 (arrays are split on dimension 0), got "
              << *value;
   }
@@ -277,37 +250,50 @@ LogicalResult InitDistArrayOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// PartsOfOp
+// OwnedBlockOfOp and HeldBlockOfOp
 //===----------------------------------------------------------------------===//
 
-void PartsOfOp::build(OpBuilder &builder, OperationState &state, Value array) {
-  SmallVector<Type> types;
-  if (auto type = dyn_cast<NDArrayType>(array.getType()); type && isDist(type))
-    types.assign(getNumParts(type.getRank()), getLocalType(type));
-  build(builder, state, types, array);
+/// The local type of the block of `array` if it is a distributed array.
+static Type getBlockTypeOf(Value array) {
+  auto type = dyn_cast<NDArrayType>(array.getType());
+  return type && isDist(type) ? getLocalType(type) : Type();
 }
 
-LogicalResult PartsOfOp::verify() {
-  NDArrayType type = getArray().getType();
-  unsigned numParts = getNumParts(type.getRank());
-  if (getParts().size() != numParts)
-    return emitOpError("expects ")
-           << numParts << " result(s) for a " << type.getRank()
-           << "-d array, got " << getParts().size();
-  for (auto [i, part] : llvm::enumerate(getParts()))
-    if (failed(verifyPartType(*this, "result", type, i,
-                              cast<NDArrayType>(part.getType()))))
-      return failure();
-  return success();
+/// The block of the `dist.init_dist_array` defining `array` if it has type
+/// `type`.
+static OpFoldResult foldToInitBlock(Value array, Type type) {
+  auto init = array.getDefiningOp<InitDistArrayOp>();
+  if (!init || init.getBlock().getType() != type)
+    return {};
+  return init.getBlock();
 }
 
-LogicalResult PartsOfOp::fold(FoldAdaptor,
-                              SmallVectorImpl<OpFoldResult> &results) {
-  auto init = getArray().getDefiningOp<InitDistArrayOp>();
-  if (!init || init.getParts().getTypes() != getResultTypes())
-    return failure();
-  llvm::append_range(results, init.getParts());
-  return success();
+void OwnedBlockOfOp::build(OpBuilder &builder, OperationState &state,
+                           Value array) {
+  build(builder, state, getBlockTypeOf(array), array);
+}
+
+LogicalResult OwnedBlockOfOp::verify() {
+  return verifyBlockType(*this, "result", getArray().getType(),
+                         getBlock().getType());
+}
+
+OpFoldResult OwnedBlockOfOp::fold(FoldAdaptor) {
+  return foldToInitBlock(getArray(), getType());
+}
+
+void HeldBlockOfOp::build(OpBuilder &builder, OperationState &state,
+                          Value array) {
+  build(builder, state, getBlockTypeOf(array), array);
+}
+
+LogicalResult HeldBlockOfOp::verify() {
+  return verifyBlockType(*this, "result", getArray().getType(),
+                         getBlock().getType());
+}
+
+OpFoldResult HeldBlockOfOp::fold(FoldAdaptor) {
+  return foldToInitBlock(getArray(), getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -328,9 +314,9 @@ LogicalResult LocalOffsetsOfOp::inferReturnTypes(
 /// `dist.init_dist_array` defining it; null if unknown.
 OpFoldResult op_helpers::getKnownLocalOffset(Value array) {
   auto init = array.getDefiningOp<InitDistArrayOp>();
-  if (!init || init.getLocalOffsets().empty())
+  if (!init || init.getOffsets().empty())
     return {};
-  return getAsOpFoldResult(init.getLocalOffsets()[0]);
+  return getAsOpFoldResult(init.getOffsets()[0]);
 }
 
 LogicalResult LocalOffsetsOfOp::fold(FoldAdaptor,

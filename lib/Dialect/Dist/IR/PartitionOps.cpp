@@ -78,39 +78,29 @@ struct IndexRange {
 
 /// The owned rows of the distributed `array`: taken from its
 /// `dist.init_dist_array` where static, else (with a builder) from
-/// `dist.local_offsets_of`, `dist.parts_of` and `ndarray.dim`.
+/// `dist.local_offsets_of` and `ndarray.dim` of `dist.owned_block_of`.
 static OwnedRows getOwnedRows(IndexMath &math, Value array) {
-  auto init = array.getDefiningOp<InitDistArrayOp>();
-  if (init && init.getParts().size() != 3)
-    init = {};
   OpBuilder *builder = math.getBuilder();
-
   OpFoldResult offset = getKnownLocalOffset(array);
   if (!offset && builder)
     offset =
         LocalOffsetsOfOp::create(*builder, math.getLoc(), array).getResult(0);
 
-  PartsOfOp partsOf;
-  auto getRows = [&](unsigned part) -> OpFoldResult {
-    Value partValue = init ? init.getParts()[part] : Value();
-    if (partValue) {
-      int64_t rows = cast<NDArrayType>(partValue.getType()).getDimSize(0);
-      if (!ShapedType::isDynamic(rows))
-        return math.constant(rows);
-    }
-    if (!builder)
-      return {};
-    if (!partValue) {
-      if (!partsOf)
-        partsOf = PartsOfOp::create(*builder, math.getLoc(), array);
-      partValue = partsOf.getResult(part);
-    }
-    return ndarray::DimOp::create(*builder, math.getLoc(), partValue, 0)
-        .getResult();
-  };
-  OpFoldResult leftRows = getRows(0);
-  OpFoldResult ownedRows = getRows(1);
-  return {math.add(offset, leftRows), ownedRows};
+  OpFoldResult rows;
+  auto init = array.getDefiningOp<InitDistArrayOp>();
+  Value block = init ? init.getBlock() : Value();
+  if (block) {
+    int64_t size = cast<NDArrayType>(block.getType()).getDimSize(0);
+    if (!ShapedType::isDynamic(size))
+      rows = math.constant(size);
+  }
+  if (!rows && builder) {
+    if (!block)
+      block = OwnedBlockOfOp::create(*builder, math.getLoc(), array);
+    rows =
+        ndarray::DimOp::create(*builder, math.getLoc(), block, 0).getResult();
+  }
+  return {offset, rows};
 }
 
 /// The view rows `[first, last)` (unclamped) whose base rows `f + s * i` lie

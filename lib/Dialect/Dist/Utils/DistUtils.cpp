@@ -163,8 +163,7 @@ std::optional<SmallVector<InitDistArrayOp>> dist::getStorageRoots(Value array) {
 Operation *dist::getCommonDefaultPartition(ArrayRef<InitDistArrayOp> roots) {
   Operation *common = nullptr;
   for (InitDistArrayOp init : roots) {
-    auto partition =
-        init.getLocalOffsets()[0].getDefiningOp<DefaultPartitionOp>();
+    auto partition = init.getOffsets()[0].getDefiningOp<DefaultPartitionOp>();
     if (!partition || (common && common != partition))
       return nullptr;
     common = partition;
@@ -199,9 +198,9 @@ Value dist::createLocalRows(OpBuilder &b, Location loc, Value array,
     Value box = RepartitionOp::create(
         b, loc, type, array, getValueOrCreateConstantIndexOp(b, loc, first),
         getValueOrCreateConstantIndexOp(b, loc, count));
-    auto parts = PartsOfOp::create(b, loc, box);
-    return ConcatOp::create(b, loc, rowsType, parts.getResults(),
-                            /*axis=*/0);
+    Value rows = HeldBlockOfOp::create(b, loc, box);
+    return rows.getType() == rowsType ? rows
+                                      : CastOp::create(b, loc, rowsType, rows);
   }
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes{count},
@@ -236,45 +235,18 @@ Value dist::createGatherElement(OpBuilder &b, Location loc, Value array,
   return createGather(b, loc, view);
 }
 
-/// An array of type `type` (dimension 0 dynamic or 0) with no rows;
-/// `trailingSizes` are the sizes of dimensions 1...
-static Value createZeroRows(OpBuilder &b, Location loc, NDArrayType type,
-                            ValueRange trailingSizes) {
-  // A fresh array, not a view: views of empty arrays are a corner case
-  // that upstream memref folding does not always get right.
-  SmallVector<int64_t> shape(type.getShape());
-  shape[0] = 0;
-  NDArrayType emptyType = type.cloneWith(shape, type.getElementType());
-  SmallVector<Value> dynamicSizes;
-  for (int64_t d = 1; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      dynamicSizes.push_back(trailingSizes[d - 1]);
-  Value empty = CreateOp::create(b, loc, emptyType, dynamicSizes, Value());
-  return type == emptyType ? empty : CastOp::create(b, loc, type, empty);
-}
-
-/// An array with the dimensions 1.. of `part` and no rows (an empty halo).
-static Value createEmptyRows(OpBuilder &b, Location loc, Value part) {
-  auto type = cast<NDArrayType>(part.getType());
-  SmallVector<Value> sizes;
-  for (int64_t d = 1; d < type.getRank(); ++d)
-    sizes.push_back(getDimValue(b, loc, part, d));
-  return createZeroRows(b, loc, type, sizes);
-}
-
 Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,
                             Value owned, Value offset,
                             ArrayRef<Value> globalShape) {
   auto type = cast<NDArrayType>(distType);
-  NDArrayType partType = getLocalType(type);
-  if (owned.getType() != partType)
-    owned = CastOp::create(b, loc, partType, owned);
-  Value empty = createEmptyRows(b, loc, owned);
+  NDArrayType blockType = getLocalType(type);
+  if (owned.getType() != blockType)
+    owned = CastOp::create(b, loc, blockType, owned);
   SmallVector<Value> offsets{offset};
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   offsets.append(type.getRank() - 1, zero);
-  return InitDistArrayOp::create(b, loc, type, ValueRange{empty, owned, empty},
-                                 offsets, globalShape, /*spare_rows=*/nullptr);
+  return InitDistArrayOp::create(b, loc, type, owned, offsets, globalShape,
+                                 /*spare_rows=*/nullptr);
 }
 
 Value dist::createDistribute(OpBuilder &b, Location loc, Value replicated,

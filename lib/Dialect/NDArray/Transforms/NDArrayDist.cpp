@@ -265,9 +265,9 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
 /// The local block a distributed argument was bound from by `init`, if it
 /// is one (see distributeArguments).
 Value getArgumentBlock(dist::InitDistArrayOp init) {
-  if (!init || init.getParts().size() != 3)
+  if (!init)
     return {};
-  Value block = init.getParts()[1];
+  Value block = init.getBlock();
   while (isa_and_present<CastOp, SubviewOp>(block.getDefiningOp()))
     block = block.getDefiningOp()->getOperand(0);
   auto arg = dyn_cast<BlockArgument>(block);
@@ -311,11 +311,10 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
                    llvm::all_of(*roots, [&](dist::InitDistArrayOp root) {
                      return root == init;
                    });
-  Value rows =
-      isVersion
-          ? dist::PartsOfOp::create(b, loc, insert.getSource()).getResult(1)
-          : dist::createLocalRows(b, loc, insert.getSource(),
-                                  init.getLocalOffsets()[0], sizes[0]);
+  Value rows = isVersion
+                   ? dist::OwnedBlockOfOp::create(b, loc, insert.getSource())
+                   : dist::createLocalRows(b, loc, insert.getSource(),
+                                           init.getOffsets()[0], sizes[0]);
   auto write = InsertSliceOp::create(b, loc, rows, block, offsets, sizes, ones);
   if (isVersion && init.getSpareRowsAttr())
     write->setAttr(dist::kGhostedWriteBackAttrName, b.getUnitAttr());

@@ -124,7 +124,7 @@ func.func @partition_dynamic(%np: index, %r: index) -> (index, index, index) {
 
 // -----
 
-// The owned block is rows [4, 8) (local offset 3, one left halo row); the
+// The owned block is rows [4, 8) (offset 4, four rows); the
 // view selects rows 1, 3, ..., 13 (offset 1, size 7, stride 2), so this rank
 // owns view rows 2 and 3.
 // CHECK-LABEL: func @target_of_slice
@@ -133,13 +133,13 @@ func.func @partition_dynamic(%np: index, %r: index) -> (index, index, index) {
 // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
 // CHECK-NOT: dist.local_target_of_slice
 // CHECK: return %[[C2]], %[[C0]], %[[C2]], %[[C5]]
-func.func @target_of_slice(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r: !ndarray.ndarray<2x8xf64>) -> (index, index, index, index) {
+func.func @target_of_slice(%o: !ndarray.ndarray<4x8xf64>) -> (index, index, index, index) {
   %c0 = arith.constant 0 : index
-  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c3, %c0) shape(%c16, %c8) : !ndarray.ndarray<1x8xf64>, !ndarray.ndarray<4x8xf64>, !ndarray.ndarray<2x8xf64> -> !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
+  %d = dist.init_dist_array %o offsets(%c4, %c0) shape(%c16, %c8) : !ndarray.ndarray<4x8xf64> -> !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   %t:4 = dist.local_target_of_slice %d[1, 2] [7, %c5] [2, 1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1, %t#2, %t#3 : index, index, index, index
 }
@@ -156,11 +156,11 @@ func.func @target_of_slice(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4
 // CHECK: return %[[C0]], %[[C0]], %[[C0]], %[[C2]], %[[C7]], %[[C0]]
 func.func @target_of_slice_edges(%e: !ndarray.ndarray<0xf64>, %one: !ndarray.ndarray<1xf64>, %four: !ndarray.ndarray<4xf64>) -> (index, index, index, index, index, index) {
   %c0 = arith.constant 0 : index
-  %c14 = arith.constant 14 : index
+  %c15 = arith.constant 15 : index
   %c16 = arith.constant 16 : index
-  %a = dist.init_dist_array parts(%e, %e, %one) offsets(%c0) shape(%c16) : !ndarray.ndarray<0xf64>, !ndarray.ndarray<0xf64>, !ndarray.ndarray<1xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
-  %b = dist.init_dist_array parts(%e, %four, %one) offsets(%c0) shape(%c16) : !ndarray.ndarray<0xf64>, !ndarray.ndarray<4xf64>, !ndarray.ndarray<1xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
-  %c = dist.init_dist_array parts(%one, %one, %e) offsets(%c14) shape(%c16) : !ndarray.ndarray<1xf64>, !ndarray.ndarray<1xf64>, !ndarray.ndarray<0xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %a = dist.init_dist_array %e offsets(%c0) shape(%c16) : !ndarray.ndarray<0xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %b = dist.init_dist_array %four offsets(%c0) shape(%c16) : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+  %c = dist.init_dist_array %one offsets(%c15) shape(%c16) : !ndarray.ndarray<1xf64> -> !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
   %ta:2 = dist.local_target_of_slice %a[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
   %tb:2 = dist.local_target_of_slice %b[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
   %tc:2 = dist.local_target_of_slice %c[1] [7] [2] : !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
@@ -169,15 +169,15 @@ func.func @target_of_slice_edges(%e: !ndarray.ndarray<0xf64>, %one: !ndarray.nda
 
 // -----
 
-// The owned block of a dist.init_dist_array: static part types and a
+// The owned block of a dist.init_dist_array: a static block type and a
 // constant offset.
 // CHECK-LABEL: func @target_of_init
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: return %[[C1]], %[[C3]]
-func.func @target_of_init(%l: !ndarray.ndarray<2xf64>, %o: !ndarray.ndarray<3xf64>, %r: !ndarray.ndarray<0xf64>, %n: index) -> (index, index) {
-  %c5 = arith.constant 5 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c5) shape(%n) : !ndarray.ndarray<2xf64>, !ndarray.ndarray<3xf64>, !ndarray.ndarray<0xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+func.func @target_of_init(%o: !ndarray.ndarray<3xf64>, %n: index) -> (index, index) {
+  %c7 = arith.constant 7 : index
+  %d = dist.init_dist_array %o offsets(%c7) shape(%n) : !ndarray.ndarray<3xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   // Owned rows [7, 10) of the view starting at row 6.
   %c6 = arith.constant 6 : index
   %c10 = arith.constant 10 : index
@@ -251,7 +251,7 @@ func.func @bounding_box_dynamic(%t: index) -> (index, index) {
 // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-NOT: dist.local_core
 // CHECK: return %[[C2]], %[[C0]], %[[C2]], %[[C8]], %[[C5]], %[[C0]], %[[C3]], %[[C2]], %[[C1]], %[[C6]]
-func.func @core(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r: !ndarray.ndarray<2x8xf64>) -> (index, index, index, index, index, index, index, index, index, index) {
+func.func @core(%o: !ndarray.ndarray<4x8xf64>) -> (index, index, index, index, index, index, index, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -262,7 +262,7 @@ func.func @core(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r
   %c7 = arith.constant 7 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c3, %c0) shape(%c16, %c8) : !ndarray.ndarray<1x8xf64>, !ndarray.ndarray<4x8xf64>, !ndarray.ndarray<2x8xf64> -> !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
+  %d = dist.init_dist_array %o offsets(%c4, %c0) shape(%c16, %c8) : !ndarray.ndarray<4x8xf64> -> !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   %a:4 = dist.local_core %d target[%c1, %c0] [%c4, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   %b:4 = dist.local_core %d target[%c5, %c0] [%c2, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
   %c:4 = dist.local_core %d target[%c1, %c0] [%c4, %c8] view[%c1, %c0] [%c7, %c8] [%c2, %c1] core[%c3, %c2] [%c1, %c6] : !ndarray.ndarray<16x8xf64, #dist.dist_env<team = 1>>
@@ -282,27 +282,31 @@ func.func @core_dynamic(%d: !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>) 
 
 // -----
 
-// CHECK-LABEL: func @parts_of_init
-// CHECK-SAME: (%[[L:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[O:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[R:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[OFF:[a-z0-9]+]]: index
-// CHECK-NOT: dist.parts_of
+// CHECK-LABEL: func @blocks_of_init
+// CHECK-SAME: (%[[O:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[OFF:[a-z0-9]+]]: index
+// CHECK-NOT: dist.owned_block_of
+// CHECK-NOT: dist.held_block_of
 // CHECK-NOT: dist.local_offsets_of
-// CHECK: return %[[L]], %[[O]], %[[R]], %[[OFF]]
-func.func @parts_of_init(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %r: !ndarray.ndarray<?xf64>, %off: index, %n: index) -> (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, index) {
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
-  %p:3 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+// CHECK: return %[[O]], %[[O]], %[[OFF]]
+func.func @blocks_of_init(%o: !ndarray.ndarray<?xf64>, %off: index, %n: index) -> (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, index) {
+  %d = dist.init_dist_array %o offsets(%off) shape(%n) : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %p = dist.owned_block_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>
+  %h = dist.held_block_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>
   %lo = dist.local_offsets_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
-  return %p#0, %p#1, %p#2, %lo : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, index
+  return %p, %h, %lo : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, index
 }
 
 // -----
 
 // Not folded when the types differ.
-// CHECK-LABEL: func @parts_of_init_types
-// CHECK: dist.parts_of
-func.func @parts_of_init_types(%l: !ndarray.ndarray<2xf64>, %n: index) -> !ndarray.ndarray<?xf64> {
-  %d = dist.init_dist_array parts(%l, %l, %l) offsets(%n) shape(%n) : !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
-  %p:3 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
-  return %p#1 : !ndarray.ndarray<?xf64>
+// CHECK-LABEL: func @blocks_of_init_types
+// CHECK: dist.owned_block_of
+// CHECK: dist.held_block_of
+func.func @blocks_of_init_types(%l: !ndarray.ndarray<2xf64>, %n: index) -> (!ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>) {
+  %d = dist.init_dist_array %l offsets(%n) shape(%n) : !ndarray.ndarray<2xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %p = dist.owned_block_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>
+  %h = dist.held_block_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>
+  return %p, %h : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
 }
 
 // -----
@@ -319,7 +323,7 @@ func.func @local_offsets(%o: !ndarray.ndarray<?x4xf64>, %b: !ndarray.ndarray<?x4
   %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
-  %a = dist.init_dist_array parts(%o, %o, %o) offsets(%c3, %c0) shape(%c8, %c4) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1>>
+  %a = dist.init_dist_array %o offsets(%c3, %c0) shape(%c8, %c4) : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1>>
   %s:2 = dist.local_offsets_of %a : !ndarray.ndarray<8x4xf64, #dist.dist_env<team = 1>>
   %d:2 = dist.local_offsets_of %b : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
   return %s#0, %s#1, %d#0, %d#1 : index, index, index, index
@@ -375,8 +379,8 @@ func.func @repartition_in_loop(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team =
 !d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
 func.func @dim_of_distributed(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %s: !ndarray.ndarray<1xf64>) -> (index, index) {
   %c0 = arith.constant 0 : index
-  %a = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
-  %b = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
+  %a = dist.init_dist_array %o offsets(%off) shape(%n) : !ndarray.ndarray<?xf64> -> !d
+  %b = dist.init_dist_array %o offsets(%off) shape(%n) : !ndarray.ndarray<?xf64> -> !d
   %e = ndarray.ewbin add %a, %b : (!d, !d) -> !d
   %f = ndarray.ewuny exp %e : !d -> !d
   %g = ndarray.ewbin multiply %f, %s : (!d, !ndarray.ndarray<1xf64>) -> !d
@@ -393,8 +397,8 @@ func.func @dim_of_distributed(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<
 !d = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
 func.func @dim_of_distributed_unknown(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %m: index) -> index {
   %c0 = arith.constant 0 : index
-  %a = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
-  %b = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%m) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !d
+  %a = dist.init_dist_array %o offsets(%off) shape(%n) : !ndarray.ndarray<?xf64> -> !d
+  %b = dist.init_dist_array %o offsets(%off) shape(%m) : !ndarray.ndarray<?xf64> -> !d
   %e = ndarray.ewbin add %a, %b : (!d, !d) -> !d
   %0 = ndarray.dim %e, %c0 : !d
   return %0 : index

@@ -43,25 +43,17 @@ func.func @teams_mix(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, %b: 
 
 // -----
 
-func.func @init_num_parts(%p: !ndarray.ndarray<?xf64>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op expects 3 part(s) for a 1-d array, got 2}}
-  %0 = dist.init_dist_array parts(%p, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
-  return
-}
-
-// -----
-
-func.func @init_num_parts_0d(%p: !ndarray.ndarray<f64>) {
-  // expected-error @+1 {{'dist.init_dist_array' op expects 1 part(s) for a 0-d array, got 3}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) : !ndarray.ndarray<f64>, !ndarray.ndarray<f64>, !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+func.func @init_old_parts(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{expected SSA operand}}
+  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
 func.func @init_num_offsets(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op expects one local offset per dimension (2), got 1}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i, %i) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'dist.init_dist_array' op expects one offset per dimension (2), got 1}}
+  %0 = dist.init_dist_array %p offsets(%i) shape(%i, %i) : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
   return
 }
 
@@ -69,15 +61,15 @@ func.func @init_num_offsets(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
 
 func.func @init_num_sizes(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
   // expected-error @+1 {{'dist.init_dist_array' op expects one global size per dimension (2), got 3}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i, %i) shape(%i, %i, %i) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+  %0 = dist.init_dist_array %p offsets(%i, %i) shape(%i, %i, %i) : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
 func.func @init_dist_part(%p: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) {
-  // expected-error @+1 {{'dist.init_dist_array' op operand #0 must be variadic of local ndarray (without a #dist.dist_env)}}
-  %0 = dist.init_dist_array parts(%p) : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'dist.init_dist_array' op operand #0 must be local ndarray (without a #dist.dist_env)}}
+  %0 = dist.init_dist_array %p : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
   return
 }
 
@@ -85,39 +77,39 @@ func.func @init_dist_part(%p: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) {
 
 func.func @init_local_result(%p: !ndarray.ndarray<f64>) {
   // expected-error @+1 {{'dist.init_dist_array' op result #0 must be distributed ndarray (with a #dist.dist_env)}}
-  %0 = dist.init_dist_array parts(%p) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64>
+  %0 = dist.init_dist_array %p : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64>
   return
 }
 
 // -----
 
-func.func @init_part_element_type(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<?xf32>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op part 1 (owned block) has type '!ndarray.ndarray<?xf32>', which is not a local array of type '!ndarray.ndarray<?xf64>' (the array's block)}}
-  %0 = dist.init_dist_array parts(%p, %q, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+func.func @init_block_element_type(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<?xf32>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op the block has type '!ndarray.ndarray<?xf32>', which is not a local array of type '!ndarray.ndarray<?xf64>' (the array's block)}}
+  %0 = dist.init_dist_array %q offsets(%i) shape(%i) : !ndarray.ndarray<?xf32> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
-func.func @init_part_rank(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<?x1xf64>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op part 2 (right halo) has type '!ndarray.ndarray<?x1xf64>', which is not a local array of type '!ndarray.ndarray<?xf64>' (the array's block)}}
-  %0 = dist.init_dist_array parts(%p, %p, %q) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+func.func @init_block_rank(%p: !ndarray.ndarray<?xf64>, %q: !ndarray.ndarray<?x1xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op the block has type '!ndarray.ndarray<?x1xf64>', which is not a local array of type '!ndarray.ndarray<?xf64>' (the array's block)}}
+  %0 = dist.init_dist_array %q offsets(%i) shape(%i) : !ndarray.ndarray<?x1xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
-func.func @init_part_environment(%p: !ndarray.ndarray<?xf64>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op part 0 (left halo) has type '!ndarray.ndarray<?xf64>', which is not a local array of type '!ndarray.ndarray<?xf64, #region.gpu_env<device = "g">>' (the array's block)}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
+func.func @init_block_environment(%p: !ndarray.ndarray<?xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op the block has type '!ndarray.ndarray<?xf64>', which is not a local array of type '!ndarray.ndarray<?xf64, #region.gpu_env<device = "g">>' (the array's block)}}
+  %0 = dist.init_dist_array %p offsets(%i) shape(%i) : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
   return
 }
 
 // -----
 
-func.func @init_part_columns(%p: !ndarray.ndarray<?x8xf64>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op part 0 (left halo) has type '!ndarray.ndarray<?x8xf64>', which is not a local array of type '!ndarray.ndarray<?x16xf64>' (the array's block)}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i, %i) shape(%i, %i) : !ndarray.ndarray<?x8xf64>, !ndarray.ndarray<?x8xf64>, !ndarray.ndarray<?x8xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+func.func @init_block_columns(%p: !ndarray.ndarray<?x8xf64>, %i: index) {
+  // expected-error @+1 {{'dist.init_dist_array' op the block has type '!ndarray.ndarray<?x8xf64>', which is not a local array of type '!ndarray.ndarray<?x16xf64>' (the array's block)}}
+  %0 = dist.init_dist_array %p offsets(%i, %i) shape(%i, %i) : !ndarray.ndarray<?x8xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   return
 }
 
@@ -126,7 +118,7 @@ func.func @init_part_columns(%p: !ndarray.ndarray<?x8xf64>, %i: index) {
 func.func @init_global_size(%p: !ndarray.ndarray<?xf64>, %i: index) {
   %c5 = arith.constant 5 : index
   // expected-error @+1 {{'dist.init_dist_array' op global size 5 of dimension 0 differs from the static size 4 of the result}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%c5) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<4xf64, #dist.dist_env<team = 1>>
+  %0 = dist.init_dist_array %p offsets(%i) shape(%c5) : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<4xf64, #dist.dist_env<team = 1>>
   return
 }
 
@@ -134,32 +126,40 @@ func.func @init_global_size(%p: !ndarray.ndarray<?xf64>, %i: index) {
 
 func.func @init_offset_dim1(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'dist.init_dist_array' op local offset of dimension 1 must be 0 (arrays are split on dimension 0), got 1}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i, %c1) shape(%i, %i) : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'dist.init_dist_array' op offset of dimension 1 must be 0 (arrays are split on dimension 0), got 1}}
+  %0 = dist.init_dist_array %p offsets(%i, %c1) shape(%i, %i) : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
   return
 }
 
 // -----
 
-func.func @parts_count(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>) {
-  // expected-error @+1 {{'dist.parts_of' op expects 3 result(s) for a 1-d array, got 2}}
-  %0:2 = dist.parts_of %d : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+func.func @owned_block_0d(%d: !ndarray.ndarray<i32, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.owned_block_of' op result has type '!ndarray.ndarray<i64>', which is not a local array of type '!ndarray.ndarray<i32>' (the array's block)}}
+  %0 = dist.owned_block_of %d : !ndarray.ndarray<i32, #dist.dist_env<team = 1>> -> !ndarray.ndarray<i64>
   return
 }
 
 // -----
 
-func.func @parts_0d(%d: !ndarray.ndarray<i32, #dist.dist_env<team = 1>>) {
-  // expected-error @+1 {{'dist.parts_of' op result 0 (the value) has type '!ndarray.ndarray<i64>', which is not a local array of type '!ndarray.ndarray<i32>' (the array's block)}}
-  %0 = dist.parts_of %d : !ndarray.ndarray<i32, #dist.dist_env<team = 1>> -> !ndarray.ndarray<i64>
+func.func @owned_block_rank(%d: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.owned_block_of' op result has type '!ndarray.ndarray<?xf64>', which is not a local array of type '!ndarray.ndarray<?x4xf64>' (the array's block)}}
+  %0 = dist.owned_block_of %d : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>
   return
 }
 
 // -----
 
-func.func @parts_local(%a: !ndarray.ndarray<?xf64>) {
-  // expected-error @+1 {{'dist.parts_of' op operand #0 must be distributed ndarray (with a #dist.dist_env), but got '!ndarray.ndarray<?xf64>'}}
-  %0:3 = dist.parts_of %a : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
+func.func @held_block_columns(%d: !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.held_block_of' op result has type '!ndarray.ndarray<?x5xf64>', which is not a local array of type '!ndarray.ndarray<?x4xf64>' (the array's block)}}
+  %0 = dist.held_block_of %d : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x5xf64>
+  return
+}
+
+// -----
+
+func.func @held_block_local(%a: !ndarray.ndarray<?xf64>) {
+  // expected-error @+1 {{'dist.held_block_of' op operand #0 must be distributed ndarray (with a #dist.dist_env), but got '!ndarray.ndarray<?xf64>'}}
+  %0 = dist.held_block_of %a : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
   return
 }
 
@@ -552,8 +552,8 @@ func.func @align_cores_rows(%a: !ndarray.ndarray<8xf64, #dist.dist_env<team = 1>
 // -----
 
 func.func @spare_rows_without_view(%p: !ndarray.ndarray<?xf64>, %i: index) {
-  // expected-error @+1 {{'dist.init_dist_array' op spare_rows needs the owned block to be an ndarray.subview of the buffer holding them}}
-  %0 = dist.init_dist_array parts(%p, %p, %p) offsets(%i) shape(%i) spare_rows [1, 1] : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'dist.init_dist_array' op spare_rows needs the block to be an ndarray.subview of the buffer holding them}}
+  %0 = dist.init_dist_array %p offsets(%i) shape(%i) spare_rows [1, 1] : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return
 }
 
@@ -561,7 +561,7 @@ func.func @spare_rows_without_view(%p: !ndarray.ndarray<?xf64>, %i: index) {
 
 func.func @spare_rows_negative(%p: !ndarray.ndarray<?xf64>, %i: index) {
   %v = ndarray.subview %p[1] [%i] [1] : !ndarray.ndarray<?xf64> to !ndarray.ndarray<?xf64>
-  // expected-error @+1 {{'dist.init_dist_array' op spare_rows must be two non-negative row counts (before, after the owned block), got array<i64: 1, -2>}}
-  %0 = dist.init_dist_array parts(%p, %v, %p) offsets(%i) shape(%i) spare_rows [1, -2] : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'dist.init_dist_array' op spare_rows must be two non-negative row counts (before, after the block), got array<i64: 1, -2>}}
+  %0 = dist.init_dist_array %v offsets(%i) shape(%i) spare_rows [1, -2] : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return
 }

@@ -42,21 +42,21 @@ func.func @team_attr(%n: index, %f: f64) {
 
 // -----
 
-// CHECK-LABEL: func @init_and_parts
-func.func @init_and_parts(%l: !ndarray.ndarray<?x16xf64>, %o: !ndarray.ndarray<?x16xf64>, %r: !ndarray.ndarray<?x16xf64>, %off: index, %n: index, %v: !ndarray.ndarray<f64>) {
+// CHECK-LABEL: func @init_and_blocks
+func.func @init_and_blocks(%o: !ndarray.ndarray<?x16xf64>, %off: index, %n: index, %v: !ndarray.ndarray<f64>) {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
-  // CHECK: %[[D:.*]] = dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%{{.*}}, %{{.*}}) shape(%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-  // CHECK: %[[S:.*]] = dist.init_dist_array parts(%{{.*}}) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
-  %s = dist.init_dist_array parts(%v) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
-  // CHECK: dist.parts_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
-  %p:3 = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
-  // More static part types are accepted.
-  // CHECK: dist.parts_of %[[D]] : {{.*}} -> !ndarray.ndarray<2x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<0x16xf64>
-  %q:3 = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<2x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<0x16xf64>
-  // CHECK: dist.parts_of %[[S]] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64>
-  %t = dist.parts_of %s : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64>
+  // CHECK: %[[D:.*]] = dist.init_dist_array %{{.*}} offsets(%{{.*}}, %{{.*}}) shape(%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %d = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  // CHECK: %[[S:.*]] = dist.init_dist_array %{{.*}} : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  %s = dist.init_dist_array %v : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  // CHECK: dist.owned_block_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>
+  %p = dist.owned_block_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>
+  // A more static block type is accepted.
+  // CHECK: dist.held_block_of %[[D]] : {{.*}} -> !ndarray.ndarray<2x16xf64>
+  %q = dist.held_block_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<2x16xf64>
+  // CHECK: dist.owned_block_of %[[S]] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64>
+  %t = dist.owned_block_of %s : !ndarray.ndarray<f64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<f64>
   // CHECK: dist.local_offsets_of %[[D]] : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   %lo:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
   // CHECK: dist.local_offsets_of %[[S]] : !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
@@ -66,11 +66,11 @@ func.func @init_and_parts(%l: !ndarray.ndarray<?x16xf64>, %o: !ndarray.ndarray<?
 
 // -----
 
-// Parts keep the environments other than the dist env.
-// CHECK-LABEL: func @gpu_parts
-func.func @gpu_parts(%l: !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, %o: !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, %off: index, %n: index) {
-  // CHECK: dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%{{.*}}) shape(%{{.*}}) : !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
-  %d = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, !ndarray.ndarray<1xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
+// The block keeps the environments other than the dist env.
+// CHECK-LABEL: func @gpu_block
+func.func @gpu_block(%o: !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">>, %off: index, %n: index) {
+  // CHECK: dist.init_dist_array %{{.*}} offsets(%{{.*}}) shape(%{{.*}}) : !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
+  %d = dist.init_dist_array %o offsets(%off) shape(%n) : !ndarray.ndarray<2xf32, #region.gpu_env<device = "g">> -> !ndarray.ndarray<?xf32, #dist.dist_env<team = 1>, #region.gpu_env<device = "g">>
   return
 }
 

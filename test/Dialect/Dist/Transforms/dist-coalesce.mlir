@@ -180,7 +180,7 @@ func.func @gathers_of_rows(%u: !d, %i: index, %n: index) -> (!row, !row, !rows) 
 // of it to that partition is dropped.
 // CHECK-LABEL: func.func @owned_default_partition
 // CHECK-NOT: dist.repartition
-// CHECK: dist.parts_of %{{.*}} : !ndarray.ndarray<?x4xf64, #dist.dist_env
+// CHECK: dist.owned_block_of %{{.*}} : !ndarray.ndarray<?x4xf64, #dist.dist_env
 func.func @owned_default_partition(%n: index, %steps: index, %x: !ndarray.ndarray<f64>) -> !l {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -189,16 +189,14 @@ func.func @owned_default_partition(%n: index, %steps: index, %x: !ndarray.ndarra
   %r = distruntime.team_member team = 1
   %off, %size = dist.default_partition %p, %r shape(%n)
   %o = ndarray.create(%size) : !l
-  %e0 = ndarray.create() : !ndarray.ndarray<0x4xf64>
-  %e = ndarray.cast %e0 : !ndarray.ndarray<0x4xf64> to !l
-  %u = dist.init_dist_array parts(%e, %o, %e) offsets(%off, %c0) shape(%n, %c4) : !l, !l, !l -> !d
+  %u = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !l -> !d
   %v = scf.for %i = %c0 to %steps step %c1 iter_args(%w = %u) -> (!d) {
     %w2 = ndarray.immutable_insert_slice %x into %w[0, 0] [%n, 4] [1, 1] : !ndarray.ndarray<f64> into !d
     scf.yield %w2 : !d
   }
   %b = dist.repartition %v offset %off size %size : !d -> !d
-  %parts:3 = dist.parts_of %b : !d -> !l, !l, !l
-  return %parts#1 : !l
+  %block = dist.owned_block_of %b : !d -> !l
+  return %block : !l
 }
 
 // -----

@@ -39,21 +39,19 @@ func.func @partition_constant() -> (index, index) {
 
 // -----
 
-// The owned block of a dynamic dist env comes from dist.local_offsets_of,
-// dist.parts_of and ndarray.dim.
+// The owned block of an array of unknown origin comes from
+// dist.local_offsets_of and ndarray.dim of dist.owned_block_of.
 // CHECK-LABEL: func @target_of_slice
 // CHECK-SAME: (%[[D:[a-z0-9]+]]: {{.*}}, %[[F:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: %[[LOFF:.*]]:2 = dist.local_offsets_of %[[D]]
-// CHECK: %[[PARTS:.*]]:3 = dist.parts_of %[[D]]
-// CHECK: %[[LROWS:.*]] = ndarray.dim %[[PARTS]]#0, %[[C0]]
-// CHECK: %[[OROWS:.*]] = ndarray.dim %[[PARTS]]#1, %[[C0]]
-// CHECK: %[[O:.*]] = arith.addi %[[LOFF]]#0, %[[LROWS]] : index
-// CHECK: %[[A:.*]] = arith.subi %[[O]], %[[F]] : index
+// CHECK: %[[BLOCK:.*]] = dist.owned_block_of %[[D]]
+// CHECK: %[[OROWS:.*]] = ndarray.dim %[[BLOCK]], %[[C0]]
+// CHECK: %[[A:.*]] = arith.subi %[[LOFF]]#0, %[[F]] : index
 // CHECK: %[[FIRST:.*]] = arith.ceildivsi %[[A]], %[[C2]] : index
-// CHECK: %[[END:.*]] = arith.addi %[[O]], %[[OROWS]] : index
+// CHECK: %[[END:.*]] = arith.addi %[[LOFF]]#0, %[[OROWS]] : index
 // CHECK: %[[B:.*]] = arith.subi %[[END]], %[[F]] : index
 // CHECK: %[[LAST:.*]] = arith.ceildivsi %[[B]], %[[C2]] : index
 // CHECK: %[[T0:.*]] = arith.maxsi %[[FIRST]], %[[C0]] : index
@@ -69,20 +67,18 @@ func.func @target_of_slice(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 
 
 // -----
 
-// Static parts of the dist env are used directly; a dist.init_dist_array
-// gives its offset operand and parts.
+// A dist.init_dist_array gives its offset operand and block.
 // CHECK-LABEL: func @target_of_init
-// CHECK-SAME: (%[[L:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[O:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[OFF:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index)
+// CHECK-SAME: (%[[O:[a-z0-9]+]]: !ndarray.ndarray<?xf64>, %[[OFF:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index)
 // CHECK-NOT: dist.local_offsets_of
-// CHECK-NOT: dist.parts_of
+// CHECK-NOT: dist.owned_block_of
 // CHECK: %[[OROWS:.*]] = ndarray.dim %[[O]], %{{.*}} : !ndarray.ndarray<?xf64>
-// CHECK: %[[START:.*]] = arith.addi %[[OFF]], %{{.*}} : index
-// CHECK: arith.subi %[[START]], %[[F]] : index
+// CHECK: arith.subi %[[OFF]], %[[F]] : index
 // CHECK: arith.ceildivsi %{{.*}}, %[[S]] : index
-// CHECK: arith.addi %[[START]], %[[OROWS]] : index
+// CHECK: arith.addi %[[OFF]], %[[OROWS]] : index
 // CHECK-NOT: dist.
-func.func @target_of_init(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %f: index, %m: index, %s: index) -> (index, index) {
-  %d = dist.init_dist_array parts(%l, %o, %l) offsets(%off) shape(%n) : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+func.func @target_of_init(%o: !ndarray.ndarray<?xf64>, %off: index, %n: index, %f: index, %m: index, %s: index) -> (index, index) {
+  %d = dist.init_dist_array %o offsets(%off) shape(%n) : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   %t:2 = dist.local_target_of_slice %d[%f] [%m] [%s] : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return %t#0, %t#1 : index, index
 }
@@ -140,11 +136,9 @@ func.func @bounding_box_unit_stride(%f: index, %t: index, %n: index) -> (index, 
 // CHECK-SAME: (%[[D:[a-z0-9]+]]: {{.*}}, %[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[CO:[a-z0-9]+]]: index, %[[CS:[a-z0-9]+]]: index)
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[END:.*]] = arith.addi %[[T]], %[[N]] : index
-// CHECK: %[[LOFF:.*]] = dist.local_offsets_of %[[D]]
-// CHECK: %[[PARTS:.*]]:3 = dist.parts_of %[[D]]
-// CHECK: %[[LROWS:.*]] = ndarray.dim %[[PARTS]]#0, %[[C0]]
-// CHECK: %[[OROWS:.*]] = ndarray.dim %[[PARTS]]#1, %[[C0]]
-// CHECK: %[[O:.*]] = arith.addi %[[LOFF]], %[[LROWS]] : index
+// CHECK: %[[O:.*]] = dist.local_offsets_of %[[D]]
+// CHECK: %[[BLOCK:.*]] = dist.owned_block_of %[[D]]
+// CHECK: %[[OROWS:.*]] = ndarray.dim %[[BLOCK]], %[[C0]]
 // CHECK: %[[A:.*]] = arith.subi %[[O]], %[[F]] : index
 // CHECK: %[[FIRST:.*]] = arith.ceildivsi %[[A]], %[[S]] : index
 // CHECK: %[[OEND:.*]] = arith.addi %[[O]], %[[OROWS]] : index
@@ -167,23 +161,23 @@ func.func @core(%d: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, %t: index
 // -----
 
 // Dimensions 1.. of a core are the target without an incoming core; the
-// owned block of a dist.init_dist_array with static parts and offset needs
-// no ops.
+// owned block of a dist.init_dist_array with a static block and offset
+// needs no ops.
 // CHECK-LABEL: func @core_2d
-// CHECK-SAME: (%{{[a-z0-9]+}}: {{.*}}, %{{[a-z0-9]+}}: {{.*}}, %{{[a-z0-9]+}}: {{.*}}, %[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index)
+// CHECK-SAME: (%{{[a-z0-9]+}}: {{.*}}, %[[T:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[F:[a-z0-9]+]]: index)
 // CHECK-NOT: dist.local
-// CHECK-NOT: dist.parts_of
+// CHECK-NOT: dist.owned_block_of
 // CHECK-NOT: ndarray.dim
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
 // CHECK: arith.subi %[[C4]], %[[F]] : index
 // CHECK: return %{{.*}}, %[[T]], %{{.*}}, %[[N]]
-func.func @core_2d(%l: !ndarray.ndarray<1x8xf64>, %o: !ndarray.ndarray<4x8xf64>, %r: !ndarray.ndarray<2x8xf64>, %t: index, %n: index, %f: index) -> (index, index, index, index) {
+func.func @core_2d(%o: !ndarray.ndarray<4x8xf64>, %t: index, %n: index, %f: index) -> (index, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
-  %d = dist.init_dist_array parts(%l, %o, %r) offsets(%c3, %c0) shape(%c16, %c8) : !ndarray.ndarray<1x8xf64>, !ndarray.ndarray<4x8xf64>, !ndarray.ndarray<2x8xf64> -> !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1>>
+  %d = dist.init_dist_array %o offsets(%c4, %c0) shape(%c16, %c8) : !ndarray.ndarray<4x8xf64> -> !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1>>
   %c:4 = dist.local_core %d target[%t, %t] [%n, %n] view[%f, %c1] [%c8, %c8] [%c1, %c1] : !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1>>
   return %c#0, %c#1, %c#2, %c#3 : index, index, index, index
 }

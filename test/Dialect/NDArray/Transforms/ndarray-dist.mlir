@@ -7,7 +7,7 @@
 // CHECK: %[[ME:.*]] = distruntime.team_member team = 1
 // CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %[[NP]], %[[ME]] shape(%{{.*}})
 // CHECK: %[[OWN:.*]] = ndarray.create(%[[SIZE]]) value %{{.*}} : !ndarray.ndarray<?x4xf64>
-// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWN]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%{{.*}}, %{{.*}})
+// CHECK: dist.init_dist_array %[[OWN]] offsets(%[[OFF]], %{{.*}}) shape(%{{.*}}, %{{.*}})
 // CHECK-SAME: -> !ndarray.ndarray<10x4xf64, #dist.dist_env<team = 1>>
 // CHECK-NOT: dist.team
 func.func @create() -> index {
@@ -48,8 +48,7 @@ func.func @stencil(%x: !ndarray.ndarray<10xf64>) -> f64 {
 // CHECK: ndarray.reduction sum %{{.*}} axes [1] : !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<6xf64, #dist.dist_env<{{.*}}>>
 // CHECK: %[[V:.*]] = ndarray.subview %{{.*}}[%{{.*}}] [1] [1]
 // CHECK: %[[G:.*]] = dist.repartition %[[V]] offset %{{.*}} size %{{.*}}
-// CHECK: %[[P:.*]]:3 = dist.parts_of %[[G]]
-// CHECK: ndarray.concat %[[P]]#0, %[[P]]#1, %[[P]]#2 axis 0
+// CHECK: dist.held_block_of %[[G]]
 // CHECK: ndarray.load
 func.func @reduce_and_load(%x: !ndarray.ndarray<6x3xf64>, %i: index) -> (!ndarray.ndarray<3xf64>, f64) {
   %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6x3xf64>
@@ -125,11 +124,10 @@ func.func @broadcasts(%x: !ndarray.ndarray<6x1xf64>) -> (tensor<6x3xf64>, tensor
 // CHECK-LABEL: func.func @row_concat
 // CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %{{.*}}, %{{.*}} shape(%c10)
 // CHECK: %[[BOX:.*]] = dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<6x3xf64, #dist.dist_env<{{.*}}>>
-// CHECK: %[[P:.*]]:3 = dist.parts_of %[[BOX]]
-// CHECK: %[[A:.*]] = ndarray.concat %[[P]]#0, %[[P]]#1, %[[P]]#2 axis 0
+// CHECK: %[[A:.*]] = dist.held_block_of %[[BOX]]
 // CHECK: %[[R:.*]] = ndarray.subview %{{.*}}[%{{.*}}, 0] [%{{.*}}, 3] [1, 1] : !ndarray.ndarray<4x3xf64> to !ndarray.ndarray<?x3xf64>
 // CHECK: %[[OWN:.*]] = ndarray.concat %[[A]], %[[R]] axis 0
-// CHECK: dist.init_dist_array parts(%{{.*}}, %{{.*}}, %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%c10{{.*}}, %c3{{.*}}) {{.*}} -> !ndarray.ndarray<10x3xf64, #dist.dist_env<{{.*}}>>
+// CHECK: dist.init_dist_array %{{.*}} offsets(%[[OFF]], %{{.*}}) shape(%c10{{.*}}, %c3{{.*}}) {{.*}} -> !ndarray.ndarray<10x3xf64, #dist.dist_env<{{.*}}>>
 func.func @row_concat(%x: !ndarray.ndarray<6x3xf64>, %r: !ndarray.ndarray<4x3xf64>) -> tensor<10x3xf64> {
   %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x3xf64> -> !ndarray.ndarray<6x3xf64>
   %c = ndarray.concat %a, %r axis 0 : (!ndarray.ndarray<6x3xf64>, !ndarray.ndarray<4x3xf64>) -> !ndarray.ndarray<10x3xf64>
@@ -173,14 +171,14 @@ func.func @row_matmul(%x: !ndarray.ndarray<6x4xf64>, %y: !ndarray.ndarray<4x3xf6
 // CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[A:.*]]: !ndarray.ndarray<?x4xf64>, %[[B:.*]]: !ndarray.ndarray<?x4xf64>)
 // CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition %{{.*}}, %{{.*}} shape(%[[N]])
 // CHECK: %[[OWNED:.*]] = ndarray.subview %[[B]][0, 0] [%[[SIZE]], 4] [1, 1]
-// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWNED]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%[[N]], %[[M]])
+// CHECK: dist.init_dist_array %[[OWNED]] offsets(%[[OFF]], %{{.*}}) shape(%[[N]], %[[M]])
 // CHECK: ndarray.subview %[[A]][0, 0]
 // CHECK: ndarray.ewbin add
 // The final value is a version of %b: its owned part is the block's rows.
 // CHECK: %[[V:.*]] = ndarray.immutable_insert_slice
 // CHECK-NOT: dist.repartition
-// CHECK: %[[P:.*]]:3 = dist.parts_of %[[V]]
-// CHECK: ndarray.insert_slice %[[P]]#1 into %[[B]]
+// CHECK: %[[P:.*]] = dist.owned_block_of %[[V]]
+// CHECK: ndarray.insert_slice %[[P]] into %[[B]]
 func.func @arguments(%n: index, %m: index,
     %a: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>},
     %b: !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>}) {
@@ -274,7 +272,7 @@ func.func @scan(%n: index, %v: i32) -> (i64, ui64) {
 // CHECK: %[[COUNTS:.*]] = ndarray.create value %[[C]] : !ndarray.ndarray<1xi64>
 // CHECK: distruntime.exscan sum %[[COUNTS]] team = 1
 // CHECK: distruntime.allreduce sum %[[COUNTS]] team = 1
-// CHECK: dist.init_dist_array parts(%{{.*}}, %[[SEL]], %{{.*}})
+// CHECK: dist.init_dist_array %[[SEL]]
 // CHECK-NOT: dist.gather
 // CHECK: return
 func.func @masked_select(%n: index, %v: f64, %b: i1) -> f64 {
@@ -388,9 +386,9 @@ func.func @take(%n: index, %v: f64, %idx: !ndarray.ndarray<?xi32>) -> f64 {
 // CHECK-LABEL: func.func @ghost_arguments
 // CHECK: %[[OFF:.*]], %[[SIZE:.*]] = dist.default_partition
 // CHECK: %[[OWNED:.*]] = ndarray.subview %[[U:.*]][2, 0] [%[[SIZE]], %{{.*}}] [1, 1]
-// CHECK: dist.init_dist_array parts(%{{.*}}, %[[OWNED]], %{{.*}}) offsets(%[[OFF]], %{{.*}}) shape(%{{.*}}, %{{.*}}) spare_rows [2, 1]
-// CHECK: %[[P:.*]]:3 = dist.parts_of
-// CHECK: ndarray.insert_slice %[[P]]#1 into %[[U]][2, 0] [%[[SIZE]], %{{.*}}] [1, 1]
+// CHECK: dist.init_dist_array %[[OWNED]] offsets(%[[OFF]], %{{.*}}) shape(%{{.*}}, %{{.*}}) spare_rows [2, 1]
+// CHECK: %[[P:.*]] = dist.owned_block_of
+// CHECK: ndarray.insert_slice %[[P]] into %[[U]][2, 0] [%[[SIZE]], %{{.*}}] [1, 1]
 func.func @ghost_arguments(%n: index, %m: index,
     %u: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>, dist.ghost = array<i64: 2, 1>}) {
   %c2 = arith.constant 2 : index

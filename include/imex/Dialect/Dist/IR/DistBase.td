@@ -22,19 +22,19 @@ def Dist_Dialect : Dialect {
     contiguous blocks in rank order; every rank holds the complete extent of
     dimensions 1.. of its rows, and a rank may own no rows.
 
-    On each rank a distributed array is three local arrays, the *parts*:
+    On each rank a distributed array has an *owned block*: the rows this
+    rank is responsible for (possibly none), starting at the global row
+    given by its *local offset*. It may also hold *halos*: read-only copies
+    of rows owned by other ranks that an operation needs, before and after
+    the owned block, brought in by `dist.repartition`. The rows a rank holds
+    (halos and owned block) are a contiguous range of global rows. 0-d
+    distributed arrays are replicated: the value, identical on all ranks.
+    `convert-dist-to-standard` stores them in one local buffer per array
+    and rank, with ghost cells for the halos (docs/distribution.md).
 
-        left halo | owned block | right halo
-
-    whose concatenation along dimension 0 is a contiguous range of global
-    rows starting at the array's *local offset* (the global index of the
-    first row of the left halo). The owned block is the data this rank is
-    responsible for; halos are read-only copies of rows owned by other ranks
-    that an operation needs. Any part may have zero rows. 0-d distributed
-    arrays are replicated: one part, the value, identical on all ranks.
-
-    The ops of this dialect bind parts into distributed arrays and take them
-    apart (`dist.init_dist_array`, `dist.parts_of`, `dist.local_offsets_of`),
+    The ops of this dialect bind an owned block into a distributed array
+    and take it apart (`dist.init_dist_array`, `dist.owned_block_of`,
+    `dist.held_block_of`, `dist.local_offsets_of`),
     compute the index ranges the distribution induces
     (`dist.default_partition`, `dist.local_target_of_slice`,
     `dist.local_bounding_box`, `dist.local_core`; they fold on constants and

@@ -58,72 +58,97 @@ class Dist_IndexOp<string mnemonic, list<Trait> traits = []>
 
 def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     Pure, AttrSizedOperandSegments]> {
-  let summary = "bind local parts into a distributed array";
+  let summary = "bind this rank's block into a distributed array";
   let description = [{
-    Binds this rank's three local parts (left halo, owned block, right halo;
-    a single part, the value, for a 0-d array), the local offsets (the
-    global index of the first row of the left halo on dimension 0, and 0 on
-    dimensions 1..) and the global shape into a distributed array. The
-    result aliases the parts.
+    Binds this rank's owned block of a distributed array (for a 0-d array,
+    the value), the global index of the block's first element (`offsets`,
+    one per dimension) and the global shape into a distributed array. The
+    result aliases the block. Halos are not bound: they are rows of other
+    ranks' blocks that `dist.repartition` brings in.
 
-    There are three parts and one local offset and one global size per
-    dimension (one part and none for 0-d arrays). The parts are local arrays
-    of the result's rank and element type with its other (non-dist)
-    environments, of sizes compatible with the result's on dimensions 1..
-    (every rank holds whole rows; `getLocalType`). Constant global sizes
-    must equal the static ones of the result type; constant local offsets
-    are non-negative, and 0 on dimensions 1...
+    The block is a local array of the result's rank and element type with
+    its other (non-dist) environments, of sizes compatible with the
+    result's on dimensions 1.. (every rank holds whole rows;
+    `getLocalType`). Constant global sizes must equal the static ones of the
+    result type; constant offsets are non-negative, and 0 on dimensions 1...
 
-    With `spare_rows = array<i64: before, after>` (no halos given) the owned
-    block is an `ndarray.subview` of dimension 0 of a larger buffer whose
-    `before` rows in front of it and `after` rows behind it are free: halo
-    exchanges write into them in place (ghost cells the caller allocated,
-    e.g. a distributed function argument with `dist.ghost`).
+    With `spare_rows = array<i64: before, after>` the block is an
+    `ndarray.subview` of dimension 0 of a larger buffer whose `before` rows
+    in front of it and `after` rows behind it are free: halo exchanges write
+    into them in place (ghost cells the caller allocated, e.g. a distributed
+    function argument with `dist.ghost`).
 
     ```mlir
-    %d = dist.init_dist_array parts(%l, %o, %r) offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-    %s = dist.init_dist_array parts(%v) : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+    %d = dist.init_dist_array %block offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+    %s = dist.init_dist_array %v : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
     ```
   }];
-  let arguments = (ins Variadic<Dist_LocalArray>:$parts,
-                       Variadic<Index>:$local_offsets,
+  let arguments = (ins Dist_LocalArray:$block,
+                       Variadic<Index>:$offsets,
                        Variadic<Index>:$global_shape,
                        OptionalAttr<DenseI64ArrayAttr>:$spare_rows);
   let results = (outs Dist_DistArray:$result);
   let assemblyFormat = [{
-    `parts` `(` $parts `)` (`offsets` `(` $local_offsets^ `)`)?
-    (`shape` `(` $global_shape^ `)`)? (`spare_rows` $spare_rows^)? attr-dict
-    `:` type($parts) `->` qualified(type($result))
+    $block (`offsets` `(` $offsets^ `)`)? (`shape` `(` $global_shape^ `)`)?
+    (`spare_rows` $spare_rows^)? attr-dict
+    `:` qualified(type($block)) `->` qualified(type($result))
   }];
   let extraClassDeclaration = [{
     /// With `spare_rows`: the view of the buffer with the spare rows that is
-    /// the owned block (through casts); null otherwise.
+    /// the block (through casts); null otherwise.
     ::imex::ndarray::SubviewOp getSpareRowsView();
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
 }
 
-def Dist_PartsOfOp : Dist_Op<"parts_of", [Pure]> {
-  let summary = "the local parts of a distributed array";
+def Dist_OwnedBlockOfOp : Dist_Op<"owned_block_of", [Pure]> {
+  let summary = "this rank's owned block of a distributed array";
   let description = [{
-    Returns this rank's left halo, owned block and right halo of `array`
-    (one part, the value, for a 0-d array). The results alias `array`. Their
-    types are local arrays of `array`'s element type and other environments,
-    with sizes compatible with `getLocalType(array)`'s (dimension 0 dynamic,
-    the array's sizes on the others), which the builder without result
-    types uses.
+    Returns the elements of `array` this rank owns (for a 0-d array, the
+    value), without halos, as a local array aliasing `array`. Its type is a
+    local array of `array`'s element type and other environments, with
+    sizes compatible with `getLocalType(array)`'s (dimension 0 dynamic, the
+    array's sizes on the others), which the builder without a result type
+    uses. `dist.local_offsets_of` gives the global index of its first
+    element.
 
     ```mlir
-    %l, %o, %r = dist.parts_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>, !ndarray.ndarray<?x16xf64>
+    %b = dist.owned_block_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>
     ```
 
-    Folds to the parts of a `dist.init_dist_array` of the same types.
+    Folds to the block of a `dist.init_dist_array` of the same type.
   }];
   let arguments = (ins Dist_DistArray:$array);
-  let results = (outs Variadic<Dist_LocalArray>:$parts);
+  let results = (outs Dist_LocalArray:$block);
   let assemblyFormat = [{
-    $array attr-dict `:` qualified(type($array)) `->` type($parts)
+    $array attr-dict `:` qualified(type($array)) `->` qualified(type($block))
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$array)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Dist_HeldBlockOfOp : Dist_Op<"held_block_of", [Pure]> {
+  let summary = "the elements of a distributed array this rank holds";
+  let description = [{
+    Returns the elements of `array` this rank holds, its owned block and its
+    halos (e.g. those a `dist.repartition` brought in), as one local array
+    aliasing `array`; for a 0-d array, the value. Types as for
+    `dist.owned_block_of`. Used to read a box of rows that a
+    `dist.repartition` made local (a gather).
+
+    ```mlir
+    %rows = dist.held_block_of %box : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64>
+    ```
+
+    Folds to the block of a `dist.init_dist_array` of the same type (it has
+    no halos).
+  }];
+  let arguments = (ins Dist_DistArray:$array);
+  let results = (outs Dist_LocalArray:$block);
+  let assemblyFormat = [{
+    $array attr-dict `:` qualified(type($array)) `->` qualified(type($block))
   }];
   let builders = [OpBuilder<(ins "::mlir::Value":$array)>];
   let hasVerifier = 1;
@@ -135,8 +160,8 @@ def Dist_LocalOffsetsOfOp : Dist_Op<"local_offsets_of", [
   let summary = "the local offsets of a distributed array";
   let description = [{
     Returns one index per dimension of `array`: the global index of the
-    first row of this rank's left halo on dimension 0, and 0 on dimensions
-    1...
+    first element of this rank's owned block (`dist.owned_block_of`): its
+    first row on dimension 0, and 0 on dimensions 1...
 
     ```mlir
     %off:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
@@ -190,8 +215,8 @@ def Dist_LocalTargetOfSliceOp : Dist_IndexOp<"local_target_of_slice", [
     `ndarray.subview`, in global coordinates) is a view whose rows are owned
     by the ranks owning the base rows they map to. Returns the range of view
     rows, in view coordinates, whose base rows lie in this rank's owned
-    block: with owned base rows `[o, o + n)` (`o` = local offset + left halo
-    rows), view offset `f`, stride `s` and size `m` on dimension 0,
+    block: with owned base rows `[o, o + n)` (`o` = local offset), view
+    offset `f`, stride `s` and size `m` on dimension 0,
 
         first = clamp(ceildiv(o - f, s), 0, m)
         last  = clamp(ceildiv(o + n - f, s), first, m)
@@ -331,12 +356,12 @@ def Dist_RepartitionOp : Dist_Op<"repartition", [NoMemoryEffect]> {
   let summary = "redistribute the rows of a distributed array (collective)";
   let description = [{
     Collective over the team: every rank calls it. Returns a distributed
-    array with the same global shape, element type and team whose three
-    parts on this rank hold exactly the global rows
-    `[offset, offset + size)` of dimension 0 (and all of dimensions 1..):
-    the left halo holds the rows of that box before this rank's owned block,
-    the owned block the owned rows inside it, the right halo the rows after
-    the owned block. The result's local offset is `offset`.
+    array with the same global shape, element type and team that holds
+    exactly the global rows `[offset, offset + size)` of dimension 0 (and
+    all of dimensions 1..) on this rank (`dist.held_block_of`): its owned
+    block is this rank's owned rows inside that box, the rows of the box
+    before and after them are its halos, received from the ranks owning
+    them.
 
     `source` and the result are distributed arrays of the same team, rank
     (>= 1) and element type, with global shapes that agree where both are
@@ -359,11 +384,11 @@ def Dist_RepartitionOp : Dist_Op<"repartition", [NoMemoryEffect]> {
 def Dist_LocalRepartitionOp : Dist_Op<"local_repartition", [Pure]> {
   let summary = "rows of a distributed array held locally (no communication)";
   let description = [{
-    Like `dist.repartition`, returns a distributed array whose three parts
-    on this rank hold exactly the global rows `[offset, offset + size)`,
-    split into left halo, owned rows and right halo; but the rows must
-    already be held by the local parts of `source` (in any of its parts):
-    the result is made of views of them, without communication. Reading
+    Like `dist.repartition`, returns a distributed array that holds exactly
+    the global rows `[offset, offset + size)` on this rank (its owned rows
+    inside them, halos around); but `source` must already hold these rows
+    (owned or as halos): the result is a view of them, without
+    communication. Reading
     rows that `source` does not hold locally is undefined behavior.
 
     `dist-coalesce` builds it for the views of an array that share one halo

@@ -15,7 +15,8 @@ namespace imex::dist {
 /// Adds patterns rewriting `dist.default_partition`,
 /// `dist.local_target_of_slice`, `dist.local_bounding_box` and
 /// `dist.local_core` into arith ops (plus `dist.local_offsets_of`,
-/// `dist.parts_of` and `ndarray.dim` for owned blocks not known statically).
+/// `dist.owned_block_of` and `ndarray.dim` for owned blocks not known
+/// statically).
 void populateExpandDistIndexOpsPatterns(mlir::RewritePatternSet &patterns);
 
 #define GEN_PASS_DECL

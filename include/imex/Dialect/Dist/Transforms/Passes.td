@@ -12,9 +12,9 @@ def DistExpandIndexOps : Pass<"dist-expand-index-ops"> {
     `dist.local_bounding_box` and `dist.local_core` into `arith` ops
     (`ceildivsi`, `minsi`, `maxsi`, `select`, ...; run `arith-expand` before
     lowering to LLVM). The owned block of a distributed array comes from its
-    type where static, else from `dist.local_offsets_of`, `dist.parts_of`
-    and `ndarray.dim`, which are left for the conversion of the `dist`
-    dialect. Constant operands are folded while expanding; the formulas are
+    `dist.init_dist_array` where known, else from `dist.local_offsets_of`
+    and `ndarray.dim` of `dist.owned_block_of`, which are left for the
+    conversion of the `dist` dialect. Constant operands are folded while expanding; the formulas are
     the ones the folders use. The patterns are available as
     `imex::dist::populateExpandDistIndexOpsPatterns`.
   }];

@@ -154,7 +154,7 @@ mlir::Value createDistributedCreate(mlir::OpBuilder &b, mlir::Location loc,
 inline constexpr llvm::StringLiteral kGhostedWriteBackAttrName =
     "dist.ghosted_write_back";
 
-/// A distributed array from its owned block alone (empty halos).
+/// The distributed array bound from this rank's owned block `owned`.
 mlir::Value createFromOwned(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Type distType, mlir::Value owned,
                             mlir::Value offset,
