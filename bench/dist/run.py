@@ -18,7 +18,8 @@ last at an exchange waits least, so the min is the cost of communicating
 and the max adds the imbalance between ranks. The checksums of both must
 agree. With --ablate including overlap-comm-and-compute it also prints the
 fraction of that time overlap hides (and overlap plus IDTR's asynchronous
-progress thread, with async-progress).
+progress thread, with async-progress; and split-interior=1 against =0 with
+split-interior).
 
 Pipeline variants (for the communication optimizations): --variant
 NAME=PIPELINE adds a row per variant; --ablate OPT,... (or `auto`: the
@@ -40,9 +41,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 PIPELINE = "imex-dist-cpu-pipeline"
 # Options of imex-dist-cpu-pipeline that switch communication optimizations.
-KNOWN_OPTIONS = ["dist-coalesce", "dist-infer-elementwise-cores",
-                 "overlap-comm-and-compute", "add-comm-cache-keys",
-                 "double-buffer-loops", "bounds-checks"]
+KNOWN_OPTIONS = ["dist-coalesce", "overlap-comm-and-compute", "split-interior",
+                 "add-comm-cache-keys", "double-buffer-loops", "bounds-checks"]
 SIZES = {"jacobi": [1024, 4096], "wave2d": [1024, 2048]}
 # Runtime options for --ablate: environment variables of the ranks.
 RUNTIME_OPTIONS = {"async-progress": "IDTR_ASYNC_PROGRESS"}
@@ -159,14 +159,17 @@ def print_hidden(rows):
         by_case.setdefault(key, {})[row["variant"]] = row
     lines = []
     for (kernel, grid, ranks), variants in by_case.items():
-        off = variants.get("overlap-comm-and-compute=0")
-        if not off or ranks == 1:
+        if ranks == 1:
             continue
-        for name, what in (("overlap-comm-and-compute=1", "overlap"),
-                           ("async-progress=1",
-                            "overlap + async progress")):
-            on = variants.get(name)
-            if not on:
+        for base_name, name, what in (
+                ("overlap-comm-and-compute=0", "overlap-comm-and-compute=1",
+                 "overlap"),
+                ("overlap-comm-and-compute=0", "async-progress=1",
+                 "overlap + async progress"),
+                ("split-interior=0", "split-interior=1",
+                 "computing the interior while halos are in flight")):
+            off, on = variants.get(base_name), variants.get(name)
+            if not off or not on:
                 continue
             parts = []
             for col, label in (("halo_exposed_ms_min", "min"),

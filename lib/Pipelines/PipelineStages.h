@@ -38,11 +38,11 @@ template <typename Options> std::string getDistStage(const Options &options) {
       "ndarray-value-semantics,ndarray-dist,canonicalize,cse,";
   if (options.coalesce)
     pipeline += "dist-coalesce,canonicalize,cse,";
-  if (options.inferElementwiseCores)
-    pipeline += "dist-infer-elementwise-cores,";
   pipeline += "convert-dist-to-standard,canonicalize,cse,";
   if (options.overlapCommAndCompute)
-    pipeline += "overlap-comm-and-compute,";
+    pipeline += options.splitInterior
+                    ? "overlap-comm-and-compute{split-interior=1},"
+                    : "overlap-comm-and-compute,";
   if (options.addCommCacheKeys)
     pipeline += "add-comm-cache-keys,";
   pipeline += "lower-distruntime-to-idtr,";

@@ -69,7 +69,7 @@ def ConvertDistToStandard
       new buffer); later inserts into the array write that buffer;
     * elementwise ops (`ewbin`, `ewuny`, `where`, `cast_elemtype`, `concat`
       along dimensions other than 0) are one op on views of the operands'
-      buffers; `dist.align_cores` lowers to nothing;
+      buffers;
     * views, slices and `dist.local_repartition` are views of the buffer;
     * `immutable_insert_slice` writes the slice rows in the owned block;
     * reductions are local on the owned block, over dimension 0 completed by

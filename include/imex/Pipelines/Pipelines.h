@@ -57,18 +57,20 @@ struct DistCodegenOptions : public CPUCodegenOptions<Derived> {
       llvm::cl::desc("One halo exchange per array and block for all the "
                      "views that read it (dist-coalesce)"),
       llvm::cl::init(true)};
-  Option<bool> inferElementwiseCores{
-      *this, "dist-infer-elementwise-cores",
-      llvm::cl::desc("Compute chains of elementwise ops in identical parts "
-                     "split at their common core, so that they fuse "
-                     "(dist-infer-elementwise-cores)"),
-      llvm::cl::init(true)};
   Option<bool> overlapCommAndCompute{
       *this, "overlap-comm-and-compute",
       llvm::cl::desc("Start halo exchanges early, compute what needs no "
                      "received data while they are in flight and wait late "
                      "(overlap-comm-and-compute)"),
       llvm::cl::init(true)};
+  Option<bool> splitInterior{
+      *this, "split-interior",
+      llvm::cl::desc("Compute the interior rows of stencil updates (those "
+                     "reading no ghost cells) while their halos are in "
+                     "flight, the boundary rows after the wait "
+                     "(overlap-comm-and-compute{split-interior}; triples the "
+                     "code of each update)"),
+      llvm::cl::init(false)};
   Option<bool> addCommCacheKeys{
       *this, "add-comm-cache-keys",
       llvm::cl::desc("Let IDTR reuse the plans of exchanges in loops "

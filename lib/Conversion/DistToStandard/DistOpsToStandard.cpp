@@ -408,18 +408,6 @@ struct LocalRepartitionLowering
   }
 };
 
-/// Arrays holding the same rows are one loop over views of their buffers:
-/// nothing to split.
-struct AlignCoresLowering : public OpConversionPattern<dist::AlignCoresOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(dist::AlignCoresOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithMultiple(op, adaptor.getArrays());
-    return success();
-  }
-};
-
 } // namespace
 
 void dist::detail::populateDistOpsToStandardPatterns(
@@ -430,6 +418,6 @@ void dist::detail::populateDistOpsToStandardPatterns(
   patterns.add<RepartitionLowering>(converter, context, ghosts, exchanged);
   patterns.add<BlockOfLowering<dist::OwnedBlockOfOp, /*Held=*/false>,
                BlockOfLowering<dist::HeldBlockOfOp, /*Held=*/true>,
-               LocalOffsetsOfLowering, LocalRepartitionLowering,
-               AlignCoresLowering>(converter, context);
+               LocalOffsetsOfLowering, LocalRepartitionLowering>(converter,
+                                                                 context);
 }

@@ -76,16 +76,6 @@ struct ConvertDistToStandardPass
              !hasDistTypes(op->getResultTypes());
     });
 
-    // Results of dist.align_cores only feed elementwise computations.
-    WalkResult misuse = getOperation()->walk([](dist::AlignCoresOp op) {
-      for (Operation *user : op->getUsers())
-        if (!dist::isRowwise(user))
-          return WalkResult(user->emitOpError(
-              "uses a result of dist.align_cores; only elementwise ops may"));
-      return WalkResult::advance();
-    });
-    if (misuse.wasInterrupted())
-      return signalPassFailure();
     // Before the index ops expand: the analysis reads the views exchanges
     // are for.
     GhostAnalysis ghosts = analyzeGhostCells(getOperation());

@@ -1,22 +1,5 @@
 // RUN: imex-opt %s -convert-dist-to-standard -split-input-file -verify-diagnostics
 
-!dist = !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
-!local = !ndarray.ndarray<?x4xf64>
-
-// The split parts of dist.align_cores are not owned blocks: other users are
-// rejected.
-func.func @align_cores_misuse(%l: !local, %o: !local, %r: !local, %off: index, %n: index) -> !ndarray.ndarray<f64> {
-  %c0 = arith.constant 0 : index
-  %c4 = arith.constant 4 : index
-  %a = dist.init_dist_array %o offsets(%off, %c0) shape(%n, %c4) : !local -> !dist
-  %x = dist.align_cores %a : !dist
-  // expected-error @+1 {{'ndarray.reduction' op uses a result of dist.align_cores; only elementwise ops may}}
-  %s = ndarray.reduction sum %x : !dist -> !ndarray.ndarray<f64>
-  return %s : !ndarray.ndarray<f64>
-}
-
-// -----
-
 // (found by imex-fuzz: a reduction keeping dimension 0 with a replicated
 // result crashed)
 !dist = !ndarray.ndarray<?x4xi64, #dist.dist_env<team = 1>>

@@ -79,8 +79,7 @@ func.func @stencil_step(%rows: index, %n: index, %off: index, %steps: index) -> 
     %south = ndarray.extract_slice %x[2, 0] [%m, %n] [1, 1] : !dist to !dist
     %nl = dist.local_repartition %north offset %t#0 size %t#2 : !dist -> !dist
     %sl = dist.local_repartition %south offset %t#0 size %t#2 : !dist -> !dist
-    %a:2 = dist.align_cores %nl, %sl : !dist, !dist
-    %sum = ndarray.ewbin add %a#0, %a#1 : (!dist, !dist) -> !dist
+    %sum = ndarray.ewbin add %nl, %sl : (!dist, !dist) -> !dist
     %w = ndarray.immutable_insert_slice %sum into %v[1, 0] [%m, %n] [1, 1] : !dist into !dist
     scf.yield %w : !dist
   }
@@ -471,8 +470,7 @@ func.func @copied_layouts(%n: index, %steps: index) -> !ndarray.ndarray<?x4xf64>
     %south = ndarray.extract_slice %x[2, 0] [%m, 4] [1, 1] : !dist to !dist
     %nl = dist.local_repartition %north offset %t#0 size %t#2 : !dist -> !dist
     %sl = dist.local_repartition %south offset %t#0 size %t#2 : !dist -> !dist
-    %a:2 = dist.align_cores %nl, %sl : !dist, !dist
-    %sum = ndarray.ewbin add %a#0, %a#1 : (!dist, !dist) -> !dist
+    %sum = ndarray.ewbin add %nl, %sl : (!dist, !dist) -> !dist
     %kept = ndarray.extract_slice %u[1, 0] [%m, 4] [1, 1] : !dist to !dist
     %p1 = ndarray.immutable_insert_slice %kept into %p[1, 0] [%m, 4] [1, 1] : !dist into !dist
     %u1 = ndarray.immutable_insert_slice %sum into %u[1, 0] [%m, 4] [1, 1] : !dist into !dist

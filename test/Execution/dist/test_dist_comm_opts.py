@@ -1,12 +1,13 @@
 """The communication optimizations of imex-dist-cpu-pipeline (dist-coalesce,
-dist-infer-elementwise-cores, overlap-comm-and-compute, add-comm-cache-keys)
+overlap-comm-and-compute, add-comm-cache-keys)
 change how arrays are exchanged and computed, never the results: stencil
 programs print bitwise the same arrays with every optimization on (the
 default), with each one off and with all off, on 1-4 ranks (uneven sizes,
 a rank owning no rows), also with the runtime's asynchronous progress
 thread (IDTR_ASYNC_PROGRESS=1) testing the messages while the core
-computes and with one buffer per updated grid (double-buffer-loops=0), and
-match their numpy twins. With dist-coalesce a stencil step
+computes, with one buffer per updated grid (double-buffer-loops=0) and
+with the interior of each update computed before the halos arrive
+(split-interior=1), and match their numpy twins. With dist-coalesce a stencil step
 exchanges each array once."""
 
 import os
@@ -22,8 +23,8 @@ EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "..",
                         "examples")
 sys.path.insert(0, EXAMPLES)
 
-OPTIONS = ["dist-coalesce", "dist-infer-elementwise-cores",
-           "overlap-comm-and-compute", "add-comm-cache-keys"]
+OPTIONS = ["dist-coalesce", "overlap-comm-and-compute",
+           "add-comm-cache-keys"]
 ALL_OFF = " ".join(f"{o}=0" for o in OPTIONS)
 # Each optimization alone off is checked on three ranks (a middle rank with
 # neighbours on both sides, uneven blocks).
@@ -239,6 +240,16 @@ def test_results_do_not_depend_on_optimizations(name):
     # also with one buffer and a temporary.
     variants += [(n, "double-buffer-loops=0", "double-buffer-loops=0", None)
                  for n in SINGLE_OFF_RANKS]
+    # The interior of each update computed while its halos are in flight
+    # (overlap-comm-and-compute{split-interior}), also with a temporary per
+    # update and with the progress thread delivering messages meanwhile.
+    variants += [(n, "split-interior=1", "split-interior=1", None)
+                 for n in RANKS]
+    variants += [(n, "split-interior=1 double-buffer-loops=0",
+                  "split-interior=1 double-buffer-loops=0", None)
+                 for n in SINGLE_OFF_RANKS]
+    variants += [(n, "split-interior=1", "split-interior=1 async progress",
+                  ASYNC_PROGRESS) for n in SINGLE_OFF_RANKS]
     results = {}
     for nprocs, options, label, env in variants:
         calls, arrays = run(source, nprocs, options, env)

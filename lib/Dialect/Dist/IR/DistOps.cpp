@@ -419,33 +419,3 @@ LogicalResult LocalRepartitionOp::verify() {
   return verifyRepartition(*this, getSource().getType(), getType(), getOffset(),
                            getSize());
 }
-
-LogicalResult
-AlignCoresOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                               AlignCoresOp::Adaptor adaptor,
-                               SmallVectorImpl<Type> &inferredReturnTypes) {
-  llvm::append_range(inferredReturnTypes, adaptor.getArrays().getTypes());
-  return success();
-}
-
-LogicalResult AlignCoresOp::verify() {
-  if (getArrays().empty())
-    return emitOpError("expects at least one array");
-  auto first = cast<NDArrayType>(getArrays().front().getType());
-  int64_t team = getDistEnv(first).getTeam();
-  for (Value array : getArrays()) {
-    auto type = cast<NDArrayType>(array.getType());
-    if (getDistEnv(type).getTeam() != team)
-      return emitOpError("expects arrays of one team, got teams ")
-             << team << " and " << getDistEnv(type).getTeam();
-    if (type.getRank() == 0)
-      return emitOpError("expects arrays of rank >= 1 (0-d arrays are "
-                         "replicated)");
-    int64_t rows = type.getDimSize(0), firstRows = first.getDimSize(0);
-    if (!ShapedType::isDynamic(rows) && !ShapedType::isDynamic(firstRows) &&
-        rows != firstRows)
-      return emitOpError("expects arrays with the same rows, got ")
-             << firstRows << " and " << rows << " rows";
-  }
-  return success();
-}

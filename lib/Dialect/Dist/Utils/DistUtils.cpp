@@ -328,9 +328,6 @@ RowLayout dist::getRowLayout(Value array) {
     return {repartition.getOffset(), repartition.getSize(), {}};
   if (auto local = dyn_cast_if_present<LocalRepartitionOp>(def))
     return {local.getOffset(), local.getSize(), {}};
-  if (auto align = dyn_cast_if_present<AlignCoresOp>(def))
-    return getRowLayout(
-        align.getArrays()[cast<OpResult>(array).getResultNumber()]);
   // An elementwise result holds the rows its aligned operands hold.
   if (def && isRowwise(def))
     if (std::optional<RowLayout> layout = getOperandsLayout(def);

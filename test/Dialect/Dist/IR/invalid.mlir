@@ -523,34 +523,6 @@ func.func @local_repartition_rows(%d: !ndarray.ndarray<8xf64, #dist.dist_env<tea
 
 // -----
 
-//===----------------------------------------------------------------------===//
-// dist.align_cores
-//===----------------------------------------------------------------------===//
-
-func.func @align_cores_empty() {
-  // expected-error @+1 {{'dist.align_cores' op expects at least one array}}
-  "dist.align_cores"() : () -> ()
-  return
-}
-
-// -----
-
-func.func @align_cores_teams(%a: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, %b: !ndarray.ndarray<?xf64, #dist.dist_env<team = 2>>) {
-  // expected-error @+1 {{'dist.align_cores' op expects arrays of one team, got teams 1 and 2}}
-  %0:2 = dist.align_cores %a, %b : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?xf64, #dist.dist_env<team = 2>>
-  return
-}
-
-// -----
-
-func.func @align_cores_rows(%a: !ndarray.ndarray<8xf64, #dist.dist_env<team = 1>>, %b: !ndarray.ndarray<9xf64, #dist.dist_env<team = 1>>) {
-  // expected-error @+1 {{'dist.align_cores' op expects arrays with the same rows, got 8 and 9 rows}}
-  %0:2 = dist.align_cores %a, %b : !ndarray.ndarray<8xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<9xf64, #dist.dist_env<team = 1>>
-  return
-}
-
-// -----
-
 func.func @spare_rows_without_view(%p: !ndarray.ndarray<?xf64>, %i: index) {
   // expected-error @+1 {{'dist.init_dist_array' op spare_rows needs the block to be an ndarray.subview of the buffer holding them}}
   %0 = dist.init_dist_array %p offsets(%i) shape(%i) spare_rows [1, 1] : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>

@@ -120,13 +120,3 @@ func.func @local_repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team 
   return
 }
 
-// -----
-
-// CHECK-LABEL: func @align_cores
-func.func @align_cores(%a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, %b: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>) {
-  // CHECK: %{{.*}}:2 = dist.align_cores %{{.*}}, %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-  %r:2 = dist.align_cores %a, %b : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-  // CHECK: dist.align_cores %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-  %s = dist.align_cores %a : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
-  return
-}

@@ -408,34 +408,4 @@ def Dist_LocalRepartitionOp : Dist_Op<"local_repartition", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Dist_AlignCoresOp : Dist_Op<"align_cores", [Pure, InferTypeOpAdaptor]> {
-  let summary = "split the local rows of aligned arrays at their common core";
-  let description = [{
-    The operands hold the same global rows on this rank (they are aligned
-    operands of elementwise computations, e.g. repartitioned to the same
-    rows). Each result is its operand with its local rows split into three
-    parts at the same places for all operands: the rows before the common
-    core, the common core (the rows every operand owns, i.e. holds outside
-    its halos), and the rows after it. The global content is unchanged.
-
-    Built by `dist-infer-elementwise-cores` for the distributed operands a
-    group of elementwise ops reads. `convert-dist-to-standard` stores each
-    distributed array in one buffer and computes the group as one loop nest
-    over views of the buffers, so it lowers this op to nothing (each result
-    is its operand); the split marks the core that could be computed while
-    halos are exchanged (not used today: the one loop nest reads the halos,
-    so it runs after the exchange's wait).
-
-    ```mlir
-    %a2, %b2 = dist.align_cores %a, %b : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
-    ```
-  }];
-  let arguments = (ins Variadic<Dist_DistArray>:$arrays);
-  let results = (outs Variadic<Dist_DistArray>:$results);
-  let assemblyFormat = [{
-    $arrays attr-dict `:` qualified(type($arrays))
-  }];
-  let hasVerifier = 1;
-}
-
 #endif // IMEX_DIALECT_DIST_IR_DISTOPS_TD

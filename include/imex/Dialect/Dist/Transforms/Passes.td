@@ -55,24 +55,4 @@ def DistCoalesce : Pass<"dist-coalesce"> {
                            "::imex::ndarray::NDArrayDialect"];
 }
 
-def DistInferElementwiseCores : Pass<"dist-infer-elementwise-cores"> {
-  let summary = "Split chains of elementwise ops at their common core";
-  let description = [{
-    Groups the row-wise ops (elementwise ops, `where`, element type
-    conversions, concatenation along a dimension > 0) of a block that
-    compute the same rows (their distributed operands are repartitioned to
-    the same offset and size values) and feed each other. The distributed
-    operands the group reads from outside (its leaves, typically views of
-    one exchanged array) are passed through one `dist.align_cores`, which
-    splits their local rows identically: rows before the common core, the
-    core (rows every leaf owns, needing no halo data) and rows after it.
-    `convert-dist-to-standard` stores each distributed array in one buffer
-    and computes every op of the group as one loop nest over views of the
-    buffers (fused by linalg elementwise fusion), so it currently lowers
-    `dist.align_cores` to nothing; the split marks the core that could run
-    while halos are exchanged.
-  }];
-  let dependentDialects = ["::imex::dist::DistDialect"];
-}
-
 #endif // IMEX_DIALECT_DIST_TRANSFORMS_PASSES_TD

@@ -111,7 +111,23 @@ def OverlapCommAndCompute : Pass<"overlap-comm-and-compute"> {
     write or free memory or have unknown effects, or across region
     boundaries. Every rank runs the same code, so collectives stay in the
     same order on all ranks.
+
+    With `split-interior`, an update (`ndarray.immutable_insert_slice`)
+    whose rows are computed elementwise from views of arrays with received
+    halos (the ghost writes of `convert-dist-to-standard`'s exchanges) and
+    of other arrays is first split into three computations: the interior
+    rows, which read no ghost cells and are computed from the arrays as
+    they were before the halos arrived, and the rows before and after them,
+    computed after the wait. The pieces are assembled in a new array that
+    the update then inserts. The interior then runs while the halos are in
+    flight; the code of the computation is tripled.
   }];
+  let options = [
+    Option<"splitInterior", "split-interior", "bool", /*default=*/"false",
+           "Compute the rows of updates that read no ghost cells before "
+           "the halos arrive">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 
