@@ -72,9 +72,11 @@ def main():
     for spec in args.programs.split(","):
         path, pipeline = spec.rsplit(":", 1)
         full = path if os.path.isabs(path) else os.path.join(ROOT, path)
+        # Pipeline options tell variants of one program apart.
+        options = pipeline[pipeline.find("{"):] if "{" in pipeline else ""
         for suffix, extra in variants:
-            configs.append((os.path.basename(path) + suffix, full, pipeline,
-                            extra))
+            configs.append((os.path.basename(path) + options + suffix, full,
+                            pipeline, extra))
     # Round-robin over the programs, so that a change of the machine's load
     # disturbs all of them alike (the ratios compare runs of one round).
     runs = {name: [] for name, *_ in configs}
