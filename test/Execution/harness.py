@@ -91,6 +91,14 @@ def _dense(array, dtype):
     return "[" + ", ".join(_dense(a, dtype) for a in array) + "]"
 
 
+
+def with_option(pipeline, option):
+    """`pipeline` (a registered pipeline, possibly with options in braces)
+    with `option` added."""
+    if pipeline.endswith("}"):
+        return f"{pipeline[:-1]} {option}}}"
+    return f"{pipeline}{{{option}}}"
+
 class Program:
     """An ndarray program under construction: `main` in MLIR text."""
 
@@ -197,7 +205,7 @@ class Program:
         source = self.text()
         env = dict(os.environ, IMEX_ALLOCATION_STATS="1")
         if count_allocations:
-            pipeline += "{count-allocations=1}"
+            pipeline = with_option(pipeline, "count-allocations=1")
         proc = subprocess.run(
             [RUNNER, "-", f"--pipeline={pipeline}", *extra_args], input=source,
             capture_output=True, text=True, timeout=120, env=env)
@@ -242,7 +250,8 @@ class Program:
         env = dict(env or {}, IMEX_ALLOCATION_STATS="1")
         if all_ranks:
             env["IMEX_PRINT_ALL_RANKS"] = "1"
-        args = [f"--pipeline={pipeline}{{count-allocations=1}}", *extra_args]
+        args = [f"--pipeline={with_option(pipeline, 'count-allocations=1')}",
+                *extra_args]
         rc, ranks, launcher = mpi_run(source, nprocs, args, env, timeout)
         where = f"on {nprocs} rank(s)"
         if rc != 0:

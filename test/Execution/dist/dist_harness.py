@@ -622,12 +622,15 @@ class LaunchFailed(Exception):
     pass
 
 
-def _run(d, nprocs):
-    """Runs d's program on nprocs ranks; returns ({label: rank 0's
-    array}, per-rank IDTR stats or None, errors) after checking that every
-    rank printed the same arrays (the stats, printed last, differ)."""
+def _run(d, nprocs, options=""):
+    """Runs d's program on nprocs ranks (with pipeline `options` for the
+    distributed pipeline); returns ({label: rank 0's array}, per-rank IDTR
+    stats or None, errors) after checking that every rank printed the same
+    arrays (the stats, printed last, differ)."""
     pipeline = "imex-cpu-pipeline" if EMULATE else \
         GPU_PIPELINE if GPU_ENV else DIST_PIPELINE
+    if options and pipeline == DIST_PIPELINE:
+        pipeline += f"{{{options}}}"
     try:
         per_rank = d.p.run_mpi(nprocs, pipeline=pipeline,
                                extra_args=GPU_RUNNER_ARGS if GPU_ENV else ())
@@ -644,8 +647,8 @@ def _run(d, nprocs):
     return got, stats, errors
 
 
-def _run_and_compare(d, n, expect_halo, errors, max_bytes=None):
-    got, stats, rank_errors = _run(d, n)
+def _run_and_compare(d, n, expect_halo, errors, max_bytes=None, options=""):
+    got, stats, rank_errors = _run(d, n, options)
     errors += rank_errors
     for check in d.checks:
         try:
@@ -658,10 +661,12 @@ def _run_and_compare(d, n, expect_halo, errors, max_bytes=None):
     return got
 
 
-def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None):
+def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None,
+              options=""):
     """Runs all `cases` in one program on each rank count; see the module
     docstring for what is checked. `max_bytes`: no rank may send more bytes
-    (point-to-point and into collectives, over the whole program). When the program fails on some rank
+    (point-to-point and into collectives, over the whole program).
+    `options`: of the distributed pipeline (e.g. "split-interior=1"). When the program fails on some rank
     count, each case runs alone there (still checked) and the failing ones
     are reported with their own, small program; later rank counts run the
     program without them. Raises AssertionError listing every problem."""
@@ -675,7 +680,7 @@ def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None):
         d = build(working)
         try:
             results[n] = _run_and_compare(d, n, expect_halo, errors,
-                                          max_bytes)
+                                          max_bytes, options)
             continue
         except LaunchFailed as e:
             batch_error = str(e)
@@ -684,7 +689,7 @@ def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None):
             try:
                 results[n].update(_run_and_compare(build([case]), n,
                                                    expect_halo, errors,
-                                                   max_bytes))
+                                                   max_bytes, options))
             except LaunchFailed as e:
                 failing.append(case_name(case))
                 broken[case_name(case)] = n

@@ -4,7 +4,8 @@ the rank count (random numbers: the same on every rank count);
 scf.for loops updating distributed arrays in place (1-D heat equation,
 2-D Jacobi, a conditional update, stencils with halo widths 1-3 and
 asymmetric shifts over odd numbers of steps, a leapfrog step keeping the
-previous value in a second array)."""
+previous value in a second array), the time loops also with the interior
+of each update computed while its halos are in flight (split-interior=1)."""
 
 import numpy as np
 import pytest
@@ -225,3 +226,12 @@ def cases(dynamic):
 @pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 def test_creation_and_loops(dynamic):
     run_cases(cases(dynamic), expect_halo=True)
+
+
+def test_stencils_split_interior():
+    """The time loops again with the interior of each update computed while
+    its halos are in flight (overlap-comm-and-compute{split-interior})."""
+    stencils = [c for c in cases(True)
+                if c.case_name.startswith(("heat", "jacobi", "two_arrays",
+                                           "leapfrog", "halo"))]
+    run_cases(stencils, expect_halo=True, options="split-interior=1")
