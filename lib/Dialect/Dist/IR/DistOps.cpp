@@ -250,50 +250,24 @@ LogicalResult InitDistArrayOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// OwnedBlockOfOp and HeldBlockOfOp
+// OwnedBlockOfOp and HeldBlockOfOp (their members: Dist_BlockOfOp)
 //===----------------------------------------------------------------------===//
 
-/// The local type of the block of `array` if it is a distributed array.
-static Type getBlockTypeOf(Value array) {
+Type op_helpers::getBlockTypeOf(Value array) {
   auto type = dyn_cast<NDArrayType>(array.getType());
   return type && isDist(type) ? getLocalType(type) : Type();
 }
 
-/// The block of the `dist.init_dist_array` defining `array` if it has type
-/// `type`.
-static OpFoldResult foldToInitBlock(Value array, Type type) {
+LogicalResult op_helpers::verifyBlockOf(Operation *op, NDArrayType array,
+                                        NDArrayType block) {
+  return verifyBlockType(op, "result", array, block);
+}
+
+OpFoldResult op_helpers::foldToInitBlock(Value array, Type type) {
   auto init = array.getDefiningOp<InitDistArrayOp>();
   if (!init || init.getBlock().getType() != type)
     return {};
   return init.getBlock();
-}
-
-void OwnedBlockOfOp::build(OpBuilder &builder, OperationState &state,
-                           Value array) {
-  build(builder, state, getBlockTypeOf(array), array);
-}
-
-LogicalResult OwnedBlockOfOp::verify() {
-  return verifyBlockType(*this, "result", getArray().getType(),
-                         getBlock().getType());
-}
-
-OpFoldResult OwnedBlockOfOp::fold(FoldAdaptor) {
-  return foldToInitBlock(getArray(), getType());
-}
-
-void HeldBlockOfOp::build(OpBuilder &builder, OperationState &state,
-                          Value array) {
-  build(builder, state, getBlockTypeOf(array), array);
-}
-
-LogicalResult HeldBlockOfOp::verify() {
-  return verifyBlockType(*this, "result", getArray().getType(),
-                         getBlock().getType());
-}
-
-OpFoldResult HeldBlockOfOp::fold(FoldAdaptor) {
-  return foldToInitBlock(getArray(), getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,14 @@
 //===- DistOpsUtils.h - helpers shared by the dist op files -----*- C++ -*-===//
 //
-// Verification helpers of the dist ops (DistOps.cpp, PartitionOps.cpp).
+// Verification and folding helpers of the dist ops (DistOps.cpp,
+// PartitionOps.cpp, and the members DistOps.td defines for them).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef IMEX_LIB_DIALECT_DIST_IR_DISTOPSUTILS_H
 #define IMEX_LIB_DIALECT_DIST_IR_DISTOPSUTILS_H
+
+#include "imex/Dialect/NDArray/IR/NDArray.h"
 
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
@@ -39,9 +42,23 @@ mlir::LogicalResult inferIndexResults(mlir::MLIRContext *context, int64_t rank,
 mlir::FailureOr<int64_t> getArrayRank(std::optional<mlir::Location> location,
                                       mlir::Value value);
 
-/// The local offset of dimension 0 of `array`: static in its type, or the
+/// The local offset of dimension 0 of `array` (its first owned row): the
 /// operand of the `dist.init_dist_array` defining it; null if unknown.
 mlir::OpFoldResult getKnownLocalOffset(mlir::Value array);
+
+/// The local type of the block of `array` if it is a distributed array
+/// (`dist.owned_block_of`, `dist.held_block_of`).
+mlir::Type getBlockTypeOf(mlir::Value array);
+
+/// Verifies that `block` is a local array of the distributed `array`'s
+/// block type.
+mlir::LogicalResult verifyBlockOf(mlir::Operation *op,
+                                  ndarray::NDArrayType array,
+                                  ndarray::NDArrayType block);
+
+/// The block of the `dist.init_dist_array` defining `array` if it has type
+/// `type`.
+mlir::OpFoldResult foldToInitBlock(mlir::Value array, mlir::Type type);
 
 } // namespace imex::dist::op_helpers
 

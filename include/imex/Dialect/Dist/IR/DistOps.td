@@ -102,7 +102,32 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
   let hasCanonicalizer = 1;
 }
 
-def Dist_OwnedBlockOfOp : Dist_Op<"owned_block_of", [Pure]> {
+// The local rows of a distributed array as one local array aliasing it.
+class Dist_BlockOfOp<string mnemonic> : Dist_Op<mnemonic, [Pure]> {
+  let arguments = (ins Dist_DistArray:$array);
+  let results = (outs Dist_LocalArray:$block);
+  let assemblyFormat = [{
+    $array attr-dict `:` qualified(type($array)) `->` qualified(type($block))
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$array)>];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    void $cppClass::build(::mlir::OpBuilder &builder,
+                          ::mlir::OperationState &state, ::mlir::Value array) {
+      build(builder, state, op_helpers::getBlockTypeOf(array), array);
+    }
+    ::llvm::LogicalResult $cppClass::verify() {
+      return op_helpers::verifyBlockOf(*this, getArray().getType(),
+                                       getBlock().getType());
+    }
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      return op_helpers::foldToInitBlock(getArray(), getType());
+    }
+  }];
+}
+
+def Dist_OwnedBlockOfOp : Dist_BlockOfOp<"owned_block_of"> {
   let summary = "this rank's owned block of a distributed array";
   let description = [{
     Returns the elements of `array` this rank owns (for a 0-d array, the
@@ -119,17 +144,9 @@ def Dist_OwnedBlockOfOp : Dist_Op<"owned_block_of", [Pure]> {
 
     Folds to the block of a `dist.init_dist_array` of the same type.
   }];
-  let arguments = (ins Dist_DistArray:$array);
-  let results = (outs Dist_LocalArray:$block);
-  let assemblyFormat = [{
-    $array attr-dict `:` qualified(type($array)) `->` qualified(type($block))
-  }];
-  let builders = [OpBuilder<(ins "::mlir::Value":$array)>];
-  let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
-def Dist_HeldBlockOfOp : Dist_Op<"held_block_of", [Pure]> {
+def Dist_HeldBlockOfOp : Dist_BlockOfOp<"held_block_of"> {
   let summary = "the elements of a distributed array this rank holds";
   let description = [{
     Returns the elements of `array` this rank holds, its owned block and its
@@ -145,14 +162,6 @@ def Dist_HeldBlockOfOp : Dist_Op<"held_block_of", [Pure]> {
     Folds to the block of a `dist.init_dist_array` of the same type (it has
     no halos).
   }];
-  let arguments = (ins Dist_DistArray:$array);
-  let results = (outs Dist_LocalArray:$block);
-  let assemblyFormat = [{
-    $array attr-dict `:` qualified(type($array)) `->` qualified(type($block))
-  }];
-  let builders = [OpBuilder<(ins "::mlir::Value":$array)>];
-  let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
 def Dist_LocalOffsetsOfOp : Dist_Op<"local_offsets_of", [
