@@ -210,15 +210,10 @@ LogicalResult InitDistArrayOp::verify() {
   if (failed(verifyCount(*this, "offset", getOffsets(), rank)) ||
       failed(verifyCount(*this, "global size", getGlobalShape(), rank)))
     return failure();
-  auto blockType = cast<NDArrayType>(getBlock().getType());
-  if (failed(verifyBlockType(*this, "the block", type, blockType)))
+  // (Including the sizes of dimensions 1..: every rank holds whole rows.)
+  if (failed(verifyBlockType(*this, "the block", type,
+                             cast<NDArrayType>(getBlock().getType()))))
     return failure();
-  for (int64_t dim = 1; dim < rank; ++dim)
-    if (!areCompatibleSizes(blockType.getDimSize(dim), type.getDimSize(dim)))
-      return emitOpError("the block has size ")
-             << blockType.getDimSize(dim) << " on dimension " << dim
-             << " but the array has size " << type.getDimSize(dim)
-             << " (every rank holds whole rows)";
   for (auto [dim, size] : llvm::enumerate(getGlobalShape())) {
     std::optional<int64_t> value = getConstantIndex(size);
     if (value && !areCompatibleSizes(*value, type.getDimSize(dim)))
