@@ -49,6 +49,16 @@ IDTR_EXPORT void _idtr_grid_dims(int64_t team, int64_t ndims, int64_t *dims) {
     dims[k] = d[k];
 }
 
+IDTR_EXPORT int64_t _idtr_grid_dim(int64_t team, int64_t ndims, int64_t k) {
+  EntryScope es("_idtr_grid_dim");
+  if (ndims < 1 || ndims > kMaxRank || k < 0 || k >= ndims)
+    fail("invalid arguments ndims=%" PRId64 " (1..%d) k=%" PRId64, ndims,
+         kMaxRank, k);
+  int64_t dims[kMaxRank] = {};
+  _idtr_grid_dims(team, ndims, dims);
+  return dims[k];
+}
+
 IDTR_EXPORT void _idtr_grid_block(int64_t ndims, const int64_t *gshape,
                                   const int64_t *dims, int64_t rank,
                                   int64_t *offs, int64_t *sizes) {

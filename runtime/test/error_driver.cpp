@@ -145,6 +145,8 @@ int main(int argc, char **argv) {
   } else if (c == "grid_dims") {
     int64_t dims[2] = {3, 0};
     _idtr_grid_dims(1, 2, dims);
+  } else if (c == "grid_dim") {
+    _idtr_grid_dim(1, 2, 2);
   } else if (c == "complex_max") {
     std::complex<double> x[2] = {{1, 2}, {3, 4}};
     Descriptor<std::complex<double>> d(x, {2});

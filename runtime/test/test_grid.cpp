@@ -112,6 +112,17 @@ TEST(Grid, DimsMatchMPIDimsCreate) {
   EXPECT_EQ(local, (Vec{1, 1}));
 }
 
+TEST(Grid, DimOneAtATime) {
+  for (int d = 1; d <= 4; ++d) {
+    Vec dims(d, 0);
+    _idtr_grid_dims(IDTR_TEAM_WORLD, d, dims.data());
+    for (int k = 0; k < d; ++k)
+      EXPECT_EQ(_idtr_grid_dim(IDTR_TEAM_WORLD, d, k), dims[k])
+          << "d=" << d << " k=" << k;
+  }
+  EXPECT_EQ(_idtr_grid_dim(IDTR_TEAM_NONE, 2, 1), 1);
+}
+
 TEST(Grid, BlocksTileTheArray) {
   const int p = nprocs();
   for (const Vec &g : {Vec{7, 5}, Vec{1, 9}, Vec{3, 2}, Vec{5, 4, 3}}) {

@@ -39,21 +39,26 @@ class DistToLocalTypeConverter : public TypeConverter {
 public:
   DistToLocalTypeConverter() {
     addConversion([](Type type) { return type; });
-    addConversion(
-        [](NDArrayType type,
-           SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
-          if (!dist::getDistEnv(type))
-            return std::nullopt;
-          if (type.getRank() == 0) {
-            results.push_back(dist::getLocalType(type));
-            return success();
-          }
-          // LocalArray: the buffer, then its index values.
-          results.push_back(getBufferType(type));
-          results.append(LocalArray::kNumValues - 1,
-                         IndexType::get(type.getContext()));
-          return success();
-        });
+    addConversion([](NDArrayType type, SmallVectorImpl<Type> &results)
+                      -> std::optional<LogicalResult> {
+      if (!dist::getDistEnv(type))
+        return std::nullopt;
+      if (type.getRank() == 0) {
+        results.push_back(dist::getLocalType(type));
+        return success();
+      }
+      if (isGridArray(type)) {
+        // GridArray: the block, then offsets and global shape.
+        results.push_back(dist::getLocalType(type));
+        results.append(2 * type.getRank(), IndexType::get(type.getContext()));
+        return success();
+      }
+      // LocalArray: the buffer, then its index values.
+      results.push_back(getBufferType(type));
+      results.append(LocalArray::kNumValues - 1,
+                     IndexType::get(type.getContext()));
+      return success();
+    });
   }
 };
 
@@ -76,6 +81,9 @@ struct ConvertDistToStandardPass
              !hasDistTypes(op->getResultTypes());
     });
 
+    if (failed(checkGridArrayUses(getOperation())))
+      return signalPassFailure();
+
     // Before the index ops expand: the analysis reads the views exchanges
     // are for.
     GhostAnalysis ghosts = analyzeGhostCells(getOperation());
@@ -85,6 +93,7 @@ struct ConvertDistToStandardPass
     populateDistOpsToStandardPatterns(converter, patterns, ghosts, exchanged);
     populateArrayOpsToStandardPatterns(converter, patterns, exchanged);
     populateReductionsToStandardPatterns(converter, patterns);
+    populateGridArrayToStandardPatterns(converter, patterns);
     dist::populateExpandDistIndexOpsPatterns(patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

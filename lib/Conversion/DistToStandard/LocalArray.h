@@ -105,6 +105,21 @@ struct LocalArray {
   ownedIn(const IndexMath &m, mlir::Value from, mlir::Value count) const;
 };
 
+/// Whether `type` is a distributed array of rank >= 1 in a distribution other
+/// than the default one (split on other axes or over a grid of ranks).
+bool isGridArray(mlir::Type type);
+
+/// The local representation of an array in such a distribution: this rank's
+/// block (no halos), the global index of its first element and the global
+/// shape, one per dimension.
+struct GridArray {
+  mlir::Value block;
+  llvm::SmallVector<mlir::Value> offsets, shape;
+
+  static GridArray unpack(mlir::ValueRange values);
+  llvm::SmallVector<mlir::Value> pack() const;
+};
+
 /// Whether `value` can be used by ops created right before `op` (structured
 /// control flow: defined earlier in `op`'s block or an enclosing one).
 bool isDefinedBefore(mlir::Value value, mlir::Operation *op);
@@ -232,6 +247,11 @@ void populateArrayOpsToStandardPatterns(const mlir::TypeConverter &converter,
                                         const ExchangedBuffers &exchanged);
 void populateReductionsToStandardPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
+void populateGridArrayToStandardPatterns(const mlir::TypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+/// Fails with a diagnostic at the first op on a grid array that
+/// convert-dist-to-standard does not compute on its blocks.
+mlir::LogicalResult checkGridArrayUses(mlir::Operation *root);
 
 } // namespace imex::dist::detail
 

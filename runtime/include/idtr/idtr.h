@@ -140,6 +140,10 @@ IDTR_API void _idtr_default_partition(int64_t n, int64_t nprocs, int64_t rank,
  * non-increasing order), the others kept; their product must divide the
  * number of ranks (an error otherwise). Local, not collective. */
 IDTR_API void _idtr_grid_dims(int64_t team, int64_t ndims, int64_t *dims);
+/* Entry k of the grid _idtr_grid_dims gives for `ndims` zero entries (the
+ * balanced grid of all ranks of `team`): what compiled code calls, one
+ * dimension at a time. Local, not collective. */
+IDTR_API int64_t _idtr_grid_dim(int64_t team, int64_t ndims, int64_t k);
 /* The block (offsets, sizes) that `rank` owns of an array of `gshape`
  * distributed over the grid `dims` (all ndims entries >= 1). */
 IDTR_API void _idtr_grid_block(int64_t ndims, const int64_t *gshape,

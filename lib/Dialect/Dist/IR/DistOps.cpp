@@ -210,7 +210,8 @@ LogicalResult InitDistArrayOp::verify() {
   if (failed(verifyCount(*this, "offset", getOffsets(), rank)) ||
       failed(verifyCount(*this, "global size", getGlobalShape(), rank)))
     return failure();
-  // (Including the sizes of dimensions 1..: every rank holds whole rows.)
+  // (Including the sizes of the axes that are not split: every rank holds
+  // all of them.)
   if (failed(verifyBlockType(*this, "the block", type,
                              cast<NDArrayType>(getBlock().getType()))))
     return failure();
@@ -227,6 +228,10 @@ LogicalResult InitDistArrayOp::verify() {
       return emitOpError("spare_rows must be two non-negative row counts "
                          "(before, after the block), got ")
              << getSpareRowsAttr();
+    if (!getDistEnv(type).isDefaultDistribution())
+      return emitOpError("spare_rows needs an array split on rows (the "
+                         "default distribution), got ")
+             << getDistEnv(type);
     if (rank == 0 || !getSpareRowsView())
       return emitOpError("spare_rows needs the block to be an "
                          "ndarray.subview of the buffer holding them");
@@ -236,10 +241,11 @@ LogicalResult InitDistArrayOp::verify() {
     if (value && *value < 0)
       return emitOpError("offset of dimension ")
              << dim << " must be non-negative, got " << *value;
-    if (value && dim > 0 && *value != 0)
+    if (value && *value != 0 &&
+        !llvm::is_contained(getDistEnv(type).getSplit(), int64_t(dim)))
       return emitOpError("offset of dimension ")
-             << dim << " must be 0 (arrays are split on dimension 0), got "
-             << *value;
+             << dim << " must be 0 (it is not split: every rank holds all of "
+             << "it), got " << *value;
   }
   return success();
 }
@@ -331,11 +337,10 @@ void LocalOffsetsOfOp::getCanonicalizationPatterns(RewritePatternSet &results,
 // RepartitionOp
 //===----------------------------------------------------------------------===//
 
-/// Verifies a repartition of `source` to rows [offset, offset + size) with
-/// result type `result` (dist.repartition and dist.local_repartition).
-static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
-                                       NDArrayType result, Value offsetValue,
-                                       Value sizeValue) {
+/// Verifies that `source` and `result` are the same distributed array of
+/// rank >= 1 up to their distributions (of the same team).
+static LogicalResult verifySameArray(Operation *op, NDArrayType source,
+                                     NDArrayType result) {
   auto emitOpError = [&](const Twine &message) {
     return op->emitOpError(message);
   };
@@ -360,6 +365,24 @@ static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
       getLocalType(result).getEnvironments())
     return emitOpError("source and result must have the same environments "
                        "besides #dist.dist_env");
+  return success();
+}
+
+/// Verifies a repartition of `source` to rows [offset, offset + size) with
+/// result type `result` (dist.repartition and dist.local_repartition).
+static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
+                                       NDArrayType result, Value offsetValue,
+                                       Value sizeValue) {
+  auto emitOpError = [&](const Twine &message) {
+    return op->emitOpError(message);
+  };
+  if (failed(verifySameArray(op, source, result)))
+    return failure();
+  if (!getDistEnv(source).isDefaultDistribution() ||
+      getDistEnv(result) != getDistEnv(source))
+    return emitOpError("expects arrays split on rows (the default "
+                       "distribution), got ")
+           << getDistEnv(source) << " and " << getDistEnv(result);
   std::optional<int64_t> offset = getConstantIndex(offsetValue);
   std::optional<int64_t> size = getConstantIndex(sizeValue);
   if (offset && *offset < 0)
@@ -387,4 +410,20 @@ LogicalResult RepartitionOp::verify() {
 LogicalResult LocalRepartitionOp::verify() {
   return verifyRepartition(*this, getSource().getType(), getType(), getOffset(),
                            getSize());
+}
+
+LogicalResult RedistributeOp::verify() {
+  return verifySameArray(*this, getSource().getType(), getType());
+}
+
+OpFoldResult RedistributeOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  if (auto inner = getSource().getDefiningOp<RedistributeOp>()) {
+    if (inner.getSource().getType() == getType())
+      return inner.getSource();
+    getSourceMutable().assign(inner.getSource());
+    return getResult();
+  }
+  return {};
 }

@@ -151,6 +151,19 @@ static LogicalResult foldIndexOp(OpTy op, ArrayRef<Attribute> constants,
   return success();
 }
 
+/// The block of `n` elements that `rank` of `nprocs` owns: `n / p` each, the
+/// last `n % p` ranks (from `firstBig` on) one more.
+static IndexRange getBlock(IndexMath &math, OpFoldResult n, OpFoldResult nprocs,
+                           OpFoldResult rank) {
+  OpFoldResult quotient = math.div(n, nprocs);
+  OpFoldResult firstBig = math.sub(nprocs, math.rem(n, nprocs));
+  return {
+      math.add(math.mul(rank, quotient),
+               math.max(math.constant(0), math.sub(rank, firstBig))),
+      math.add(quotient, math.select(arith::CmpIPredicate::sge, rank, firstBig,
+                                     math.constant(1), math.constant(0)))};
+}
+
 //===----------------------------------------------------------------------===//
 // DefaultPartitionOp
 //===----------------------------------------------------------------------===//
@@ -192,16 +205,7 @@ DefaultPartitionOp::computeResults(IndexMath &math,
     return failure();
   OpFoldResult nprocs = operands.get(OpFoldResult(getNprocs()));
   OpFoldResult rank = operands.get(OpFoldResult(getRank()));
-  // n / p rows each; the last n % p ranks (from `firstBig` on) get one more.
-  OpFoldResult n = shape[0];
-  OpFoldResult quotient = math.div(n, nprocs);
-  OpFoldResult firstBig = math.sub(nprocs, math.rem(n, nprocs));
-  SmallVector<IndexRange> ranges;
-  ranges.push_back(
-      {math.add(math.mul(rank, quotient),
-                math.max(math.constant(0), math.sub(rank, firstBig))),
-       math.add(quotient, math.select(arith::CmpIPredicate::sge, rank, firstBig,
-                                      math.constant(1), math.constant(0)))});
+  SmallVector<IndexRange> ranges{getBlock(math, shape[0], nprocs, rank)};
   for (OpFoldResult size : ArrayRef(shape).drop_front())
     ranges.push_back({math.constant(0), size});
   return appendRanges(ranges, results);
@@ -209,6 +213,78 @@ DefaultPartitionOp::computeResults(IndexMath &math,
 
 LogicalResult DefaultPartitionOp::fold(FoldAdaptor adaptor,
                                        SmallVectorImpl<OpFoldResult> &results) {
+  return foldIndexOp(*this, adaptor.getOperands(), results);
+}
+
+//===----------------------------------------------------------------------===//
+// GridPartitionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+GridPartitionOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  return inferIndexResults(context, adaptor.getGlobalShape().size(), inferred);
+}
+
+LogicalResult GridPartitionOp::verify() {
+  int64_t rank = getGlobalShape().size();
+  if (rank == 0)
+    return emitOpError("expects a global shape of rank >= 1");
+  ArrayRef<int64_t> split = getSplit();
+  if (split.empty())
+    return emitOpError("expects at least one split axis");
+  for (auto [i, axis] : llvm::enumerate(split))
+    if (axis < 0 || axis >= rank || (i > 0 && axis <= split[i - 1]))
+      return emitOpError("split axes must be strictly increasing and below "
+                         "the rank ")
+             << rank << ", got [" << split << "]";
+  if (getGrid().size() != split.size())
+    return emitOpError("expects one grid size per split axis (")
+           << split.size() << "), got " << getGrid().size();
+  for (Value size : getGrid())
+    if (std::optional<int64_t> value = getConstantIndex(size);
+        value && *value < 1)
+      return emitOpError("grid sizes must be positive, got ") << *value;
+  if (std::optional<int64_t> value = getConstantIndex(getRank());
+      value && *value < 0)
+    return emitOpError("rank must be non-negative, got ") << *value;
+  for (auto [dim, size] : llvm::enumerate(getGlobalShape()))
+    if (std::optional<int64_t> value = getConstantIndex(size);
+        value && *value < 0)
+      return emitOpError("global size of dimension ")
+             << dim << " must be non-negative, got " << *value;
+  return success();
+}
+
+LogicalResult
+GridPartitionOp::computeResults(IndexMath &math,
+                                ArrayRef<Attribute> constantOperands,
+                                SmallVectorImpl<OpFoldResult> &results) {
+  OperandValues operands(*this, constantOperands);
+  SmallVector<OpFoldResult> shape = operands.get(getGlobalShape());
+  SmallVector<OpFoldResult> grid = operands.get(getGrid());
+  OpFoldResult rank = operands.get(OpFoldResult(getRank()));
+  SmallVector<IndexRange> ranges;
+  for (OpFoldResult size : shape)
+    ranges.push_back({math.constant(0), size});
+  // Row-major coordinates: the last grid dimension varies fastest.
+  OpFoldResult rest = rank;
+  for (auto [axis, size] : llvm::reverse(llvm::zip_equal(getSplit(), grid))) {
+    ranges[axis] = getBlock(math, shape[axis], size, math.rem(rest, size));
+    rest = math.div(rest, size);
+  }
+  // A rank beyond the grid (rest > 0) owns nothing.
+  OpFoldResult inGrid =
+      math.select(arith::CmpIPredicate::eq, rest, math.constant(0),
+                  math.constant(1), math.constant(0));
+  for (int64_t axis : getSplit())
+    ranges[axis].size = math.mul(ranges[axis].size, inGrid);
+  return appendRanges(ranges, results);
+}
+
+LogicalResult GridPartitionOp::fold(FoldAdaptor adaptor,
+                                    SmallVectorImpl<OpFoldResult> &results) {
   return foldIndexOp(*this, adaptor.getOperands(), results);
 }
 

@@ -46,8 +46,9 @@ struct DistExpandIndexOpsPass
 
 void imex::dist::populateExpandDistIndexOpsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ExpandIndexOp<DefaultPartitionOp>,
-               ExpandIndexOp<LocalTargetOfSliceOp>,
-               ExpandIndexOp<LocalBoundingBoxOp>, ExpandIndexOp<LocalCoreOp>>(
-      patterns.getContext());
+  patterns
+      .add<ExpandIndexOp<DefaultPartitionOp>, ExpandIndexOp<GridPartitionOp>,
+           ExpandIndexOp<LocalTargetOfSliceOp>,
+           ExpandIndexOp<LocalBoundingBoxOp>, ExpandIndexOp<LocalCoreOp>>(
+          patterns.getContext());
 }

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -65,6 +66,46 @@ Value dist::createTeamSize(OpBuilder &b, Location loc, int64_t team) {
 
 Value dist::createTeamMember(OpBuilder &b, Location loc, int64_t team) {
   return distruntime::TeamMemberOp::create(b, loc, b.getIndexType(), team);
+}
+
+std::pair<SmallVector<Value>, SmallVector<Value>>
+dist::createBlock(OpBuilder &b, Location loc, DistEnvAttr env,
+                  ValueRange shape) {
+  int64_t team = env.getTeam();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (env.isDefaultDistribution()) {
+    auto [offset, size] = createDefaultPartition(b, loc, team, shape[0]);
+    SmallVector<Value> offsets(shape.size(), zero), sizes(shape);
+    offsets[0] = offset;
+    sizes[0] = size;
+    return {offsets, sizes};
+  }
+  ArrayRef<int64_t> split = env.getSplit();
+  SmallVector<Value> grid;
+  if (env.getGrid().empty()) {
+    for (int64_t k = 0, e = split.size(); k < e; ++k)
+      grid.push_back(
+          distruntime::GridDimOp::create(b, loc, b.getIndexType(), team, e, k));
+  } else {
+    int64_t cells = 1;
+    for (int64_t size : env.getGrid()) {
+      grid.push_back(arith::ConstantIndexOp::create(b, loc, size));
+      cells *= size;
+    }
+    // A block nobody owns would silently lose its elements.
+    Value enough = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge, createTeamSize(b, loc, team),
+        arith::ConstantIndexOp::create(b, loc, cells));
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    os << "the grid of " << env << " needs " << cells
+       << " ranks, but the team has fewer";
+    cf::AssertOp::create(b, loc, enough, message);
+  }
+  auto partition = GridPartitionOp::create(
+      b, loc, createTeamMember(b, loc, team), grid, shape, split);
+  return {SmallVector<Value>(partition.getResultOffsets()),
+          SmallVector<Value>(partition.getResultSizes())};
 }
 
 std::pair<Value, Value> dist::createDefaultPartition(OpBuilder &b, Location loc,
@@ -252,22 +293,27 @@ Value dist::createFromOwned(OpBuilder &b, Location loc, Type distType,
 Value dist::createDistribute(OpBuilder &b, Location loc, Value replicated,
                              int64_t team, Type distType) {
   auto type = cast<NDArrayType>(replicated.getType());
+  auto resultType = cast<NDArrayType>(distType);
   SmallVector<Value> shape;
   for (int64_t d = 0; d < type.getRank(); ++d)
     shape.push_back(getDimValue(b, loc, replicated, d));
-  auto [offset, size] = createDefaultPartition(b, loc, team, shape[0]);
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  offsets[0] = offset;
-  SmallVector<OpFoldResult> sizes = getAsOpFoldResult(shape);
-  sizes[0] = size;
+  auto [offsets, sizes] = createBlock(b, loc, getDistEnv(resultType), shape);
   SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  Value owned = SubviewOp::create(b, loc, getRowsType(type), replicated,
-                                  offsets, sizes, strides);
-  return createFromOwned(b, loc, distType, owned, offset, shape);
+  NDArrayType blockType = getLocalType(resultType);
+  Value owned =
+      SubviewOp::create(b, loc,
+                        withoutDistEnv(type).cloneWith(blockType.getShape(),
+                                                       type.getElementType()),
+                        replicated, getAsOpFoldResult(offsets),
+                        getAsOpFoldResult(sizes), strides);
+  if (owned.getType() != blockType)
+    owned = CastOp::create(b, loc, blockType, owned);
+  return InitDistArrayOp::create(b, loc, resultType, owned, offsets, shape,
+                                 /*spare_rows=*/nullptr);
 }
 
 Value dist::createDistributedCreate(OpBuilder &b, Location loc, CreateOp create,
-                                    int64_t team) {
+                                    DistEnvAttr env) {
   NDArrayType type = create.getType();
   SmallVector<Value> shape;
   auto dynamicSizes = create.getDynamicSizes();
@@ -276,15 +322,17 @@ Value dist::createDistributedCreate(OpBuilder &b, Location loc, CreateOp create,
     shape.push_back(type.isDynamicDim(d) ? dynamicSizes[next++]
                                          : Value(arith::ConstantIndexOp::create(
                                                b, loc, type.getDimSize(d))));
-  auto [offset, size] = createDefaultPartition(b, loc, team, shape[0]);
-  NDArrayType localType = getRowsType(type);
-  SmallVector<Value> localSizes{size};
-  for (int64_t d = 1; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      localSizes.push_back(shape[d]);
+  NDArrayType distType = withDistEnv(type, env);
+  auto [offsets, sizes] = createBlock(b, loc, env, shape);
+  NDArrayType localType = getLocalType(distType);
+  SmallVector<Value> localSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (localType.isDynamicDim(d))
+      localSizes.push_back(sizes[d]);
   Value owned =
       CreateOp::create(b, loc, localType, localSizes, create.getValue());
-  return createFromOwned(b, loc, withDistEnv(type, team), owned, offset, shape);
+  return InitDistArrayOp::create(b, loc, distType, owned, offsets, shape,
+                                 /*spare_rows=*/nullptr);
 }
 
 bool dist::RowLayout::operator==(const RowLayout &other) const {

@@ -194,6 +194,13 @@ static LogicalResult verifyReductionOnElements(Operation *op, Type type,
   return success();
 }
 
+LogicalResult GridDimOp::verify() {
+  if (getDim() >= getNdims())
+    return emitOpError("dim ") << getDim() << " is out of range for a grid of "
+                               << getNdims() << " dimension(s)";
+  return success();
+}
+
 LogicalResult AllReduceOp::verify() {
   if (failed(verifyLocalArray(*this, getInput().getType(), "'input'")))
     return failure();

@@ -78,6 +78,9 @@ Callee idtr_calls::getCallee(Operation *op) {
     return {"_idtr_nprocs", FunctionType::get(context, {i64}, {i64})};
   if (isa<TeamMemberOp>(op))
     return getRankCallee(context);
+  if (isa<GridDimOp>(op))
+    return {"_idtr_grid_dim",
+            FunctionType::get(context, {i64, i64, i64}, {i64})};
   if (isa<ForgetPlanOp>(op))
     return {"_idtr_forget_plan", FunctionType::get(context, {i64, i64}, {})};
   if (isa<WaitOp>(op)) {

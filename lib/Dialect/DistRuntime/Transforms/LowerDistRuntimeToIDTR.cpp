@@ -51,6 +51,24 @@ struct TeamQueryLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+struct GridDimLowering : public OpConversionPattern<GridDimOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GridDimOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value result =
+        createCall(rewriter, loc, op,
+                   {createI64(rewriter, loc, op.getTeamAttr().getInt()),
+                    createI64(rewriter, loc, op.getNdims()),
+                    createI64(rewriter, loc, op.getDim())})
+            .front();
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    result);
+    return success();
+  }
+};
+
 struct ForgetPlanLowering : public OpConversionPattern<ForgetPlanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -618,10 +636,10 @@ struct LowerDistRuntimeToIDTRPass
     SmallVector<Operation *> wrappers;
     RewritePatternSet patterns(context);
     patterns.add<TeamQueryLowering<TeamSizeOp>, TeamQueryLowering<TeamMemberOp>,
-                 ForgetPlanLowering, CollectiveLowering<AllReduceOp>,
-                 CollectiveLowering<ExScanOp>, OrderedReduceLowering,
-                 SampleSortLowering, TakeLowering, RaggedAllToAllLowering,
-                 LocalSortLowering<ndarray::SortOp>,
+                 GridDimLowering, ForgetPlanLowering,
+                 CollectiveLowering<AllReduceOp>, CollectiveLowering<ExScanOp>,
+                 OrderedReduceLowering, SampleSortLowering, TakeLowering,
+                 RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
     patterns.add<PutLowering, GatherLowering>(converter, context);
     patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);

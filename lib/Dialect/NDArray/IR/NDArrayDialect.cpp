@@ -53,9 +53,10 @@ static StringRef getEnvironmentKindName(Attribute env) {
   return env.getAbstractAttribute().getName();
 }
 
-static bool isCompatiblePair(Attribute a, Attribute b) {
+static bool isCompatiblePair(Attribute a, NDArrayType aType, Attribute b,
+                             NDArrayType bType) {
   if (auto iface = dyn_cast<EnvironmentAttrInterface>(a))
-    return iface.isCompatibleEnvironment(b);
+    return iface.isCompatibleEnvironment(aType, b, bType);
   return a == b;
 }
 
@@ -71,12 +72,11 @@ static Attribute findSameKind(ArrayRef<Attribute> envs, Attribute env) {
   return {};
 }
 
-bool imex::ndarray::areCompatibleEnvironments(ArrayRef<Attribute> a,
-                                              ArrayRef<Attribute> b) {
-  auto oneWay = [](ArrayRef<Attribute> from, ArrayRef<Attribute> to) {
-    return llvm::all_of(from, [&](Attribute env) {
-      Attribute other = findSameKind(to, env);
-      return other ? isCompatiblePair(env, other) : mayBeAbsent(env);
+bool imex::ndarray::areCompatibleEnvironments(NDArrayType a, NDArrayType b) {
+  auto oneWay = [](NDArrayType from, NDArrayType to) {
+    return llvm::all_of(from.getEnvironments(), [&](Attribute env) {
+      Attribute other = findSameKind(to.getEnvironments(), env);
+      return other ? isCompatiblePair(env, from, other, to) : mayBeAbsent(env);
     });
   };
   return oneWay(a, b) && oneWay(b, a);
@@ -89,8 +89,7 @@ LogicalResult imex::ndarray::verifyCompatibleEnvironments(Operation *op) {
       arrays.push_back(array);
   for (size_t i = 0; i < arrays.size(); ++i)
     for (size_t j = i + 1; j < arrays.size(); ++j)
-      if (!areCompatibleEnvironments(arrays[i].getEnvironments(),
-                                     arrays[j].getEnvironments()))
+      if (!areCompatibleEnvironments(arrays[i], arrays[j]))
         return op->emitOpError("requires arrays in compatible environments, "
                                "but got ")
                << arrays[i] << " and " << arrays[j];

@@ -105,8 +105,7 @@ bool imex::ndarray::areCompatibleInferredTypes(TypeRange inferred,
     if (inferredArray.getElementType() != actualArray.getElementType() ||
         !areCompatibleShapes(inferredArray.getShape(),
                              actualArray.getShape()) ||
-        !areCompatibleEnvironments(inferredArray.getEnvironments(),
-                                   actualArray.getEnvironments()))
+        !areCompatibleEnvironments(inferredArray, actualArray))
       return false;
   }
   return true;
@@ -166,13 +165,13 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
   ArrayRef<Attribute> inEnvs = in.getEnvironments(),
                       outEnvs = out.getEnvironments();
   return inEnvs.size() == outEnvs.size() &&
-         llvm::all_of(llvm::zip(inEnvs, outEnvs), [](auto pair) {
+         llvm::all_of(llvm::zip(inEnvs, outEnvs), [&](auto pair) {
            Attribute a = std::get<0>(pair), b = std::get<1>(pair);
            if (a == b)
              return true;
            auto iface = dyn_cast<EnvironmentAttrInterface>(a);
            return iface && a.getTypeID() == b.getTypeID() &&
-                  iface.isCompatibleEnvironment(b);
+                  iface.isCompatibleEnvironment(in, b, out);
          });
 }
 

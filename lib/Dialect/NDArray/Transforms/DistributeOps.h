@@ -12,6 +12,7 @@
 #ifndef IMEX_LIB_DIALECT_NDARRAY_TRANSFORMS_DISTRIBUTEOPS_H
 #define IMEX_LIB_DIALECT_NDARRAY_TRANSFORMS_DISTRIBUTEOPS_H
 
+#include "imex/Dialect/Dist/IR/Dist.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -26,6 +27,22 @@ bool hasDistributedLowering(mlir::Operation *op);
 
 /// The team of `op`'s distributed operands, or 0.
 int64_t getOperandTeam(mlir::Operation *op);
+/// Whether convert-dist-to-standard computes `op` on the blocks of arrays in
+/// any distribution (split on any axes, over a grid of ranks), as long as
+/// its distributed operands of rank >= 1 share one; other ops see arrays
+/// split on rows only (DistributionPropagation.cpp).
+bool supportsAnyDistribution(mlir::Operation *op);
+/// Whether `type` is a distributed array in another distribution than the
+/// default one (rows).
+bool hasNonDefaultDistribution(mlir::Type type);
+/// The distribution requested by the `dist.team`, `dist.split` and
+/// `dist.grid` attributes of `op` (a diagnostic if they are invalid).
+mlir::FailureOr<dist::DistEnvAttr> getRequestedDistEnv(mlir::Operation *op);
+/// Redistributes the operands of ops that do not compute on their
+/// distribution (see supportsAnyDistribution) to the distribution of the
+/// op's result: the default one, or for ops computing on any distribution
+/// the one their operands share (`dist.redistribute`).
+void redistributeOperands(mlir::FunctionOpInterface func);
 
 /// Calls `fn(forwarder, sources, inputs)` for every control-flow edge of `op`
 /// that forwards values: from `op` into its regions or results, and from the

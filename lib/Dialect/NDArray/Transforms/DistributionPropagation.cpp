@@ -74,6 +74,101 @@ int64_t imex::ndarray::detail::getOperandTeam(Operation *op) {
   return 0;
 }
 
+bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
+  return isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, DimOp>(op);
+}
+
+bool imex::ndarray::detail::hasNonDefaultDistribution(Type type) {
+  auto env = dist::getDistEnv(type);
+  return env && !env.isDefaultDistribution();
+}
+
+FailureOr<dist::DistEnvAttr>
+imex::ndarray::detail::getRequestedDistEnv(Operation *op) {
+  StringRef teamName = dist::DistDialect::getTeamAttrName();
+  auto team = dyn_cast_or_null<IntegerAttr>(op->getAttr(teamName));
+  if (!team || team.getInt() < 1)
+    return op->emitOpError("'")
+           << teamName << "' must be an integer team id >= 1";
+  SmallVector<int64_t> split{0}, grid;
+  for (auto [name, values] :
+       {std::make_pair(dist::DistDialect::getSplitAttrName(), &split),
+        std::make_pair(dist::DistDialect::getGridAttrName(), &grid)}) {
+    Attribute attr = op->getAttr(name);
+    if (!attr)
+      continue;
+    auto list = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!list)
+      return op->emitOpError("'") << name << "' must be an array<i64: ...>";
+    values->assign(list.asArrayRef().begin(), list.asArrayRef().end());
+  }
+  auto emitError = [&] { return op->emitOpError("invalid distribution: "); };
+  if (failed(dist::DistEnvAttr::verify(emitError, team.getInt(), split, grid)))
+    return failure();
+  return dist::DistEnvAttr::get(op->getContext(), team.getInt(), split, grid);
+}
+
+/// The distribution of the distributed results of `op` (rank >= 1) given
+/// its operands, or null if none is distributed: the one its distributed
+/// operands share if `op` computes on any distribution (or the one a copy
+/// asks for), else the default one.
+static dist::DistEnvAttr getResultDistEnv(Operation *op) {
+  dist::DistEnvAttr first, scalar;
+  bool shared = supportsAnyDistribution(op);
+  for (Type type : op->getOperandTypes()) {
+    auto array = dyn_cast<NDArrayType>(type);
+    auto env = dist::getDistEnv(array);
+    if (!array || (array.getRank() == 0 && !env))
+      continue;
+    if (array.getRank() == 0) {
+      scalar = scalar ? scalar : env.getDefault();
+      continue;
+    }
+    if (!env)
+      shared = false; // a replicated array (maybe broadcast)
+    else if (!first)
+      first = env;
+    else
+      shared &= env == first;
+  }
+  if (!first)
+    return scalar;
+  // (A copy of a distributed array asking for a distribution, checked by
+  // the pass: the team is the same.)
+  if (op->hasAttr(dist::DistDialect::getTeamAttrName()))
+    if (FailureOr<dist::DistEnvAttr> requested = getRequestedDistEnv(op);
+        succeeded(requested))
+      return *requested;
+  return shared ? first : first.getDefault();
+}
+
+void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
+  func->walk([&](Operation *op) {
+    if (!isa<NDArrayDialect>(op->getDialect()))
+      return;
+    // The distribution the operands must have: the result's if the op
+    // computes on any distribution, else the default one.
+    dist::DistEnvAttr target;
+    if (supportsAnyDistribution(op))
+      for (Type type : op->getResultTypes())
+        if (auto env = dist::getDistEnv(type);
+            env && cast<NDArrayType>(type).getRank() > 0)
+          target = env;
+    OpBuilder b(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<NDArrayType>(operand.get().getType());
+      auto env = dist::getDistEnv(type);
+      if (!env || type.getRank() == 0)
+        continue;
+      dist::DistEnvAttr wanted = target ? target : env.getDefault();
+      if (env == wanted)
+        continue;
+      operand.set(dist::RedistributeOp::create(
+          b, op->getLoc(), dist::withDistEnv(type, wanted), operand.get()));
+    }
+  });
+}
+
 namespace {
 
 /// Whether result `result` of `op`, whose operands are distributed on a
@@ -130,12 +225,14 @@ void imex::ndarray::detail::forEachEdge(
 
 namespace {
 
-/// Makes `value` distributed on `team`; returns whether it changed.
-bool markDistributed(Value value, int64_t team) {
+/// Makes `value` distributed as `env` (the default distribution if its rank
+/// has not the split axes); returns whether it changed.
+bool markDistributed(Value value, dist::DistEnvAttr env) {
   auto type = dyn_cast<NDArrayType>(value.getType());
   if (!type || type.getRank() == 0 || dist::getDistEnv(type))
     return false;
-  value.setType(dist::withDistEnv(type, team));
+  value.setType(dist::withDistEnv(
+      type, cast<dist::DistEnvAttr>(env.getResultEnvironment(type))));
   return true;
 }
 
@@ -153,18 +250,18 @@ void imex::ndarray::detail::propagateDistribution(FunctionOpInterface func) {
                     [&](Operation *, OperandRange sources, ValueRange inputs) {
                       for (auto [source, input] : llvm::zip(sources, inputs))
                         if (auto env = dist::getDistEnv(source.getType()))
-                          changed |= markDistributed(input, env.getTeam());
+                          changed |= markDistributed(input, env);
                     });
         return;
       }
       if (!isa<NDArrayDialect>(op->getDialect()))
         return;
-      int64_t team = getOperandTeam(op);
-      if (!team)
+      dist::DistEnvAttr env = getResultDistEnv(op);
+      if (!env)
         return;
       for (OpResult result : op->getResults())
         if (isDistributedResult(result))
-          changed |= markDistributed(result, team);
+          changed |= markDistributed(result, env);
     });
   }
 }

@@ -125,14 +125,21 @@ void imex::ndarray::detail::replaceWithDistributed(OpBuilder &b, Operation *op,
 
 namespace {
 
+/// Removes the attributes naming the distribution of the array `op` makes.
+void removeDistAttrs(Operation *op) {
+  for (StringRef name :
+       {StringRef(kTeamAttrName), dist::DistDialect::getSplitAttrName(),
+        dist::DistDialect::getGridAttrName()})
+    op->removeAttr(name);
+}
+
 /// Replaces a creation op carrying `dist.team` by the local block of the
 /// array it creates.
 LogicalResult distributeCreation(Operation *op) {
-  auto teamAttr = dyn_cast<IntegerAttr>(op->getAttr(kTeamAttrName));
-  op->removeAttr(kTeamAttrName);
-  if (!teamAttr || teamAttr.getInt() < 1)
-    return op->emitOpError("'")
-           << kTeamAttrName << "' must be an integer team id >= 1";
+  FailureOr<dist::DistEnvAttr> env = getRequestedDistEnv(op);
+  removeDistAttrs(op);
+  if (failed(env))
+    return failure();
   if (!isa<CreateOp, LinSpaceOp, RandomOp, TriOp, CopyOp>(op))
     return op->emitOpError("'")
            << kTeamAttrName
@@ -140,15 +147,21 @@ LogicalResult distributeCreation(Operation *op) {
               "ndarray.random, ndarray.tri and ndarray.copy only";
   Value result = op->getResult(0);
   auto type = cast<NDArrayType>(result.getType());
-  if (type.getRank() == 0)
-    return success(); // 0-d arrays are replicated.
-  int64_t team = teamAttr.getInt();
+  if (type.getRank() == 0) {
+    if (!env->isDefaultDistribution())
+      return op->emitOpError("a 0-d array is replicated: it cannot be split ")
+             << "(" << *env << ")";
+    return success();
+  }
+  if (failed(env->verifyArrayType([&] { return op->emitOpError(); }, type)))
+    return failure();
+  int64_t team = env->getTeam();
   OpBuilder b(op->getContext());
   b.setInsertionPointAfter(op);
   Location loc = op->getLoc();
   if (auto create = dyn_cast<CreateOp>(op)) {
     // Allocate only the local block.
-    Value distributed = dist::createDistributedCreate(b, loc, create, team);
+    Value distributed = dist::createDistributedCreate(b, loc, create, *env);
     result.replaceAllUsesWith(distributed);
     create.erase();
     return success();
@@ -159,7 +172,7 @@ LogicalResult distributeCreation(Operation *op) {
   SmallVector<OpOperand *> uses =
       llvm::map_to_vector(result.getUses(), [](OpOperand &u) { return &u; });
   Value distributed = dist::createDistribute(b, loc, result, team,
-                                             dist::withDistEnv(type, team));
+                                             dist::withDistEnv(type, *env));
   for (OpOperand *use : uses)
     use->set(distributed);
   return success();
@@ -178,6 +191,13 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
   constexpr llvm::StringLiteral kGhostAttrName = "dist.ghost";
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     Attribute attr = func.getArgAttr(i, kTeamAttrName);
+    for (StringRef name : {dist::DistDialect::getSplitAttrName(),
+                           dist::DistDialect::getGridAttrName()})
+      if (func.getArgAttr(i, name))
+        return func.emitOpError("argument #")
+               << i << ": '" << name
+               << "': distributed arguments are split on rows (the default "
+                  "distribution); redistribute inside the function";
     if (!attr) {
       for (StringRef name : {kShapeAttrName, kGhostAttrName})
         if (func.getArgAttr(i, name))
@@ -323,6 +343,12 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
 }
 
 LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
+  // Arrays split on other axes or over a grid: only ops that
+  // convert-dist-to-standard computes on blocks of any distribution see
+  // them (redistributeOperands), and they need nothing more.
+  if (llvm::any_of(op->getOperandTypes(), hasNonDefaultDistribution) ||
+      llvm::any_of(op->getResultTypes(), hasNonDefaultDistribution))
+    return success();
   OpBuilder b(op);
   Location loc = op->getLoc();
   if (isa<EWBinOp, WhereOp>(op)) {
@@ -451,12 +477,16 @@ struct NDArrayDistPass
         propagateDistribution(func);
         continue;
       }
-      auto team = dyn_cast<IntegerAttr>(op->getAttr(kTeamAttrName));
-      if (!team || team.getInt() != source.getTeam())
+      FailureOr<dist::DistEnvAttr> env = getRequestedDistEnv(op);
+      if (failed(env))
+        return failure();
+      if (env->getTeam() != source.getTeam())
         return op->emitOpError("copies an array distributed over team ")
-               << source.getTeam() << " to " << op->getAttr(kTeamAttrName)
+               << source.getTeam() << " to team " << env->getTeam()
                << ": redistribution to another team is not supported";
-      op->removeAttr(kTeamAttrName);
+      // (Another distribution of the same team: the copy's result has it,
+      // and its operand is redistributed below.)
+      removeDistAttrs(op);
     }
 
     // Distributed arrays live inside one function: their parts and offsets
@@ -483,6 +513,8 @@ struct NDArrayDistPass
     if (failed(distributeEdgeSources(func)))
       return failure();
 
+    redistributeOperands(func);
+
     SmallVector<Operation *> ops;
     func->walk([&](Operation *op) {
       if (isa<NDArrayDialect>(op->getDialect()) &&
@@ -499,7 +531,8 @@ struct NDArrayDistPass
   }
 
   /// Replicated values flowing into distributed region arguments or results
-  /// are distributed just before the op or terminator forwarding them.
+  /// are distributed just before the op or terminator forwarding them;
+  /// distributed values of another distribution are redistributed.
   LogicalResult distributeEdgeSources(FunctionOpInterface func) {
     SmallVector<RegionBranchOpInterface> branches;
     func->walk([&](RegionBranchOpInterface op) { branches.push_back(op); });
@@ -509,11 +542,18 @@ struct NDArrayDistPass
         for (auto [i, pair] : llvm::enumerate(llvm::zip(sources, inputs))) {
           auto [source, input] = pair;
           auto env = dist::getDistEnv(input.getType());
-          if (!env || dist::getDistEnv(source.getType()))
+          auto sourceEnv = dist::getDistEnv(source.getType());
+          if (!env || sourceEnv == env ||
+              (sourceEnv && cast<NDArrayType>(source.getType()).getRank() == 0))
             continue;
           OpBuilder b(forwarder);
-          Value distributed = dist::createDistribute(
-              b, forwarder->getLoc(), source, env.getTeam(), input.getType());
+          Value distributed =
+              sourceEnv
+                  ? dist::RedistributeOp::create(b, forwarder->getLoc(),
+                                                 input.getType(), source)
+                        .getResult()
+                  : dist::createDistribute(b, forwarder->getLoc(), source,
+                                           env.getTeam(), input.getType());
           forwarder->setOperand(sources.getBeginOperandIndex() + i,
                                 distributed);
         }

@@ -126,7 +126,7 @@ func.func @init_global_size(%p: !ndarray.ndarray<?xf64>, %i: index) {
 
 func.func @init_offset_dim1(%p: !ndarray.ndarray<?x4xf64>, %i: index) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'dist.init_dist_array' op offset of dimension 1 must be 0 (arrays are split on dimension 0), got 1}}
+  // expected-error @+1 {{'dist.init_dist_array' op offset of dimension 1 must be 0 (it is not split: every rank holds all of it), got 1}}
   %0 = dist.init_dist_array %p offsets(%i, %c1) shape(%i, %i) : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
   return
 }

@@ -64,7 +64,7 @@ func.func @shape_without_team(%a: !ndarray.ndarray<?xf64> {dist.shape = array<i6
 func.func @copy_to_other_team(%n: index) {
   %v = arith.constant 1.0 : f64
   %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
-  // expected-error @+1 {{copies an array distributed over team 1 to 2 : i64: redistribution to another team is not supported}}
+  // expected-error @+1 {{copies an array distributed over team 1 to team 2: redistribution to another team is not supported}}
   %b = ndarray.copy %a {dist.team = 2 : i64} : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64>
   return
 }

@@ -27,11 +27,14 @@ DistEnvAttr getDistEnv(mlir::Type type);
 /// Whether `type` is a distributed array (an ndarray with a dist env).
 inline bool isDist(mlir::Type type) { return bool(getDistEnv(type)); }
 /// The type of a rank's block of the distributed array type `distType`: its
-/// shape with dimension 0 dynamic (a 0-d array: its shape), its element
+/// shape with its split axes dynamic (a 0-d array: its shape), its element
 /// type and its other environments. Null if `distType` is not distributed.
 ndarray::NDArrayType getLocalType(ndarray::NDArrayType distType);
-/// `type` distributed over `team`; replaces a dist env `type` may have.
+/// `type` distributed over `team` (default distribution); replaces a dist
+/// env `type` may have.
 ndarray::NDArrayType withDistEnv(ndarray::NDArrayType type, int64_t team);
+/// `type` in the dist env `env`; replaces a dist env `type` may have.
+ndarray::NDArrayType withDistEnv(ndarray::NDArrayType type, DistEnvAttr env);
 /// The value of the dynamic global size `dim` of the distributed array
 /// `array` when it is known without new ops (the shape operand of the
 /// `dist.init_dist_array` it is computed from), else null.

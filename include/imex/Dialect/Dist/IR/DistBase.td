@@ -43,7 +43,9 @@ def Dist_Dialect : Dialect {
 
     Ops that create distributed arrays before `ndarray-dist` runs carry the
     team as the discardable attribute `dist.team` (a positive signless
-    integer or index), e.g. `ndarray.create(%n) value %v {dist.team = 1 : i64}`.
+    integer or index), e.g. `ndarray.create(%n) value %v {dist.team = 1 : i64}`,
+    and optionally the distribution as `dist.split = array<i64: 0, 1>` and
+    `dist.grid = array<i64: 2, 2>` (see `#dist.dist_env`).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::imex::ndarray::NDArrayDialect"];
@@ -54,6 +56,10 @@ def Dist_Dialect : Dialect {
     /// The discardable attribute naming the team of an array created by the
     /// op it is attached to.
     static ::llvm::StringRef getTeamAttrName() { return "dist.team"; }
+    /// Beside `dist.team`: the split axes and the grid of the created array
+    /// (`array<i64: ...>`, the `split` and `grid` of its `#dist.dist_env`).
+    static ::llvm::StringRef getSplitAttrName() { return "dist.split"; }
+    static ::llvm::StringRef getGridAttrName() { return "dist.grid"; }
   }];
 }
 
@@ -69,29 +75,62 @@ def Dist_DistEnvAttr : AttrDef<Dist_Dialect, "DistEnv", [
   let summary = "environment of an array distributed over a team";
   let description = [{
     Marks an `!ndarray.ndarray` as distributed over `team` (>= 1; 1 is
-    `MPI_COMM_WORLD`): each rank of the team holds a block of rows of it
-    (dimension 0; a 0-d array is replicated). The type says nothing about
-    which rows a rank holds: that is known at run time only, so that one
-    compiled module serves every rank and rank count. The ops of the dist
-    dialect compute the partition (`dist.default_partition`, ...) and bind
-    a rank's block to the array (`dist.init_dist_array`).
+    `MPI_COMM_WORLD`) and says how: the axes in `split` (strictly
+    increasing, each below the array's rank; default `[0]`, the rows) are
+    split in blocks over a Cartesian grid of ranks with one grid dimension
+    per split axis. `grid` gives the grid's shape (one entry >= 1 per split
+    axis); without it the grid is factored from the team's size at run
+    time as `MPI_Dims_create` does (`_idtr_grid_dims`), so that one
+    compiled module serves every rank count. A 0-d array is replicated and
+    has the default distribution.
 
     ```mlir
     !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+    !ndarray.ndarray<16x?xf64, #dist.dist_env<team = 1, split = [1]>>
+    !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+    !ndarray.ndarray<?x?x8xf32, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 3]>>
     !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
     ```
 
-    As an ndarray environment: arrays of the same team may meet in one op;
+    Rank `r` of the grid has grid coordinates `r` in row-major order (as
+    `MPI_Cart_create`); along split axis `k` with grid size `p` and
+    coordinate `c`, it owns the block of the default partition of that
+    axis (`dist.default_partition`); ranks beyond the grid own nothing.
+    The type says nothing about which block a rank holds: that is known at
+    run time only. The ops of the dist dialect compute the partition and
+    bind a rank's block to the array (`dist.init_dist_array`).
+
+    As an ndarray environment: arrays of the same team and distribution may
+    meet in one op (`dist.redistribute` converts between distributions);
     distributed and non-distributed (replicated) arrays may be combined; an
-    inferred result keeps the team.
+    inferred result keeps the environment where its rank has the split
+    axes, else gets the default distribution.
 
     Helpers (`Dist.h`): `getDistEnv(type)`, `isDist(type)`,
-    `getLocalType(type)` (the type of a rank's block: dimension 0 dynamic,
-    keeping other environments) and `withDistEnv(type, team)`.
+    `getLocalType(type)` (the type of a rank's block: split axes dynamic,
+    keeping other environments), `withDistEnv(type, team)` and
+    `withDistEnv(type, env)`.
   }];
-  let parameters = (ins AttrParameter<"int64_t", "the team (>= 1)">:$team);
-  let assemblyFormat = "`<` `team` `=` $team `>`";
+  let parameters = (ins
+    AttrParameter<"int64_t", "the team (>= 1)">:$team,
+    ArrayRefParameter<"int64_t", "the split axes">:$split,
+    ArrayRefParameter<"int64_t", "the grid shape (empty: at run time)">:$grid);
+  let builders = [
+    AttrBuilder<(ins "int64_t":$team), [{
+      static constexpr int64_t kRows[] = {0};
+      return $_get($_ctxt, team, ::llvm::ArrayRef<int64_t>(kRows),
+                   ::llvm::ArrayRef<int64_t>());
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the rows (only dimension 0) are split, the grid chosen at run
+    /// time: the distribution `#dist.dist_env<team = T>` denotes.
+    bool isDefaultDistribution() const;
+    /// The default distribution over the same team.
+    DistEnvAttr getDefault() const;
+  }];
 }
 
 #endif // IMEX_DIALECT_DIST_IR_DISTBASE_TD

@@ -216,6 +216,40 @@ def Dist_DefaultPartitionOp : Dist_IndexOp<"default_partition"> {
   }];
 }
 
+def Dist_GridPartitionOp : Dist_IndexOp<"grid_partition", [
+    AttrSizedOperandSegments]> {
+  let summary = "the block of an array a rank owns over a grid of ranks";
+  let description = [{
+    The block of an array of shape `global_shape` that rank `rank` owns when
+    the axes `split` (strictly increasing, below the rank) are split over a
+    Cartesian grid of ranks of shape `grid` (one size per split axis), as an
+    offset and a size per dimension. The rank's grid coordinates are `rank`
+    in row-major order (the last grid dimension varies fastest, as
+    `MPI_Cart_create` numbers ranks); along split axis `k` it owns the block
+    of `dist.default_partition` of that axis for coordinate `c_k` of
+    `grid[k]` ranks; other axes are whole. Ranks beyond the grid's size own
+    nothing (sizes 0). The distribution of a `#dist.dist_env` with `split`
+    and `grid`.
+
+    Requires grid sizes >= 1, `rank >= 0` and global sizes >= 0 (checked
+    where the operands are constant).
+
+    ```mlir
+    %p:4 = dist.grid_partition %rank grid(%p0, %p1) shape(%n, %m) split [0, 1]
+    // %p#0, %p#1: offsets; %p#2, %p#3: sizes
+    ```
+  }];
+  let arguments = (ins Index:$rank, Variadic<Index>:$grid,
+                       Variadic<Index>:$global_shape,
+                       DenseI64ArrayAttr:$split);
+  let assemblyFormat = [{
+    $rank `grid` `(` $grid `)` `shape` `(` $global_shape `)` `split` $split
+    attr-dict
+  }];
+  let extraClassDeclaration = indexOpClassDeclaration;
+  let hasVerifier = 1;
+}
+
 def Dist_LocalTargetOfSliceOp : Dist_IndexOp<"local_target_of_slice", [
     AttrSizedOperandSegments, OffsetSizeAndStrideOpInterface]> {
   let summary = "the part of a view of a distributed array this rank owns";
@@ -415,6 +449,36 @@ def Dist_LocalRepartitionOp : Dist_Op<"local_repartition", [Pure]> {
     qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
+}
+
+def Dist_RedistributeOp : Dist_Op<"redistribute", [NoMemoryEffect]> {
+  let summary = "change the distribution of an array (collective)";
+  let description = [{
+    Collective over the team: every rank calls it. Returns `source` with the
+    distribution of the result type (another set of split axes, another
+    grid): each rank receives the elements of its new block that it does
+    not own in `source`'s distribution from their owners, point to point
+    between the ranks whose blocks intersect, each element moved at most
+    once (`_idtr_repartition`). The result has no halos.
+
+    `source` and the result are distributed arrays of the same team, rank
+    (>= 1) and element type, with global shapes that agree where both are
+    static; their other environments are equal.
+
+    ```mlir
+    %c = dist.redistribute %r : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+    ```
+
+    Folds when both types are equal (no redistribution) and when `source`
+    is a redistribution (a chain of them moves data once).
+  }];
+  let arguments = (ins Dist_DistArray:$source);
+  let results = (outs Dist_DistArray:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 #endif // IMEX_DIALECT_DIST_IR_DISTOPS_TD

@@ -45,6 +45,15 @@ mlir::Value createTeamSize(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createTeamMember(mlir::OpBuilder &b, mlir::Location loc,
                              int64_t team);
 
+/// The offsets and sizes (one per dimension) of this rank's block of an
+/// array of global shape `shape` in the distribution `env`: the default
+/// partition of the rows, or the block of a grid of ranks (its shape from
+/// `env` or `distruntime.grid_dim` at run time). A grid named in `env`
+/// with more blocks than the team has ranks fails at run time (cf.assert).
+std::pair<llvm::SmallVector<mlir::Value>, llvm::SmallVector<mlir::Value>>
+createBlock(mlir::OpBuilder &b, mlir::Location loc, DistEnvAttr env,
+            mlir::ValueRange shape);
+
 /// Offset and size of this rank's block of `rows` rows in the default
 /// partition over `team`.
 std::pair<mlir::Value, mlir::Value> createDefaultPartition(mlir::OpBuilder &b,
@@ -135,16 +144,16 @@ mlir::Value createGather(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createGatherElement(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value array, mlir::ValueRange indices);
 
-/// The replicated array `replicated` distributed over `team` with the
-/// default partition: each rank keeps (a view of) its block.
+/// The replicated array `replicated` distributed as `distType` (over
+/// `team`): each rank keeps (a view of) its block.
 mlir::Value createDistribute(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value replicated, int64_t team,
                              mlir::Type distType);
 
-/// A distributed array like `create` would make, allocating only this
-/// rank's block of the default partition.
+/// A distributed array like `create` would make, in the distribution
+/// `env`, allocating only this rank's block.
 mlir::Value createDistributedCreate(mlir::OpBuilder &b, mlir::Location loc,
-                                    ndarray::CreateOp create, int64_t team);
+                                    ndarray::CreateOp create, DistEnvAttr env);
 
 /// Marks the write-back of the final version of a distributed argument
 /// with spare rows (`dist.ghost`) into the argument's block when that

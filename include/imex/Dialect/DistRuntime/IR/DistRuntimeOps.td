@@ -184,6 +184,29 @@ def DistRuntime_TeamMemberOp : DistRuntime_Op<"team_member", [Pure]> {
   let assemblyFormat = "`team` `=` $team attr-dict";
 }
 
+def DistRuntime_GridDimOp : DistRuntime_Op<"grid_dim", [Pure]> {
+  let summary = "one extent of the default grid of a team's ranks";
+  let description = [{
+    Extent `dim` of the Cartesian grid of `ndims` dimensions that all ranks
+    of `team` form by default (`MPI_Dims_create`: extents as close to each
+    other as possible, non-increasing; `_idtr_grid_dim`). The grid of a
+    `#dist.dist_env` that splits `ndims` axes and names no grid. A run-time
+    value: never folded. Local, not collective.
+
+    ```mlir
+    %p0 = distruntime.grid_dim team = 1 ndims = 2 dim = 0
+    ```
+  }];
+  let arguments = (ins DistRuntime_TeamAttr:$team,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$ndims,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
+  let results = (outs Index:$size);
+  let assemblyFormat = [{
+    `team` `=` $team `ndims` `=` $ndims `dim` `=` $dim attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def DistRuntime_AllReduceOp : DistRuntime_Op<"allreduce", [
     DistRuntime_Communicates, AllTypesMatch<["input", "result"]>]> {
   let summary = "element-wise reduction over all ranks of a team";
@@ -522,8 +545,9 @@ def DistRuntime_RepartitionOp : DistRuntime_AsyncOp<"repartition"> {
   let summary = "start copying any box of a distributed array to each rank";
   let description = [{
     `input` is this rank's block (at the global offsets `local_offsets`) of
-    a distributed array of global shape `global_shape`, split on dimension
-    0. `output` receives the global box `[target_offsets, target_offsets +
+    a distributed array of global shape `global_shape` in any block
+    distribution (the blocks of all ranks tile the array: rows, columns or
+    the blocks of a grid of ranks). `output` receives the global box `[target_offsets, target_offsets +
     target_sizes)` of the array: boxes may be a new row partition, blocks
     of other dimensions, or the same box on several ranks; they need not
     tile the array. Only ranks whose rows overlap a box send to its rank.

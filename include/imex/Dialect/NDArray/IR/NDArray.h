@@ -23,11 +23,11 @@
 namespace imex::ndarray {
 class NDArrayType;
 
-/// Whether the environment sets `a` and `b` (of two arrays) may meet in one
-/// op: for every kind present in both, the two environments are compatible;
-/// a kind present in only one must allow mixing with its absence.
-bool areCompatibleEnvironments(llvm::ArrayRef<mlir::Attribute> a,
-                               llvm::ArrayRef<mlir::Attribute> b);
+/// Whether the arrays `a` and `b` may meet in one op as far as their
+/// environments go: for every kind present in both, the two environments
+/// are compatible; a kind present in only one must allow mixing with its
+/// absence.
+bool areCompatibleEnvironments(NDArrayType a, NDArrayType b);
 
 /// Whether `shape` can be an ndarray shape: sizes non-negative or dynamic,
 /// and the static ones multiply to at most 2^63 - 1 elements.

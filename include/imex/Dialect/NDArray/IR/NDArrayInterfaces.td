@@ -21,9 +21,12 @@ def NDArray_EnvironmentAttrInterface
   }];
   let methods = [
     InterfaceMethod<[{
-        Whether an array in this environment may be combined in one op with an
-        array in environment `other` (an attribute of the same kind).
-      }], "bool", "isCompatibleEnvironment", (ins "::mlir::Attribute":$other),
+        Whether an array of shape `type` in this environment may be combined
+        in one op with an array of shape `otherType` in environment `other`
+        (an attribute of the same kind).
+      }], "bool", "isCompatibleEnvironment",
+      (ins "::mlir::ShapedType":$type, "::mlir::Attribute":$other,
+           "::mlir::ShapedType":$otherType),
       [{}], [{ return $_attr == other; }]>,
     InterfaceMethod<[{
         Whether an op may combine an array in this environment with an array

@@ -4,6 +4,7 @@
 #define IMEX_DIALECT_NDARRAY_TRANSFORMS_PASSES_H
 
 #include "imex/Dialect/NDArray/IR/NDArray.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"

@@ -103,6 +103,7 @@ def NDArrayDist : Pass<"ndarray-dist", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::imex::dist::DistDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::imex::distruntime::DistRuntimeDialect"];
 }
 
