@@ -89,6 +89,20 @@ RANKS_TO_5 = (RANKS + (5,) if "IMEX_DIST_RANKS" not in os.environ
               else RANKS)
 TEAM = "" if EMULATE else " {dist.team = 1 : i64}"
 
+
+def team_attrs(split=None, grid=None):
+    """The attributes creating an array on team 1 split on the axes `split`
+    over a grid of ranks of shape `grid` (None: the defaults, rows and a
+    grid chosen at run time)."""
+    if EMULATE:
+        return ""
+    attrs = ["dist.team = 1 : i64"]
+    if split is not None:
+        attrs.append(f"dist.split = array<i64: {', '.join(map(str, split))}>")
+    if grid is not None:
+        attrs.append(f"dist.grid = array<i64: {', '.join(map(str, grid))}>")
+    return " {" + ", ".join(attrs) + "}"
+
 # IDTR statistics (runtime/include/idtr/idtr.h) the programs print last.
 STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
               "alltoall", "reduce", "metadata", "all"]
@@ -125,8 +139,11 @@ def _bound(value, n, default_end):
 class Dist(DataDependentOps):
     """Builds one program: ndarray IR and its numpy twin side by side."""
 
-    def __init__(self):
+    def __init__(self, distribution=None):
         self.p = Program()
+        # (split, grid) of the distributed arrays a case creates, for those
+        # whose rank has the split axes (others are split on rows).
+        self.distribution = distribution
         self.checks = []
         self.case = ""
         self.emit = True
@@ -168,6 +185,21 @@ class Dist(DataDependentOps):
         assert not dtype.startswith("ui"), "unsigned constants: use inputs"
         return self.op(f"arith.constant {int(value)} : {dtype}")
 
+    def team(self, ndim):
+        """The team attributes for creating a distributed array of rank
+        `ndim` in this program's distribution."""
+        if self.distribution is None or ndim <= max(self.distribution[0]):
+            return TEAM
+        return team_attrs(*self.distribution)
+
+    def redistribute(self, a, split=None, grid=None):
+        """`a` copied into another distribution (`ndarray.copy` with
+        `dist.split` and `dist.grid`: a dist.redistribute)."""
+        t = array_type(a.dims, a.dtype)
+        v = self.op(f"ndarray.copy {a.name}{team_attrs(split, grid)} : "
+                    f"{t} -> {t}")
+        return Val(v, a.dims, a.dtype, a.value.copy())
+
     # -- inputs ----------------------------------------------------------
     def array(self, value, dtype=None, dist=True, dynamic=False, via="copy"):
         """An input array holding `value`: distributed (`ndarray.copy`
@@ -193,7 +225,7 @@ class Dist(DataDependentOps):
             with_team = via == "create" and dist
             size_list = f"({', '.join(sizes)})" if dynamic else ""
             y = self.op(f"ndarray.create{size_list}{fill}"
-                        f"{TEAM if with_team else ''} : {t}")
+                        f"{self.team(len(dims)) if with_team else ''} : {t}")
             self.line(f"ndarray.insert_slice {x} into {y}"
                       f"[{', '.join('0' for _ in dims)}] [{', '.join(sizes)}]"
                       f" [{', '.join('1' for _ in dims)}] : {xt} into {t}")
@@ -201,7 +233,8 @@ class Dist(DataDependentOps):
                 return Val(y, dims, dtype, value.copy())
             x, xt = y, t
         if dist:
-            x = self.op(f"ndarray.copy {x}{TEAM} : {xt} -> {xt}")
+            x = self.op(f"ndarray.copy {x}{self.team(len(dims))} : {xt} -> "
+                        f"{xt}")
         return Val(x, dims, dtype, value.copy())
 
     def scalar(self, value, dtype="f64", dist=False):
@@ -218,7 +251,8 @@ class Dist(DataDependentOps):
         sizes = ""
         if dynamic:
             sizes = "(" + ", ".join(self.opaque_index(n) for n in shape) + ")"
-        v = self.op(f"ndarray.create{sizes} value {c}{TEAM if team else ''}"
+        team = self.team(len(shape)) if team else ""
+        v = self.op(f"ndarray.create{sizes} value {c}{team}"
                     f" : {array_type(dims, dtype)}")
         return Val(v, dims, dtype, np.full(shape, fill, NUMPY_OF[dtype]))
 
@@ -580,11 +614,12 @@ class Dist(DataDependentOps):
         self.p.outputs.append("i64")
 
 
-def build(cases):
-    """One program running `cases`; a case gets the same data whether it
-    runs with others or alone (the generator is seeded by its name)."""
+def build(cases, distribution=None):
+    """One program running `cases` (creating distributed arrays in
+    `distribution`, see Dist); a case gets the same data whether it runs
+    with others or alone (the generator is seeded by its name)."""
     global RNG
-    d = Dist()
+    d = Dist(distribution)
     for case in cases:
         d.case = case_name(case)
         RNG = np.random.default_rng(zlib.crc32(d.case.encode()))
@@ -662,11 +697,13 @@ def _run_and_compare(d, n, expect_halo, errors, max_bytes=None, options=""):
 
 
 def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None,
-              options=""):
+              options="", distribution=None):
     """Runs all `cases` in one program on each rank count; see the module
     docstring for what is checked. `max_bytes`: no rank may send more bytes
     (point-to-point and into collectives, over the whole program).
-    `options`: of the distributed pipeline (e.g. "split-interior=1"). When the program fails on some rank
+    `options`: of the distributed pipeline (e.g. "split-interior=1").
+    `distribution`: (split axes, grid shape or None) of the arrays the cases
+    create (see Dist). When the program fails on some rank
     count, each case runs alone there (still checked) and the failing ones
     are reported with their own, small program; later rank counts run the
     program without them. Raises AssertionError listing every problem."""
@@ -677,7 +714,7 @@ def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None,
         working = [c for c in cases if case_name(c) not in broken]
         if not working:
             break
-        d = build(working)
+        d = build(working, distribution)
         try:
             results[n] = _run_and_compare(d, n, expect_halo, errors,
                                           max_bytes, options)
@@ -687,7 +724,8 @@ def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None,
         results[n], failing = {}, []
         for case in working:
             try:
-                results[n].update(_run_and_compare(build([case]), n,
+                results[n].update(_run_and_compare(build([case],
+                                                         distribution), n,
                                                    expect_halo, errors,
                                                    max_bytes, options))
             except LaunchFailed as e:
@@ -702,7 +740,7 @@ def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None,
     labels = {}
     for got in results.values():
         labels.update(dict.fromkeys(got))
-    exact = {c.label: c.exact for c in build(cases).checks}
+    exact = {c.label: c.exact for c in build(cases, distribution).checks}
     base = min(results) if results else None
     for n, got in results.items():
         for label in labels:

@@ -104,8 +104,13 @@ dist::createBlock(OpBuilder &b, Location loc, DistEnvAttr env,
   }
   auto partition = GridPartitionOp::create(
       b, loc, createTeamMember(b, loc, team), grid, shape, split);
-  return {SmallVector<Value>(partition.getResultOffsets()),
-          SmallVector<Value>(partition.getResultSizes())};
+  // (Axes that are not split: 0 and the global size, as they are.)
+  SmallVector<Value> offsets(shape.size(), zero), sizes(shape);
+  for (int64_t axis : split) {
+    offsets[axis] = partition.getResultOffsets()[axis];
+    sizes[axis] = partition.getResultSizes()[axis];
+  }
+  return {offsets, sizes};
 }
 
 std::pair<Value, Value> dist::createDefaultPartition(OpBuilder &b, Location loc,

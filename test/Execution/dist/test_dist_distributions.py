@@ -1,0 +1,189 @@
+"""Arrays split on any axes and over grids of ranks (`dist.split`,
+`dist.grid`): the same programs with every array of rank 2 (and 3) created
+split on rows, on columns, over the run-time grid and over fixed 2x2, 1x3,
+3x1 and 2x3 grids (on the rank counts that have enough ranks; ranks beyond
+the grid own nothing), uneven sizes; every op against numpy, and every rank
+count giving the same bits. Elementwise ops and copies compute on each
+rank's block; other ops redistribute their operands to rows
+(`dist.redistribute`, one all-to-all-v); redistribution between every pair
+of distributions moves each element at most once."""
+
+import numpy as np
+import pytest
+
+from dist_harness import (RANKS, STAT_KINDS, _run, build, data, iota, named,
+                          run_cases)
+
+# name: (split axes, grid shape or None)
+DISTRIBUTIONS = {
+    "rows": ([0], None),
+    "columns": ([1], None),
+    "grid": ([0, 1], None),
+    "grid 2x2": ([0, 1], [2, 2]),
+    "grid 1x3": ([0, 1], [1, 3]),
+    "grid 3x1": ([0, 1], [3, 1]),
+}
+
+
+def cells(distribution):
+    split, grid = distribution
+    return int(np.prod(grid)) if grid else 1
+
+
+def elementwise(d):
+    a = d.array(data((7, 5)))
+    b = d.array(data((7, 5), low=0.5, high=3), via="create")
+    two = d.scalar(2.0)
+    d.check(d.add(a, b), "a + b")
+    d.check(d.sub(d.mul(d.add(a, b), a), d.ewbin("divide", a, b)), "chain")
+    d.check(d.mul(two, a), "0-d * a")
+    d.check(d.ewuny("sin", a), "sin(a)")
+    d.check(d.where(d.ewbin("less", a, b), a, b), "where(a < b, a, b)")
+    d.check(d.astype(a, "i32"), "a as i32")
+    # broadcasting a replicated row and a replicated array of the same
+    # shape (computed on rows)
+    d.check(d.mul(a, d.array(data((5,)), dist=False)), "a * replicated row")
+    d.check(d.add(a, d.array(data((7, 5)), dist=False)), "a + replicated")
+    # uneven and small: 3 rows and 2 columns leave blocks empty on a grid
+    s = d.array(data((3, 2)))
+    d.check(d.add(s, d.array(data((3, 2)), via="create")), "3x2 + 3x2")
+
+
+def dynamic_sizes(d):
+    a = d.array(data((6, 9)), dynamic=True)
+    b = d.array(iota((6, 9)), dynamic=True)
+    d.check(d.sub(a, b), "dynamic a - b")
+    d.check(d.reduce("max", d.add(a, b), axes=(1,)), "dynamic max over axis 1")
+
+
+def reductions(d):
+    a = d.array(data((7, 5)))
+    i = d.array(data((7, 5), "i64", -9, 9))
+    for kind in ["sum", "max", "mean", "std"]:
+        d.check(d.reduce(kind, a), f"{kind}(a)")
+    d.check(d.reduce("sum", a, axes=(0,)), "sum over axis 0")
+    d.check(d.reduce("min", a, axes=(1,), keepdims=True),
+            "min over axis 1 keepdims")
+    d.check(d.reduce("prod", i, axes=(1,)), "prod of integers over axis 1")
+
+
+def views_and_inserts(d):
+    u = d.array(data((9, 8)))
+    d.check(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
+                  d.view(u, (slice(2, None), slice(1, -1)))),
+            "u[:-2, 1:-1] + u[2:, 1:-1]")
+    d.check(d.view(u, (slice(1, 8, 3), slice(None, None, 2))),
+            "u[1:8:3, ::2]")
+    d.check(d.extract(u, (3, slice(None))), "u[3, :]")
+    v = d.array(data((9, 8)))
+    d.setitem(v, (slice(2, 5), slice(1, 7)), d.scalar(-1.0))
+    d.setitem(v, (slice(None), 0), d.array(data((9,)), dist=False))
+    d.check(v, "v after inserts")
+    d.check(d.load(u, (4, 6)), "u[4, 6]")
+
+
+def jacobi_steps(d):
+    # The 5-point stencil of examples/jacobi2d in a time loop; every array
+    # created in the distribution (the update goes through rows).
+    n = 10
+    u = d.create((n, n), 0.0)
+    d.setitem(u, (0, slice(None)), d.scalar(1.0))
+    q = d.scalar(0.25)
+
+    def step(d):
+        s = d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
+                        d.view(u, (slice(2, None), slice(1, -1)))),
+                  d.add(d.view(u, (slice(1, -1), slice(None, -2))),
+                        d.view(u, (slice(1, -1), slice(2, None)))))
+        d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
+    d.loop(3, step)
+    d.check(u, "jacobi 3 steps")
+    d.check(d.reduce("sum", u), "checksum")
+
+
+def manipulation(d):
+    a = d.array(data((6, 4)))
+    d.check(d.permute(a, (1, 0)), "a.T")
+    d.check(d.reshape(a, (4, 6)), "reshape 4x6")
+    d.check(d.concat([a, d.array(data((6, 4)))], 0), "concat axis 0")
+    d.check(d.concat([a, d.array(data((6, 2)))], 1), "concat axis 1")
+    d.check(d.matmul(a, d.array(data((4, 3)), dist=False)), "a @ b")
+    d.check(d.expand_dims(a, (0,)), "a[None]")
+
+
+def redistributions(d):
+    # every pair of the distributions of this test (2x2 and 2x3 grids need
+    # 4 and 6 ranks: the run-time grid stands for them here)
+    a = d.array(iota((7, 5)))
+    targets = [([0], None), ([1], None), ([0, 1], None), ([0, 1], [1, 1])]
+    for split, grid in targets:
+        b = d.redistribute(a, split, grid)
+        d.check(b, f"to split {split} grid {grid}")
+        for split2, grid2 in targets:
+            c = d.redistribute(b, split2, grid2)
+            d.check(d.add(c, c), f"{split}/{grid} to {split2}/{grid2}")
+
+
+CASES = [named(f.__name__, f) for f in
+         [elementwise, dynamic_sizes, reductions, views_and_inserts,
+          jacobi_steps, manipulation, redistributions]]
+
+
+@pytest.mark.parametrize("name", list(DISTRIBUTIONS))
+def test_distribution(name):
+    distribution = DISTRIBUTIONS[name]
+    ranks = [n for n in RANKS if n >= cells(distribution)]
+    if not ranks:
+        pytest.skip(f"{name} needs {cells(distribution)} ranks")
+    run_cases(CASES, ranks=ranks, distribution=distribution)
+
+
+def three_dimensional(d):
+    a = d.array(data((4, 5, 3)))
+    b = d.array(iota((4, 5, 3)), via="create")
+    d.check(d.mul(a, b), "a * b (3-d)")
+    d.check(d.reduce("sum", d.add(a, b), axes=(2,)), "sum over axis 2")
+    d.check(d.permute(a, (2, 0, 1)), "permute (2, 0, 1)")
+
+
+@pytest.mark.parametrize("split", [[0, 1, 2], [1, 2], [2]])
+def test_three_dimensional(split):
+    run_cases([named("three_dimensional", three_dimensional)],
+              distribution=(split, None))
+
+
+def redistribution_volume(d):
+    a = d.array(iota((12, 10)))
+    d.check(d.redistribute(a, [1]), "rows to columns")
+
+
+def _blocks(n, p):
+    """The default partition of n elements over p ranks (IDTR's)."""
+    sizes = [n // p + (r >= p - n % p) for r in range(p)]
+    return [range(sum(sizes[:r]), sum(sizes[:r + 1])) for r in range(p)]
+
+
+def test_redistribution_moves_each_element_at_most_once():
+    # rows -> columns, then (printing) columns -> rows and the gather of the
+    # rows: point-to-point bytes per rank are exactly the elements of its
+    # blocks it does not own in the other distribution, plus its rows to
+    # every other rank.
+    for p in RANKS:
+        if p == 1:
+            continue
+        d = build([named("volume", redistribution_volume)])
+        got, stats, errors = _run(d, p)
+        assert not errors, errors
+        np.testing.assert_array_equal(got["volume:rows to columns"], iota((12, 10)))
+        rows, cols = _blocks(12, p), _blocks(10, p)
+        for r, s in enumerate(stats):
+            own_rows, own_cols = len(rows[r]) * 10, 12 * len(cols[r])
+            both = len(rows[r]) * len(cols[r])
+            expected = own_rows + own_cols - 2 * both + (p - 1) * own_rows
+            assert int(s[len(STAT_KINDS) + 1]) == 8 * expected, \
+                f"rank {r} of {p} sent {s[len(STAT_KINDS) + 1]} bytes, " \
+                f"expected {8 * expected} (stats {s})"
+
+
+def test_six_ranks_grid_2x3():
+    run_cases(CASES[:3], ranks=[6], distribution=([0, 1], [2, 3]))
