@@ -60,8 +60,7 @@ GridArray getOwnedBlock(OpBuilder &b, Location loc, NDArrayType type,
           withTrailingDims(b, loc, rows.size0, owned)};
 }
 
-template <typename OpTy>
-struct GridPattern : public OpConversionPattern<OpTy> {
+template <typename OpTy> struct GridPattern : public OpConversionPattern<OpTy> {
   GridPattern(const TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
@@ -88,8 +87,7 @@ struct InitGridArrayLowering : public GridPattern<dist::InitDistArrayOp> {
 };
 
 /// A grid array holds its owned block only (no halos).
-template <typename OpTy>
-struct GridBlockOfLowering : public GridPattern<OpTy> {
+template <typename OpTy> struct GridBlockOfLowering : public GridPattern<OpTy> {
   using GridPattern<OpTy>::GridPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
@@ -248,8 +246,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
 void imex::dist::detail::populateGridArrayToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<InitGridArrayLowering,
-               GridBlockOfLowering<dist::OwnedBlockOfOp>,
+  patterns.add<InitGridArrayLowering, GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
                GridDimLowering, GridElementwiseLowering, RedistributeLowering>(
       converter, context);

@@ -479,3 +479,53 @@ func.func @copied_layouts(%n: index, %steps: index) -> !ndarray.ndarray<?x4xf64>
   %q = dist.owned_block_of %r#1 : !dist -> !ndarray.ndarray<?x4xf64>
   return %q : !ndarray.ndarray<?x4xf64>
 }
+
+// -----
+
+// An array split over a grid is its block and global position: elementwise
+// ops compute on the blocks; a redistribution to rows is one repartition of
+// the block (any block distribution) to this rank's rows.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+!rows = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK-LABEL: func.func @grid_elementwise_and_redistribute
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[B:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[S:.*]] = ndarray.ewbin add %[[A]], %[[B]] : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+// CHECK: distruntime.team_size team = 1
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[S]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%{{.*}}, %{{.*}}] target_sizes[%{{.*}}, %[[M]]] team = 1
+// CHECK: %{{.*}}:2 = distruntime.wait %[[H]], %[[S]], %[[OUT]]
+// CHECK: ndarray.reduction sum
+// CHECK-NOT: dist.
+func.func @grid_elementwise_and_redistribute(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?xf64> {
+  %da = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %db = dist.init_dist_array %b offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %s = ndarray.ewbin add %da, %db : (!grid, !grid) -> !grid
+  %r = dist.redistribute %s : !grid -> !rows
+  %t = ndarray.reduction sum %r axes [1] : !rows -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+  %l = dist.owned_block_of %t : !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?xf64>
+  return %l : !ndarray.ndarray<?xf64>
+}
+
+// -----
+
+// Rows to columns: the owned rows, at their global row, to the column block
+// of this rank (the grid's shape at run time).
+!rows = !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1>>
+!cols = !ndarray.ndarray<?x8xf64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK-LABEL: func.func @rows_to_columns
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x8xf64>, %[[OFF:.*]]: index, %[[N:.*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[P:.*]] = distruntime.grid_dim team = 1 ndims = 1 dim = 0
+// CHECK: %[[ME:.*]] = distruntime.team_member team = 1
+// CHECK: arith.remsi %[[ME]], %[[P]]
+// CHECK: distruntime.repartition %[[A]] global_shape[%[[N]], %[[C8]]] local_offsets[%[[OFF]], %[[C0]]] target_offsets[%[[C0]], %{{.*}}] target_sizes[%[[N]], %{{.*}}] team = 1 : !ndarray.ndarray<?x8xf64> -> !ndarray.ndarray<?x?xf64>
+func.func @rows_to_columns(%a: !ndarray.ndarray<?x8xf64>, %off: index, %n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %d = dist.init_dist_array %a offsets(%off, %c0) shape(%n, %c8) : !ndarray.ndarray<?x8xf64> -> !rows
+  %c = dist.redistribute %d : !rows -> !cols
+  %b = dist.owned_block_of %c : !cols -> !ndarray.ndarray<?x?xf64>
+  %k = ndarray.dim %b, %c1 : !ndarray.ndarray<?x?xf64>
+  return %k : index
+}

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -109,12 +110,15 @@ imex::ndarray::detail::getRequestedDistEnv(Operation *op) {
 }
 
 /// The distribution of the distributed results of `op` (rank >= 1) given
-/// its operands, or null if none is distributed: the one its distributed
-/// operands share if `op` computes on any distribution (or the one a copy
-/// asks for), else the default one.
+/// its operands, or null if none is distributed: for an op computing on any
+/// distribution whose operands of rank >= 1 are all distributed and not
+/// broadcast (as far as their static shapes tell), the first one's (the
+/// others are redistributed to it), for a copy the one it asks for, else
+/// the default one.
 static dist::DistEnvAttr getResultDistEnv(Operation *op) {
   dist::DistEnvAttr first, scalar;
-  bool shared = supportsAnyDistribution(op);
+  NDArrayType firstType;
+  bool onBlocks = supportsAnyDistribution(op);
   for (Type type : op->getOperandTypes()) {
     auto array = dyn_cast<NDArrayType>(type);
     auto env = dist::getDistEnv(array);
@@ -124,12 +128,16 @@ static dist::DistEnvAttr getResultDistEnv(Operation *op) {
       scalar = scalar ? scalar : env.getDefault();
       continue;
     }
-    if (!env)
-      shared = false; // a replicated array (maybe broadcast)
-    else if (!first)
+    if (!env) {
+      onBlocks = false; // a replicated array (maybe broadcast)
+    } else if (!first) {
       first = env;
-    else
-      shared &= env == first;
+      firstType = array;
+    } else {
+      onBlocks &= array.getRank() == firstType.getRank() &&
+                  succeeded(verifyCompatibleShape(array.getShape(),
+                                                  firstType.getShape()));
+    }
   }
   if (!first)
     return scalar;
@@ -139,7 +147,7 @@ static dist::DistEnvAttr getResultDistEnv(Operation *op) {
     if (FailureOr<dist::DistEnvAttr> requested = getRequestedDistEnv(op);
         succeeded(requested))
       return *requested;
-  return shared ? first : first.getDefault();
+  return onBlocks ? first : first.getDefault();
 }
 
 void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {

@@ -403,3 +403,53 @@ func.func @dim_of_distributed_unknown(%l: !ndarray.ndarray<?xf64>, %o: !ndarray.
   %0 = ndarray.dim %e, %c0 : !d
   return %0 : index
 }
+
+// -----
+
+// Rank 5 of a 2x3 grid has coordinates (1, 2): rows 3..6 of 7 (the second of
+// two blocks), columns 4..6 of 7 (the last of 2, 2, 3); rank 6 is beyond the
+// grid and owns nothing.
+// CHECK-LABEL: func @grid_partition_fold
+// CHECK-NOT: dist.grid_partition
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: return %[[C3]], %[[C4]], %[[C4]], %[[C3]], %[[C0]], %[[C0]]
+func.func @grid_partition_fold() -> (index, index, index, index, index, index) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %p:4 = dist.grid_partition %c5 grid(%c2, %c3) shape(%c7, %c7) split [0, 1]
+  %q:4 = dist.grid_partition %c6 grid(%c2, %c3) shape(%c7, %c7) split [0, 1]
+  return %p#0, %p#1, %p#2, %p#3, %q#2, %q#3 : index, index, index, index, index, index
+}
+
+// -----
+
+// A rank known only at run time: no fold (the results are computed together).
+// CHECK-LABEL: func @grid_partition_columns
+// CHECK-SAME: (%[[R:.*]]: index, %[[N:.*]]: index)
+// CHECK: %[[O:.*]]:2, %[[S:.*]]:2 = dist.grid_partition %[[R]] grid(%{{.*}}) shape(%[[N]], %{{.*}}) split [1]
+// CHECK: return %[[S]]#0, %[[S]]#1
+func.func @grid_partition_columns(%r: index, %n: index) -> (index, index) {
+  %c4 = arith.constant 4 : index
+  %c9 = arith.constant 9 : index
+  %p:4 = dist.grid_partition %r grid(%c4) shape(%n, %c9) split [1]
+  return %p#2, %p#3 : index, index
+}
+
+// -----
+
+// CHECK-LABEL: func @redistribute_fold
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>)
+// CHECK-NEXT: %[[G:.*]] = dist.redistribute %[[A]] : {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-NEXT: return %[[A]], %[[G]]
+func.func @redistribute_fold(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>) -> (!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>) {
+  %same = dist.redistribute %a : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+  %c = dist.redistribute %same : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  %back = dist.redistribute %c : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+  %g = dist.redistribute %c : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+  return %back, %g : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+}

@@ -537,3 +537,122 @@ func.func @spare_rows_negative(%p: !ndarray.ndarray<?xf64>, %i: index) {
   %0 = dist.init_dist_array %v offsets(%i) shape(%i) spare_rows [1, -2] : !ndarray.ndarray<?xf64> -> !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
   return
 }
+
+// -----
+
+// expected-error @+1 {{dist_env split axes must be non-negative and strictly increasing, got [1, 0]}}
+func.func private @split_order(!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1, 0]>>)
+
+// -----
+
+// expected-error @+1 {{dist_env split must name at least one axis}}
+func.func private @split_empty(!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = []>>)
+
+// -----
+
+// expected-error @+1 {{dist_env splits axis 2 of an array of rank 2}}
+func.func private @split_beyond_rank(!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 2]>>)
+
+// -----
+
+// expected-error @+1 {{dist_env grid must have one entry per split axis (2), got 1}}
+func.func private @grid_length(!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [4]>>)
+
+// -----
+
+// expected-error @+1 {{dist_env grid sizes must be >= 1, got [2, 0]}}
+func.func private @grid_size(!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 0]>>)
+
+// -----
+
+// expected-error @+1 {{a 0-d distributed array is replicated: its dist_env cannot split axes or name a grid}}
+func.func private @zero_d(!ndarray.ndarray<f64, #dist.dist_env<team = 1, split = [0], grid = [2]>>)
+
+// -----
+
+// Arrays in different distributions never meet in one op (dist.redistribute
+// first); 0-d arrays are replicated and meet any.
+func.func @mismatched(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>,
+                      %b: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>,
+                      %s: !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) {
+  %ok = ndarray.ewbin multiply %a, %s : (!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>, !ndarray.ndarray<f64, #dist.dist_env<team = 1>>) -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+  // expected-error @+1 {{'ndarray.ewbin' op requires arrays in compatible environments}}
+  %0 = ndarray.ewbin add %a, %b : (!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>) -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+  return
+}
+
+// -----
+
+func.func @cast_distribution(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>) {
+  // expected-error @+1 {{'ndarray.cast' op operand type}}
+  %0 = ndarray.cast %a : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
+func.func @init_columns_row_offset(%block: !ndarray.ndarray<8x?xf64>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{'dist.init_dist_array' op offset of dimension 0 must be 0 (it is not split: every rank holds all of it), got 1}}
+  %d = dist.init_dist_array %block offsets(%c1, %c1) shape(%c8, %n) : !ndarray.ndarray<8x?xf64> -> !ndarray.ndarray<8x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  return
+}
+
+// -----
+
+func.func @init_columns_block_type(%block: !ndarray.ndarray<7x?xf64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dist.init_dist_array' op the block has type '!ndarray.ndarray<7x?xf64>', which is not a local array of type '!ndarray.ndarray<8x?xf64>' (the array's block)}}
+  %d = dist.init_dist_array %block offsets(%c0, %c0) shape(%n, %n) : !ndarray.ndarray<7x?xf64> -> !ndarray.ndarray<8x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  return
+}
+
+// -----
+
+func.func @grid_partition_split(%r: index, %p: index, %n: index) {
+  // expected-error @+1 {{'dist.grid_partition' op split axes must be strictly increasing and below the rank 2, got [2]}}
+  %g:4 = dist.grid_partition %r grid(%p) shape(%n, %n) split [2]
+  return
+}
+
+// -----
+
+func.func @grid_partition_grid(%r: index, %p: index, %n: index) {
+  // expected-error @+1 {{'dist.grid_partition' op expects one grid size per split axis (2), got 1}}
+  %g:4 = dist.grid_partition %r grid(%p) shape(%n, %n) split [0, 1]
+  return
+}
+
+// -----
+
+func.func @grid_partition_size(%r: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'dist.grid_partition' op grid sizes must be positive, got 0}}
+  %g:2 = dist.grid_partition %r grid(%c0) shape(%n) split [0]
+  return
+}
+
+// -----
+
+func.func @redistribute_team(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.redistribute' op source and result must be distributed over the same team, got teams 1 and 2}}
+  %b = dist.redistribute %a : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 2, split = [1]>>
+  return
+}
+
+// -----
+
+func.func @redistribute_shape(%a: !ndarray.ndarray<4x?xf64, #dist.dist_env<team = 1>>) {
+  // expected-error @+1 {{'dist.redistribute' op result shape}}
+  %b = dist.redistribute %a : !ndarray.ndarray<4x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<5x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  return
+}
+
+// -----
+
+func.func @repartition_columns(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>, %i: index) {
+  // expected-error @+1 {{'dist.repartition' op expects arrays split on rows (the default distribution), got #dist.dist_env<team = 1, split = [1]> and #dist.dist_env<team = 1, split = [1]>}}
+  %b = dist.repartition %a offset %i size %i : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  return
+}

@@ -120,3 +120,57 @@ func.func @local_repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team 
   return
 }
 
+
+// -----
+
+// The default distribution prints without split and grid.
+// CHECK-LABEL: func @distributions
+// CHECK-SAME: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+// CHECK-SAME: !ndarray.ndarray<16x?xf64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK-SAME: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 2, split = [0, 1]>>
+// CHECK-SAME: !ndarray.ndarray<?x?x4xf32, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 3]>>
+// CHECK-SAME: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1, split = [0], grid = [4]>>
+func.func @distributions(
+    %a: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1, split = [0]>>,
+    %b: !ndarray.ndarray<16x?xf64, #dist.dist_env<team = 1, split = [1]>>,
+    %c: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 2, split = [0, 1]>>,
+    %d: !ndarray.ndarray<?x?x4xf32, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 3]>>,
+    %e: !ndarray.ndarray<?xf64, #dist.dist_env<team = 1, split = [0], grid = [4]>>) {
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @grid_partition
+func.func @grid_partition(%r: index, %p: index, %q: index, %n: index, %m: index) -> index {
+  // CHECK: dist.grid_partition %{{.*}} grid(%{{.*}}, %{{.*}}) shape(%{{.*}}, %{{.*}}) split [0, 1]
+  %g:4 = dist.grid_partition %r grid(%p, %q) shape(%n, %m) split [0, 1]
+  // CHECK: dist.grid_partition %{{.*}} grid(%{{.*}}) shape(%{{.*}}, %{{.*}}) split [1]
+  %h:4 = dist.grid_partition %r grid(%p) shape(%n, %m) split [1]
+  return %g#3 : index
+}
+
+// -----
+
+// CHECK-LABEL: func @redistribute
+func.func @redistribute(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>) -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 2]>> {
+  // CHECK: dist.redistribute %{{.*}} : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  %b = dist.redistribute %a : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  // CHECK: dist.redistribute %{{.*}} : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 2]>>
+  %c = dist.redistribute %b : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 2]>>
+  return %c : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 2]>>
+}
+
+// -----
+
+// A block of an array split on columns: offsets on dimension 1, the rows whole.
+// CHECK-LABEL: func @init_columns
+func.func @init_columns(%block: !ndarray.ndarray<8x?xf64>, %off: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  // CHECK: dist.init_dist_array %{{.*}} offsets(%{{.*}}, %{{.*}}) shape(%{{.*}}, %{{.*}}) : !ndarray.ndarray<8x?xf64> -> !ndarray.ndarray<8x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  %d = dist.init_dist_array %block offsets(%c0, %off) shape(%c8, %n) : !ndarray.ndarray<8x?xf64> -> !ndarray.ndarray<8x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  // CHECK: dist.owned_block_of %{{.*}} -> !ndarray.ndarray<8x?xf64>
+  %b = dist.owned_block_of %d : !ndarray.ndarray<8x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<8x?xf64>
+  return
+}

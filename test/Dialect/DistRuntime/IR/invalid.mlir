@@ -8,6 +8,22 @@ func.func @team_zero() -> index {
 
 // -----
 
+func.func @grid_dim_out_of_range() -> index {
+  // expected-error @+1 {{'distruntime.grid_dim' op dim 2 is out of range for a grid of 2 dimension(s)}}
+  %p = distruntime.grid_dim team = 1 ndims = 2 dim = 2
+  return %p : index
+}
+
+// -----
+
+func.func @grid_dim_zero_dims() -> index {
+  // expected-error @+1 {{attribute 'ndims' failed to satisfy constraint}}
+  %p = distruntime.grid_dim team = 1 ndims = 0 dim = 0
+  return %p : index
+}
+
+// -----
+
 func.func @team_negative() -> index {
   // expected-error @+1 {{attribute 'team' failed to satisfy constraint}}
   %r = "distruntime.team_member"() <{team = -1 : i64}> : () -> index

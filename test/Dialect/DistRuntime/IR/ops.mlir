@@ -18,6 +18,19 @@ func.func @team() -> (index, index) {
 
 // -----
 
+// CHECK-LABEL: func @grid_dim
+// CHECK: distruntime.grid_dim team = 1 ndims = 2 dim = 0
+// CHECK: distruntime.grid_dim team = 2 ndims = 3 dim = 2
+// GENERIC-LABEL: sym_name = "grid_dim"
+// GENERIC: "distruntime.grid_dim"() <{dim = 0 : i64, ndims = 2 : i64, team = 1 : i64}> : () -> index
+func.func @grid_dim() -> (index, index) {
+  %p = distruntime.grid_dim team = 1 ndims = 2 dim = 0
+  %q = distruntime.grid_dim team = 2 ndims = 3 dim = 2
+  return %p, %q : index, index
+}
+
+// -----
+
 // CHECK-LABEL: func @allreduce
 // CHECK: distruntime.allreduce sum %{{.*}} team = 1 : !ndarray.ndarray<4xf64>
 // CHECK: distruntime.allreduce prod %{{.*}} team = 1 : !ndarray.ndarray<?x3xi32>

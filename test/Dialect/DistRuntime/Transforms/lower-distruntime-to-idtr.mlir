@@ -23,6 +23,21 @@ func.func @team() -> (index, index, index) {
 
 // -----
 
+// CHECK: func.func private @_idtr_grid_dim(i64, i64, i64) -> i64
+// CHECK-LABEL: func.func @grid_dim
+// CHECK-DAG: %[[T:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[N:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[K:.*]] = arith.constant 1 : i64
+// CHECK: %[[P:.*]] = call @_idtr_grid_dim(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64) -> i64
+// CHECK: %[[PI:.*]] = arith.index_cast %[[P]] : i64 to index
+// CHECK: return %[[PI]]
+func.func @grid_dim() -> index {
+  %p = distruntime.grid_dim team = 1 ndims = 2 dim = 1
+  return %p : index
+}
+
+// -----
+
 // The input is copied into a fresh buffer, which IDTR reduces in place. The
 // call goes through a function that builds the C ABI's arguments (one per
 // entry point and argument types, not inlined).

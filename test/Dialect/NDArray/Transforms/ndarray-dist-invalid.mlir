@@ -82,3 +82,37 @@ func.func @bad_ghost(%n: index, %a: !ndarray.ndarray<?xf64> {dist.team = 1 : i64
 func.func @ghost_without_team(%n: index, %a: !ndarray.ndarray<?xf64> {dist.ghost = array<i64: 1, 1>}) {
   return
 }
+
+// -----
+
+func.func @split_beyond_rank(%n: index) {
+  %v = arith.constant 1.0 : f64
+  // expected-error @+1 {{'ndarray.create' op dist_env splits axis 1 of an array of rank 1}}
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64, dist.split = array<i64: 1>} : !ndarray.ndarray<?xf64>
+  return
+}
+
+// -----
+
+func.func @bad_grid(%n: index) {
+  %v = arith.constant 1.0 : f64
+  // expected-error @+1 {{'ndarray.create' op invalid distribution: dist_env grid must have one entry per split axis (1), got 2}}
+  %a = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.grid = array<i64: 2, 2>} : !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @split_0d() {
+  %v = arith.constant 1.0 : f64
+  // expected-error @+1 {{'ndarray.create' op a 0-d array is replicated: it cannot be split (#dist.dist_env<team = 1, split = [0], grid = [2]>)}}
+  %a = ndarray.create value %v {dist.team = 1 : i64, dist.grid = array<i64: 2>} : !ndarray.ndarray<f64>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: 'dist.split': distributed arguments are split on rows (the default distribution); redistribute inside the function}}
+func.func @split_argument(%a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 1, 2>, dist.split = array<i64: 1>}, %n: index, %m: index) {
+  return
+}

@@ -400,3 +400,59 @@ func.func @ghost_arguments(%n: index, %m: index,
   ndarray.insert_slice %v into %u[0, 0] [%n, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   return
 }
+
+// -----
+
+// dist.split/dist.grid: the block of a grid of ranks (its shape from the
+// attribute or, absent, from the team's size at run time).
+// CHECK-LABEL: func.func @create_on_grid
+// CHECK-DAG: %[[P0:.*]] = distruntime.grid_dim team = 1 ndims = 2 dim = 0
+// CHECK-DAG: %[[P1:.*]] = distruntime.grid_dim team = 1 ndims = 2 dim = 1
+// CHECK: %[[ME:.*]] = distruntime.team_member team = 1
+// CHECK: %[[OFF:.*]]:2, %[[SIZE:.*]]:2 = dist.grid_partition %[[ME]] grid(%[[P0]], %[[P1]]) shape(%{{.*}}, %{{.*}}) split [0, 1]
+// CHECK: %[[OWN:.*]] = ndarray.create(%[[SIZE]]#0, %[[SIZE]]#1) value %{{.*}} : !ndarray.ndarray<?x?xf64>
+// CHECK: %[[A:.*]] = dist.init_dist_array %[[OWN]] offsets(%[[OFF]]#0, %[[OFF]]#1)
+// CHECK-SAME: -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// A fixed grid: checked against the team's size.
+// CHECK: %[[NP:.*]] = distruntime.team_size team = 1
+// CHECK: %[[OK:.*]] = arith.cmpi sge, %[[NP]], %{{.*}}
+// CHECK: cf.assert %[[OK]], "the grid of #dist.dist_env<team = 1, split = [1], grid = [3]> needs 3 ranks, but the team has fewer"
+// CHECK: dist.grid_partition %{{.*}} grid(%{{.*}}) shape(%{{.*}}, %{{.*}}) split [1]
+// CHECK: %[[B:.*]] = dist.init_dist_array
+// CHECK-SAME: -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [1], grid = [3]>>
+// Elementwise ops compute on the blocks of one distribution; the other
+// operand is redistributed to it.
+// CHECK: %[[BA:.*]] = dist.redistribute %[[B]] : {{.*}} -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: %[[S:.*]] = ndarray.ewbin add %[[A]], %[[BA]] : {{.*}} -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// Other ops see rows.
+// CHECK: %[[R:.*]] = dist.redistribute %[[S]] : {{.*}} -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1>>
+// CHECK: ndarray.reduction sum %[[R]] axes [1] : !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<10xf64, #dist.dist_env<team = 1>>
+// CHECK-NOT: dist.split
+// CHECK-NOT: dist.grid =
+func.func @create_on_grid() -> tensor<10xf64> {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<10x6xf64>
+  %b = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 1>, dist.grid = array<i64: 3>} : !ndarray.ndarray<10x6xf64>
+  %s = ndarray.ewbin add %a, %b : (!ndarray.ndarray<10x6xf64>, !ndarray.ndarray<10x6xf64>) -> !ndarray.ndarray<10x6xf64>
+  %r = ndarray.reduction sum %s axes [1] : !ndarray.ndarray<10x6xf64> -> !ndarray.ndarray<10xf64>
+  %t = ndarray.to_tensor %r : !ndarray.ndarray<10xf64> -> tensor<10xf64>
+  return %t : tensor<10xf64>
+}
+
+// -----
+
+// A copy asking for another distribution is a redistribution; replicated
+// data copied into a distribution keeps its block (no communication).
+// CHECK-LABEL: func.func @copy_redistributes
+// CHECK: %[[G:.*]]:2, %[[S:.*]]:2 = dist.grid_partition
+// CHECK: %[[V:.*]] = ndarray.subview %{{.*}}[0, %[[G]]#1] [6, %[[S]]#1] [1, 1]
+// CHECK: %[[C:.*]] = dist.init_dist_array %[[V]] offsets(%{{.*}}, %[[G]]#1)
+// CHECK-SAME: #dist.dist_env<team = 1, split = [1]>
+// CHECK: %[[R:.*]] = dist.redistribute %[[C]] : {{.*}} -> !ndarray.ndarray<6x8xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 1]>>
+// CHECK: ndarray.copy %[[R]] : {{.*}} -> !ndarray.ndarray<6x8xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [2, 1]>>
+func.func @copy_redistributes(%x: !ndarray.ndarray<6x8xf64>) -> tensor<6x8xf64> {
+  %c = ndarray.copy %x {dist.team = 1 : i64, dist.split = array<i64: 1>} : !ndarray.ndarray<6x8xf64> -> !ndarray.ndarray<6x8xf64>
+  %g = ndarray.copy %c {dist.team = 1 : i64, dist.split = array<i64: 0, 1>, dist.grid = array<i64: 2, 1>} : !ndarray.ndarray<6x8xf64> -> !ndarray.ndarray<6x8xf64>
+  %t = ndarray.to_tensor %g : !ndarray.ndarray<6x8xf64> -> tensor<6x8xf64>
+  return %t : tensor<6x8xf64>
+}
