@@ -16,6 +16,7 @@
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -45,6 +46,19 @@ SmallVector<Value> GridArray::pack() const {
 }
 
 namespace {
+
+/// Whether the slice `op` of a grid array (a view or an insert) is a box:
+/// unit strides known at compile time, the rank kept.
+bool isBox(OffsetSizeAndStrideOpInterface op) {
+  auto sliced = cast<NDArrayType>(isa<ImmutableInsertSliceOp>(op)
+                                      ? op->getResult(0).getType()
+                                      : op->getOperand(0).getType());
+  auto result = cast<NDArrayType>(op->getResult(0).getType());
+  return sliced.getRank() == result.getRank() &&
+         llvm::all_of(op.getMixedStrides(), [](OpFoldResult stride) {
+           return isConstantIntValue(stride, 1);
+         });
+}
 
 /// This rank's block of the distributed array `values` (converted from
 /// `type`, in any distribution) with the global index of its first element
@@ -108,6 +122,22 @@ struct GridOffsetsOfLowering : public GridPattern<dist::LocalOffsetsOfOp> {
     if (!isGridArray(op.getArray().getType()))
       return failure();
     rewriter.replaceOp(op, GridArray::unpack(adaptor.getArray()).offsets);
+    return success();
+  }
+};
+
+/// A cast changes the static shape of the block (the same elements).
+struct GridCastLowering : public GridPattern<CastOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(CastOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isGridArray(op.getType()))
+      return failure();
+    GridArray array = GridArray::unpack(adaptor.getSource());
+    array.block = castTo(rewriter, op.getLoc(), array.block,
+                         dist::getLocalType(op.getType()));
+    rewriter.replaceOpWithMultiple(op, {array.pack()});
     return success();
   }
 };
@@ -188,6 +218,129 @@ struct GridElementwiseLowering : public ConversionPattern {
   }
 };
 
+/// The global box [offsets, offsets + sizes) of `array` (any block
+/// distribution) on this rank, received from the ranks owning its elements:
+/// one `distruntime.repartition` (collective; ranks whose blocks the box
+/// does not reach exchange nothing).
+Value fetchBox(OpBuilder &b, Location loc, int64_t team, const GridArray &array,
+               ValueRange offsets, ValueRange sizes, NDArrayType type) {
+  auto copy =
+      distruntime::RepartitionOp::create(b, loc, type, array.block, array.shape,
+                                         array.offsets, offsets, sizes, team);
+  auto wait = distruntime::WaitOp::create(
+      b, loc, copy.getHandle(), ValueRange{array.block, copy.getOutput()});
+  return wait.getResult(1);
+}
+
+/// A view with unit strides (ndarray-dist keeps others on rows): this
+/// rank's block of it in its distribution, fetched from the blocks of the
+/// source holding its elements (halos of shifted views move, the rest is
+/// copied locally).
+template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
+  using GridPattern<OpTy>::GridPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type) || !isBox(op))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    SmallVector<Value> viewOffsets, viewShape;
+    for (OpFoldResult offset : op.getMixedOffsets())
+      viewOffsets.push_back(getValueOrCreateConstantIndexOp(b, loc, offset));
+    for (OpFoldResult size : op.getMixedSizes())
+      viewShape.push_back(getValueOrCreateConstantIndexOp(b, loc, size));
+    auto env = dist::getDistEnv(type);
+    auto [offsets, sizes] = dist::createBlock(b, loc, env, viewShape);
+    SmallVector<Value> baseOffsets;
+    for (auto [view, block] : llvm::zip(viewOffsets, offsets))
+      baseOffsets.push_back(m.add(view, block));
+    Value block = fetchBox(b, loc, env.getTeam(), source, baseOffsets, sizes,
+                           dist::getLocalType(type));
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray{block, offsets, viewShape}.pack()});
+    return success();
+  }
+};
+
+/// An insert with unit strides: each rank writes the part of the slice in
+/// its block, its source elements fetched from the source's blocks
+/// (distributed) or taken from the source (replicated; dimensions of size 1
+/// are broadcast).
+struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(ImmutableInsertSliceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type) || !isBox(op))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray dest = GridArray::unpack(adaptor.getDestination());
+    int64_t rank = type.getRank();
+    // The slice's part in this rank's block: [first, first + count) in
+    // slice coordinates, at `at` in the block.
+    SmallVector<Value> first, count, at, sliceShape;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value offset =
+          getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets()[d]);
+      Value size =
+          getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes()[d]);
+      Value owned = DimOp::create(b, loc, dest.block, d);
+      Value lo = m.max(offset, dest.offsets[d]);
+      Value hi = m.min(m.add(offset, size), m.add(dest.offsets[d], owned));
+      Value n = m.max(m.sub(hi, lo), m.c(0));
+      first.push_back(m.select(m.gt(n, m.c(0)), m.sub(lo, offset), m.c(0)));
+      count.push_back(n);
+      at.push_back(
+          m.select(m.gt(n, m.c(0)), m.sub(lo, dest.offsets[d]), m.c(0)));
+      sliceShape.push_back(size);
+    }
+    // The source's part: the same box, but all of its broadcast dimensions
+    // (size 1 where the slice is larger; missing leading dimensions).
+    NDArrayType sourceType = op.getSource().getType();
+    ValueRange source = adaptor.getSource();
+    int64_t lead = rank - sourceType.getRank();
+    SmallVector<Value> sourceShape;
+    if (isGridArray(sourceType))
+      sourceShape = GridArray::unpack(source).shape;
+    else
+      for (int64_t d = 0; d < sourceType.getRank(); ++d)
+        sourceShape.push_back(DimOp::create(b, loc, source.front(), d));
+    SmallVector<Value> boxOffsets, boxSizes;
+    for (int64_t d = 0; d < sourceType.getRank(); ++d) {
+      Value aligned = m.eq(sourceShape[d], sliceShape[lead + d]);
+      boxOffsets.push_back(m.select(aligned, first[lead + d], m.c(0)));
+      boxSizes.push_back(m.select(aligned, count[lead + d], sourceShape[d]));
+    }
+    Value local = source.front();
+    if (isGridArray(sourceType)) {
+      local = fetchBox(b, loc, dist::getDistEnv(type).getTeam(),
+                       GridArray::unpack(source), boxOffsets, boxSizes,
+                       dist::getLocalType(sourceType));
+    } else if (sourceType.getRank() > 0) {
+      SmallVector<OpFoldResult> ones(sourceType.getRank(), b.getIndexAttr(1));
+      SmallVector<int64_t> dynamic(sourceType.getRank(), ShapedType::kDynamic);
+      local = SubviewOp::create(
+          b, loc, sourceType.cloneWith(dynamic, sourceType.getElementType()),
+          local, getAsOpFoldResult(boxOffsets), getAsOpFoldResult(boxSizes),
+          ones);
+    }
+    SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+    Value block = ImmutableInsertSliceOp::create(
+        b, loc, local, dest.block, getAsOpFoldResult(at),
+        getAsOpFoldResult(count), ones);
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray{block, dest.offsets, dest.shape}.pack()});
+    return success();
+  }
+};
+
 /// Moves the elements of this rank's block in the target distribution from
 /// their owners (`distruntime.repartition`: point to point between the
 /// ranks whose blocks intersect).
@@ -203,12 +356,8 @@ struct RedistributeLowering : public GridPattern<dist::RedistributeOp> {
     auto env = dist::getDistEnv(type);
     auto [offsets, sizes] = dist::createBlock(b, loc, env, source.shape);
     NDArrayType blockType = dist::getLocalType(type);
-    auto copy = distruntime::RepartitionOp::create(
-        b, loc, blockType, source.block, source.shape, source.offsets, offsets,
-        sizes, env.getTeam());
-    auto wait = distruntime::WaitOp::create(
-        b, loc, copy.getHandle(), ValueRange{source.block, copy.getOutput()});
-    Value block = wait.getResult(1);
+    Value block =
+        fetchBox(b, loc, env.getTeam(), source, offsets, sizes, blockType);
     if (isGridArray(type)) {
       rewriter.replaceOpWithMultiple(
           op, {GridArray{block, offsets, source.shape}.pack()});
@@ -228,8 +377,10 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
   WalkResult result = root->walk([](Operation *op) {
     bool grid = llvm::any_of(op->getOperandTypes(), isGridArray) ||
                 llvm::any_of(op->getResultTypes(), isGridArray);
-    if (!grid ||
-        isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, DimOp,
+    bool box = isa<SubviewOp, ExtractSliceOp, ImmutableInsertSliceOp>(op) &&
+               isBox(cast<OffsetSizeAndStrideOpInterface>(op));
+    if (!grid || box ||
+        isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp>(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
@@ -248,6 +399,8 @@ void imex::dist::detail::populateGridArrayToStandardPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<InitGridArrayLowering, GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
-               GridDimLowering, GridElementwiseLowering, RedistributeLowering>(
-      converter, context);
+               GridCastLowering, GridDimLowering, GridElementwiseLowering,
+               RedistributeLowering, GridSliceLowering<SubviewOp>,
+               GridSliceLowering<ExtractSliceOp>, GridInsertLowering>(converter,
+                                                                      context);
 }

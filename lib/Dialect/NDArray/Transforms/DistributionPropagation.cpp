@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -75,8 +76,36 @@ int64_t imex::ndarray::detail::getOperandTeam(Operation *op) {
   return 0;
 }
 
+/// Whether the slice `op` (source operand 0) has unit strides (known at
+/// compile time) and keeps the source's rank.
+static bool isUnitStrideSlice(Operation *op, int64_t sourceRank,
+                              int64_t sliceRank) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  return sourceRank == sliceRank &&
+         llvm::all_of(slice.getMixedStrides(),
+                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+}
+
 bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
-  return isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, DimOp>(op);
+  if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp>(op))
+    return true;
+  // Views and inserts of boxes: the elements of each rank's block are
+  // fetched from their owners.
+  if (isa<SubviewOp, ExtractSliceOp>(op))
+    return isUnitStrideSlice(
+        op, cast<NDArrayType>(op->getOperand(0).getType()).getRank(),
+        cast<NDArrayType>(op->getResult(0).getType()).getRank());
+  if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op)) {
+    NDArrayType source = insert.getSource().getType();
+    int64_t rank = insert.getDestination().getType().getRank();
+    // (a distributed source of the destination's rank, redistributed to
+    // its distribution; a replicated one of any rank, broadcast)
+    return isUnitStrideSlice(op, rank, rank) &&
+           (dist::getDistEnv(source)
+                ? source.getRank() == rank || source.getRank() == 0
+                : source.getRank() <= rank);
+  }
+  return false;
 }
 
 bool imex::ndarray::detail::hasNonDefaultDistribution(Type type) {
@@ -116,6 +145,10 @@ imex::ndarray::detail::getRequestedDistEnv(Operation *op) {
 /// others are redistributed to it), for a copy the one it asks for, else
 /// the default one.
 static dist::DistEnvAttr getResultDistEnv(Operation *op) {
+  // An insert: a new version of the destination.
+  if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
+    if (auto env = dist::getDistEnv(insert.getDestination().getType()))
+      return supportsAnyDistribution(op) ? env : env.getDefault();
   dist::DistEnvAttr first, scalar;
   NDArrayType firstType;
   bool onBlocks = supportsAnyDistribution(op);
