@@ -66,13 +66,17 @@ def grid_name(rows, cols):
     return str(rows) if rows == cols else f"{rows}x{cols}"
 
 
-def specialize(kernel, rows, cols, dist=True):
+def specialize(kernel, rows, cols, dist=True, split=None):
     """kernels.mlir plus @bench_main(%iters) calling `kernel` on a rows x
-    cols grid."""
+    cols grid (its arrays split on the axes `split` over the run-time grid
+    of ranks, if given)."""
     with open(os.path.join(HERE, "kernels.mlir")) as f:
         text = f.read()
     if not dist:
         text = text.replace(TEAM, "")
+    elif split:
+        text = text.replace(TEAM, f" {{dist.team = 1 : i64, dist.split = "
+                            f"array<i64: {split}>}}")
     return text + f"""
 func.func @bench_main(%iters: index) -> f64 {{
   %rows = arith.constant {rows} : index
@@ -244,6 +248,10 @@ def main():
                         help="drop the team attributes (every rank computes "
                         "the whole grid): checks the driver without the "
                         "distributed pipeline; times are not comparable")
+    parser.add_argument("--split", metavar="AXES",
+                        help="split the arrays on these axes (e.g. 0,1: a "
+                        "2-D grid of ranks chosen at run time) instead of "
+                        "rows; the C++ reference still splits rows")
     parser.add_argument("--csv", help="default: <build>/bench-dist/"
                         "results.csv")
     args = parser.parse_args()
@@ -273,10 +281,12 @@ def main():
                  else [(n, n) for n in SIZES[kernel]])
         for nrows, ncols in sizes:
             grid = grid_name(nrows, ncols)
-            path = os.path.join(tmpdir, f"{kernel}_{grid}.mlir")
+            split = f"_split{args.split.replace(',', '')}" if args.split \
+                else ""
+            path = os.path.join(tmpdir, f"{kernel}_{grid}{split}.mlir")
             with open(path, "w") as f:
                 f.write(specialize(kernel, nrows, ncols,
-                                   dist=not args.no_dist))
+                                   dist=not args.no_dist, split=args.split))
             iters = args.iters or max(
                 MIN_ITERS, min(2000, int(WORK[kernel] / nrows / ncols)))
             for p in ranks:

@@ -462,6 +462,26 @@ class Dist(DataDependentOps):
             dst.exact = dst.exact and src.exact
             dst = dst.base
 
+    def global_slice(self, a, index):
+        """`a[index].copy()` with any steps: the axes sliced with negative
+        steps are flipped (ndarray.flip), then sliced with positive steps
+        (caput's global_slice: the result stays distributed)."""
+        index = index if isinstance(index, tuple) else (index,)
+        flipped = [axis for axis, ix in enumerate(index)
+                   if isinstance(ix, slice) and (ix.step or 1) < 0]
+        mirrored = []
+        for axis, ix in enumerate(index):
+            if axis not in flipped:
+                mirrored.append(ix)
+                continue
+            n = a.shape[axis]
+            taken = range(*ix.indices(n))
+            first = n - 1 - taken[0] if taken else 0
+            mirrored.append(slice(first, first + len(taken) * -ix.step
+                                  if taken else 0, -ix.step))
+        source = self.flip(a, flipped) if flipped else a
+        return self.extract(source, tuple(mirrored))
+
     def extract(self, a, index):
         """`a[index].copy()`: ndarray.extract_slice (a fresh array)."""
         offsets, sizes, strides, dims, index = self._slice(a, index)

@@ -82,6 +82,16 @@ def views_and_inserts(d):
     d.check(d.load(u, (4, 6)), "u[4, 6]")
 
 
+def global_slices(d):
+    a = d.array(iota((9, 7)))
+    d.check(d.global_slice(a, (slice(None, None, -1),)), "a[::-1]")
+    d.check(d.global_slice(a, (slice(7, 1, -2), slice(None, None, -3))),
+            "a[7:1:-2, ::-3]")
+    d.check(d.global_slice(a, (slice(1, None, 3), slice(5, None, -1))),
+            "a[1::3, 5::-1]")
+    d.check(d.global_slice(a, (slice(2, 2, -1),)), "a[2:2:-1] (empty)")
+
+
 def jacobi_steps(d):
     # The 5-point stencil of examples/jacobi2d in a time loop; every array
     # created in the distribution (the update goes through rows).
@@ -126,7 +136,7 @@ def redistributions(d):
 
 CASES = [named(f.__name__, f) for f in
          [elementwise, dynamic_sizes, reductions, views_and_inserts,
-          jacobi_steps, manipulation, redistributions]]
+          global_slices, jacobi_steps, manipulation, redistributions]]
 
 
 @pytest.mark.parametrize("name", list(DISTRIBUTIONS))
@@ -183,6 +193,46 @@ def test_redistribution_moves_each_element_at_most_once():
             assert int(s[len(STAT_KINDS) + 1]) == 8 * expected, \
                 f"rank {r} of {p} sent {s[len(STAT_KINDS) + 1]} bytes, " \
                 f"expected {8 * expected} (stats {s})"
+
+
+def grid_jacobi(d, n, steps):
+    u = d.array(data((n, n)))
+    q = d.scalar(0.25)
+
+    def step(d):
+        s = d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
+                        d.view(u, (slice(2, None), slice(1, -1)))),
+                  d.add(d.view(u, (slice(1, -1), slice(None, -2))),
+                        d.view(u, (slice(1, -1), slice(2, None)))))
+        d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
+    d.loop(steps, step)
+    d.check(u, f"jacobi {steps} steps")
+
+
+@pytest.mark.parametrize("name", ["grid 2x2", "columns"])
+def test_grid_stencil_moves_boundaries_only(name):
+    # A 5-point step on an n x n array split over a grid moves the boundary
+    # elements of each rank's blocks, not its blocks: per step a rank sends
+    # at most 12 lines of its longest block edge (for each of the 4 views
+    # its halo and where the view's blocks and the array's differ by an
+    # element, 4 for aligning the update with the blocks it is written
+    # into), far below its block (the copy in and the printing move the
+    # array once, whatever the step count).
+    n, p = 96, 4
+    if p not in RANKS:
+        pytest.skip("needs 4 ranks")
+    distribution = DISTRIBUTIONS[name]
+    sent = {}
+    for steps in (1, 5):
+        d = build([named("jacobi", grid_jacobi, n, steps)], distribution)
+        got, stats, errors = _run(d, p)
+        assert not errors, errors
+        sent[steps] = max(int(s[len(STAT_KINDS) + 1]) for s in stats)
+    edge = max(len(b) for b in _blocks(n, 2 if name == "grid 2x2" else 1))
+    per_step = (sent[5] - sent[1]) / 4
+    assert per_step <= 8 * 12 * edge, \
+        f"{name}: a rank sends {per_step} bytes per step (bound " \
+        f"{8 * 12 * edge}; the array is {8 * n * n} bytes; {sent})"
 
 
 def test_six_ranks_grid_2x3():
