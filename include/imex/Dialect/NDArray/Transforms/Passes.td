@@ -72,11 +72,19 @@ def NDArrayBoundsChecks : Pass<"ndarray-bounds-checks", "::mlir::ModuleOp"> {
 def NDArrayDist : Pass<"ndarray-dist", "::mlir::ModuleOp"> {
   let summary = "Distribute arrays created on a team";
   let description = [{
-    Arrays created by `ndarray.create`, `ndarray.linspace` or `ndarray.copy`
-    with a `dist.team = <id> : i64` attribute are distributed over that team
-    (block partition of dimension 0, see docs/distribution.md): they get a
-    `#dist.dist_env` type and each rank creates or keeps only its block.
-    Distribution then propagates through every op, loop and branch:
+    Arrays created by `ndarray.create`, `ndarray.linspace`,
+    `ndarray.random`, `ndarray.tri` or `ndarray.copy` with a
+    `dist.team = <id> : i64` attribute are distributed over that team
+    (block partition of dimension 0, or of the axes `dist.split = array<i64:
+    ...>` over a grid of ranks `dist.grid = array<i64: ...>`, see
+    docs/distribution.md): they get a `#dist.dist_env` type and each rank
+    creates or keeps only its block; a copy of a distributed array into
+    another distribution is a `dist.redistribute`. Distribution then
+    propagates through every op, loop and branch. Elementwise ops, copies,
+    casts, `dim` and views and inserts of boxes compute on the blocks of any
+    distribution (other operands redistributed to the first one's); every
+    other op gets its operands redistributed to rows (`dist.redistribute`)
+    and is distributed as follows:
 
     * results computed from distributed arrays are distributed, except
       reductions over dimension 0 and views dropping dimension 0, which are
