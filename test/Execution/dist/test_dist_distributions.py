@@ -92,6 +92,15 @@ def global_slices(d):
     d.check(d.global_slice(a, (slice(2, 2, -1),)), "a[2:2:-1] (empty)")
 
 
+def five_point_update(d, u, q):
+    """u[1:-1, 1:-1] = q * ((N + S) + (W + E)), one Jacobi step."""
+    s = d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
+                    d.view(u, (slice(2, None), slice(1, -1)))),
+              d.add(d.view(u, (slice(1, -1), slice(None, -2))),
+                    d.view(u, (slice(1, -1), slice(2, None)))))
+    d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
+
+
 def jacobi_steps(d):
     # The 5-point stencil of examples/jacobi2d in a time loop; every array
     # created in the distribution (the update goes through rows).
@@ -99,14 +108,7 @@ def jacobi_steps(d):
     u = d.create((n, n), 0.0)
     d.setitem(u, (0, slice(None)), d.scalar(1.0))
     q = d.scalar(0.25)
-
-    def step(d):
-        s = d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
-                        d.view(u, (slice(2, None), slice(1, -1)))),
-                  d.add(d.view(u, (slice(1, -1), slice(None, -2))),
-                        d.view(u, (slice(1, -1), slice(2, None)))))
-        d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
-    d.loop(3, step)
+    d.loop(3, lambda d: five_point_update(d, u, q))
     d.check(u, "jacobi 3 steps")
     d.check(d.reduce("sum", u), "checksum")
 
@@ -198,14 +200,7 @@ def test_redistribution_moves_each_element_at_most_once():
 def grid_jacobi(d, n, steps):
     u = d.array(data((n, n)))
     q = d.scalar(0.25)
-
-    def step(d):
-        s = d.add(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
-                        d.view(u, (slice(2, None), slice(1, -1)))),
-                  d.add(d.view(u, (slice(1, -1), slice(None, -2))),
-                        d.view(u, (slice(1, -1), slice(2, None)))))
-        d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
-    d.loop(steps, step)
+    d.loop(steps, lambda d: five_point_update(d, u, q))
     d.check(u, f"jacobi {steps} steps")
 
 

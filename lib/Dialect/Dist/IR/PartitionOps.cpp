@@ -151,6 +151,21 @@ static LogicalResult foldIndexOp(OpTy op, ArrayRef<Attribute> constants,
   return success();
 }
 
+/// Verifies the rank and global sizes of a partition op where constant:
+/// both non-negative.
+static LogicalResult verifyRankAndShape(Operation *op, Value rank,
+                                        ValueRange shape) {
+  if (std::optional<int64_t> value = getConstantIndex(rank);
+      value && *value < 0)
+    return op->emitOpError("rank must be non-negative, got ") << *value;
+  for (auto [dim, size] : llvm::enumerate(shape))
+    if (std::optional<int64_t> value = getConstantIndex(size);
+        value && *value < 0)
+      return op->emitOpError("global size of dimension ")
+             << dim << " must be non-negative, got " << *value;
+  return success();
+}
+
 /// The block of `n` elements that `rank` of `nprocs` owns: `n / p` each, the
 /// last `n % p` ranks (from `firstBig` on) one more.
 static IndexRange getBlock(IndexMath &math, OpFoldResult n, OpFoldResult nprocs,
@@ -182,17 +197,10 @@ LogicalResult DefaultPartitionOp::verify() {
   std::optional<int64_t> rank = getConstantIndex(getRank());
   if (nprocs && *nprocs < 1)
     return emitOpError("number of ranks must be positive, got ") << *nprocs;
-  if (rank && *rank < 0)
-    return emitOpError("rank must be non-negative, got ") << *rank;
   if (rank && nprocs && *rank >= *nprocs)
     return emitOpError("rank ")
            << *rank << " is out of range for " << *nprocs << " rank(s)";
-  for (auto [dim, size] : llvm::enumerate(getGlobalShape()))
-    if (std::optional<int64_t> value = getConstantIndex(size);
-        value && *value < 0)
-      return emitOpError("global size of dimension ")
-             << dim << " must be non-negative, got " << *value;
-  return success();
+  return verifyRankAndShape(*this, getRank(), getGlobalShape());
 }
 
 LogicalResult
@@ -246,15 +254,7 @@ LogicalResult GridPartitionOp::verify() {
     if (std::optional<int64_t> value = getConstantIndex(size);
         value && *value < 1)
       return emitOpError("grid sizes must be positive, got ") << *value;
-  if (std::optional<int64_t> value = getConstantIndex(getRank());
-      value && *value < 0)
-    return emitOpError("rank must be non-negative, got ") << *value;
-  for (auto [dim, size] : llvm::enumerate(getGlobalShape()))
-    if (std::optional<int64_t> value = getConstantIndex(size);
-        value && *value < 0)
-      return emitOpError("global size of dimension ")
-             << dim << " must be non-negative, got " << *value;
-  return success();
+  return verifyRankAndShape(*this, getRank(), getGlobalShape());
 }
 
 LogicalResult
