@@ -1,6 +1,6 @@
 //===- jacobi_mpi.cpp - hand-written C++/MPI stencils (reference) ---------===//
 //
-//   mpirun -n P jacobi_mpi jacobi|wave2d <rows> <cols> <iters> [warmup]
+//   mpirun -n P jacobi_mpi jacobi|wave2d|jacobi-grid <rows> <cols> <iters> [warmup]
 //
 // Runs `warmup` steps (untimed), then `iters` timed steps on fresh grids,
 // as imex-dist-bench does with the ndarray kernels.
@@ -21,6 +21,13 @@
 //           lap = (-u[i-2] + 16 u[i-1] - 30 u + 16 u[i+1] - u[i+2]
 //                  - u[j-2] + 16 u[j-1] - 30 u + 16 u[j+1] - u[j+2]) / 12
 //           unew = 2 u - uprev + 0.25 * lap;  uprev = u; u = unew (halo 2)
+//
+//   jacobi-grid: jacobi on a 2-D grid of ranks (MPI_Dims_create, as IDTR's
+//           default grid; MPI_Cart_create without reordering), each rank
+//           owning the default partition's blocks of both dimensions with
+//           one ghost row/column on each side: rows exchanged as
+//           contiguous messages, columns through an MPI_Type_vector, one
+//           message per face neighbour and direction.
 //
 // The arithmetic is evaluated in the order of the ndarray programs, so the
 // grids are bitwise equal; the checksum sum(u) differs only by the order
@@ -189,6 +196,93 @@ void pulse(Grid &g, long rows) {
   }
 }
 
+// jacobi-grid: a block of rows x cols (this rank's block of both
+// dimensions) with one ghost cell on each side, row-major with row stride
+// cols + 2.
+struct Tile {
+  Block r, c;
+  long stride;
+  std::vector<double> data;
+  Tile(Block r, Block c)
+      : r(r), c(c), stride(c.rows + 2), data((r.rows + 2) * (c.rows + 2)) {}
+  double *at(long i, long j) { return data.data() + (i + 1) * stride + j + 1; }
+};
+
+struct GridComm {
+  MPI_Comm cart;
+  int north, south, west, east; // MPI_PROC_NULL at the array's edges
+  MPI_Datatype column;
+};
+
+void exchangeTile(Tile &t, const GridComm &g) {
+  double t0 = MPI_Wtime();
+  MPI_Request req[8];
+  int count = 0;
+  int len = static_cast<int>(t.c.rows);
+  auto pair = [&](int nb, double *recv, double *send, MPI_Datatype type,
+                  int n, int tagRecv, int tagSend) {
+    if (nb == MPI_PROC_NULL)
+      return;
+    MPI_Irecv(recv, n, type, nb, tagRecv, g.cart, &req[count++]);
+    MPI_Isend(send, n, type, nb, tagSend, g.cart, &req[count++]);
+    ++haloMessages;
+  };
+  pair(g.north, t.at(-1, 0), t.at(0, 0), MPI_DOUBLE, len, 0, 1);
+  pair(g.south, t.at(t.r.rows, 0), t.at(t.r.rows - 1, 0), MPI_DOUBLE, len, 1,
+       0);
+  pair(g.west, t.at(0, -1), t.at(0, 0), g.column, 1, 2, 3);
+  pair(g.east, t.at(0, t.c.rows), t.at(0, t.c.rows - 1), g.column, 1, 3, 2);
+  MPI_Waitall(count, req, MPI_STATUSES_IGNORE);
+  haloSeconds += MPI_Wtime() - t0;
+}
+
+void jacobiTileStep(Tile &u, Tile &v, long rows, long cols) {
+  auto [ilo, ihi] = interior(u.r, 1, rows - 1);
+  auto [jlo, jhi] = interior(u.c, 1, cols - 1);
+  for (long i = ilo; i < ihi; ++i) {
+    const double *__restrict north = u.at(i - 1, 0);
+    const double *__restrict mid = u.at(i, 0);
+    const double *__restrict south = u.at(i + 1, 0);
+    double *__restrict out = v.at(i, 0);
+    for (long j = jlo; j < jhi; ++j)
+      out[j] = ((north[j] + south[j]) + (mid[j - 1] + mid[j + 1])) * 0.25;
+  }
+}
+
+double tileChecksum(Tile &t) {
+  double local = 0.0;
+  for (long i = 0; i < t.r.rows; ++i)
+    for (long j = 0; j < t.c.rows; ++j)
+      local += *t.at(i, j);
+  double total = 0.0;
+  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+// jacobi-grid: (seconds on this rank, checksum) of `steps` steps.
+std::pair<double, double> runJacobiGrid(long rows, long cols, long steps,
+                                        const int dims[2], const int coords[2],
+                                        const GridComm &g) {
+  haloMessages = 0;
+  haloSeconds = 0;
+  Block r = defaultPartition(rows, dims[0], coords[0]);
+  Block c = defaultPartition(cols, dims[1], coords[1]);
+  Tile u(r, c), v(r, c);
+  if (r.off == 0 && r.rows > 0)
+    for (long j = -1; j <= c.rows; ++j)
+      *u.at(0, j) = *v.at(0, j) = 1.0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (long i = 0; i < steps; ++i) {
+    exchangeTile(u, g);
+    jacobiTileStep(u, v, rows, cols);
+    std::swap(u.data, v.data);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t = MPI_Wtime() - t0;
+  return {t, tileChecksum(u)};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -198,7 +292,9 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (argc < 5) {
     if (rank == 0)
-      std::fprintf(stderr, "usage: %s jacobi|wave2d rows cols iters [warmup]\n",
+      std::fprintf(stderr,
+                   "usage: %s jacobi|wave2d|jacobi-grid rows cols iters "
+                   "[warmup]\n",
                    argv[0]);
     MPI_Finalize();
     return 2;
@@ -209,6 +305,50 @@ int main(int argc, char **argv) {
   long iters = std::atol(argv[4]);
   long warmup = argc > 5 ? std::atol(argv[5]) : 0;
   long halo = kernel == "wave2d" ? 2 : 1;
+  // jacobi-grid: the grid of ranks and the face neighbours.
+  int dims[2] = {0, 0}, periods[2] = {0, 0}, coords[2] = {0, 0};
+  GridComm grid{};
+  if (kernel == "jacobi-grid") {
+    MPI_Dims_create(nprocs, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, /*reorder=*/0,
+                    &grid.cart);
+    MPI_Cart_coords(grid.cart, rank, 2, coords);
+    MPI_Cart_shift(grid.cart, 0, 1, &grid.north, &grid.south);
+    MPI_Cart_shift(grid.cart, 1, 1, &grid.west, &grid.east);
+    if (rows < dims[0] || cols < dims[1]) {
+      if (rank == 0)
+        std::fprintf(stderr, "jacobi_mpi: every block needs >= 1 row and "
+                             "column\n");
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    Block c = defaultPartition(cols, dims[1], coords[1]);
+    MPI_Type_vector(static_cast<int>(defaultPartition(rows, dims[0], coords[0])
+                                         .rows),
+                    1, static_cast<int>(c.rows + 2), MPI_DOUBLE, &grid.column);
+    MPI_Type_commit(&grid.column);
+    auto run = [&](long steps) {
+      return runJacobiGrid(rows, cols, steps, dims, coords, grid);
+    };
+    if (warmup > 0)
+      run(warmup);
+    auto [t, sum] = run(iters);
+    double tmax = 0.0, hmax = 0.0, hmin = 0.0;
+    long msgs = 0;
+    MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&haloMessages, &msgs, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&haloSeconds, &hmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&haloSeconds, &hmin, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    double steps = double(std::max(1L, iters));
+    if (rank == 0)
+      std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_ms=%.6g "
+                  "halo_ms_min=%.6g\n",
+                  tmax / steps, sum, double(msgs) / steps, hmax / steps * 1e3,
+                  hmin / steps * 1e3);
+    MPI_Type_free(&grid.column);
+    MPI_Comm_free(&grid.cart);
+    MPI_Finalize();
+    return 0;
+  }
   Block block = defaultPartition(rows, nprocs, rank);
   for (int r = 0; r < nprocs; ++r) {
     Block b = defaultPartition(rows, nprocs, r);
