@@ -3,9 +3,9 @@ arrays through row blocks, column views, shifted stencil views and loops,
 with several arrays created with the same shape and fill value (so that
 CSE could merge their creations while one of them is updated in place, and
 dist-coalesce could move or merge exchanges across pending updates). Each
-program runs distributed on 1-4 ranks and, with the same operations,
-replicated (no team: the single-process lowering of every op); both are
-compared with numpy.
+program runs distributed on 1-4 ranks (split on rows, and some split over
+the 2-D grid of ranks) and, with the same operations, replicated (no team:
+the single-process lowering of every op); all are compared with numpy.
 
 The rule these programs test: an op may be merged with another (CSE) or
 moved (communication coalescing, loop-invariant motion) only if no in-place
@@ -153,6 +153,7 @@ def generated(d, seed, team):
 # Programs of a few seeds each: LLVM's compile time grows faster than the
 # size of one function.
 PROGRAMS = [range(first, first + 4) for first in range(0, 24, 4)]
+GRID_PROGRAMS = 3
 
 
 @pytest.mark.parametrize("seeds", PROGRAMS,
@@ -162,3 +163,13 @@ def test_generated_programs(team, seeds):
     # Replicated arrays are computed alike on every rank: one is enough.
     run_cases([named(f"seed{s}", generated, s, team) for s in seeds],
               ranks=None if team else [1])
+
+
+@pytest.mark.parametrize("seeds", PROGRAMS[:GRID_PROGRAMS],
+                         ids=lambda r: f"seeds{r.start}-{r.stop - 1}")
+def test_generated_programs_on_a_grid(seeds):
+    # The same programs with every array split over the run-time 2-D grid
+    # of ranks: stencil views and block updates on the grid, the rest
+    # through rows.
+    run_cases([named(f"seed{s}", generated, s, True) for s in seeds],
+              distribution=([0, 1], None))
