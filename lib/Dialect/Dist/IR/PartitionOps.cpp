@@ -316,10 +316,22 @@ LogicalResult LocalTargetOfSliceOp::inferReturnTypes(
   return inferIndexResults(context, *rank, inferred);
 }
 
+/// Verifies that the distributed `type` of rank >= 1 is split on rows (the
+/// local_* index ops compute with row blocks).
+static LogicalResult verifySplitOnRows(Operation *op, NDArrayType type) {
+  if (type.getRank() == 0)
+    return op->emitOpError("expects a distributed array of rank >= 1");
+  if (!getDistEnv(type).isDefaultDistribution())
+    return op->emitOpError("expects an array split on rows (the default "
+                           "distribution), got ")
+           << getDistEnv(type);
+  return success();
+}
+
 LogicalResult LocalTargetOfSliceOp::verify() {
   NDArrayType type = getArray().getType();
-  if (type.getRank() == 0)
-    return emitOpError("expects a distributed array of rank >= 1");
+  if (failed(verifySplitOnRows(*this, type)))
+    return failure();
   return ndarray::verifySliceBounds([&] { return emitOpError(); },
                                     type.getShape(), getStaticOffsets(),
                                     getStaticSizes(), getStaticStrides());
@@ -502,8 +514,8 @@ LogicalResult LocalCoreOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult LocalCoreOp::verify() {
   int64_t rank = getArray().getType().getRank();
-  if (rank == 0)
-    return emitOpError("expects a distributed array of rank >= 1");
+  if (failed(verifySplitOnRows(*this, getArray().getType())))
+    return failure();
   if (failed(verifyCount(*this, "target offset", getTargetOffsets(), rank)) ||
       failed(verifyCount(*this, "target size", getTargetSizes(), rank)) ||
       failed(verifyCount(*this, "view offset", getViewOffsets(), rank)) ||

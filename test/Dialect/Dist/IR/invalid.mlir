@@ -656,3 +656,11 @@ func.func @repartition_columns(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team
   %b = dist.repartition %a offset %i size %i : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
   return
 }
+
+// -----
+
+func.func @target_of_slice_on_grid(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>) {
+  // expected-error @+1 {{'dist.local_target_of_slice' op expects an array split on rows (the default distribution), got #dist.dist_env<team = 1, split = [0, 1]>}}
+  %t:4 = dist.local_target_of_slice %a[0, 0] [2, 2] [1, 1] : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+  return
+}
