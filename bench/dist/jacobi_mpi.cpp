@@ -1,6 +1,7 @@
 //===- jacobi_mpi.cpp - hand-written C++/MPI stencils (reference) ---------===//
 //
-//   mpirun -n P jacobi_mpi jacobi|wave2d|jacobi-grid <rows> <cols> <iters> [warmup]
+//   mpirun -n P jacobi_mpi jacobi|wave2d|jacobi-grid <rows> <cols> <iters>
+//   [warmup]
 //
 // Runs `warmup` steps (untimed), then `iters` timed steps on fresh grids,
 // as imex-dist-bench does with the ndarray kernels.
@@ -219,8 +220,8 @@ void exchangeTile(Tile &t, const GridComm &g) {
   MPI_Request req[8];
   int count = 0;
   int len = static_cast<int>(t.c.rows);
-  auto pair = [&](int nb, double *recv, double *send, MPI_Datatype type,
-                  int n, int tagRecv, int tagSend) {
+  auto pair = [&](int nb, double *recv, double *send, MPI_Datatype type, int n,
+                  int tagRecv, int tagSend) {
     if (nb == MPI_PROC_NULL)
       return;
     MPI_Irecv(recv, n, type, nb, tagRecv, g.cart, &req[count++]);
@@ -322,9 +323,9 @@ int main(int argc, char **argv) {
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
     Block c = defaultPartition(cols, dims[1], coords[1]);
-    MPI_Type_vector(static_cast<int>(defaultPartition(rows, dims[0], coords[0])
-                                         .rows),
-                    1, static_cast<int>(c.rows + 2), MPI_DOUBLE, &grid.column);
+    MPI_Type_vector(
+        static_cast<int>(defaultPartition(rows, dims[0], coords[0]).rows), 1,
+        static_cast<int>(c.rows + 2), MPI_DOUBLE, &grid.column);
     MPI_Type_commit(&grid.column);
     auto run = [&](long steps) {
       return runJacobiGrid(rows, cols, steps, dims, coords, grid);

@@ -48,9 +48,9 @@ public:
         return success();
       }
       if (isGridArray(type)) {
-        // GridArray: the block, then offsets and global shape.
+        // GridArray: the buffer, then first, sizes, offsets and shape.
         results.push_back(dist::getLocalType(type));
-        results.append(2 * type.getRank(), IndexType::get(type.getContext()));
+        results.append(4 * type.getRank(), IndexType::get(type.getContext()));
         return success();
       }
       // LocalArray: the buffer, then its index values.
@@ -87,13 +87,16 @@ struct ConvertDistToStandardPass
     // Before the index ops expand: the analysis reads the views exchanges
     // are for.
     GhostAnalysis ghosts = analyzeGhostCells(getOperation());
+    GridGhosts gridGhosts = analyzeGridGhosts(getOperation());
+    GridUpdates gridUpdates;
 
     ExchangedBuffers exchanged;
     RewritePatternSet patterns(context);
     populateDistOpsToStandardPatterns(converter, patterns, ghosts, exchanged);
     populateArrayOpsToStandardPatterns(converter, patterns, exchanged);
     populateReductionsToStandardPatterns(converter, patterns);
-    populateGridArrayToStandardPatterns(converter, patterns);
+    populateGridArrayToStandardPatterns(converter, patterns, gridGhosts,
+                                        gridUpdates);
     dist::populateExpandDistIndexOpsPatterns(patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -1,12 +1,17 @@
 //===- GridArrayToStandard.cpp - arrays split on any axes -----------------===//
 //
 // Arrays in a distribution other than the default one (split on other axes
-// or over a grid of ranks) become their GridArray: this rank's block and its
-// global position. Ops computing on blocks of any distribution (elementwise
-// ops, copies, `ndarray.dim`) become the same op on the blocks; ndarray-dist
-// redistributed the operands of every other op to rows (the default
-// distribution), and `dist.redistribute` moves elements between any two
-// distributions through one `_idtr_repartition`.
+// or over a grid of ranks) become their GridArray: a buffer with this rank's
+// block and ghost cells around it, and the block's global position. Ops
+// computing on blocks of any distribution (elementwise ops, copies, casts,
+// `ndarray.dim`, views and inserts of boxes) become the same op on the
+// blocks; ndarray-dist redistributed the operands of every other op to rows
+// (the default distribution), and `dist.redistribute` moves elements
+// between any two distributions through one `_idtr_repartition`.
+//
+// A stencil update (GridGhosts.cpp) is computed in the part of the slice
+// each rank owns: the halos of the arrays it reads are exchanged into their
+// ghost cells in place, and its views are views of their buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,37 +37,51 @@ bool imex::dist::detail::isGridArray(Type type) {
 }
 
 GridArray GridArray::unpack(ValueRange values) {
-  assert(values.size() % 2 == 1 && "not a grid array");
-  size_t rank = values.size() / 2;
-  return {values.front(), SmallVector<Value>(values.slice(1, rank)),
-          SmallVector<Value>(values.take_back(rank))};
+  assert(values.size() % 4 == 1 && "not a grid array");
+  size_t rank = values.size() / 4;
+  auto part = [&](size_t i) {
+    return SmallVector<Value>(values.slice(1 + i * rank, rank));
+  };
+  return {values.front(), part(0), part(1), part(2), part(3)};
 }
 
 SmallVector<Value> GridArray::pack() const {
-  SmallVector<Value> values{block};
-  llvm::append_range(values, offsets);
-  llvm::append_range(values, shape);
+  SmallVector<Value> values{buffer};
+  for (ArrayRef<Value> part : {first, sizes, offsets, shape})
+    llvm::append_range(values, part);
   return values;
+}
+
+Value GridArray::block(OpBuilder &b, Location loc) const {
+  auto type = cast<NDArrayType>(buffer.getType());
+  SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+  SmallVector<int64_t> shape;
+  for (Value size : sizes) {
+    std::optional<int64_t> value = getConstantIntValue(size);
+    shape.push_back(value ? *value : ShapedType::kDynamic);
+  }
+  return SubviewOp::create(b, loc, type.cloneWith(shape, type.getElementType()),
+                           buffer, getAsOpFoldResult(first),
+                           getAsOpFoldResult(sizes), ones);
+}
+
+GridArray GridArray::fromBlock(OpBuilder &b, Location loc, Value block,
+                               ValueRange offsets, ValueRange shape) {
+  IndexMath m{b, loc};
+  auto type = cast<NDArrayType>(block.getType());
+  GridArray array{
+      block, {}, {}, SmallVector<Value>(offsets), SmallVector<Value>(shape)};
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    array.first.push_back(m.c(0));
+    array.sizes.push_back(dist::getDimValue(b, loc, block, d));
+  }
+  return array;
 }
 
 namespace {
 
-/// Whether the slice `op` of a grid array (a view or an insert) is a box:
-/// unit strides known at compile time, the rank kept.
-bool isBox(OffsetSizeAndStrideOpInterface op) {
-  auto sliced = cast<NDArrayType>(isa<ImmutableInsertSliceOp>(op)
-                                      ? op->getResult(0).getType()
-                                      : op->getOperand(0).getType());
-  auto result = cast<NDArrayType>(op->getResult(0).getType());
-  return sliced.getRank() == result.getRank() &&
-         llvm::all_of(op.getMixedStrides(), [](OpFoldResult stride) {
-           return isConstantIntValue(stride, 1);
-         });
-}
-
 /// This rank's block of the distributed array `values` (converted from
-/// `type`, in any distribution) with the global index of its first element
-/// and the global shape.
+/// `type`, in any distribution).
 GridArray getOwnedBlock(OpBuilder &b, Location loc, NDArrayType type,
                         ValueRange values) {
   if (isGridArray(type))
@@ -70,8 +89,67 @@ GridArray getOwnedBlock(OpBuilder &b, Location loc, NDArrayType type,
   IndexMath m{b, loc};
   LocalArray rows = LocalArray::unpack(values);
   Value owned = rows.owned(b, loc);
-  return {owned, withTrailingZeros(b, loc, rows.ownedStart(m), type.getRank()),
-          withTrailingDims(b, loc, rows.size0, owned)};
+  return GridArray::fromBlock(
+      b, loc, owned,
+      withTrailingZeros(b, loc, rows.ownedStart(m), type.getRank()),
+      withTrailingDims(b, loc, rows.size0, owned));
+}
+
+/// The global box [offsets, offsets + sizes) of `array` (any block
+/// distribution) on this rank, received from the ranks owning its elements:
+/// one `distruntime.repartition` (collective; ranks whose blocks the box
+/// does not reach exchange nothing).
+Value fetchBox(OpBuilder &b, Location loc, int64_t team, const GridArray &array,
+               ValueRange offsets, ValueRange sizes, NDArrayType type) {
+  Value block = array.block(b, loc);
+  auto copy = distruntime::RepartitionOp::create(
+      b, loc, type, block, array.shape, array.offsets, offsets, sizes, team);
+  auto wait = distruntime::WaitOp::create(b, loc, copy.getHandle(),
+                                          ValueRange{block, copy.getOutput()});
+  return wait.getResult(1);
+}
+
+/// The part of the slice (`offsets`, `sizes`) of an array split like
+/// `array` that this rank owns: its offsets in the slice and sizes (0 and
+/// empty where it owns none).
+std::pair<SmallVector<Value>, SmallVector<Value>>
+getOwnedPart(IndexMath &m, const GridArray &array, ArrayRef<Value> offsets,
+             ArrayRef<Value> sizes) {
+  SmallVector<Value> first, count;
+  for (auto [d, offset] : llvm::enumerate(offsets)) {
+    Value lo = m.max(offset, array.offsets[d]);
+    Value hi =
+        m.min(m.add(offset, sizes[d]), m.add(array.offsets[d], array.sizes[d]));
+    Value n = m.max(m.sub(hi, lo), m.c(0));
+    first.push_back(m.select(m.gt(n, m.c(0)), m.sub(lo, offset), m.c(0)));
+    count.push_back(n);
+  }
+  return {first, count};
+}
+
+SmallVector<Value> materialize(OpBuilder &b, Location loc,
+                               ArrayRef<OpFoldResult> values) {
+  return llvm::map_to_vector(values, [&](OpFoldResult v) {
+    return getValueOrCreateConstantIndexOp(b, loc, v);
+  });
+}
+
+/// The update whose part of its slice the blocks of the grid array `value`
+/// cover: the one an aligned view is for, or that of the first operand of
+/// rank >= 1 of an elementwise op or a cast (whose blocks it takes); null
+/// if they are the default partition of its shape.
+Operation *getPartOf(Value value, const GridGhosts &ghosts) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return nullptr;
+  if (auto it = ghosts.alignedViews.find(def); it != ghosts.alignedViews.end())
+    return it->second;
+  if (!isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp>(def))
+    return nullptr;
+  for (Value operand : def->getOperands())
+    if (cast<NDArrayType>(operand.getType()).getRank() > 0)
+      return getPartOf(operand, ghosts);
+  return nullptr;
 }
 
 template <typename OpTy> struct GridPattern : public OpConversionPattern<OpTy> {
@@ -80,27 +158,57 @@ template <typename OpTy> struct GridPattern : public OpConversionPattern<OpTy> {
   using OneToNOpAdaptor = typename OpConversionPattern<OpTy>::OneToNOpAdaptor;
 };
 
+/// The block in a buffer with the ghost cells its updates need
+/// (GridGhosts), copied there once (created there, if it is created).
 struct InitGridArrayLowering : public GridPattern<dist::InitDistArrayOp> {
-  using GridPattern::GridPattern;
+  InitGridArrayLowering(const TypeConverter &converter, MLIRContext *context,
+                        const GridGhosts &ghosts)
+      : GridPattern(converter, context), ghosts(ghosts) {}
+
   LogicalResult
   matchAndRewrite(dist::InitDistArrayOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isGridArray(op.getType()))
+    NDArrayType type = op.getType();
+    if (!isGridArray(type))
       return failure();
-    GridArray array{castTo(rewriter, op.getLoc(), adaptor.getBlock().front(),
-                           dist::getLocalType(op.getType())),
-                    {},
-                    {}};
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    NDArrayType localType = dist::getLocalType(type);
+    Value block = castTo(b, loc, adaptor.getBlock().front(), localType);
+    SmallVector<Value> offsets, shape;
     for (ValueRange offset : adaptor.getOffsets())
-      array.offsets.push_back(offset.front());
+      offsets.push_back(offset.front());
     for (ValueRange size : adaptor.getGlobalShape())
-      array.shape.push_back(size.front());
+      shape.push_back(size.front());
+    GridArray array = GridArray::fromBlock(b, loc, block, offsets, shape);
+    auto it = ghosts.margins.find(op);
+    if (it != ghosts.margins.end()) {
+      auto &[before, after] = it->second;
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        array.first[d] = m.c(before[d]);
+        if (localType.isDynamicDim(d))
+          dynamicSizes.push_back(
+              m.add(m.add(array.sizes[d], array.first[d]), m.c(after[d])));
+      }
+      auto create = adaptor.getBlock().front().getDefiningOp<CreateOp>();
+      array.buffer = CreateOp::create(b, loc, localType, dynamicSizes,
+                                      create ? create.getValue() : Value());
+      if (!create) {
+        SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+        array.buffer = ImmutableInsertSliceOp::create(
+            b, loc, block, array.buffer, getAsOpFoldResult(array.first),
+            getAsOpFoldResult(array.sizes), ones);
+      }
+    }
     rewriter.replaceOpWithMultiple(op, {array.pack()});
     return success();
   }
+
+  const GridGhosts &ghosts;
 };
 
-/// A grid array holds its owned block only (no halos).
 template <typename OpTy> struct GridBlockOfLowering : public GridPattern<OpTy> {
   using GridPattern<OpTy>::GridPattern;
   LogicalResult
@@ -108,7 +216,8 @@ template <typename OpTy> struct GridBlockOfLowering : public GridPattern<OpTy> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isGridArray(op.getArray().getType()))
       return failure();
-    Value block = GridArray::unpack(adaptor.getArray()).block;
+    Value block =
+        GridArray::unpack(adaptor.getArray()).block(rewriter, op.getLoc());
     rewriter.replaceOp(op, castTo(rewriter, op.getLoc(), block, op.getType()));
     return success();
   }
@@ -126,7 +235,7 @@ struct GridOffsetsOfLowering : public GridPattern<dist::LocalOffsetsOfOp> {
   }
 };
 
-/// A cast changes the static shape of the block (the same elements).
+/// A cast changes the static shape of the buffer (the same elements).
 struct GridCastLowering : public GridPattern<CastOp> {
   using GridPattern::GridPattern;
   LogicalResult
@@ -135,8 +244,8 @@ struct GridCastLowering : public GridPattern<CastOp> {
     if (!isGridArray(op.getType()))
       return failure();
     GridArray array = GridArray::unpack(adaptor.getSource());
-    array.block = castTo(rewriter, op.getLoc(), array.block,
-                         dist::getLocalType(op.getType()));
+    array.buffer = castTo(rewriter, op.getLoc(), array.buffer,
+                          dist::getLocalType(op.getType()));
     rewriter.replaceOpWithMultiple(op, {array.pack()});
     return success();
   }
@@ -150,7 +259,7 @@ struct GridDimLowering : public GridPattern<DimOp> {
     if (!isGridArray(op.getSource().getType()))
       return failure();
     IndexMath m{rewriter, op.getLoc()};
-    ArrayRef<Value> shape = GridArray::unpack(adaptor.getSource()).shape;
+    SmallVector<Value> shape = GridArray::unpack(adaptor.getSource()).shape;
     Value index = adaptor.getIndex().front();
     Value size = shape.back();
     for (int64_t d = shape.size() - 2; d >= 0; --d)
@@ -161,12 +270,16 @@ struct GridDimLowering : public GridPattern<DimOp> {
 };
 
 /// Elementwise ops and copies of arrays in one distribution: the op on the
-/// blocks (ndarray-dist made every operand of rank >= 1 an array of that
-/// distribution; 0-d operands are replicated).
+/// blocks, in the part of the first operand (ndarray-dist made every
+/// operand of rank >= 1 an array of that distribution and shape; 0-d
+/// operands are replicated). Operands whose blocks cover another part (not
+/// the same values at compile time) are fetched for it.
 struct GridElementwiseLowering : public ConversionPattern {
-  GridElementwiseLowering(const TypeConverter &converter, MLIRContext *context)
+  GridElementwiseLowering(const TypeConverter &converter, MLIRContext *context,
+                          const GridGhosts &ghosts)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2,
-                          context) {}
+                          context),
+        ghosts(ghosts) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
@@ -175,69 +288,76 @@ struct GridElementwiseLowering : public ConversionPattern {
         op->getNumResults() != 1 || !isGridArray(op->getResult(0).getType()))
       return failure();
     Location loc = op->getLoc();
-    IndexMath m{rewriter, loc};
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
     auto resultType = cast<NDArrayType>(op->getResult(0).getType());
+    auto env = dist::getDistEnv(resultType);
     IRMapping mapping;
     std::optional<GridArray> first;
+    Operation *part = nullptr;
     for (auto [original, converted] : llvm::zip(op->getOperands(), operands)) {
       auto type = cast<NDArrayType>(original.getType());
       if (type.getRank() == 0) {
         mapping.map(original, converted.front());
         continue;
       }
-      if (dist::getDistEnv(type) != dist::getDistEnv(resultType))
+      if (dist::getDistEnv(type) != env)
         return rewriter.notifyMatchFailure(
             op, "operand in another distribution; run ndarray-dist");
       GridArray array = GridArray::unpack(converted);
       if (!first) {
         first = array;
-      } else {
-        // Blocks of equal global shapes line up; broadcasting along a
-        // split axis would need elements of other ranks.
-        Value same;
-        for (auto [a, b] : llvm::zip(first->shape, array.shape)) {
-          Value eq = m.eq(a, b);
-          same = same ? m.land(same, eq) : eq;
-        }
-        if (!matchPattern(same, m_One()))
-          cf::AssertOp::create(
-              rewriter, loc, same,
-              "operands of an elementwise op on arrays split over a grid "
-              "must have equal shapes (broadcasting is supported on arrays "
-              "split on rows)");
+        part = getPartOf(original, ghosts);
+        mapping.map(original, array.block(b, loc));
+        continue;
       }
-      mapping.map(original, array.block);
+      // Blocks of equal global shapes line up; broadcasting along a
+      // split axis would need elements of other ranks.
+      Value equal;
+      for (auto [x, y] : llvm::zip(first->shape, array.shape)) {
+        Value eq = m.eq(x, y);
+        equal = equal ? m.land(equal, eq) : eq;
+      }
+      if (!matchPattern(equal, m_One()))
+        cf::AssertOp::create(
+            b, loc, equal,
+            "operands of an elementwise op on arrays split over a grid "
+            "must have equal shapes (broadcasting is supported on arrays "
+            "split on rows)");
+      Value block = getPartOf(original, ghosts) == part
+                        ? array.block(b, loc)
+                        : fetchBox(b, loc, env.getTeam(), array, first->offsets,
+                                   first->sizes, dist::getLocalType(type));
+      mapping.map(original, block);
     }
     if (!first)
       return rewriter.notifyMatchFailure(op, "no operand of rank >= 1");
     Operation *local = rewriter.clone(*op, mapping);
     local->getResult(0).setType(dist::getLocalType(resultType));
-    GridArray result{local->getResult(0), first->offsets, first->shape};
+    GridArray result = GridArray::fromBlock(b, loc, local->getResult(0),
+                                            first->offsets, first->shape);
+    result.sizes = first->sizes;
     rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }
+
+  const GridGhosts &ghosts;
 };
 
-/// The global box [offsets, offsets + sizes) of `array` (any block
-/// distribution) on this rank, received from the ranks owning its elements:
-/// one `distruntime.repartition` (collective; ranks whose blocks the box
-/// does not reach exchange nothing).
-Value fetchBox(OpBuilder &b, Location loc, int64_t team, const GridArray &array,
-               ValueRange offsets, ValueRange sizes, NDArrayType type) {
-  auto copy =
-      distruntime::RepartitionOp::create(b, loc, type, array.block, array.shape,
-                                         array.offsets, offsets, sizes, team);
-  auto wait = distruntime::WaitOp::create(
-      b, loc, copy.getHandle(), ValueRange{array.block, copy.getOutput()});
-  return wait.getResult(1);
-}
-
-/// A view with unit strides (ndarray-dist keeps others on rows): this
-/// rank's block of it in its distribution, fetched from the blocks of the
-/// source holding its elements (halos of shifted views move, the rest is
-/// copied locally).
+/// Views with unit strides (ndarray-dist keeps others on rows). A view
+/// feeding a stencil update (GridGhosts) is the part of the update's slice
+/// this rank owns, shifted: the halos of its source for the update are
+/// exchanged into the source's ghost cells (once per update and source, in
+/// place: the boxes around the block outside it, one
+/// `distruntime.repartition` per face), and the view is a view of the
+/// buffer. Other views are this rank's block in the view's distribution,
+/// fetched from the source's blocks holding it.
 template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
-  using GridPattern<OpTy>::GridPattern;
+  GridSliceLowering(const TypeConverter &converter, MLIRContext *context,
+                    const GridGhosts &ghosts, GridUpdates &updates)
+      : GridPattern<OpTy>(converter, context), ghosts(ghosts),
+        updates(updates) {}
+
   LogicalResult
   matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -248,30 +368,140 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     GridArray source = GridArray::unpack(adaptor.getSource());
-    SmallVector<Value> viewOffsets, viewShape;
-    for (OpFoldResult offset : op.getMixedOffsets())
-      viewOffsets.push_back(getValueOrCreateConstantIndexOp(b, loc, offset));
-    for (OpFoldResult size : op.getMixedSizes())
-      viewShape.push_back(getValueOrCreateConstantIndexOp(b, loc, size));
+    SmallVector<Value> viewOffsets = materialize(b, loc, op.getMixedOffsets());
+    SmallVector<Value> viewShape = materialize(b, loc, op.getMixedSizes());
     auto env = dist::getDistEnv(type);
-    auto [offsets, sizes] = dist::createBlock(b, loc, env, viewShape);
-    SmallVector<Value> baseOffsets;
-    for (auto [view, block] : llvm::zip(viewOffsets, offsets))
-      baseOffsets.push_back(m.add(view, block));
-    Value block = fetchBox(b, loc, env.getTeam(), source, baseOffsets, sizes,
-                           dist::getLocalType(type));
-    rewriter.replaceOpWithMultiple(
-        op, {GridArray{block, offsets, viewShape}.pack()});
+    NDArrayType localType = dist::getLocalType(type);
+
+    auto aligned = ghosts.alignedViews.find(op);
+    if (aligned == ghosts.alignedViews.end()) {
+      auto [offsets, sizes] = dist::createBlock(b, loc, env, viewShape);
+      SmallVector<Value> baseOffsets;
+      for (auto [view, block] : llvm::zip(viewOffsets, offsets))
+        baseOffsets.push_back(m.add(view, block));
+      Value block = fetchBox(b, loc, env.getTeam(), source, baseOffsets, sizes,
+                             localType);
+      rewriter.replaceOpWithMultiple(
+          op, {GridArray::fromBlock(b, loc, block, offsets, viewShape).pack()});
+      return success();
+    }
+
+    auto update = cast<ImmutableInsertSliceOp>(aligned->second);
+    SmallVector<Value> sliceOffsets =
+        materialize(b, loc, update.getMixedOffsets());
+    auto &target = updates.targets[update];
+    if (target.first.empty())
+      target = getOwnedPart(m, source, sliceOffsets, viewShape);
+    auto &[partOffsets, partSizes] = target;
+
+    Value base = op.getSource();
+    while (auto cast = base.getDefiningOp<CastOp>())
+      base = cast.getSource();
+    Value &buffer = updates.exchanged[{update, base}];
+    if (!buffer)
+      buffer = exchangeHalos(b, loc, env.getTeam(), source, sliceOffsets,
+                             partOffsets, partSizes,
+                             ghosts.halos.find({update, base})->second);
+    // The view of the part: the part's global position shifted by the
+    // view's offset from the slice's, in the buffer.
+    SmallVector<Value> at;
+    for (auto [d, offset] : llvm::enumerate(viewOffsets))
+      at.push_back(
+          m.add(m.sub(m.add(offset, partOffsets[d]), source.offsets[d]),
+                source.first[d]));
+    GridArray view{buffer, at, partSizes, partOffsets, viewShape};
+    Value block = castTo(b, loc, view.block(b, loc), localType);
+    GridArray result =
+        GridArray::fromBlock(b, loc, block, partOffsets, viewShape);
+    result.sizes = partSizes;
+    rewriter.replaceOpWithMultiple(op, {result.pack()});
     return success();
   }
+
+  /// Writes the elements of the box around the part (`partOffsets`,
+  /// `partSizes` in the slice at `sliceOffsets`) `halo` wide that lie
+  /// outside `array`'s block into its ghost cells: per split axis the box's
+  /// elements before and after the block along it (over the box's extent
+  /// in the axes before it, the block's in those after: each element once,
+  /// corners included), each fetched from its owners. Returns the buffer.
+  Value exchangeHalos(OpBuilder &b, Location loc, int64_t team,
+                      const GridArray &array, ArrayRef<Value> sliceOffsets,
+                      ArrayRef<Value> partOffsets, ArrayRef<Value> partSizes,
+                      const GridGhosts::Widths &halo) const {
+    IndexMath m{b, loc};
+    int64_t rank = array.shape.size();
+    // Nothing to receive where this rank owns none of the slice.
+    Value owns;
+    for (Value size : partSizes) {
+      Value positive = m.gt(size, m.c(0));
+      owns = owns ? m.land(owns, positive) : positive;
+    }
+    SmallVector<Value> boxLo, boxHi, ownLo, ownHi;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value lo = m.add(sliceOffsets[d], partOffsets[d]);
+      boxLo.push_back(m.sub(lo, m.c(halo.first[d])));
+      boxHi.push_back(m.add(m.add(lo, partSizes[d]), m.c(halo.second[d])));
+      ownLo.push_back(array.offsets[d]);
+      ownHi.push_back(m.add(array.offsets[d], array.sizes[d]));
+    }
+    Value buffer = array.buffer;
+    auto bufferType = cast<NDArrayType>(buffer.getType());
+    for (int64_t d = 0; d < rank; ++d) {
+      if (halo.first[d] == 0 && halo.second[d] == 0)
+        continue;
+      for (bool after : {false, true}) {
+        if ((after ? halo.second[d] : halo.first[d]) == 0)
+          continue;
+        SmallVector<Value> offsets, sizes;
+        for (int64_t e = 0; e < rank; ++e) {
+          Value lo, hi;
+          if (e == d) {
+            lo = after ? ownHi[e] : boxLo[e];
+            hi = after ? boxHi[e] : ownLo[e];
+          } else if (e < d) {
+            lo = boxLo[e];
+            hi = boxHi[e];
+          } else {
+            lo = m.max(ownLo[e], boxLo[e]);
+            hi = m.min(ownHi[e], boxHi[e]);
+          }
+          offsets.push_back(lo);
+          sizes.push_back(m.select(owns, m.max(m.sub(hi, lo), m.c(0)), m.c(0)));
+        }
+        SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
+        Value face = fetchBox(
+            b, loc, team, array, offsets, sizes,
+            bufferType.cloneWith(dynamic, bufferType.getElementType()));
+        SmallVector<Value> at;
+        for (int64_t e = 0; e < rank; ++e)
+          at.push_back(m.select(
+              owns, m.add(m.sub(offsets[e], array.offsets[e]), array.first[e]),
+              m.c(0)));
+        SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+        auto insert = ImmutableInsertSliceOp::create(
+            b, loc, face, buffer, getAsOpFoldResult(at),
+            getAsOpFoldResult(sizes), ones);
+        insert->setAttr(kGhostWriteAttrName, b.getUnitAttr());
+        buffer = insert.getResult();
+      }
+    }
+    return buffer;
+  }
+
+  const GridGhosts &ghosts;
+  GridUpdates &updates;
 };
 
 /// An insert with unit strides: each rank writes the part of the slice in
-/// its block, its source elements fetched from the source's blocks
-/// (distributed) or taken from the source (replicated; dimensions of size 1
-/// are broadcast).
+/// its block, its source elements taken from the source's blocks (when
+/// they are that part, as for a stencil update), else fetched from them
+/// (distributed) or taken from the source (replicated; dimensions of size
+/// 1 are broadcast).
 struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
-  using GridPattern::GridPattern;
+  GridInsertLowering(const TypeConverter &converter, MLIRContext *context,
+                     const GridGhosts &ghosts, GridUpdates &updates)
+      : GridPattern(converter, context), ghosts(ghosts), updates(updates) {}
+
   LogicalResult
   matchAndRewrite(ImmutableInsertSliceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -283,47 +513,42 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     IndexMath m{b, loc};
     GridArray dest = GridArray::unpack(adaptor.getDestination());
     int64_t rank = type.getRank();
+    SmallVector<Value> sliceOffsets = materialize(b, loc, op.getMixedOffsets());
+    SmallVector<Value> sliceShape = materialize(b, loc, op.getMixedSizes());
     // The slice's part in this rank's block: [first, first + count) in
-    // slice coordinates, at `at` in the block.
-    SmallVector<Value> first, count, at, sliceShape;
-    for (int64_t d = 0; d < rank; ++d) {
-      Value offset =
-          getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets()[d]);
-      Value size =
-          getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes()[d]);
-      Value owned = DimOp::create(b, loc, dest.block, d);
-      Value lo = m.max(offset, dest.offsets[d]);
-      Value hi = m.min(m.add(offset, size), m.add(dest.offsets[d], owned));
-      Value n = m.max(m.sub(hi, lo), m.c(0));
-      first.push_back(m.select(m.gt(n, m.c(0)), m.sub(lo, offset), m.c(0)));
-      count.push_back(n);
-      at.push_back(
-          m.select(m.gt(n, m.c(0)), m.sub(lo, dest.offsets[d]), m.c(0)));
-      sliceShape.push_back(size);
-    }
+    // slice coordinates.
+    auto known = updates.targets.find(op);
+    auto [first, count] = known != updates.targets.end()
+                              ? known->second
+                              : getOwnedPart(m, dest, sliceOffsets, sliceShape);
     // The source's part: the same box, but all of its broadcast dimensions
     // (size 1 where the slice is larger; missing leading dimensions).
     NDArrayType sourceType = op.getSource().getType();
     ValueRange source = adaptor.getSource();
     int64_t lead = rank - sourceType.getRank();
-    SmallVector<Value> sourceShape;
-    if (isGridArray(sourceType))
-      sourceShape = GridArray::unpack(source).shape;
-    else
-      for (int64_t d = 0; d < sourceType.getRank(); ++d)
-        sourceShape.push_back(DimOp::create(b, loc, source.front(), d));
-    SmallVector<Value> boxOffsets, boxSizes;
-    for (int64_t d = 0; d < sourceType.getRank(); ++d) {
-      Value aligned = m.eq(sourceShape[d], sliceShape[lead + d]);
-      boxOffsets.push_back(m.select(aligned, first[lead + d], m.c(0)));
-      boxSizes.push_back(m.select(aligned, count[lead + d], sourceShape[d]));
-    }
     Value local = source.front();
-    if (isGridArray(sourceType)) {
-      local = fetchBox(b, loc, dist::getDistEnv(type).getTeam(),
-                       GridArray::unpack(source), boxOffsets, boxSizes,
-                       dist::getLocalType(sourceType));
+    if (isGridArray(sourceType) && known != updates.targets.end() &&
+        getPartOf(op.getSource(), ghosts) == op) {
+      // (The source was computed in this part: a stencil update.)
+      local = GridArray::unpack(source).block(b, loc);
+    } else if (isGridArray(sourceType)) {
+      GridArray src = GridArray::unpack(source);
+      SmallVector<Value> boxOffsets, boxSizes;
+      for (int64_t d = 0; d < sourceType.getRank(); ++d) {
+        Value aligned = m.eq(src.shape[d], sliceShape[lead + d]);
+        boxOffsets.push_back(m.select(aligned, first[lead + d], m.c(0)));
+        boxSizes.push_back(m.select(aligned, count[lead + d], src.shape[d]));
+      }
+      local = fetchBox(b, loc, dist::getDistEnv(type).getTeam(), src,
+                       boxOffsets, boxSizes, dist::getLocalType(sourceType));
     } else if (sourceType.getRank() > 0) {
+      SmallVector<Value> boxOffsets, boxSizes;
+      for (int64_t d = 0; d < sourceType.getRank(); ++d) {
+        Value size = DimOp::create(b, loc, local, d);
+        Value aligned = m.eq(size, sliceShape[lead + d]);
+        boxOffsets.push_back(m.select(aligned, first[lead + d], m.c(0)));
+        boxSizes.push_back(m.select(aligned, count[lead + d], size));
+      }
       SmallVector<OpFoldResult> ones(sourceType.getRank(), b.getIndexAttr(1));
       SmallVector<int64_t> dynamic(sourceType.getRank(), ShapedType::kDynamic);
       local = SubviewOp::create(
@@ -331,14 +556,24 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
           local, getAsOpFoldResult(boxOffsets), getAsOpFoldResult(boxSizes),
           ones);
     }
+    // At the part's position in the buffer.
+    SmallVector<Value> at;
+    for (int64_t d = 0; d < rank; ++d)
+      at.push_back(m.select(
+          m.gt(count[d], m.c(0)),
+          m.add(m.sub(m.add(sliceOffsets[d], first[d]), dest.offsets[d]),
+                dest.first[d]),
+          dest.first[d]));
     SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
-    Value block = ImmutableInsertSliceOp::create(
-        b, loc, local, dest.block, getAsOpFoldResult(at),
+    dest.buffer = ImmutableInsertSliceOp::create(
+        b, loc, local, dest.buffer, getAsOpFoldResult(at),
         getAsOpFoldResult(count), ones);
-    rewriter.replaceOpWithMultiple(
-        op, {GridArray{block, dest.offsets, dest.shape}.pack()});
+    rewriter.replaceOpWithMultiple(op, {dest.pack()});
     return success();
   }
+
+  const GridGhosts &ghosts;
+  GridUpdates &updates;
 };
 
 /// Moves the elements of this rank's block in the target distribution from
@@ -360,7 +595,8 @@ struct RedistributeLowering : public GridPattern<dist::RedistributeOp> {
         fetchBox(b, loc, env.getTeam(), source, offsets, sizes, blockType);
     if (isGridArray(type)) {
       rewriter.replaceOpWithMultiple(
-          op, {GridArray{block, offsets, source.shape}.pack()});
+          op,
+          {GridArray::fromBlock(b, loc, block, offsets, source.shape).pack()});
       return success();
     }
     LocalArray rows =
@@ -395,12 +631,16 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
 }
 
 void imex::dist::detail::populateGridArrayToStandardPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const GridGhosts &ghosts, GridUpdates &updates) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<InitGridArrayLowering, GridBlockOfLowering<dist::OwnedBlockOfOp>,
+  patterns.add<GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
-               GridCastLowering, GridDimLowering, GridElementwiseLowering,
-               RedistributeLowering, GridSliceLowering<SubviewOp>,
-               GridSliceLowering<ExtractSliceOp>, GridInsertLowering>(converter,
-                                                                      context);
+               GridCastLowering, GridDimLowering, RedistributeLowering>(
+      converter, context);
+  patterns.add<InitGridArrayLowering, GridElementwiseLowering>(converter,
+                                                               context, ghosts);
+  patterns.add<GridSliceLowering<SubviewOp>, GridSliceLowering<ExtractSliceOp>>(
+      converter, context, ghosts, updates);
+  patterns.add<GridInsertLowering>(converter, context, ghosts, updates);
 }

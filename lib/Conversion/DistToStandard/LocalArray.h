@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace imex::dist::detail {
@@ -109,15 +110,52 @@ struct LocalArray {
 /// than the default one (split on other axes or over a grid of ranks).
 bool isGridArray(mlir::Type type);
 
-/// The local representation of an array in such a distribution: this rank's
-/// block (no halos), the global index of its first element and the global
-/// shape, one per dimension.
+/// The local representation of an array in such a distribution: a buffer
+/// holding this rank's block at `first` (per dimension; ghost cells around
+/// it), the block's `sizes`, the global index of its first element
+/// (`offsets`) and the global `shape`.
 struct GridArray {
-  mlir::Value block;
-  llvm::SmallVector<mlir::Value> offsets, shape;
+  mlir::Value buffer;
+  llvm::SmallVector<mlir::Value> first, sizes, offsets, shape;
 
   static GridArray unpack(mlir::ValueRange values);
   llvm::SmallVector<mlir::Value> pack() const;
+  /// The owned block, a view of the buffer.
+  mlir::Value block(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// The array whose buffer is exactly its block `block`.
+  static GridArray fromBlock(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value block, mlir::ValueRange offsets,
+                             mlir::ValueRange shape);
+};
+
+/// Whether the slice `op` of a grid array (a view or an insert) is a box:
+/// unit strides known at compile time, the rank kept.
+bool isBox(mlir::OffsetSizeAndStrideOpInterface op);
+
+/// Ghost cells of arrays split over a grid (GridGhosts.cpp).
+struct GridGhosts {
+  using Widths = std::pair<llvm::SmallVector<int64_t>,
+                           llvm::SmallVector<int64_t>>; // before, after
+  /// By grid dist.init_dist_array: the ghost cells around its block.
+  llvm::DenseMap<mlir::Operation *, Widths> margins;
+  /// Views computed in the part of the slice of the update (insert) they
+  /// feed that each rank owns: view -> insert.
+  llvm::DenseMap<mlir::Operation *, mlir::Operation *> alignedViews;
+  /// The halo the aligned views of an array need for an update, by (insert,
+  /// array).
+  llvm::DenseMap<std::pair<mlir::Operation *, mlir::Value>, Widths> halos;
+};
+GridGhosts analyzeGridGhosts(mlir::Operation *root);
+
+/// What the grid patterns share while converting: per update the part of
+/// its slice this rank owns (offsets in the slice, sizes), and the buffers
+/// halos were exchanged into, by (update, array).
+struct GridUpdates {
+  llvm::DenseMap<mlir::Operation *, std::pair<llvm::SmallVector<mlir::Value>,
+                                              llvm::SmallVector<mlir::Value>>>
+      targets;
+  llvm::DenseMap<std::pair<mlir::Operation *, mlir::Value>, mlir::Value>
+      exchanged;
 };
 
 /// Whether `value` can be used by ops created right before `op` (structured
@@ -248,7 +286,9 @@ void populateArrayOpsToStandardPatterns(const mlir::TypeConverter &converter,
 void populateReductionsToStandardPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
 void populateGridArrayToStandardPatterns(const mlir::TypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
+                                         mlir::RewritePatternSet &patterns,
+                                         const GridGhosts &ghosts,
+                                         GridUpdates &updates);
 /// Fails with a diagnostic at the first op on a grid array that
 /// convert-dist-to-standard does not compute on its blocks.
 mlir::LogicalResult checkGridArrayUses(mlir::Operation *root);

@@ -491,8 +491,9 @@ func.func @copied_layouts(%n: index, %steps: index) -> !ndarray.ndarray<?x4xf64>
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[B:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
 // CHECK: %[[S:.*]] = ndarray.ewbin add %[[A]], %[[B]] : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
 // CHECK: distruntime.team_size team = 1
-// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[S]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%{{.*}}, %{{.*}}] target_sizes[%{{.*}}, %[[M]]] team = 1
-// CHECK: %{{.*}}:2 = distruntime.wait %[[H]], %[[S]], %[[OUT]]
+// CHECK: %[[SB:.*]] = ndarray.subview %[[S]][0, 0]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[SB]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%{{.*}}, %{{.*}}] target_sizes[%{{.*}}, %[[M]]] team = 1
+// CHECK: %{{.*}}:2 = distruntime.wait %[[H]], %[[SB]], %[[OUT]]
 // CHECK: ndarray.reduction sum
 // CHECK-NOT: dist.
 func.func @grid_elementwise_and_redistribute(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?xf64> {

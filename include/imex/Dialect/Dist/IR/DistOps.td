@@ -72,6 +72,10 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     `getLocalType`). Constant global sizes must equal the static ones of the
     result type; constant offsets are non-negative, and 0 on dimensions 1...
 
+    An array split on other axes or over a grid of ranks binds this rank's
+    block of its distribution (`dist.grid_partition`): the lowering assumes
+    that arrays of one shape and distribution have the same blocks.
+
     With `spare_rows = array<i64: before, after>` the block is an
     `ndarray.subview` of dimension 0 of a larger buffer whose `before` rows
     in front of it and `after` rows behind it are free: halo exchanges write

@@ -1,0 +1,140 @@
+//===- GridGhosts.cpp - ghost cells of arrays split over a grid -----------===//
+//
+// Internal to convert-dist-to-standard. A stencil update of an array split
+// over a grid, `u[s] = f(u[s + k1], u[s + k2], ...)` (an insert of a box of
+// u computed elementwise from views of u, or of arrays of u's shape and
+// distribution, shifted by constants), is computed in the part of the
+// slice each rank owns: the views need the owned elements shifted by k,
+// i.e. ghost cells of width |k| around each block, which the exchange
+// writes in place. This analysis finds these views, the halo each update
+// needs of each array it reads, and the ghost cells to allocate with each
+// array.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalArray.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::dist::detail;
+
+bool imex::dist::detail::isBox(OffsetSizeAndStrideOpInterface op) {
+  auto sliced = cast<NDArrayType>(isa<ImmutableInsertSliceOp>(op)
+                                      ? op->getResult(0).getType()
+                                      : op->getOperand(0).getType());
+  auto result = cast<NDArrayType>(op->getResult(0).getType());
+  return sliced.getRank() == result.getRank() &&
+         llvm::all_of(op.getMixedStrides(), [](OpFoldResult stride) {
+           return isConstantIntValue(stride, 1);
+         });
+}
+
+namespace {
+
+Value lookThroughCasts(Value value) {
+  while (auto cast = value.getDefiningOp<CastOp>())
+    value = cast.getSource();
+  return value;
+}
+
+/// `b - a` if it is known at compile time (equal values: 0).
+std::optional<int64_t> getConstantDifference(OpFoldResult a, OpFoldResult b) {
+  if (a == b)
+    return 0;
+  std::optional<int64_t> x = getConstantIntValue(a),
+                         y = getConstantIntValue(b);
+  if (!x || !y)
+    return std::nullopt;
+  return *y - *x;
+}
+
+/// Whether `base` has the blocks of `dest` (the same partition): it is
+/// `dest`, or an array of the same static shape and distribution.
+bool hasSamePartition(Value base, Value dest) {
+  if (lookThroughCasts(base) == lookThroughCasts(dest))
+    return true;
+  auto a = cast<NDArrayType>(base.getType()),
+       b = cast<NDArrayType>(dest.getType());
+  return dist::getDistEnv(a) == dist::getDistEnv(b) && a.hasStaticShape() &&
+         a.getShape() == b.getShape();
+}
+
+void maxInto(SmallVector<int64_t> &into, ArrayRef<int64_t> values) {
+  if (into.empty())
+    into.assign(values.size(), 0);
+  for (auto [a, b] : llvm::zip(into, values))
+    a = std::max(a, b);
+}
+
+/// Records the views the update `insert` is computed from.
+void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
+  int64_t rank = insert.getType().getRank();
+  SmallVector<Value> worklist{insert.getSource()};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != insert->getBlock())
+      continue;
+    if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CastOp>(def)) {
+      llvm::append_range(worklist, def->getOperands());
+      continue;
+    }
+    if (!isa<SubviewOp, ExtractSliceOp>(def) || ghosts.alignedViews.count(def))
+      continue;
+    auto view = cast<OffsetSizeAndStrideOpInterface>(def);
+    Value base = def->getOperand(0);
+    if (!isGridArray(value.getType()) || !isBox(view) ||
+        !hasSamePartition(base, insert.getDestination()))
+      continue;
+    // Shifted by constants from the slice, of its sizes; ghost cells along
+    // the split axes (every rank holds the others whole).
+    SmallVector<int64_t> before(rank, 0), after(rank, 0);
+    ArrayRef<int64_t> split = dist::getDistEnv(insert.getType()).getSplit();
+    bool shifted = true;
+    for (int64_t d = 0; d < rank && shifted; ++d) {
+      std::optional<int64_t> shift = getConstantDifference(
+          insert.getMixedOffsets()[d], view.getMixedOffsets()[d]);
+      std::optional<int64_t> size = getConstantDifference(
+          insert.getMixedSizes()[d], view.getMixedSizes()[d]);
+      shifted = shift && size == 0;
+      if (shifted && llvm::is_contained(split, d)) {
+        before[d] = std::max<int64_t>(0, -*shift);
+        after[d] = std::max<int64_t>(0, *shift);
+      }
+    }
+    // The ghost cells go with the storage of the arrays it is a version of.
+    std::optional<SmallVector<dist::InitDistArrayOp>> roots =
+        dist::getStorageRoots(base);
+    if (!shifted || !roots || roots->empty())
+      continue;
+    ghosts.alignedViews[def] = insert;
+    auto &halo = ghosts.halos[{insert.getOperation(), lookThroughCasts(base)}];
+    maxInto(halo.first, before);
+    maxInto(halo.second, after);
+    for (dist::InitDistArrayOp init : *roots) {
+      auto &margins = ghosts.margins[init.getOperation()];
+      maxInto(margins.first, before);
+      maxInto(margins.second, after);
+    }
+  }
+}
+
+} // namespace
+
+GridGhosts imex::dist::detail::analyzeGridGhosts(Operation *root) {
+  GridGhosts ghosts;
+  root->walk([&](ImmutableInsertSliceOp insert) {
+    if (isGridArray(insert.getType()) && isBox(insert))
+      analyzeUpdate(insert, ghosts);
+  });
+  return ghosts;
+}
