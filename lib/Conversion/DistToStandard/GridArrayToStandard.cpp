@@ -564,6 +564,16 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
           m.add(m.sub(m.add(sliceOffsets[d], first[d]), dest.offsets[d]),
                 dest.first[d]),
           dest.first[d]));
+    // Into the buffer its halos were exchanged into for this update, if
+    // they were (the same elements; the ghost writes and the update then
+    // form one chain of writes into the buffer, which double-buffer-loops
+    // follows).
+    Value destination = op.getDestination();
+    while (auto cast = destination.getDefiningOp<CastOp>())
+      destination = cast.getSource();
+    if (auto it = updates.exchanged.find({op, destination});
+        it != updates.exchanged.end())
+      dest.buffer = castTo(b, loc, it->second, dest.buffer.getType());
     SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
     dest.buffer = ImmutableInsertSliceOp::create(
         b, loc, local, dest.buffer, getAsOpFoldResult(at),
