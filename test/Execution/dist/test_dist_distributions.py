@@ -1,10 +1,11 @@
 """Arrays split on any axes and over grids of ranks (`dist.split`,
 `dist.grid`): the same programs with every array of rank 2 (and 3) created
-split on rows, on columns, over the run-time grid and over fixed 2x2, 1x3,
+split on columns, over the run-time grid and over fixed 2x2, 1x3,
 3x1 and 2x3 grids (on the rank counts that have enough ranks; ranks beyond
 the grid own nothing), uneven sizes; every op against numpy, and every rank
-count giving the same bits. Elementwise ops and copies compute on each
-rank's block; other ops redistribute their operands to rows
+count giving the same bits. Elementwise ops, copies, views and inserts
+compute on each rank's block (stencil updates with halos exchanged into
+ghost cells); other ops redistribute their operands to rows
 (`dist.redistribute`, one all-to-all-v); redistribution between every pair
 of distributions moves each element at most once."""
 
@@ -15,8 +16,8 @@ from dist_harness import (RANKS, STAT_KINDS, _run, build, data, iota, named,
                           run_cases)
 
 # name: (split axes, grid shape or None)
+# (Rows, the default distribution, are what every other test runs.)
 DISTRIBUTIONS = {
-    "rows": ([0], None),
     "columns": ([1], None),
     "grid": ([0, 1], None),
     "grid 2x2": ([0, 1], [2, 2]),

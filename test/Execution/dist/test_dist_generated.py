@@ -153,7 +153,7 @@ def generated(d, seed, team):
 # Programs of a few seeds each: LLVM's compile time grows faster than the
 # size of one function.
 PROGRAMS = [range(first, first + 4) for first in range(0, 24, 4)]
-GRID_PROGRAMS = 3
+GRID_PROGRAMS = 2
 
 
 @pytest.mark.parametrize("seeds", PROGRAMS,
