@@ -530,3 +530,44 @@ func.func @rows_to_columns(%a: !ndarray.ndarray<?x8xf64>, %off: index, %n: index
   %k = ndarray.dim %b, %c1 : !ndarray.ndarray<?x?xf64>
   return %k : index
 }
+
+// -----
+
+// A stencil update of an array split over a grid: the block gets one ghost
+// cell on each side (copied once into the bigger buffer); the halos of the
+// four views are exchanged into them (one repartition per face, ghost-write
+// inserts), the views are views of that buffer, and the update is written
+// into it.
+!grid = !ndarray.ndarray<8x8xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+!view = !ndarray.ndarray<6x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_stencil_update
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>
+// CHECK: %[[BUF:.*]] = ndarray.create(%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x?xf64>
+// CHECK: %[[B0:.*]] = ndarray.immutable_insert_slice %[[A]] into %[[BUF]][1, 1]
+// CHECK-COUNT-4: distruntime.repartition
+// CHECK-NOT: distruntime.repartition
+// CHECK: %[[G:.*]] = ndarray.immutable_insert_slice %{{.*}} into %{{.*}} {ndarray.ghost_write}
+// CHECK: %[[N:.*]] = ndarray.subview %[[G]]
+// CHECK: %[[S:.*]] = ndarray.subview %[[G]]
+// CHECK: %[[W:.*]] = ndarray.subview %[[G]]
+// CHECK: %[[E:.*]] = ndarray.subview %[[G]]
+// CHECK: ndarray.ewbin add %[[N]], %[[S]]
+// CHECK: ndarray.ewbin add %[[W]], %[[E]]
+// CHECK-NOT: distruntime.repartition
+// CHECK: %[[U:.*]] = ndarray.immutable_insert_slice %{{.*}} into %[[G]]
+// CHECK: ndarray.subview %[[U]][1, 1]
+func.func @grid_stencil_update(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %q: !ndarray.ndarray<f64>) -> !ndarray.ndarray<?x?xf64> {
+  %c8 = arith.constant 8 : index
+  %u = dist.init_dist_array %a offsets(%o0, %o1) shape(%c8, %c8) : !ndarray.ndarray<?x?xf64> -> !grid
+  %n = ndarray.subview %u[0, 1] [6, 6] [1, 1] : !grid to !view
+  %s = ndarray.subview %u[2, 1] [6, 6] [1, 1] : !grid to !view
+  %w = ndarray.subview %u[1, 0] [6, 6] [1, 1] : !grid to !view
+  %e = ndarray.subview %u[1, 2] [6, 6] [1, 1] : !grid to !view
+  %ns = ndarray.ewbin add %n, %s : (!view, !view) -> !view
+  %we = ndarray.ewbin add %w, %e : (!view, !view) -> !view
+  %sum = ndarray.ewbin add %ns, %we : (!view, !view) -> !view
+  %new = ndarray.ewbin multiply %sum, %q : (!view, !ndarray.ndarray<f64>) -> !view
+  %u2 = ndarray.immutable_insert_slice %new into %u[1, 1] [6, 6] [1, 1] : !view into !grid
+  %b = dist.owned_block_of %u2 : !grid -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}
