@@ -51,6 +51,7 @@ IDTR_EXPORT void _idtr_grid_dims(int64_t team, int64_t ndims, int64_t *dims) {
 
 IDTR_EXPORT int64_t _idtr_grid_dim(int64_t team, int64_t ndims, int64_t k) {
   EntryScope es("_idtr_grid_dim");
+  get_team(team, /*collective=*/false); // (checks it; messages name the rank)
   if (ndims < 1 || ndims > kMaxRank || k < 0 || k >= ndims)
     fail("invalid arguments ndims=%" PRId64 " (1..%d) k=%" PRId64, ndims,
          kMaxRank, k);
