@@ -401,7 +401,9 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
     if (!buffer)
       buffer = exchangeHalos(b, loc, env.getTeam(), source, sliceOffsets,
                              partOffsets, partSizes,
-                             ghosts.halos.find({update, base})->second);
+                             ghosts.halos.find({update, base})->second,
+                             ghosts.corners.contains({update, base}),
+                             cast<NDArrayType>(base.getType()));
     // The view of the part: the part's global position shifted by the
     // view's offset from the slice's, in the buffer.
     SmallVector<Value> at;
@@ -421,13 +423,15 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
   /// Writes the elements of the box around the part (`partOffsets`,
   /// `partSizes` in the slice at `sliceOffsets`) `halo` wide that lie
   /// outside `array`'s block into its ghost cells: per split axis the box's
-  /// elements before and after the block along it (over the box's extent
-  /// in the axes before it, the block's in those after: each element once,
-  /// corners included), each fetched from its owners. Returns the buffer.
+  /// elements before and after the block along it (over the block's extent
+  /// in the other axes; with `corners`, over the box's in the axes before
+  /// it: each element once), each fetched from its owners. Returns the
+  /// buffer.
   Value exchangeHalos(OpBuilder &b, Location loc, int64_t team,
                       const GridArray &array, ArrayRef<Value> sliceOffsets,
                       ArrayRef<Value> partOffsets, ArrayRef<Value> partSizes,
-                      const GridGhosts::Widths &halo) const {
+                      const GridGhosts::Widths &halo, bool corners,
+                      NDArrayType arrayType) const {
     IndexMath m{b, loc};
     int64_t rank = array.shape.size();
     // Nothing to receive where this rank owns none of the slice.
@@ -446,7 +450,7 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
     }
     Value buffer = array.buffer;
     auto bufferType = cast<NDArrayType>(buffer.getType());
-    for (int64_t d = 0; d < rank; ++d) {
+    for (int64_t d : dist::getDistEnv(arrayType).getSplit()) {
       if (halo.first[d] == 0 && halo.second[d] == 0)
         continue;
       for (bool after : {false, true}) {
@@ -458,7 +462,7 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
           if (e == d) {
             lo = after ? ownHi[e] : boxLo[e];
             hi = after ? boxHi[e] : ownLo[e];
-          } else if (e < d) {
+          } else if (e < d && corners) {
             lo = boxLo[e];
             hi = boxHi[e];
           } else {

@@ -47,8 +47,7 @@ Value lookThroughCasts(Value value) {
 std::optional<int64_t> getConstantDifference(OpFoldResult a, OpFoldResult b) {
   if (a == b)
     return 0;
-  std::optional<int64_t> x = getConstantIntValue(a),
-                         y = getConstantIntValue(b);
+  std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(b);
   if (!x || !y)
     return std::nullopt;
   return *y - *x;
@@ -95,8 +94,9 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
     if (!isGridArray(value.getType()) || !isBox(view) ||
         !hasSamePartition(base, insert.getDestination()))
       continue;
-    // Shifted by constants from the slice, of its sizes; ghost cells along
-    // the split axes (every rank holds the others whole).
+    // Shifted by constants from the slice, of its sizes: it reaches
+    // `before` and `after` elements beyond the slice's part; ghost cells
+    // along the split axes (every rank holds the others whole).
     SmallVector<int64_t> before(rank, 0), after(rank, 0);
     ArrayRef<int64_t> split = dist::getDistEnv(insert.getType()).getSplit();
     bool shifted = true;
@@ -106,7 +106,7 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
       std::optional<int64_t> size = getConstantDifference(
           insert.getMixedSizes()[d], view.getMixedSizes()[d]);
       shifted = shift && size == 0;
-      if (shifted && llvm::is_contained(split, d)) {
+      if (shifted) {
         before[d] = std::max<int64_t>(0, -*shift);
         after[d] = std::max<int64_t>(0, *shift);
       }
@@ -117,9 +117,17 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
     if (!shifted || !roots || roots->empty())
       continue;
     ghosts.alignedViews[def] = insert;
-    auto &halo = ghosts.halos[{insert.getOperation(), lookThroughCasts(base)}];
+    std::pair<Operation *, Value> key{insert.getOperation(),
+                                      lookThroughCasts(base)};
+    auto &halo = ghosts.halos[key];
+    if (llvm::count_if(split,
+                       [&](int64_t d) { return before[d] + after[d] > 0; }) > 1)
+      ghosts.corners.insert(key);
     maxInto(halo.first, before);
     maxInto(halo.second, after);
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(split, d))
+        before[d] = after[d] = 0;
     for (dist::InitDistArrayOp init : *roots) {
       auto &margins = ghosts.margins[init.getOperation()];
       maxInto(margins.first, before);

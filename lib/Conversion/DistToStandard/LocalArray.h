@@ -141,9 +141,13 @@ struct GridGhosts {
   /// Views computed in the part of the slice of the update (insert) they
   /// feed that each rank owns: view -> insert.
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> alignedViews;
-  /// The halo the aligned views of an array need for an update, by (insert,
-  /// array).
+  /// How far the aligned views of an array reach beyond the part of the
+  /// slice for an update, by (insert, array); the halo is what lies outside
+  /// the block along the split axes.
   llvm::DenseMap<std::pair<mlir::Operation *, mlir::Value>, Widths> halos;
+  /// The (insert, array) pairs whose views are shifted along two split axes
+  /// or more (a 9-point stencil): their halos include corners.
+  llvm::DenseSet<std::pair<mlir::Operation *, mlir::Value>> corners;
 };
 GridGhosts analyzeGridGhosts(mlir::Operation *root);
 

@@ -102,6 +102,42 @@ def five_point_update(d, u, q):
     d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, s))
 
 
+def nine_point_steps(d):
+    # Views shifted along both axes: the halos include the corners.
+    n, m = 11, 9
+    u = d.array(data((n, m)))
+    q = d.scalar(0.125)
+
+    def step(d):
+        total = None
+        for i in range(3):
+            for j in range(3):
+                if (i, j) != (1, 1):
+                    v = d.view(u, (slice(i, n - 2 + i), slice(j, m - 2 + j)))
+                    total = v if total is None else d.add(total, v)
+        d.setitem(u, (slice(1, -1), slice(1, -1)), d.mul(q, total))
+    d.loop(3, step)
+    d.check(u, "9-point 3 steps")
+
+
+def asymmetric_steps(d):
+    # Shifts of -2 and +1 rows and -1 column: ghost cells 2 before and 1
+    # after along the rows, 1 before along the columns; a second array of
+    # the same shape read with a shift as well.
+    n, m = 12, 10
+    u = d.array(data((n, m)))
+    v = d.array(data((n, m)))
+    half = d.scalar(0.5)
+
+    def step(d):
+        s = d.add(d.view(u, (slice(0, n - 3), slice(0, m - 1))),
+                  d.view(u, (slice(3, n), slice(1, m))))
+        s = d.add(s, d.view(v, (slice(1, n - 2), slice(0, m - 1))))
+        d.setitem(u, (slice(2, n - 1), slice(1, m)), d.mul(half, s))
+    d.loop(3, step)
+    d.check(u, "asymmetric 3 steps")
+
+
 def jacobi_steps(d):
     # The 5-point stencil of examples/jacobi2d in a time loop; every array
     # created in the distribution (the update goes through rows).
@@ -139,7 +175,8 @@ def redistributions(d):
 
 CASES = [named(f.__name__, f) for f in
          [elementwise, dynamic_sizes, reductions, views_and_inserts,
-          global_slices, jacobi_steps, manipulation, redistributions]]
+          global_slices, jacobi_steps, nine_point_steps, asymmetric_steps,
+          manipulation, redistributions]]
 
 
 @pytest.mark.parametrize("name", list(DISTRIBUTIONS))
