@@ -520,8 +520,9 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     SmallVector<Value> sliceOffsets = materialize(b, loc, op.getMixedOffsets());
     SmallVector<Value> sliceShape = materialize(b, loc, op.getMixedSizes());
     // The slice's part in this rank's block: [first, first + count) in
-    // slice coordinates.
-    auto known = updates.targets.find(op);
+    // slice coordinates (computed once per part, by its first view).
+    Operation *part = ghosts.parts.lookup(op);
+    auto known = updates.targets.find(part);
     auto [first, count] = known != updates.targets.end()
                               ? known->second
                               : getOwnedPart(m, dest, sliceOffsets, sliceShape);
@@ -532,7 +533,7 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     int64_t lead = rank - sourceType.getRank();
     Value local = source.front();
     if (isGridArray(sourceType) && known != updates.targets.end() &&
-        getPartOf(op.getSource(), ghosts) == op) {
+        getPartOf(op.getSource(), ghosts) == part) {
       // (The source was computed in this part: a stencil update.)
       local = GridArray::unpack(source).block(b, loc);
     } else if (isGridArray(sourceType)) {
@@ -575,7 +576,7 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     Value destination = op.getDestination();
     while (auto cast = destination.getDefiningOp<CastOp>())
       destination = cast.getSource();
-    if (auto it = updates.exchanged.find({op, destination});
+    if (auto it = updates.exchanged.find({part, destination});
         it != updates.exchanged.end())
       dest.buffer = castTo(b, loc, it->second, dest.buffer.getType());
     SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));

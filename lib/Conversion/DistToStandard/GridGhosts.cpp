@@ -53,15 +53,45 @@ std::optional<int64_t> getConstantDifference(OpFoldResult a, OpFoldResult b) {
   return *y - *x;
 }
 
+/// The global shape of the arrays made by `roots` if they all have one
+/// (equal at compile time).
+std::optional<SmallVector<OpFoldResult>>
+getCommonShape(ArrayRef<dist::InitDistArrayOp> roots) {
+  std::optional<SmallVector<OpFoldResult>> shape;
+  for (dist::InitDistArrayOp init : roots) {
+    SmallVector<OpFoldResult> mine = getAsOpFoldResult(init.getGlobalShape());
+    if (!shape)
+      shape = mine;
+    else if (!llvm::all_of(llvm::zip(*shape, mine), [](auto pair) {
+               return getConstantDifference(std::get<0>(pair),
+                                            std::get<1>(pair)) == 0;
+             }))
+      return std::nullopt;
+  }
+  return shape;
+}
+
 /// Whether `base` has the blocks of `dest` (the same partition): it is
-/// `dest`, or an array of the same static shape and distribution.
+/// `dest`, or an array of the same distribution and shape (static, or of
+/// arrays created with the same sizes).
 bool hasSamePartition(Value base, Value dest) {
   if (lookThroughCasts(base) == lookThroughCasts(dest))
     return true;
   auto a = cast<NDArrayType>(base.getType()),
        b = cast<NDArrayType>(dest.getType());
-  return dist::getDistEnv(a) == dist::getDistEnv(b) && a.hasStaticShape() &&
-         a.getShape() == b.getShape();
+  if (dist::getDistEnv(a) != dist::getDistEnv(b))
+    return false;
+  if (a.hasStaticShape() && a.getShape() == b.getShape())
+    return true;
+  std::optional<SmallVector<dist::InitDistArrayOp>> rootsA =
+      dist::getStorageRoots(base);
+  std::optional<SmallVector<dist::InitDistArrayOp>> rootsB =
+      dist::getStorageRoots(dest);
+  if (!rootsA || !rootsB || rootsA->empty() || rootsB->empty())
+    return false;
+  SmallVector<dist::InitDistArrayOp> all(*rootsA);
+  all.append(*rootsB);
+  return getCommonShape(all).has_value();
 }
 
 void maxInto(SmallVector<int64_t> &into, ArrayRef<int64_t> values) {
@@ -71,8 +101,26 @@ void maxInto(SmallVector<int64_t> &into, ArrayRef<int64_t> values) {
     a = std::max(a, b);
 }
 
-/// Records the views the update `insert` is computed from.
-void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
+/// Whether the two inserts write the same slice (equal at compile time) of
+/// arrays with the same blocks, in one block: each rank owns the same part
+/// of both.
+bool sameOwnedPart(ImmutableInsertSliceOp a, ImmutableInsertSliceOp b) {
+  if (a->getBlock() != b->getBlock() ||
+      !hasSamePartition(a.getDestination(), b.getDestination()))
+    return false;
+  for (auto [x, y] : llvm::zip(llvm::concat<OpFoldResult>(a.getMixedOffsets(),
+                                                          a.getMixedSizes()),
+                               llvm::concat<OpFoldResult>(b.getMixedOffsets(),
+                                                          b.getMixedSizes())))
+    if (getConstantDifference(x, y) != 0)
+      return false;
+  return true;
+}
+
+/// Records the views the update `insert` is computed from, as views of the
+/// update `part` (`insert` or an earlier one writing the same part).
+void analyzeUpdate(ImmutableInsertSliceOp insert, ImmutableInsertSliceOp part,
+                   GridGhosts &ghosts) {
   int64_t rank = insert.getType().getRank();
   SmallVector<Value> worklist{insert.getSource()};
   llvm::SmallPtrSet<Value, 16> seen;
@@ -92,7 +140,7 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
     auto view = cast<OffsetSizeAndStrideOpInterface>(def);
     Value base = def->getOperand(0);
     if (!isGridArray(value.getType()) || !isBox(view) ||
-        !hasSamePartition(base, insert.getDestination()))
+        !hasSamePartition(base, part.getDestination()))
       continue;
     // Shifted by constants from the slice, of its sizes: it reaches
     // `before` and `after` elements beyond the slice's part; ghost cells
@@ -102,9 +150,9 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
     bool shifted = true;
     for (int64_t d = 0; d < rank && shifted; ++d) {
       std::optional<int64_t> shift = getConstantDifference(
-          insert.getMixedOffsets()[d], view.getMixedOffsets()[d]);
+          part.getMixedOffsets()[d], view.getMixedOffsets()[d]);
       std::optional<int64_t> size = getConstantDifference(
-          insert.getMixedSizes()[d], view.getMixedSizes()[d]);
+          part.getMixedSizes()[d], view.getMixedSizes()[d]);
       shifted = shift && size == 0;
       if (shifted) {
         before[d] = std::max<int64_t>(0, -*shift);
@@ -116,8 +164,8 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
         dist::getStorageRoots(base);
     if (!shifted || !roots || roots->empty())
       continue;
-    ghosts.alignedViews[def] = insert;
-    std::pair<Operation *, Value> key{insert.getOperation(),
+    ghosts.alignedViews[def] = part;
+    std::pair<Operation *, Value> key{part.getOperation(),
                                       lookThroughCasts(base)};
     auto &halo = ghosts.halos[key];
     if (llvm::count_if(split,
@@ -140,9 +188,20 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, GridGhosts &ghosts) {
 
 GridGhosts imex::dist::detail::analyzeGridGhosts(Operation *root) {
   GridGhosts ghosts;
+  SmallVector<ImmutableInsertSliceOp> parts;
   root->walk([&](ImmutableInsertSliceOp insert) {
-    if (isGridArray(insert.getType()) && isBox(insert))
-      analyzeUpdate(insert, ghosts);
+    if (!isGridArray(insert.getType()) || !isBox(insert))
+      return;
+    // Updates of the same part share it (e.g. `uprev[c] = u[c]; u[c] =
+    // f(u, uprev)`: the view u[c] feeds both).
+    auto it = llvm::find_if(parts, [&](ImmutableInsertSliceOp part) {
+      return sameOwnedPart(part, insert);
+    });
+    ImmutableInsertSliceOp part = it != parts.end() ? *it : insert;
+    if (it == parts.end())
+      parts.push_back(insert);
+    ghosts.parts[insert] = part;
+    analyzeUpdate(insert, part, ghosts);
   });
   return ghosts;
 }

@@ -139,8 +139,11 @@ struct GridGhosts {
   /// By grid dist.init_dist_array: the ghost cells around its block.
   llvm::DenseMap<mlir::Operation *, Widths> margins;
   /// Views computed in the part of the slice of the update (insert) they
-  /// feed that each rank owns: view -> insert.
+  /// feed that each rank owns: view -> the first update of that part.
   llvm::DenseMap<mlir::Operation *, mlir::Operation *> alignedViews;
+  /// Updates of grid arrays -> the first update of the same part (updates
+  /// writing the same slice of arrays with the same blocks).
+  llvm::DenseMap<mlir::Operation *, mlir::Operation *> parts;
   /// How far the aligned views of an array reach beyond the part of the
   /// slice for an update, by (insert, array); the halo is what lies outside
   /// the block along the split axes.
