@@ -18,6 +18,8 @@
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace imex;
@@ -108,10 +110,9 @@ bool sameOwnedPart(ImmutableInsertSliceOp a, ImmutableInsertSliceOp b) {
   if (a->getBlock() != b->getBlock() ||
       !hasSamePartition(a.getDestination(), b.getDestination()))
     return false;
-  for (auto [x, y] : llvm::zip(llvm::concat<OpFoldResult>(a.getMixedOffsets(),
-                                                          a.getMixedSizes()),
-                               llvm::concat<OpFoldResult>(b.getMixedOffsets(),
-                                                          b.getMixedSizes())))
+  for (auto [x, y] : llvm::zip(
+           llvm::concat<OpFoldResult>(a.getMixedOffsets(), a.getMixedSizes()),
+           llvm::concat<OpFoldResult>(b.getMixedOffsets(), b.getMixedSizes())))
     if (getConstantDifference(x, y) != 0)
       return false;
   return true;
@@ -184,6 +185,39 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, ImmutableInsertSliceOp part,
   }
 }
 
+/// The arrays written and read by the updates of one part get the same
+/// ghost cells: their buffers then have one layout, so that a time loop
+/// rotating them (`uprev[c] = u[c]; u[c] = f(u, uprev)`) can swap buffers
+/// instead of copying (double-buffer-loops).
+void unifyMargins(GridGhosts &ghosts) {
+  llvm::MapVector<Operation *, llvm::SetVector<Operation *>> rootsByPart;
+  auto addRoots = [&](Operation *part, Value array) {
+    if (std::optional<SmallVector<dist::InitDistArrayOp>> roots =
+            dist::getStorageRoots(array))
+      for (dist::InitDistArrayOp init : *roots)
+        rootsByPart[part].insert(init);
+  };
+  for (auto [insert, part] : ghosts.parts)
+    addRoots(part, cast<ImmutableInsertSliceOp>(insert).getDestination());
+  for (auto &[key, halo] : ghosts.halos)
+    addRoots(key.first, key.second);
+  for (auto &[part, roots] : rootsByPart) {
+    GridGhosts::Widths widest;
+    for (Operation *init : roots)
+      if (auto it = ghosts.margins.find(init); it != ghosts.margins.end()) {
+        maxInto(widest.first, it->second.first);
+        maxInto(widest.second, it->second.second);
+      }
+    if (widest.first.empty())
+      continue;
+    for (Operation *init : roots) {
+      auto &margins = ghosts.margins[init];
+      maxInto(margins.first, widest.first);
+      maxInto(margins.second, widest.second);
+    }
+  }
+}
+
 } // namespace
 
 GridGhosts imex::dist::detail::analyzeGridGhosts(Operation *root) {
@@ -203,5 +237,6 @@ GridGhosts imex::dist::detail::analyzeGridGhosts(Operation *root) {
     ghosts.parts[insert] = part;
     analyzeUpdate(insert, part, ghosts);
   });
+  unifyMargins(ghosts);
   return ghosts;
 }
