@@ -194,6 +194,22 @@ def three_dimensional(d):
     d.check(d.mul(a, b), "a * b (3-d)")
     d.check(d.reduce("sum", d.add(a, b), axes=(2,)), "sum over axis 2")
     d.check(d.permute(a, (2, 0, 1)), "permute (2, 0, 1)")
+    # A 7-point stencil: halos along every split axis.
+    u = d.array(data((6, 7, 5)))
+    q = d.scalar(1.0 / 6.0)
+    inner = (slice(1, -1),) * 3
+
+    def step(d):
+        total = None
+        for axis in range(3):
+            for shift in (-1, 1):
+                index = list(inner)
+                index[axis] = slice(1 + shift, [6, 7, 5][axis] - 1 + shift)
+                v = d.view(u, tuple(index))
+                total = v if total is None else d.add(total, v)
+        d.setitem(u, inner, d.mul(q, total))
+    d.loop(2, step)
+    d.check(u, "7-point 2 steps")
 
 
 @pytest.mark.parametrize("split", [[0, 1, 2], [1, 2], [2]])
