@@ -284,6 +284,23 @@ std::pair<double, double> runJacobiGrid(long rows, long cols, long steps,
   return {t, tileChecksum(u)};
 }
 
+// Prints the result line (see the top of the file): `t` is this rank's
+// time for `iters` steps.
+void report(double t, double sum, long iters, int rank) {
+  double tmax = 0.0, hmax = 0.0, hmin = 0.0;
+  long msgs = 0;
+  MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&haloMessages, &msgs, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&haloSeconds, &hmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&haloSeconds, &hmin, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  double steps = double(std::max(1L, iters));
+  if (rank == 0)
+    std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_ms=%.6g "
+                "halo_ms_min=%.6g\n",
+                tmax / steps, sum, double(msgs) / steps, hmax / steps * 1e3,
+                hmin / steps * 1e3);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -333,18 +350,7 @@ int main(int argc, char **argv) {
     if (warmup > 0)
       run(warmup);
     auto [t, sum] = run(iters);
-    double tmax = 0.0, hmax = 0.0, hmin = 0.0;
-    long msgs = 0;
-    MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&haloMessages, &msgs, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&haloSeconds, &hmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(&haloSeconds, &hmin, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-    double steps = double(std::max(1L, iters));
-    if (rank == 0)
-      std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_ms=%.6g "
-                  "halo_ms_min=%.6g\n",
-                  tmax / steps, sum, double(msgs) / steps, hmax / steps * 1e3,
-                  hmin / steps * 1e3);
+    report(t, sum, iters, rank);
     MPI_Type_free(&grid.column);
     MPI_Comm_free(&grid.cart);
     MPI_Finalize();
@@ -409,18 +415,7 @@ int main(int argc, char **argv) {
   if (warmup > 0)
     run(warmup); // first touch of the pages, MPI connections
   auto [t, sum] = run(iters);
-  double tmax = 0.0, hmax = 0.0, hmin = 0.0;
-  long msgs = 0;
-  MPI_Reduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&haloMessages, &msgs, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&haloSeconds, &hmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  MPI_Reduce(&haloSeconds, &hmin, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-  double steps = double(std::max(1L, iters));
-  if (rank == 0)
-    std::printf("time=%.9g checksum=%.17g halo_msgs=%.3g halo_ms=%.6g "
-                "halo_ms_min=%.6g\n",
-                tmax / steps, sum, double(msgs) / steps, hmax / steps * 1e3,
-                hmin / steps * 1e3);
+  report(t, sum, iters, rank);
   MPI_Finalize();
   return 0;
 }
