@@ -78,6 +78,29 @@ GridArray GridArray::fromBlock(OpBuilder &b, Location loc, Value block,
   return array;
 }
 
+SmallVector<Value> imex::dist::detail::packBlock(OpBuilder &b, Location loc,
+                                                 Value block,
+                                                 ValueRange offsets,
+                                                 ValueRange shape,
+                                                 NDArrayType type) {
+  if (isGridArray(type))
+    return GridArray::fromBlock(b, loc, block, offsets, shape).pack();
+  LocalArray rows = LocalArray::fromOwned(b, loc, block, offsets[0], shape[0]);
+  rows.buffer = castTo(b, loc, rows.buffer, getBufferType(type));
+  return rows.pack();
+}
+
+Value imex::dist::detail::fetchBox(OpBuilder &b, Location loc, int64_t team,
+                                   const GridArray &array, ValueRange offsets,
+                                   ValueRange sizes, NDArrayType type) {
+  Value block = array.block(b, loc);
+  auto copy = distruntime::RepartitionOp::create(
+      b, loc, type, block, array.shape, array.offsets, offsets, sizes, team);
+  auto wait = distruntime::WaitOp::create(b, loc, copy.getHandle(),
+                                          ValueRange{block, copy.getOutput()});
+  return wait.getResult(1);
+}
+
 namespace {
 
 /// This rank's block of the distributed array `values` (converted from
@@ -93,20 +116,6 @@ GridArray getOwnedBlock(OpBuilder &b, Location loc, NDArrayType type,
       b, loc, owned,
       withTrailingZeros(b, loc, rows.ownedStart(m), type.getRank()),
       withTrailingDims(b, loc, rows.size0, owned));
-}
-
-/// The global box [offsets, offsets + sizes) of `array` (any block
-/// distribution) on this rank, received from the ranks owning its elements:
-/// one `distruntime.repartition` (collective; ranks whose blocks the box
-/// does not reach exchange nothing).
-Value fetchBox(OpBuilder &b, Location loc, int64_t team, const GridArray &array,
-               ValueRange offsets, ValueRange sizes, NDArrayType type) {
-  Value block = array.block(b, loc);
-  auto copy = distruntime::RepartitionOp::create(
-      b, loc, type, block, array.shape, array.offsets, offsets, sizes, team);
-  auto wait = distruntime::WaitOp::create(b, loc, copy.getHandle(),
-                                          ValueRange{block, copy.getOutput()});
-  return wait.getResult(1);
 }
 
 /// The part of the slice (`offsets`, `sizes`) of an array split like
@@ -591,33 +600,66 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
   GridUpdates &updates;
 };
 
+/// The values of the array of type `type` (distributed as `env`) whose
+/// elements are those of `source` (a block of each rank, in any
+/// distribution): this rank's block received from their owners
+/// (`distruntime.repartition`: point to point between the ranks whose blocks
+/// intersect; each element moves at most once).
+SmallVector<Value> redistribute(OpBuilder &b, Location loc,
+                                const GridArray &source, NDArrayType type) {
+  auto env = dist::getDistEnv(type);
+  auto [offsets, sizes] = dist::createBlock(b, loc, env, source.shape);
+  Value block = fetchBox(b, loc, env.getTeam(), source, offsets, sizes,
+                         dist::getLocalType(type));
+  return packBlock(b, loc, block, offsets, source.shape, type);
+}
+
 /// Moves the elements of this rank's block in the target distribution from
-/// their owners (`distruntime.repartition`: point to point between the
-/// ranks whose blocks intersect).
+/// their owners.
 struct RedistributeLowering : public GridPattern<dist::RedistributeOp> {
   using GridPattern::GridPattern;
   LogicalResult
   matchAndRewrite(dist::RedistributeOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    GridArray source = getOwnedBlock(
+        rewriter, op.getLoc(), op.getSource().getType(), adaptor.getSource());
+    rewriter.replaceOpWithMultiple(
+        op, {redistribute(rewriter, op.getLoc(), source, op.getType())});
+    return success();
+  }
+};
+
+/// permute_dims: each rank's block permuted where it is, then its elements
+/// moved to their owners in the result (distributed like the source), so
+/// each element moves at most once.
+struct GridPermuteDimsLowering : public GridPattern<PermuteDimsOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(PermuteDimsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isGridArray(op.getType()))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    NDArrayType sourceType = op.getSource().getType(), type = op.getType();
-    GridArray source = getOwnedBlock(b, loc, sourceType, adaptor.getSource());
-    auto env = dist::getDistEnv(type);
-    auto [offsets, sizes] = dist::createBlock(b, loc, env, source.shape);
-    NDArrayType blockType = dist::getLocalType(type);
-    Value block =
-        fetchBox(b, loc, env.getTeam(), source, offsets, sizes, blockType);
-    if (isGridArray(type)) {
-      rewriter.replaceOpWithMultiple(
-          op,
-          {GridArray::fromBlock(b, loc, block, offsets, source.shape).pack()});
-      return success();
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    Value block = source.block(b, loc);
+    auto blockType = cast<NDArrayType>(block.getType());
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    SmallVector<int64_t> shape;
+    SmallVector<Value> offsets, globalShape;
+    for (int64_t d : permutation) {
+      shape.push_back(blockType.getDimSize(d));
+      offsets.push_back(source.offsets[d]);
+      globalShape.push_back(source.shape[d]);
     }
-    LocalArray rows =
-        LocalArray::fromOwned(b, loc, block, offsets[0], source.shape[0]);
-    rows.buffer = castTo(b, loc, rows.buffer, getBufferType(type));
-    rewriter.replaceOpWithMultiple(op, {rows.pack()});
+    Value permuted = PermuteDimsOp::create(
+        b, loc, blockType.cloneWith(shape, blockType.getElementType()), block,
+        permutation);
+    rewriter.replaceOpWithMultiple(
+        op, {redistribute(
+                b, loc,
+                GridArray::fromBlock(b, loc, permuted, offsets, globalShape),
+                op.getType())});
     return success();
   }
 };
@@ -633,7 +675,8 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
     if (!grid || box ||
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
-            dist::LocalOffsetsOfOp, dist::RedistributeOp>(op) ||
+            dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
+            PermuteDimsOp>(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "
@@ -651,8 +694,8 @@ void imex::dist::detail::populateGridArrayToStandardPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
-               GridCastLowering, GridDimLowering, RedistributeLowering>(
-      converter, context);
+               GridCastLowering, GridDimLowering, RedistributeLowering,
+               GridPermuteDimsLowering>(converter, context);
   patterns.add<InitGridArrayLowering, GridElementwiseLowering>(converter,
                                                                context, ghosts);
   patterns.add<GridSliceLowering<SubviewOp>, GridSliceLowering<ExtractSliceOp>>(

@@ -128,6 +128,23 @@ struct GridArray {
                              mlir::ValueRange shape);
 };
 
+/// The converted values of the distributed array of type `type` whose block
+/// on this rank is `block`, at global `offsets` of `shape` (a GridArray, or
+/// for rows a LocalArray).
+llvm::SmallVector<mlir::Value> packBlock(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::Value block,
+                                         mlir::ValueRange offsets,
+                                         mlir::ValueRange shape,
+                                         ndarray::NDArrayType type);
+
+/// The global box [offsets, offsets + sizes) of `array` (any block
+/// distribution) on this rank as a local array of type `type`, received from
+/// the ranks owning its elements: one `distruntime.repartition` (collective;
+/// ranks whose blocks the box does not reach exchange nothing).
+mlir::Value fetchBox(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
+                     const GridArray &array, mlir::ValueRange offsets,
+                     mlir::ValueRange sizes, ndarray::NDArrayType type);
+
 /// Whether the slice `op` of a grid array (a view or an insert) is a box:
 /// unit strides known at compile time, the rank kept.
 bool isBox(mlir::OffsetSizeAndStrideOpInterface op);

@@ -17,9 +17,9 @@ func.func @reduce_other_axis_replicated(%o: !local, %off: index, %n: index) -> !
 
 // -----
 
-// Only elementwise ops, copies, ndarray.dim and views and inserts of boxes
-// (unit strides) compute on the blocks of an array split over a grid;
-// ndarray-dist redistributes the operands of others.
+// Only elementwise ops, copies, ndarray.dim, views and inserts of boxes
+// (unit strides), reductions and permute_dims compute on the blocks of an
+// array split over a grid; ndarray-dist redistributes the operands of others.
 !grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 func.func @grid_view(%a: !ndarray.ndarray<?x?xf64>, %o: index, %n: index) {
   %d = dist.init_dist_array %a offsets(%o, %o) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !grid

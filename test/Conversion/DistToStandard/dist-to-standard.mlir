@@ -571,3 +571,96 @@ func.func @grid_stencil_update(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: i
   %b = dist.owned_block_of %u2 : !grid -> !ndarray.ndarray<?x?xf64>
   return %b : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+// A floating point sum over split axes of a grid array: each rank fetches
+// the tiles (64 elements along each split axis, fixed by global indices)
+// starting in its block, pads them with -0.0, reduces each tile, and the
+// tiles' results (an identity-filled array of all tiles, allreduced) are
+// reduced in tile order on every rank.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_float_sum
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK-DAG: %[[ID:.*]] = arith.constant -0.000000e+00 : f64
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[T0:.*]] = arith.ceildivsi %[[O0]], %[[C64]]
+// CHECK: %[[L0:.*]] = arith.muli %[[T0]], %[[C64]]
+// CHECK: %[[LO0:.*]] = arith.minsi %[[L0]], %[[N]]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[LO0]], %{{.*}}] target_sizes[%[[S0:.*]], %[[S1:.*]]] team = 1
+// CHECK: %[[BOX:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK: %[[PAD:.*]] = ndarray.create(%{{.*}}, %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
+// CHECK: %[[IN:.*]] = ndarray.immutable_insert_slice %[[BOX]]#1 into %[[PAD]][0, 0] [%[[S0]], %[[S1]]] [1, 1]
+// CHECK: %[[TILED:.*]] = ndarray.reshape %[[IN]](%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x64x?x64xf64>
+// CHECK: %[[PER:.*]] = ndarray.reduction sum %[[TILED]] axes [1, 3] keepdims : !ndarray.ndarray<?x64x?x64xf64> -> !ndarray.ndarray<?x1x?x1xf64>
+// CHECK: %[[TILES:.*]] = ndarray.squeeze %[[PER]] [1, 3]
+// CHECK: %[[ALL:.*]] = ndarray.create(%{{.*}}, %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
+// CHECK: %[[MINE:.*]] = ndarray.immutable_insert_slice %[[TILES]] into %[[ALL]]
+// CHECK: %[[R:.*]] = distruntime.allreduce sum %[[MINE]] team = 1
+// CHECK: %[[S:.*]] = ndarray.reduction sum %[[R]] axes [0, 1] keepdims : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x1xf64>
+// CHECK: ndarray.squeeze %[[S]] [0, 1] : !ndarray.ndarray<1x1xf64> -> !ndarray.ndarray<f64>
+func.func @grid_float_sum(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<f64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %s = ndarray.reduction sum %d : !grid -> !ndarray.ndarray<f64>
+  return %s : !ndarray.ndarray<f64>
+}
+
+// -----
+
+// Other reductions over split axes: the block's partials (the identity if
+// it has none of the reduced elements) written at the block's columns into
+// an identity-filled array of the result's shape, allreduced.
+!grid = !ndarray.ndarray<?x?xi32, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_integer_max
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xi32>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK: cf.assert
+// CHECK: %[[P:.*]] = scf.if %{{.*}} -> (!ndarray.ndarray<1x?xi32>)
+// CHECK: ndarray.reduction max %[[A]] axes [0] keepdims
+// CHECK: ndarray.create(%{{.*}}) value %[[MIN]]
+// CHECK: %[[ALL:.*]] = ndarray.create(%[[M]]) value %[[MIN]] : !ndarray.ndarray<1x?xi32>
+// CHECK: %[[MINE:.*]] = ndarray.immutable_insert_slice %[[P]] into %[[ALL]][0, %[[O1]]]
+// CHECK: %[[R:.*]] = distruntime.allreduce max %[[MINE]] team = 1
+// CHECK: ndarray.squeeze %[[R]] [0]
+func.func @grid_integer_max(%a: !ndarray.ndarray<?x?xi32>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?xi32> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xi32> -> !grid
+  %s = ndarray.reduction max %d axes [0] : !grid -> !ndarray.ndarray<?xi32>
+  return %s : !ndarray.ndarray<?xi32>
+}
+
+// -----
+
+// Over axes that are not split: on the block, no communication; the result
+// is split on the same axes, renumbered.
+!cube = !ndarray.ndarray<4x?x?xf64, #dist.dist_env<team = 1, split = [1, 2]>>
+!plane = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_local_sum
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<4x?x?xf64>
+// CHECK-NEXT: %[[S:.*]] = ndarray.reduction sum %[[A]] axes [0] : !ndarray.ndarray<4x?x?xf64> -> !ndarray.ndarray<?x?xf64>
+// CHECK-NEXT: return %[[S]]
+func.func @grid_local_sum(%a: !ndarray.ndarray<4x?x?xf64>, %o1: index, %o2: index, %n: index, %m: index) -> !ndarray.ndarray<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array %a offsets(%c0, %o1, %o2) shape(%c4, %n, %m) : !ndarray.ndarray<4x?x?xf64> -> !cube
+  %s = ndarray.reduction sum %d axes [0] : !cube -> !plane
+  %b = dist.owned_block_of %s : !plane -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
+// permute_dims: the block permuted where it is (at the permuted global
+// offsets), then one repartition to this rank's block of the result.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_transpose
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[T:.*]] = ndarray.permute_dims %[[A]] [1, 0]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[T]] global_shape[%[[M]], %[[N]]] local_offsets[%[[O1]], %[[O0]]]
+// CHECK: %[[W:.*]]:2 = distruntime.wait %[[H]], %[[T]], %[[OUT]]
+// CHECK: return %[[W]]#1
+func.func @grid_transpose(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?x?xf64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %t = ndarray.permute_dims %d [1, 0] : !grid -> !grid
+  %b = dist.owned_block_of %t : !grid -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}

@@ -5,7 +5,10 @@ split on columns, over the run-time grid and over fixed 2x2, 1x3,
 the grid own nothing), uneven sizes; every op against numpy, and every rank
 count giving the same bits. Elementwise ops, copies, views and inserts
 compute on each rank's block (stencil updates with halos exchanged into
-ghost cells); other ops redistribute their operands to rows
+ghost cells); reductions on the blocks, combined over the team when they
+reduce split axes (floating point sums in tiles fixed by global indices);
+permute_dims moves each element at most once, to its owner in the same
+distribution; other ops redistribute their operands to rows
 (`dist.redistribute`, one all-to-all-v); redistribution between every pair
 of distributions moves each element at most once."""
 
@@ -66,6 +69,26 @@ def reductions(d):
     d.check(d.reduce("min", a, axes=(1,), keepdims=True),
             "min over axis 1 keepdims")
     d.check(d.reduce("prod", i, axes=(1,)), "prod of integers over axis 1")
+
+
+def tiled_reductions(d):
+    # Larger than a tile (64 elements) along the split axes: tiles straddle
+    # the blocks of neighbouring ranks (the rank holding a tile's first
+    # element fetches the rest), and floating point sums and products still
+    # give the same bits on every grid and rank count.
+    a = d.array(data((150, 131)))
+    for kind in ["sum", "mean", "var", "std", "min", "max"]:
+        d.check(d.reduce(kind, a), f"{kind}(a) 150x131")
+    d.check(d.reduce("sum", a, axes=(0,)), "sum over axis 0")
+    d.check(d.reduce("std", a, axes=(1,), keepdims=True),
+            "std over axis 1 keepdims")
+    d.check(d.reduce("var", a, axes=(0,), correction=1), "var ddof 1 axis 0")
+    p = d.array(data((150, 131), low=0.99, high=1.01))
+    d.check(d.reduce("prod", p, axes=(0,)), "prod over axis 0")
+    i = d.array(data((150, 131), "i64", -9, 9))
+    d.check(d.reduce("sum", i, axes=(1,)), "integer sum over axis 1")
+    d.check(d.reduce("max", i, axes=(0,), keepdims=True),
+            "integer max over axis 0 keepdims")
 
 
 def views_and_inserts(d):
@@ -174,7 +197,8 @@ def redistributions(d):
 
 
 CASES = [named(f.__name__, f) for f in
-         [elementwise, dynamic_sizes, reductions, views_and_inserts,
+         [elementwise, dynamic_sizes, reductions, tiled_reductions,
+          views_and_inserts,
           global_slices, jacobi_steps, nine_point_steps, asymmetric_steps,
           manipulation, redistributions]]
 
@@ -193,6 +217,12 @@ def three_dimensional(d):
     b = d.array(iota((4, 5, 3)), via="create")
     d.check(d.mul(a, b), "a * b (3-d)")
     d.check(d.reduce("sum", d.add(a, b), axes=(2,)), "sum over axis 2")
+    # over axes that are not split: on the blocks, the result split on the
+    # same axes (renumbered); over split axes: replicated
+    d.check(d.reduce("sum", a, axes=(0,)), "sum over axis 0 (3-d)")
+    d.check(d.reduce("mean", a, axes=(1,), keepdims=True),
+            "mean over axis 1 keepdims (3-d)")
+    d.check(d.reduce("max", a, axes=(0, 2)), "max over axes 0, 2 (3-d)")
     d.check(d.permute(a, (2, 0, 1)), "permute (2, 0, 1)")
     # A 7-point stencil: halos along every split axis.
     u = d.array(data((6, 7, 5)))
@@ -249,6 +279,39 @@ def test_redistribution_moves_each_element_at_most_once():
             assert int(s[len(STAT_KINDS) + 1]) == 8 * expected, \
                 f"rank {r} of {p} sent {s[len(STAT_KINDS) + 1]} bytes, " \
                 f"expected {8 * expected} (stats {s})"
+
+
+def transpose_volume(d, transpose):
+    a = d.array(iota((12, 10)) if transpose else iota((10, 12)))
+    d.check(d.permute(a, (1, 0)) if transpose else a, "t")
+
+
+def test_grid_transpose_moves_each_element_at_most_once():
+    # permute_dims on a 2x2 grid: each rank permutes its block and sends the
+    # elements whose owner in the result (the same distribution) is another
+    # rank, once: measured against the same program printing an array of
+    # the result's shape.
+    p = 4
+    if p not in RANKS:
+        pytest.skip("needs 4 ranks")
+    sent = {}
+    for transpose in (False, True):
+        d = build([named("volume", transpose_volume, transpose)],
+                  DISTRIBUTIONS["grid 2x2"])
+        got, stats, errors = _run(d, p)
+        assert not errors, errors
+        np.testing.assert_array_equal(
+            got["volume:t"], iota((12, 10)).T if transpose else iota((10, 12)))
+        sent[transpose] = [int(s[len(STAT_KINDS) + 1]) for s in stats]
+    rows, cols = _blocks(12, 2), _blocks(10, 2)  # of the 12x10 source
+    result_rows, result_cols = _blocks(10, 2), _blocks(12, 2)
+    for r in range(p):
+        gi, gj = divmod(r, 2)
+        moved = sum(1 for i in rows[gi] for j in cols[gj]
+                    if j not in result_rows[gi] or i not in result_cols[gj])
+        assert sent[True][r] - sent[False][r] == 8 * moved, \
+            f"rank {r} sent {sent[True][r] - sent[False][r]} bytes for the " \
+            f"transpose, expected {8 * moved} ({sent})"
 
 
 def grid_jacobi(d, n, steps):

@@ -144,6 +144,25 @@ Attribute DistEnvAttr::getResultEnvironment(ShapedType resultType) const {
   return getDefault();
 }
 
+Attribute DistEnvAttr::getReducedEnvironment(ShapedType resultType,
+                                             ArrayRef<int64_t> reducedAxes,
+                                             bool keepdims) const {
+  // Over a split axis the result is replicated (or, if it is distributed by
+  // a pass, split on rows); otherwise the split axes stay, renumbered if the
+  // reduced axes are dropped.
+  SmallVector<int64_t> split;
+  for (int64_t axis : getSplit()) {
+    if (llvm::is_contained(reducedAxes, axis))
+      return getDefault();
+    split.push_back(
+        keepdims ? axis : axis - llvm::count_if(reducedAxes, [&](int64_t d) {
+                            return d < axis;
+                          }));
+  }
+  return DistEnvAttr::get(getContext(), getTeam(), split, getGrid())
+      .getResultEnvironment(resultType);
+}
+
 LogicalResult
 DistEnvAttr::verifyArrayType(function_ref<InFlightDiagnostic()> emitError,
                              ShapedType arrayType) const {

@@ -83,8 +83,14 @@ bool imex::ndarray::areCompatibleEnvironments(NDArrayType a, NDArrayType b) {
 }
 
 LogicalResult imex::ndarray::verifyCompatibleEnvironments(Operation *op) {
+  // (Inferred results are checked against their inferred environments,
+  // which the op may derive from its operands' in its own way.)
   SmallVector<NDArrayType> arrays;
-  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+  TypeRange results;
+  if (!isa<InferTypeOpInterface>(op))
+    results = op->getResultTypes();
+  for (Type t :
+       llvm::concat<const Type>(TypeRange(op->getOperandTypes()), results))
     if (auto array = dyn_cast<NDArrayType>(t))
       arrays.push_back(array);
   for (size_t i = 0; i < arrays.size(); ++i)

@@ -395,6 +395,20 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
   if (failed(addInferredType(loc, inferred, shape, *element,
                              adaptor.getOperands())))
     return failure();
+  // Environments of the reduced array (e.g. renumbered split axes).
+  auto result = cast<NDArrayType>(inferred.back());
+  SmallVector<int64_t> reducedAxes =
+      axes ? SmallVector<int64_t>(*axes)
+           : llvm::to_vector(llvm::seq<int64_t>(0, source.getRank()));
+  SmallVector<Attribute> environments;
+  for (Attribute env : source.getEnvironments()) {
+    auto iface = dyn_cast<EnvironmentAttrInterface>(env);
+    environments.push_back(iface
+                               ? iface.getReducedEnvironment(
+                                     result, reducedAxes, adaptor.getKeepdims())
+                               : env);
+  }
+  inferred.back() = result.cloneWithEnvironments(environments);
   return success();
 }
 

@@ -108,6 +108,31 @@ bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
   return false;
 }
 
+bool imex::ndarray::detail::derivesDistribution(Operation *op) {
+  return isa<ReductionOp, PermuteDimsOp>(op);
+}
+
+/// Whether `reduction` reduces an axis that `env` splits.
+static bool reducesSplitAxis(ReductionOp reduction, dist::DistEnvAttr env) {
+  return llvm::any_of(env.getSplit(), [&](int64_t axis) {
+    return llvm::is_contained(reduction.getReducedAxes(), axis);
+  });
+}
+
+/// The distribution of the result of `op` (see derivesDistribution) whose
+/// operand is distributed as `env`: a permutation keeps it (the elements
+/// move to their owners in it); a reduction over axes that are not split
+/// keeps the split axes (renumbered if the reduced axes are dropped).
+static dist::DistEnvAttr getDerivedDistEnv(Operation *op,
+                                           dist::DistEnvAttr env) {
+  auto reduction = dyn_cast<ReductionOp>(op);
+  if (!reduction)
+    return env;
+  return cast<dist::DistEnvAttr>(
+      env.getReducedEnvironment(reduction.getType(), reduction.getReducedAxes(),
+                                reduction.getKeepdims()));
+}
+
 bool imex::ndarray::detail::hasNonDefaultDistribution(Type type) {
   auto env = dist::getDistEnv(type);
   return env && !env.isDefaultDistribution();
@@ -145,6 +170,10 @@ imex::ndarray::detail::getRequestedDistEnv(Operation *op) {
 /// others are redistributed to it), for a copy the one it asks for, else
 /// the default one.
 static dist::DistEnvAttr getResultDistEnv(Operation *op) {
+  if (derivesDistribution(op)) {
+    auto env = dist::getDistEnv(op->getOperand(0).getType());
+    return env ? getDerivedDistEnv(op, env) : nullptr;
+  }
   // An insert: a new version of the destination.
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
     if (auto env = dist::getDistEnv(insert.getDestination().getType()))
@@ -185,7 +214,7 @@ static dist::DistEnvAttr getResultDistEnv(Operation *op) {
 
 void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
   func->walk([&](Operation *op) {
-    if (!isa<NDArrayDialect>(op->getDialect()))
+    if (!isa<NDArrayDialect>(op->getDialect()) || derivesDistribution(op))
       return;
     // The distribution the operands must have: the result's if the op
     // computes on any distribution, else the default one.
@@ -218,8 +247,10 @@ bool isDistributedResult(OpResult result) {
   Operation *op = result.getOwner();
   if (!isa<NDArrayType>(result.getType()))
     return false;
+  // Replicated if a split axis is reduced.
   if (auto reduction = dyn_cast<ReductionOp>(op))
-    return !llvm::is_contained(reduction.getReducedAxes(), 0);
+    return !reducesSplitAxis(reduction,
+                             dist::getDistEnv(reduction.getSource().getType()));
   if (auto reduction = dyn_cast<ArgReduceOp>(op))
     return !llvm::is_contained(reduction.getReducedAxes(), 0);
   // Split like the values when the sorted array is replicated; replicated

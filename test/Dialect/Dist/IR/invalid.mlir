@@ -583,6 +583,19 @@ func.func @mismatched(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, spl
 
 // -----
 
+// A reduction's result is distributed as the reduction derives it: the split
+// axes renumbered past the dropped reduced axes.
+func.func @reduction_distribution(%a: !ndarray.ndarray<4x?x?xf64, #dist.dist_env<team = 1, split = [0, 2]>>) {
+  %ok = ndarray.reduction sum %a axes [1] : !ndarray.ndarray<4x?x?xf64, #dist.dist_env<team = 1, split = [0, 2]>> -> !ndarray.ndarray<4x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+  %kept = ndarray.reduction sum %a axes [1] keepdims : !ndarray.ndarray<4x?x?xf64, #dist.dist_env<team = 1, split = [0, 2]>> -> !ndarray.ndarray<4x1x?xf64, #dist.dist_env<team = 1, split = [0, 2]>>
+  // expected-error @+2 {{'ndarray.reduction' op inferred type(s) '!ndarray.ndarray<4x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>' are incompatible with return type(s) of operation '!ndarray.ndarray<4x?xf64, #dist.dist_env<team = 1>>'}}
+  // expected-error @+1 {{'ndarray.reduction' op failed to infer returned types}}
+  %0 = ndarray.reduction sum %a axes [1] : !ndarray.ndarray<4x?x?xf64, #dist.dist_env<team = 1, split = [0, 2]>> -> !ndarray.ndarray<4x?xf64, #dist.dist_env<team = 1>>
+  return
+}
+
+// -----
+
 func.func @cast_distribution(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>) {
   // expected-error @+1 {{'ndarray.cast' op operand type}}
   %0 = ndarray.cast %a : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>

@@ -424,19 +424,31 @@ func.func @ghost_arguments(%n: index, %m: index,
 // operand is redistributed to it.
 // CHECK: %[[BA:.*]] = dist.redistribute %[[B]] : {{.*}} -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // CHECK: %[[S:.*]] = ndarray.ewbin add %[[A]], %[[BA]] : {{.*}} -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// Reductions and permutations take the distribution they get: a reduction
+// over a split axis is replicated, over others split like its source (the
+// split axes renumbered); a permutation is distributed like its source.
+// CHECK: ndarray.reduction sum %[[S]] axes [1] : !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>> -> !ndarray.ndarray<10xf64>
+// CHECK: %[[T:.*]] = ndarray.permute_dims %[[S]] [1, 0] : {{.*}} -> !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.reduction max %[[C:.*]] axes [0] : !ndarray.ndarray<4x10x6xf64, #dist.dist_env<team = 1, split = [1, 2]>> -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // Other ops see rows.
-// CHECK: %[[R:.*]] = dist.redistribute %[[S]] : {{.*}} -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1>>
-// CHECK: ndarray.reduction sum %[[R]] axes [1] : !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<10xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[R:.*]] = dist.redistribute %[[T]] : {{.*}} -> !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1>>
+// CHECK: ndarray.argreduce max %[[R]] axis 1 : !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<6xi64, #dist.dist_env<team = 1>>
 // CHECK-NOT: dist.split
 // CHECK-NOT: dist.grid =
-func.func @create_on_grid() -> tensor<10xf64> {
+func.func @create_on_grid() -> (tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>) {
   %v = arith.constant 1.0 : f64
   %a = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<10x6xf64>
   %b = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 1>, dist.grid = array<i64: 3>} : !ndarray.ndarray<10x6xf64>
   %s = ndarray.ewbin add %a, %b : (!ndarray.ndarray<10x6xf64>, !ndarray.ndarray<10x6xf64>) -> !ndarray.ndarray<10x6xf64>
   %r = ndarray.reduction sum %s axes [1] : !ndarray.ndarray<10x6xf64> -> !ndarray.ndarray<10xf64>
-  %t = ndarray.to_tensor %r : !ndarray.ndarray<10xf64> -> tensor<10xf64>
-  return %t : tensor<10xf64>
+  %t = ndarray.permute_dims %s [1, 0] : !ndarray.ndarray<10x6xf64> -> !ndarray.ndarray<6x10xf64>
+  %c = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 1, 2>} : !ndarray.ndarray<4x10x6xf64>
+  %m = ndarray.reduction max %c axes [0] : !ndarray.ndarray<4x10x6xf64> -> !ndarray.ndarray<10x6xf64>
+  %i = ndarray.argreduce max %t axis 1 : !ndarray.ndarray<6x10xf64> -> !ndarray.ndarray<6xi64>
+  %rt = ndarray.to_tensor %r : !ndarray.ndarray<10xf64> -> tensor<10xf64>
+  %it = ndarray.to_tensor %i : !ndarray.ndarray<6xi64> -> tensor<6xi64>
+  %mt = ndarray.to_tensor %m : !ndarray.ndarray<10x6xf64> -> tensor<10x6xf64>
+  return %rt, %it, %mt : tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>
 }
 
 // -----

@@ -70,7 +70,8 @@ def Dist_Dialect : Dialect {
 def Dist_DistEnvAttr : AttrDef<Dist_Dialect, "DistEnv", [
     DeclareAttrInterfaceMethods<NDArray_EnvironmentAttrInterface, [
       "isCompatibleEnvironment", "mayMixWithAbsentEnvironment",
-      "getResultEnvironment", "verifyArrayType"]>]> {
+      "getResultEnvironment", "getReducedEnvironment",
+      "verifyArrayType"]>]> {
   let mnemonic = "dist_env";
   let summary = "environment of an array distributed over a team";
   let description = [{

@@ -41,6 +41,15 @@ def NDArray_EnvironmentAttrInterface
       }], "::mlir::Attribute", "getResultEnvironment",
       (ins "::mlir::ShapedType":$resultType), [{}], [{ return $_attr; }]>,
     InterfaceMethod<[{
+        The environment of the result of type `resultType` of a reduction
+        over `reducedAxes` (kept with size 1 if `keepdims`) of an array in
+        this environment (for example, a distribution whose split axes are
+        renumbered). By default `getResultEnvironment(resultType)`.
+      }], "::mlir::Attribute", "getReducedEnvironment",
+      (ins "::mlir::ShapedType":$resultType,
+           "::llvm::ArrayRef<int64_t>":$reducedAxes, "bool":$keepdims),
+      [{}], [{ return $_attr.getResultEnvironment(resultType); }]>,
+    InterfaceMethod<[{
         Verifies that this environment fits an array with the shape and
         element type of `arrayType` (called by the `!ndarray.ndarray`
         verifier, which passes a builtin shaped type because the array type
