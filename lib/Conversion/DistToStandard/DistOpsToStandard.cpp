@@ -224,9 +224,7 @@ void dist::detail::writeBackGhostedArguments(Operation *root) {
   root->walk([](InsertSliceOp insert) {
     if (!insert->removeAttr(dist::kGhostedWriteBackAttrName))
       return;
-    Value rows = insert.getSource();
-    while (auto cast = rows.getDefiningOp<CastOp>())
-      rows = cast.getSource();
+    Value rows = lookThroughCasts(insert.getSource());
     auto view = rows.getDefiningOp<SubviewOp>();
     Value block = insert.getDestination();
     // The owned rows of a version of the block's buffer are where the

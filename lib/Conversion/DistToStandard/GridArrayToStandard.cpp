@@ -66,14 +66,19 @@ Value GridArray::block(OpBuilder &b, Location loc) const {
 }
 
 GridArray GridArray::fromBlock(OpBuilder &b, Location loc, Value block,
-                               ValueRange offsets, ValueRange shape) {
+                               ValueRange offsets, ValueRange shape,
+                               ValueRange sizes) {
   IndexMath m{b, loc};
   auto type = cast<NDArrayType>(block.getType());
-  GridArray array{
-      block, {}, {}, SmallVector<Value>(offsets), SmallVector<Value>(shape)};
+  GridArray array{block,
+                  {},
+                  SmallVector<Value>(sizes),
+                  SmallVector<Value>(offsets),
+                  SmallVector<Value>(shape)};
   for (int64_t d = 0; d < type.getRank(); ++d) {
     array.first.push_back(m.c(0));
-    array.sizes.push_back(dist::getDimValue(b, loc, block, d));
+    if (sizes.empty())
+      array.sizes.push_back(dist::getDimValue(b, loc, block, d));
   }
   return array;
 }
@@ -343,10 +348,10 @@ struct GridElementwiseLowering : public ConversionPattern {
       return rewriter.notifyMatchFailure(op, "no operand of rank >= 1");
     Operation *local = rewriter.clone(*op, mapping);
     local->getResult(0).setType(dist::getLocalType(resultType));
-    GridArray result = GridArray::fromBlock(b, loc, local->getResult(0),
-                                            first->offsets, first->shape);
-    result.sizes = first->sizes;
-    rewriter.replaceOpWithMultiple(op, {result.pack()});
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray::fromBlock(b, loc, local->getResult(0), first->offsets,
+                                  first->shape, first->sizes)
+                 .pack()});
     return success();
   }
 
@@ -371,7 +376,7 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
   matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NDArrayType type = op.getType();
-    if (!isGridArray(type) || !isBox(op))
+    if (!isGridArray(type) || !dist::isBoxSlice(op))
       return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -403,9 +408,7 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
       target = getOwnedPart(m, source, sliceOffsets, viewShape);
     auto &[partOffsets, partSizes] = target;
 
-    Value base = op.getSource();
-    while (auto cast = base.getDefiningOp<CastOp>())
-      base = cast.getSource();
+    Value base = lookThroughCasts(op.getSource());
     Value &buffer = updates.exchanged[{update, base}];
     if (!buffer)
       buffer = exchangeHalos(b, loc, env.getTeam(), source, sliceOffsets,
@@ -422,10 +425,10 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
                 source.first[d]));
     GridArray view{buffer, at, partSizes, partOffsets, viewShape};
     Value block = castTo(b, loc, view.block(b, loc), localType);
-    GridArray result =
-        GridArray::fromBlock(b, loc, block, partOffsets, viewShape);
-    result.sizes = partSizes;
-    rewriter.replaceOpWithMultiple(op, {result.pack()});
+    rewriter.replaceOpWithMultiple(
+        op,
+        {GridArray::fromBlock(b, loc, block, partOffsets, viewShape, partSizes)
+             .pack()});
     return success();
   }
 
@@ -519,7 +522,7 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
   matchAndRewrite(ImmutableInsertSliceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NDArrayType type = op.getType();
-    if (!isGridArray(type) || !isBox(op))
+    if (!isGridArray(type) || !dist::isBoxSlice(op))
       return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
@@ -582,9 +585,7 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     // they were (the same elements; the ghost writes and the update then
     // form one chain of writes into the buffer, which double-buffer-loops
     // follows).
-    Value destination = op.getDestination();
-    while (auto cast = destination.getDefiningOp<CastOp>())
-      destination = cast.getSource();
+    Value destination = lookThroughCasts(op.getDestination());
     if (auto it = updates.exchanged.find({part, destination});
         it != updates.exchanged.end())
       dest.buffer = castTo(b, loc, it->second, dest.buffer.getType());
@@ -671,7 +672,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
     bool grid = llvm::any_of(op->getOperandTypes(), isGridArray) ||
                 llvm::any_of(op->getResultTypes(), isGridArray);
     bool box = isa<SubviewOp, ExtractSliceOp, ImmutableInsertSliceOp>(op) &&
-               isBox(cast<OffsetSizeAndStrideOpInterface>(op));
+               dist::isBoxSlice(op);
     if (!grid || box ||
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,

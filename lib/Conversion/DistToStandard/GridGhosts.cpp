@@ -26,24 +26,7 @@ using namespace imex;
 using namespace imex::ndarray;
 using namespace imex::dist::detail;
 
-bool imex::dist::detail::isBox(OffsetSizeAndStrideOpInterface op) {
-  auto sliced = cast<NDArrayType>(isa<ImmutableInsertSliceOp>(op)
-                                      ? op->getResult(0).getType()
-                                      : op->getOperand(0).getType());
-  auto result = cast<NDArrayType>(op->getResult(0).getType());
-  return sliced.getRank() == result.getRank() &&
-         llvm::all_of(op.getMixedStrides(), [](OpFoldResult stride) {
-           return isConstantIntValue(stride, 1);
-         });
-}
-
 namespace {
-
-Value lookThroughCasts(Value value) {
-  while (auto cast = value.getDefiningOp<CastOp>())
-    value = cast.getSource();
-  return value;
-}
 
 /// `b - a` if it is known at compile time (equal values: 0).
 std::optional<int64_t> getConstantDifference(OpFoldResult a, OpFoldResult b) {
@@ -140,7 +123,7 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, ImmutableInsertSliceOp part,
       continue;
     auto view = cast<OffsetSizeAndStrideOpInterface>(def);
     Value base = def->getOperand(0);
-    if (!isGridArray(value.getType()) || !isBox(view) ||
+    if (!isGridArray(value.getType()) || !dist::isBoxSlice(view) ||
         !hasSamePartition(base, part.getDestination()))
       continue;
     // Shifted by constants from the slice, of its sizes: it reaches
@@ -224,7 +207,7 @@ GridGhosts imex::dist::detail::analyzeGridGhosts(Operation *root) {
   GridGhosts ghosts;
   SmallVector<ImmutableInsertSliceOp> parts;
   root->walk([&](ImmutableInsertSliceOp insert) {
-    if (!isGridArray(insert.getType()) || !isBox(insert))
+    if (!isGridArray(insert.getType()) || !dist::isBoxSlice(insert))
       return;
     // Updates of the same part share it (e.g. `uprev[c] = u[c]; u[c] =
     // f(u, uprev)`: the view u[c] feeds both).

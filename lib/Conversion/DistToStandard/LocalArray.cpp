@@ -104,9 +104,7 @@ bool LocalArray::hasNoSpareRows() const {
     if (!valid || valid != getConstantIntValue(ownedCount))
       return false;
   }
-  Value storage = buffer;
-  while (auto cast = storage.getDefiningOp<CastOp>())
-    storage = cast.getSource();
+  Value storage = lookThroughCasts(buffer);
   if (auto dim = ownedCount.getDefiningOp<DimOp>())
     return (dim.getSource() == buffer || dim.getSource() == storage) &&
            isConstantIntValue(dim.getIndex(), 0);
@@ -135,6 +133,12 @@ bool dist::detail::isStaticallyEmpty(Value array) {
 
 NDArrayType dist::detail::getBufferType(NDArrayType distType) {
   return dist::getRowsType(dist::getLocalType(distType));
+}
+
+Value dist::detail::lookThroughCasts(Value value) {
+  while (auto cast = value.getDefiningOp<CastOp>())
+    value = cast.getSource();
+  return value;
 }
 
 Value dist::detail::castTo(OpBuilder &b, Location loc, Value value, Type type) {

@@ -122,10 +122,12 @@ struct GridArray {
   llvm::SmallVector<mlir::Value> pack() const;
   /// The owned block, a view of the buffer.
   mlir::Value block(mlir::OpBuilder &b, mlir::Location loc) const;
-  /// The array whose buffer is exactly its block `block`.
+  /// The array whose buffer is exactly its block `block` (of `sizes`, if
+  /// given: known to equal its dimensions).
   static GridArray fromBlock(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value block, mlir::ValueRange offsets,
-                             mlir::ValueRange shape);
+                             mlir::ValueRange shape,
+                             mlir::ValueRange sizes = {});
 };
 
 /// The converted values of the distributed array of type `type` whose block
@@ -144,10 +146,6 @@ llvm::SmallVector<mlir::Value> packBlock(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value fetchBox(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
                      const GridArray &array, mlir::ValueRange offsets,
                      mlir::ValueRange sizes, ndarray::NDArrayType type);
-
-/// Whether the slice `op` of a grid array (a view or an insert) is a box:
-/// unit strides known at compile time, the rank kept.
-bool isBox(mlir::OffsetSizeAndStrideOpInterface op);
 
 /// Ghost cells of arrays split over a grid (GridGhosts.cpp).
 struct GridGhosts {
@@ -192,6 +190,9 @@ ndarray::NDArrayType getBufferType(ndarray::NDArrayType distType);
 /// Whether `array` has no rows, as far as known at compile time (looking
 /// through casts and views).
 bool isStaticallyEmpty(mlir::Value array);
+
+/// `value` without the ndarray.casts it went through.
+mlir::Value lookThroughCasts(mlir::Value value);
 
 /// `value` as an array of type `type` (a cast unless it has that type).
 mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

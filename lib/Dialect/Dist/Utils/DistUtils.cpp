@@ -47,6 +47,16 @@ Value dist::getDimValue(OpBuilder &b, Location loc, Value array, int64_t dim) {
                                          getDimSize(b, loc, array, dim));
 }
 
+bool dist::isBoxSlice(Operation *op) {
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  bool keepsRank = isa<ImmutableInsertSliceOp, InsertSliceOp>(op) ||
+                   cast<NDArrayType>(op->getOperand(0).getType()).getRank() ==
+                       cast<NDArrayType>(op->getResult(0).getType()).getRank();
+  return keepsRank && llvm::all_of(slice.getMixedStrides(), [](OpFoldResult s) {
+           return isConstantIntValue(s, 1);
+         });
+}
+
 bool dist::dropsSplitDimension(Operation *op) {
   auto source = cast<NDArrayType>(op->getOperand(0).getType());
   auto result = cast<NDArrayType>(op->getResult(0).getType());

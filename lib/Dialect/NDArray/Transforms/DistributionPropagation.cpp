@@ -76,31 +76,19 @@ int64_t imex::ndarray::detail::getOperandTeam(Operation *op) {
   return 0;
 }
 
-/// Whether the slice `op` (source operand 0) has unit strides (known at
-/// compile time) and keeps the source's rank.
-static bool isUnitStrideSlice(Operation *op, int64_t sourceRank,
-                              int64_t sliceRank) {
-  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
-  return sourceRank == sliceRank &&
-         llvm::all_of(slice.getMixedStrides(),
-                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
-}
-
 bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
   if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp>(op))
     return true;
   // Views and inserts of boxes: the elements of each rank's block are
   // fetched from their owners.
   if (isa<SubviewOp, ExtractSliceOp>(op))
-    return isUnitStrideSlice(
-        op, cast<NDArrayType>(op->getOperand(0).getType()).getRank(),
-        cast<NDArrayType>(op->getResult(0).getType()).getRank());
+    return dist::isBoxSlice(op);
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op)) {
     NDArrayType source = insert.getSource().getType();
     int64_t rank = insert.getDestination().getType().getRank();
     // (a distributed source of the destination's rank, redistributed to
     // its distribution; a replicated one of any rank, broadcast)
-    return isUnitStrideSlice(op, rank, rank) &&
+    return dist::isBoxSlice(op) &&
            (dist::getDistEnv(source)
                 ? source.getRank() == rank || source.getRank() == 0
                 : source.getRank() <= rank);

@@ -282,6 +282,68 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
   return success();
 }
 
+/// Whether a result of `func` is marked distributed (`dist.team`).
+bool hasDistributedResults(FunctionOpInterface func) {
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    if (func.getResultAttr(i, kTeamAttrName))
+      return true;
+  return false;
+}
+
+/// Distributed function results: a result with `dist.team = T` returns this
+/// rank's block of the default partition of the returned array (its rows,
+/// a local array; the caller knows the global shape, or sums the rows over
+/// the ranks). The returned value is redistributed to rows if it is split
+/// otherwise, and distributed if it is replicated (each rank returns its
+/// rows of it).
+LogicalResult distributeResults(FunctionOpInterface func) {
+  MLIRContext *context = func->getContext();
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getFunctionBody())
+    if (!block.empty() && block.back().hasTrait<OpTrait::ReturnLike>())
+      returns.push_back(&block.back());
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
+    Attribute attr = func.getResultAttr(i, kTeamAttrName);
+    if (!attr)
+      continue;
+    auto team = dyn_cast<IntegerAttr>(attr);
+    auto type = dyn_cast<NDArrayType>(func.getResultTypes()[i]);
+    if (!team || team.getInt() < 1)
+      return func.emitOpError("result #")
+             << i << ": '" << kTeamAttrName
+             << "' must be an integer team id >= 1";
+    if (!type || type.getRank() == 0 || dist::getDistEnv(type) ||
+        !type.isDynamicDim(0))
+      return func.emitOpError("result #")
+             << i << ": '" << kTeamAttrName
+             << "' needs a local array of rank >= 1 with a dynamic dimension "
+                "0 (this rank's rows)";
+    func.removeResultAttr(i, StringAttr::get(context, kTeamAttrName));
+    auto rows = dist::DistEnvAttr::get(context, team.getInt());
+    for (Operation *ret : returns) {
+      OpBuilder b(ret);
+      Location loc = ret->getLoc();
+      Value value = ret->getOperand(i);
+      auto valueType = cast<NDArrayType>(value.getType());
+      auto env = dist::getDistEnv(valueType);
+      if (env && env.getTeam() != team.getInt())
+        return ret->emitOpError("returns an array distributed over team ")
+               << env.getTeam() << " as result #" << i << " of team "
+               << team.getInt();
+      NDArrayType rowsType = dist::withDistEnv(valueType, rows);
+      if (!env)
+        value = dist::createDistribute(b, loc, value, team.getInt(), rowsType);
+      else if (env != rows)
+        value = dist::RedistributeOp::create(b, loc, rowsType, value);
+      Value owned = dist::OwnedBlockOfOp::create(b, loc, value);
+      if (owned.getType() != type)
+        owned = CastOp::create(b, loc, type, owned);
+      ret->setOperand(i, owned);
+    }
+  }
+  return success();
+}
+
 /// The local block a distributed argument was bound from by `init`, if it
 /// is one (see distributeArguments).
 Value getArgumentBlock(dist::InitDistArrayOp init) {
@@ -456,7 +518,7 @@ struct NDArrayDistPass
       if (op->hasAttr(kTeamAttrName))
         seeds.push_back(op);
     });
-    if (seeds.empty() && !distributedArguments)
+    if (seeds.empty() && !distributedArguments && !hasDistributedResults(func))
       return success();
     // Copies come last: a copy of an array distributed by another seed is
     // a distributed copy (on the same team) once distribution has
@@ -489,8 +551,11 @@ struct NDArrayDistPass
       removeDistAttrs(op);
     }
 
-    // Distributed arrays live inside one function: their parts and offsets
-    // are not part of any calling convention.
+    if (failed(distributeResults(func)))
+      return failure();
+
+    // Otherwise distributed arrays live inside one function: their parts
+    // and offsets are not part of any calling convention.
     WalkResult boundary = func->walk([&](Operation *op) {
       if (!isa<CallOpInterface>(op) && !op->hasTrait<OpTrait::ReturnLike>())
         return WalkResult::advance();
@@ -500,7 +565,9 @@ struct NDArrayDistPass
       for (Type type : op->getOperandTypes())
         if (dist::getDistEnv(type)) {
           op->emitOpError("passes a distributed array across a function "
-                          "boundary; inline the callee first");
+                          "boundary; inline the callee first (a function "
+                          "returns this rank's rows of a result marked "
+                          "'dist.team')");
           return WalkResult::interrupt();
         }
       return WalkResult::advance();

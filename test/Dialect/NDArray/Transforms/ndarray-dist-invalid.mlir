@@ -20,8 +20,36 @@ func.func @unsupported_op(%x: !ndarray.ndarray<4xf64>) {
 func.func @escapes() -> !ndarray.ndarray<4xf64> {
   %v = arith.constant 1.0 : f64
   %a = ndarray.create value %v {dist.team = 1 : i64} : !ndarray.ndarray<4xf64>
-  // expected-error @+1 {{passes a distributed array across a function boundary; inline the callee first}}
+  // expected-error @+1 {{passes a distributed array across a function boundary; inline the callee first (a function returns this rank's rows of a result marked 'dist.team')}}
   return %a : !ndarray.ndarray<4xf64>
+}
+
+// -----
+
+// A distributed result is this rank's rows: a dynamic dimension 0.
+// expected-error @+1 {{result #0: 'dist.team' needs a local array of rank >= 1 with a dynamic dimension 0 (this rank's rows)}}
+func.func @static_result_rows() -> (!ndarray.ndarray<4xf64> {dist.team = 1 : i64}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create value %v {dist.team = 1 : i64} : !ndarray.ndarray<4xf64>
+  return %a : !ndarray.ndarray<4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{result #1: 'dist.team' must be an integer team id >= 1}}
+func.func @bad_result_team(%n: index) -> (index, !ndarray.ndarray<?xf64> {dist.team = 0 : i64}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n) value %v : !ndarray.ndarray<?xf64>
+  return %n, %a : index, !ndarray.ndarray<?xf64>
+}
+
+// -----
+
+func.func @result_of_another_team(%n: index) -> (!ndarray.ndarray<?xf64> {dist.team = 2 : i64}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?xf64>
+  // expected-error @+1 {{'func.return' op returns an array distributed over team 1 as result #0 of team 2}}
+  return %a : !ndarray.ndarray<?xf64>
 }
 
 // -----

@@ -468,3 +468,30 @@ func.func @copy_redistributes(%x: !ndarray.ndarray<6x8xf64>) -> tensor<6x8xf64> 
   %t = ndarray.to_tensor %g : !ndarray.ndarray<6x8xf64> -> tensor<6x8xf64>
   return %t : tensor<6x8xf64>
 }
+
+// -----
+
+// A result marked dist.team returns this rank's rows of the default
+// partition: a row-split value's owned block; a grid value redistributed to
+// rows first; a replicated value's rows of this rank.
+// CHECK-LABEL: func.func @distributed_results
+// CHECK-SAME: -> (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>)
+// CHECK: %[[A:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[G:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: %[[R:.*]] = ndarray.create(%{{.*}}) value %{{.*}} : !ndarray.ndarray<?x4xf64>
+// CHECK: %[[AB:.*]] = dist.owned_block_of %[[A]] : !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x4xf64>
+// CHECK: %[[GR:.*]] = dist.redistribute %[[G]] : {{.*}} -> !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[GB:.*]] = dist.owned_block_of %[[GR]]
+// CHECK: dist.default_partition
+// CHECK: %[[RR:.*]] = ndarray.subview %[[R]]
+// CHECK: %[[RD:.*]] = dist.init_dist_array %[[RR]]
+// CHECK: %[[RB:.*]] = dist.owned_block_of %[[RD]]
+// CHECK: return %[[AB]], %[[GB]], %[[RB]]
+// CHECK-NOT: dist.team
+func.func @distributed_results(%n: index) -> (!ndarray.ndarray<?x4xf64> {dist.team = 1 : i64}, !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64}, !ndarray.ndarray<?x4xf64> {dist.team = 1 : i64}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x4xf64>
+  %g = ndarray.create(%n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x4xf64>
+  %r = ndarray.create(%n) value %v : !ndarray.ndarray<?x4xf64>
+  return %a, %g, %r : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
+}

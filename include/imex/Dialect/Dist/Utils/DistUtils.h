@@ -29,6 +29,11 @@ mlir::OpFoldResult getDimSize(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value array, int64_t dim);
 
+/// Whether the view (subview, extract_slice) or insert `op` addresses a box
+/// of its array: unit strides known at compile time, and a view keeps the
+/// array's rank. Arrays in any distribution compute these on their blocks.
+bool isBoxSlice(mlir::Operation *op);
+
 /// Whether the subview or extract_slice `op` drops dimension 0 (the split
 /// dimension) by rank reduction; conservatively true when unknown.
 bool dropsSplitDimension(mlir::Operation *op);
