@@ -5,9 +5,11 @@
 // block and ghost cells around it, and the block's global position. Ops
 // computing on blocks of any distribution (elementwise ops, copies, casts,
 // `ndarray.dim`, views and inserts of boxes) become the same op on the
-// blocks; ndarray-dist redistributed the operands of every other op to rows
-// (the default distribution), and `dist.redistribute` moves elements
-// between any two distributions through one `_idtr_repartition`.
+// blocks; permute_dims and load move the elements they need (reductions:
+// ReductionsToStandard.cpp); ndarray-dist redistributed the operands of
+// every other op to rows (the default distribution), and
+// `dist.redistribute` moves elements between any two distributions through
+// one `_idtr_repartition`.
 //
 // A stencil update (GridGhosts.cpp) is computed in the part of the slice
 // each rank owns: the halos of the arrays it reads are exchanged into their
@@ -665,6 +667,35 @@ struct GridPermuteDimsLowering : public GridPattern<PermuteDimsOp> {
   }
 };
 
+/// load: every rank receives the element from its owner (one repartition
+/// of the 1x..x1 box at the indices).
+struct GridLoadLowering : public GridPattern<LoadOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getArray().getType();
+    if (!isGridArray(type))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray array = GridArray::unpack(adaptor.getArray());
+    SmallVector<Value> indices, ones, zeros;
+    for (ValueRange index : adaptor.getIndices()) {
+      indices.push_back(index.front());
+      ones.push_back(m.c(1));
+      zeros.push_back(m.c(0));
+    }
+    SmallVector<int64_t> shape(type.getRank(), 1);
+    Value element = fetchBox(
+        b, loc, dist::getDistEnv(type).getTeam(), array, indices, ones,
+        dist::getLocalType(type).cloneWith(shape, type.getElementType()));
+    rewriter.replaceOp(op, LoadOp::create(b, loc, element, zeros));
+    return success();
+  }
+};
+
 } // namespace
 
 LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
@@ -677,7 +708,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
-            PermuteDimsOp>(op) ||
+            PermuteDimsOp, LoadOp>(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "
@@ -696,7 +727,7 @@ void imex::dist::detail::populateGridArrayToStandardPatterns(
   patterns.add<GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
                GridCastLowering, GridDimLowering, RedistributeLowering,
-               GridPermuteDimsLowering>(converter, context);
+               GridPermuteDimsLowering, GridLoadLowering>(converter, context);
   patterns.add<InitGridArrayLowering, GridElementwiseLowering>(converter,
                                                                context, ghosts);
   patterns.add<GridSliceLowering<SubviewOp>, GridSliceLowering<ExtractSliceOp>>(

@@ -664,3 +664,22 @@ func.func @grid_transpose(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index,
   %b = dist.owned_block_of %t : !grid -> !ndarray.ndarray<?x?xf64>
   return %b : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+// load: every rank receives the element from its owner (the 1x1 box at the
+// indices, one repartition).
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_load
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[I]], %[[J]]] target_sizes[%[[C1]], %[[C1]]] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x1xf64>
+// CHECK: %[[W:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK: %[[E:.*]] = ndarray.load %[[W]]#1[%[[C0]], %[[C0]]]
+// CHECK: return %[[E]]
+func.func @grid_load(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index, %i: index, %j: index) -> f64 {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %e = ndarray.load %d[%i, %j] : !grid
+  return %e : f64
+}

@@ -8,7 +8,8 @@ compute on each rank's block (stencil updates with halos exchanged into
 ghost cells); reductions on the blocks, combined over the team when they
 reduce split axes (floating point sums in tiles fixed by global indices);
 permute_dims moves each element at most once, to its owner in the same
-distribution; other ops redistribute their operands to rows
+distribution; a load moves the one element; other ops redistribute their
+operands to rows
 (`dist.redistribute`, one all-to-all-v); redistribution between every pair
 of distributions moves each element at most once."""
 
@@ -312,6 +313,31 @@ def test_grid_transpose_moves_each_element_at_most_once():
         assert sent[True][r] - sent[False][r] == 8 * moved, \
             f"rank {r} sent {sent[True][r] - sent[False][r]} bytes for the " \
             f"transpose, expected {8 * moved} ({sent})"
+
+
+def load_volume(d, load):
+    a = d.array(iota((12, 10)))
+    d.check(d.load(a, (7, 3)) if load else d.scalar(73.0), "element")
+
+
+def test_grid_load_moves_one_element():
+    # a[7, 3] of an array on a 2x2 grid: the owner sends the element to each
+    # other rank (nothing else moves; measured against the same program
+    # printing a constant).
+    p = 4
+    if p not in RANKS:
+        pytest.skip("needs 4 ranks")
+    sent = {}
+    for load in (False, True):
+        d = build([named("volume", load_volume, load)],
+                  DISTRIBUTIONS["grid 2x2"])
+        got, stats, errors = _run(d, p)
+        assert not errors, errors
+        assert float(got["volume:element"]) == 73.0
+        sent[load] = [int(s[len(STAT_KINDS) + 1]) for s in stats]
+    moved = [x - y for x, y in zip(sent[True], sent[False])]
+    assert sorted(moved) == [0] * (p - 1) + [8 * (p - 1)], \
+        f"bytes sent per rank for the load: {moved} ({sent})"
 
 
 def grid_jacobi(d, n, steps):

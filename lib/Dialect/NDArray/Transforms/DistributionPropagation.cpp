@@ -97,7 +97,7 @@ bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
 }
 
 bool imex::ndarray::detail::derivesDistribution(Operation *op) {
-  return isa<ReductionOp, PermuteDimsOp>(op);
+  return isa<ReductionOp, PermuteDimsOp, LoadOp>(op);
 }
 
 /// Whether `reduction` reduces an axis that `env` splits.
