@@ -282,62 +282,58 @@ def test_redistribution_moves_each_element_at_most_once():
                 f"expected {8 * expected} (stats {s})"
 
 
+def _extra_bytes_on_grid(case, expected):
+    """Bytes each rank sends (point to point) for the op `case(d, True)`
+    performs on a 2x2 grid at 4 ranks: the difference from `case(d, False)`,
+    the same program printing an array of the same shape and distribution
+    without the op. Both print `expected`."""
+    sent = {}
+    for with_op in (False, True):
+        d = build([named("volume", case, with_op)], DISTRIBUTIONS["grid 2x2"])
+        got, stats, errors = _run(d, 4)
+        assert not errors, errors
+        np.testing.assert_array_equal(got["volume:result"], expected)
+        sent[with_op] = [int(s[len(STAT_KINDS) + 1]) for s in stats]
+    return [x - y for x, y in zip(sent[True], sent[False])]
+
+
 def transpose_volume(d, transpose):
-    a = d.array(iota((12, 10)) if transpose else iota((10, 12)))
-    d.check(d.permute(a, (1, 0)) if transpose else a, "t")
+    a = d.array(iota((12, 10)) if transpose
+                else np.ascontiguousarray(iota((12, 10)).T))
+    d.check(d.permute(a, (1, 0)) if transpose else a, "result")
 
 
 def test_grid_transpose_moves_each_element_at_most_once():
     # permute_dims on a 2x2 grid: each rank permutes its block and sends the
     # elements whose owner in the result (the same distribution) is another
-    # rank, once: measured against the same program printing an array of
-    # the result's shape.
-    p = 4
-    if p not in RANKS:
+    # rank, once.
+    if 4 not in RANKS:
         pytest.skip("needs 4 ranks")
-    sent = {}
-    for transpose in (False, True):
-        d = build([named("volume", transpose_volume, transpose)],
-                  DISTRIBUTIONS["grid 2x2"])
-        got, stats, errors = _run(d, p)
-        assert not errors, errors
-        np.testing.assert_array_equal(
-            got["volume:t"], iota((12, 10)).T if transpose else iota((10, 12)))
-        sent[transpose] = [int(s[len(STAT_KINDS) + 1]) for s in stats]
+    moved = _extra_bytes_on_grid(transpose_volume, iota((12, 10)).T)
     rows, cols = _blocks(12, 2), _blocks(10, 2)  # of the 12x10 source
     result_rows, result_cols = _blocks(10, 2), _blocks(12, 2)
-    for r in range(p):
+    for r in range(4):
         gi, gj = divmod(r, 2)
-        moved = sum(1 for i in rows[gi] for j in cols[gj]
-                    if j not in result_rows[gi] or i not in result_cols[gj])
-        assert sent[True][r] - sent[False][r] == 8 * moved, \
-            f"rank {r} sent {sent[True][r] - sent[False][r]} bytes for the " \
-            f"transpose, expected {8 * moved} ({sent})"
+        expected = sum(1 for i in rows[gi] for j in cols[gj]
+                       if j not in result_rows[gi] or i not in result_cols[gj])
+        assert moved[r] == 8 * expected, \
+            f"rank {r} sent {moved[r]} bytes for the transpose, expected " \
+            f"{8 * expected} ({moved})"
 
 
 def load_volume(d, load):
     a = d.array(iota((12, 10)))
-    d.check(d.load(a, (7, 3)) if load else d.scalar(73.0), "element")
+    d.check(d.load(a, (7, 3)) if load else d.scalar(73.0), "result")
 
 
 def test_grid_load_moves_one_element():
     # a[7, 3] of an array on a 2x2 grid: the owner sends the element to each
-    # other rank (nothing else moves; measured against the same program
-    # printing a constant).
-    p = 4
-    if p not in RANKS:
+    # other rank, nothing else moves.
+    if 4 not in RANKS:
         pytest.skip("needs 4 ranks")
-    sent = {}
-    for load in (False, True):
-        d = build([named("volume", load_volume, load)],
-                  DISTRIBUTIONS["grid 2x2"])
-        got, stats, errors = _run(d, p)
-        assert not errors, errors
-        assert float(got["volume:element"]) == 73.0
-        sent[load] = [int(s[len(STAT_KINDS) + 1]) for s in stats]
-    moved = [x - y for x, y in zip(sent[True], sent[False])]
-    assert sorted(moved) == [0] * (p - 1) + [8 * (p - 1)], \
-        f"bytes sent per rank for the load: {moved} ({sent})"
+    moved = _extra_bytes_on_grid(load_volume, 73.0)
+    assert sorted(moved) == [0, 0, 0, 8 * 3], \
+        f"bytes sent per rank for the load: {moved}"
 
 
 def grid_jacobi(d, n, steps):
