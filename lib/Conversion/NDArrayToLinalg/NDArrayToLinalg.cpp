@@ -533,6 +533,33 @@ static void replaceImpossibleSliceConstants(ModuleOp module) {
   });
 }
 
+/// Whether `func` may write into one of its array arguments: an op with a
+/// write effect on a value that is an argument or a view or cast of one.
+static bool mayUpdateArrayArguments(FunctionOpInterface func) {
+  if (func.isExternal())
+    return true;
+  auto isArgument = [&](Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<SubviewOp, CastOp>(def))
+        return false;
+      value = def->getOperand(0);
+    }
+    return cast<BlockArgument>(value).getOwner()->isEntryBlock() &&
+           cast<BlockArgument>(value).getOwner()->getParentOp() == func;
+  };
+  WalkResult writes = func->walk([&](MemoryEffectOpInterface op) {
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    op.getEffects(effects);
+    for (MemoryEffects::EffectInstance &effect : effects)
+      if (isa<MemoryEffects::Write>(effect.getEffect()) && effect.getValue() &&
+          isa<NDArrayType>(effect.getValue().getType()) &&
+          isArgument(effect.getValue()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return writes.wasInterrupted();
+}
+
 struct ConvertNDArrayToLinalgPass
     : public imex::impl::ConvertNDArrayToLinalgBase<
           ConvertNDArrayToLinalgPass> {
@@ -548,8 +575,12 @@ struct ConvertNDArrayToLinalgPass
                       "imex-dist-cpu-pipeline)");
       return WalkResult::interrupt();
     });
-    WalkResult calls = module.walk([](func::CallOp call) {
-      if (!hasArrayTypes(call.getOperandTypes()))
+    // (A callee that only reads its arrays needs no inlining.)
+    SymbolTable symbols(module);
+    WalkResult calls = module.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<FunctionOpInterface>(call.getCallee());
+      if (!hasArrayTypes(call.getOperandTypes()) ||
+          (callee && !mayUpdateArrayArguments(callee)))
         return WalkResult::advance();
       call.emitOpError("passes arrays to '")
           << call.getCallee()
@@ -603,6 +634,19 @@ struct ConvertNDArrayToLinalgPass
     for (UnrealizedConversionCastOp cast : llvm::reverse(casts))
       if (cast->use_empty())
         cast->erase();
+    // Array arguments of calls (of callees that only read them) are passed
+    // as the buffers the callees take.
+    module.walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee)
+        return;
+      OpBuilder b(call);
+      for (auto [operand, input] : llvm::zip(
+               call->getOpOperands(), callee.getFunctionType().getInputs()))
+        if (isa<TensorType>(operand.get().getType()) && isa<MemRefType>(input))
+          operand.set(bufferization::ToBufferOp::create(
+              b, call.getLoc(), input, operand.get(), /*read_only=*/true));
+    });
   }
 };
 

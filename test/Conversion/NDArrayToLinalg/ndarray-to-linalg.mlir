@@ -273,6 +273,42 @@ func.func @call_needs_inlining(%a: !ndarray.ndarray<4xf64>) {
 
 // -----
 
+// A callee that may write into its array arguments must be inlined first
+// (its in-place updates would not reach the caller's value semantics); one
+// that only reads them is called.
+func.func @updates(%a: !ndarray.ndarray<4xf64>) {
+  %v = arith.constant 1.0 : f64
+  %c = ndarray.create value %v : !ndarray.ndarray<f64>
+  %w = ndarray.subview %a[1] [2] [1] : !ndarray.ndarray<4xf64> to !ndarray.ndarray<2xf64>
+  ndarray.insert_slice %c into %w[0] [2] [1] : !ndarray.ndarray<f64> into !ndarray.ndarray<2xf64>
+  return
+}
+
+func.func @call_updating(%a: !ndarray.ndarray<4xf64>) {
+  // expected-error @+1 {{passes arrays to 'updates', which must be inlined first}}
+  func.call @updates(%a) : (!ndarray.ndarray<4xf64>) -> ()
+  return
+}
+
+// -----
+
+func.func @reads(%a: !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf64> {
+  %b = ndarray.ewbin add %a, %a : (!ndarray.ndarray<4xf64>, !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf64>
+  return %b : !ndarray.ndarray<4xf64>
+}
+
+// CHECK-LABEL: func.func @call_reading
+// CHECK-SAME: (%[[A:.*]]: memref<4xf64>)
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[A]]
+// CHECK: %[[B:.*]] = bufferization.to_buffer %[[T]] read_only
+// CHECK: call @reads(%[[B]])
+func.func @call_reading(%a: !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf64> {
+  %b = func.call @reads(%a) : (!ndarray.ndarray<4xf64>) -> !ndarray.ndarray<4xf64>
+  return %b : !ndarray.ndarray<4xf64>
+}
+
+// -----
+
 func.func @static_mismatch(%a: !ndarray.ndarray<3xf64>, %b: !ndarray.ndarray<4xf64>) -> !ndarray.ndarray<?xf64> {
   %0 = ndarray.cast %a : !ndarray.ndarray<3xf64> to !ndarray.ndarray<?xf64>
   %1 = ndarray.cast %b : !ndarray.ndarray<4xf64> to !ndarray.ndarray<?xf64>

@@ -1,11 +1,14 @@
-"""Distributed function results (the calling convention of
+"""Distributed function arguments and results (the calling convention of
 docs/distribution.md): a result marked `dist.team` returns this rank's
-block of the default partition (its rows) as a local array. The kernel is
-called without inlining from a `main` that is not distributed and prints
-what each rank got; the rows of the ranks, in rank order, must be the whole
-array (numpy), whether the returned value was split on rows, over a grid
-(redistributed to rows at the return) or replicated (each rank returns its
-rows of it), on 1-4 ranks with 7 rows (ranks that own none)."""
+block of the default partition (its rows) as a local array; an argument
+marked `dist.split` is this rank's block of that distribution. The kernels
+are called without inlining from a `main` that is not distributed and
+prints what each rank got (an argument updated in place is written back
+into the caller's block: lit tests; value semantics requires callers in
+MLIR to inline such kernels); the rows of the ranks, in rank order, must be
+the whole array (numpy), whether the returned value was split on rows, over
+a grid (redistributed to rows at the return) or replicated (each rank
+returns its rows of it), on 1-4 ranks with 7 rows (ranks that own none)."""
 
 import numpy as np
 import pytest
@@ -16,6 +19,7 @@ from harness import ALLOCATIONS, mpi_run, parse_output
 ROWS, COLS = 7, 3
 RESULT = f"!ndarray.ndarray<?x{COLS}xf64>"
 FULL = f"!ndarray.ndarray<{ROWS}x{COLS}xf64>"
+BLOCK = "!ndarray.ndarray<?x?xf64>"
 MEMREF = f"memref<{ROWS}x{COLS}xf64>"
 
 
@@ -24,11 +28,14 @@ def program():
     dense = "[" + ", ".join(
         "[" + ", ".join(f"{v:.1f}" for v in row) + "]" for row in values) + "]"
     results = ", ".join([f"{RESULT} {{dist.team = 1 : i64}}"] * 3)
-    prints = "\n".join(
-        f"  %t{i} = ndarray.to_tensor %r#{i} : {RESULT} -> tensor<?x{COLS}xf64>\n"
-        f"  %u{i} = tensor.cast %t{i} : tensor<?x{COLS}xf64> to tensor<*xf64>\n"
-        f"  func.call @imexPrintF64(%u{i}) : (tensor<*xf64>) -> ()"
-        for i in range(3))
+    def printed(value, i):
+        return (f"  %t{i} = ndarray.to_tensor {value} : {RESULT} -> "
+                f"tensor<?x{COLS}xf64>\n"
+                f"  %u{i} = tensor.cast %t{i} : tensor<?x{COLS}xf64> to "
+                f"tensor<*xf64>\n"
+                f"  func.call @imexPrintF64(%u{i}) : (tensor<*xf64>) -> ()")
+    prints = "\n".join(printed(f"%r#{i}", i) for i in range(3))
+    grid_prints = "\n".join(printed(f"%g#{i}", 3 + i) for i in range(2))
     source = f"""
 memref.global "private" @input : {MEMREF} = dense<{dense}>
 func.func private @imexPrintF64(tensor<*xf64> {{bufferization.access = "read"}})
@@ -43,18 +50,40 @@ func.func @kernel(%m: {MEMREF}) -> ({results}) {{
   %ra = ndarray.cast %a : {FULL} to {RESULT}
   return %rs, %rq, %ra : {RESULT}, {RESULT}, {RESULT}
 }}
+func.func @grid_kernel(%n: index, %k: index, %u: {BLOCK} {{dist.team = 1 : i64, dist.shape = array<i64: 0, 1>, dist.split = array<i64: 0, 1>}}) -> ({RESULT} {{dist.team = 1 : i64}}, {RESULT} {{dist.team = 1 : i64}}) {{
+  %three = arith.constant 3.0 : f64
+  %t = ndarray.create value %three : !ndarray.ndarray<f64>
+  %s = ndarray.ewbin add %u, %u : ({BLOCK}, {BLOCK}) -> {BLOCK}
+  %v = ndarray.ewbin multiply %u, %t : ({BLOCK}, !ndarray.ndarray<f64>) -> {BLOCK}
+  %rs = ndarray.cast %s : {BLOCK} to {RESULT}
+  %rv = ndarray.cast %v : {BLOCK} to {RESULT}
+  return %rs, %rv : {RESULT}, {RESULT}
+}}
 func.func @main() {{
   %m = memref.get_global @input : {MEMREF}
   %r:3 = func.call @kernel(%m) {{no_inline}} : ({MEMREF}) -> ({RESULT}, {RESULT}, {RESULT})
 {prints}
+  // This rank's block of the grid the kernel's argument is split over.
+  %n = arith.constant {ROWS} : index
+  %k = arith.constant {COLS} : index
+  %p0 = distruntime.grid_dim team = 1 ndims = 2 dim = 0
+  %p1 = distruntime.grid_dim team = 1 ndims = 2 dim = 1
+  %me = distruntime.team_member team = 1
+  %off:2, %size:2 = dist.grid_partition %me grid(%p0, %p1) shape(%n, %k) split [0, 1]
+  %a = ndarray.from_memref %m : {MEMREF} -> {FULL}
+  %b = ndarray.subview %a[%off#0, %off#1] [%size#0, %size#1] [1, 1] : {FULL} to {BLOCK}
+  %c = ndarray.copy %b : {BLOCK} -> {BLOCK}
+  %g:2 = func.call @grid_kernel(%n, %k, %c) {{no_inline}} : (index, index, {BLOCK}) -> ({RESULT}, {RESULT})
+{grid_prints}
   return
 }}
 """
-    return source, [values + values, values * values, values]
+    return source, [values + values, values * values, values,
+                    values + values, 3 * values]
 
 
 @pytest.mark.parametrize("nprocs", RANKS)
-def test_results_are_the_rows_of_each_rank(nprocs):
+def test_arguments_and_results(nprocs):
     source, expected = program()
     rc, ranks, launcher = mpi_run(
         source, nprocs,
@@ -63,7 +92,7 @@ def test_results_are_the_rows_of_each_rank(nprocs):
     assert rc == 0, f"{launcher}\n{ranks}\n{source}"
     per_rank = [parse_output(out) for out, _ in ranks]
     for r, (arrays, (_, err)) in enumerate(zip(per_rank, ranks)):
-        assert len(arrays) == 3, f"rank {r} printed {arrays}: {ranks[r]}"
+        assert len(arrays) == len(expected), f"rank {r} printed {arrays}: {ranks[r]}"
         # the caller frees the returned blocks: no leak, no double free
         stats = ALLOCATIONS.findall(err)
         assert len(stats) == 1 and stats[0][0] == stats[0][1], \

@@ -42,6 +42,10 @@ bool hasNonDefaultDistribution(mlir::Type type);
 /// The distribution requested by the `dist.team`, `dist.split` and
 /// `dist.grid` attributes of `op` (a diagnostic if they are invalid).
 mlir::FailureOr<dist::DistEnvAttr> getRequestedDistEnv(mlir::Operation *op);
+/// The same from the attributes `attrs` (of a function argument).
+mlir::FailureOr<dist::DistEnvAttr>
+getRequestedDistEnv(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
+                    mlir::DictionaryAttr attrs);
 /// Redistributes the operands of ops that do not compute on their
 /// distribution (see supportsAnyDistribution) to the distribution of the
 /// op's result: the default one, or for ops computing on any distribution

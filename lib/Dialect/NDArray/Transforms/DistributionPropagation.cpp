@@ -126,29 +126,36 @@ bool imex::ndarray::detail::hasNonDefaultDistribution(Type type) {
   return env && !env.isDefaultDistribution();
 }
 
-FailureOr<dist::DistEnvAttr>
-imex::ndarray::detail::getRequestedDistEnv(Operation *op) {
+FailureOr<dist::DistEnvAttr> imex::ndarray::detail::getRequestedDistEnv(
+    function_ref<InFlightDiagnostic()> emitError, DictionaryAttr attrs) {
   StringRef teamName = dist::DistDialect::getTeamAttrName();
-  auto team = dyn_cast_or_null<IntegerAttr>(op->getAttr(teamName));
+  auto team = dyn_cast_or_null<IntegerAttr>(attrs.get(teamName));
   if (!team || team.getInt() < 1)
-    return op->emitOpError("'")
-           << teamName << "' must be an integer team id >= 1";
+    return emitError() << "'" << teamName
+                       << "' must be an integer team id >= 1";
   SmallVector<int64_t> split{0}, grid;
   for (auto [name, values] :
        {std::make_pair(dist::DistDialect::getSplitAttrName(), &split),
         std::make_pair(dist::DistDialect::getGridAttrName(), &grid)}) {
-    Attribute attr = op->getAttr(name);
+    Attribute attr = attrs.get(name);
     if (!attr)
       continue;
     auto list = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!list)
-      return op->emitOpError("'") << name << "' must be an array<i64: ...>";
+      return emitError() << "'" << name << "' must be an array<i64: ...>";
     values->assign(list.asArrayRef().begin(), list.asArrayRef().end());
   }
-  auto emitError = [&] { return op->emitOpError("invalid distribution: "); };
-  if (failed(dist::DistEnvAttr::verify(emitError, team.getInt(), split, grid)))
+  auto emitInvalid = [&] { return emitError() << "invalid distribution: "; };
+  if (failed(
+          dist::DistEnvAttr::verify(emitInvalid, team.getInt(), split, grid)))
     return failure();
-  return dist::DistEnvAttr::get(op->getContext(), team.getInt(), split, grid);
+  return dist::DistEnvAttr::get(attrs.getContext(), team.getInt(), split, grid);
+}
+
+FailureOr<dist::DistEnvAttr>
+imex::ndarray::detail::getRequestedDistEnv(Operation *op) {
+  return getRequestedDistEnv([op] { return op->emitOpError(); },
+                             op->getAttrDictionary());
 }
 
 /// The distribution of the distributed results of `op` (rank >= 1) given

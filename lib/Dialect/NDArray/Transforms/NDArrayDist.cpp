@@ -18,6 +18,7 @@
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -189,31 +190,27 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     return success();
   constexpr llvm::StringLiteral kShapeAttrName = "dist.shape";
   constexpr llvm::StringLiteral kGhostAttrName = "dist.ghost";
+  StringRef splitName = dist::DistDialect::getSplitAttrName(),
+            gridName = dist::DistDialect::getGridAttrName();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
     Attribute attr = func.getArgAttr(i, kTeamAttrName);
-    for (StringRef name : {dist::DistDialect::getSplitAttrName(),
-                           dist::DistDialect::getGridAttrName()})
-      if (func.getArgAttr(i, name))
-        return func.emitOpError("argument #")
-               << i << ": '" << name
-               << "': distributed arguments are split on rows (the default "
-                  "distribution); redistribute inside the function";
     if (!attr) {
-      for (StringRef name : {kShapeAttrName, kGhostAttrName})
+      for (StringRef name : {StringRef(kShapeAttrName),
+                             StringRef(kGhostAttrName), splitName, gridName})
         if (func.getArgAttr(i, name))
           return func.emitOpError("argument #")
                  << i << ": '" << name << "' without '" << kTeamAttrName << "'";
       continue;
     }
     any = true;
-    auto teamAttr = dyn_cast<IntegerAttr>(attr);
     auto shapeAttr =
         dyn_cast_or_null<DenseI64ArrayAttr>(func.getArgAttr(i, kShapeAttrName));
     auto type = dyn_cast<NDArrayType>(func.getArgument(i).getType());
-    if (!teamAttr || teamAttr.getInt() < 1)
-      return func.emitOpError("argument #")
-             << i << ": '" << kTeamAttrName
-             << "' must be an integer team id >= 1";
+    FailureOr<dist::DistEnvAttr> env = getRequestedDistEnv(
+        [&] { return func.emitOpError("argument #") << i << ": "; },
+        DictionaryAttr::get(func->getContext(), func.getArgAttrs(i)));
+    if (failed(env))
+      return failure();
     if (!type || type.getRank() == 0 || dist::getDistEnv(type))
       return func.emitOpError("argument #")
              << i << ": '" << kTeamAttrName
@@ -237,9 +234,16 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
              << i << ": '" << kGhostAttrName
              << "' must be array<i64: before, after> (non-negative spare "
                 "rows around the block)";
-    func.removeArgAttr(i, kTeamAttrName);
-    func.removeArgAttr(i, kShapeAttrName);
-    func.removeArgAttr(i, kGhostAttrName);
+    if (failed(env->verifyArrayType(
+            [&] { return func.emitOpError("argument #") << i << ": "; }, type)))
+      return failure();
+    if (ghostAttr && !env->isDefaultDistribution())
+      return func.emitOpError("argument #")
+             << i << ": '" << kGhostAttrName
+             << "' (spare rows) needs an argument split on rows";
+    for (StringRef name : {StringRef(kTeamAttrName), StringRef(kShapeAttrName),
+                           StringRef(kGhostAttrName), splitName, gridName})
+      func.removeArgAttr(i, name);
     BlockArgument block = func.getArgument(i);
     SmallVector<OpOperand *> uses =
         llvm::map_to_vector(block.getUses(), [](OpOperand &u) { return &u; });
@@ -249,8 +253,37 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
           return func.getArgument(k);
         });
     OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    if (!env->isDefaultDistribution()) {
+      // The block of that distribution: all of the argument (checked).
+      auto [offsets, sizes] = dist::createBlock(b, loc, *env, shape);
+      Value fits;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        Value size = dist::getDimValue(b, loc, block, d);
+        Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            size, sizes[d]);
+        fits = fits ? arith::AndIOp::create(b, loc, fits, equal) : equal;
+      }
+      std::string message;
+      llvm::raw_string_ostream(message)
+          << "argument #" << i << " of @" << func.getName()
+          << " is not this rank's block of its array in " << *env;
+      cf::AssertOp::create(b, loc, fits, message);
+      SmallVector<int64_t> globalShape(type.getShape());
+      for (int64_t d : env->getSplit())
+        globalShape[d] = ShapedType::kDynamic;
+      auto distType = dist::withDistEnv(
+          type.cloneWith(globalShape, type.getElementType()), *env);
+      Value owned = block;
+      if (owned.getType() != dist::getLocalType(distType))
+        owned = CastOp::create(b, loc, dist::getLocalType(distType), owned);
+      Value distributed = dist::InitDistArrayOp::create(
+          b, loc, distType, owned, offsets, shape, /*spare_rows=*/nullptr);
+      for (OpOperand *use : uses)
+        use->set(distributed);
+      continue;
+    }
     auto [offset, size] =
-        dist::createDefaultPartition(b, loc, teamAttr.getInt(), shape[0]);
+        dist::createDefaultPartition(b, loc, env->getTeam(), shape[0]);
     // The whole block, as a view with the partition's size and the global
     // sizes of dimensions 1..: the blocks of arrays of equal shape then
     // have the same size values.
@@ -271,7 +304,7 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     Value owned =
         SubviewOp::create(b, loc, rowsType, block, blockOffsets, sizes, ones);
     Value distributed = dist::createFromOwned(
-        b, loc, dist::withDistEnv(rowsType, teamAttr.getInt()), owned, offset,
+        b, loc, dist::withDistEnv(rowsType, env->getTeam()), owned, offset,
         shape);
     if (ghost)
       distributed.getDefiningOp<dist::InitDistArrayOp>().setSpareRowsAttr(
@@ -362,8 +395,7 @@ Value getArgumentBlock(dist::InitDistArrayOp init) {
 /// ndarray-value-semantics writes the final value of an updated argument
 /// back with a full insert at each return; for a distributed argument (bound
 /// by `init` from `block`) this rank's rows of that value go into its block.
-LogicalResult writeBackToArgument(InsertSliceOp insert,
-                                  dist::InitDistArrayOp init, Value block) {
+LogicalResult checkWholeArrayWriteBack(InsertSliceOp insert) {
   auto isZero = [](OpFoldResult v) { return isConstantIntValue(v, 0); };
   auto isOne = [](OpFoldResult v) { return isConstantIntValue(v, 1); };
   if (!llvm::all_of(insert.getMixedOffsets(), isZero) ||
@@ -371,6 +403,13 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
     return insert.emitOpError("in-place update of a distributed argument "
                               "that is not a whole-array write-back; run "
                               "-ndarray-value-semantics first");
+  return success();
+}
+
+LogicalResult writeBackToArgument(InsertSliceOp insert,
+                                  dist::InitDistArrayOp init, Value block) {
+  if (failed(checkWholeArrayWriteBack(insert)))
+    return failure();
   OpBuilder b(insert);
   Location loc = insert.getLoc();
   auto type = cast<NDArrayType>(block.getType());
@@ -401,6 +440,45 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
   if (isVersion && init.getSpareRowsAttr())
     write->setAttr(dist::kGhostedWriteBackAttrName, b.getUnitAttr());
   insert.erase();
+  return success();
+}
+
+/// The write-back of the final value of an updated argument in another
+/// distribution than rows: this rank's block of the value (redistributed to
+/// the argument's distribution) into the argument's block. Runs before
+/// redistributeOperands, which would otherwise send the insert's operands
+/// to rows.
+LogicalResult writeBackGridArguments(FunctionOpInterface func) {
+  SmallVector<std::pair<InsertSliceOp, dist::InitDistArrayOp>> writeBacks;
+  func->walk([&](InsertSliceOp insert) {
+    auto init = insert.getDestination().getDefiningOp<dist::InitDistArrayOp>();
+    if (getArgumentBlock(init) && hasNonDefaultDistribution(init.getType()))
+      writeBacks.emplace_back(insert, init);
+  });
+  for (auto [insert, init] : writeBacks) {
+    if (failed(checkWholeArrayWriteBack(insert)))
+      return failure();
+    OpBuilder b(insert);
+    Location loc = insert.getLoc();
+    Value value = insert.getSource();
+    auto env = dist::getDistEnv(init.getType());
+    if (!dist::getDistEnv(value.getType()))
+      value =
+          dist::createDistribute(b, loc, value, env.getTeam(), init.getType());
+    else if (dist::getDistEnv(value.getType()) != env)
+      value = dist::RedistributeOp::create(
+          b, loc, dist::withDistEnv(insert.getSource().getType(), env), value);
+    Value block = init.getBlock();
+    auto type = cast<NDArrayType>(block.getType());
+    SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      sizes.push_back(dist::getDimSize(b, loc, block, d));
+    InsertSliceOp::create(b, loc, dist::OwnedBlockOfOp::create(b, loc, value),
+                          block, zeros, sizes, ones);
+    insert.erase();
+  }
   return success();
 }
 
@@ -580,6 +658,8 @@ struct NDArrayDistPass
     if (failed(distributeEdgeSources(func)))
       return failure();
 
+    if (failed(writeBackGridArguments(func)))
+      return failure();
     redistributeOperands(func);
 
     SmallVector<Operation *> ops;

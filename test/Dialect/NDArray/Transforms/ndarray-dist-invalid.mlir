@@ -140,7 +140,23 @@ func.func @split_0d() {
 
 // -----
 
-// expected-error @+1 {{argument #0: 'dist.split': distributed arguments are split on rows (the default distribution); redistribute inside the function}}
-func.func @split_argument(%a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 1, 2>, dist.split = array<i64: 1>}, %n: index, %m: index) {
+// Spare rows (ghost cells the caller allocates) are for arguments split on
+// rows only.
+// expected-error @+1 {{argument #0: 'dist.ghost' (spare rows) needs an argument split on rows}}
+func.func @ghost_split_argument(%a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 1, 2>, dist.split = array<i64: 1>, dist.ghost = array<i64: 1, 1>}, %n: index, %m: index) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: dist_env splits axis 2 of an array of rank 2}}
+func.func @split_beyond_rank(%a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 1, 2>, dist.split = array<i64: 2>}, %n: index, %m: index) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: 'dist.split' without 'dist.team'}}
+func.func @split_without_team(%a: !ndarray.ndarray<?x?xf64> {dist.split = array<i64: 1>}) {
   return
 }
