@@ -106,3 +106,25 @@ def test_arguments_and_results(nprocs):
             f"result {k}: rows per rank {[b.shape for b in blocks]}"
         np.testing.assert_array_equal(np.concatenate(blocks), whole,
                                       err_msg=f"result {k}")
+
+
+def test_wrong_block_is_reported():
+    # The whole array passed where this rank's block of the 2-D grid is
+    # expected: every rank stops with the argument's name, not garbage.
+    if 2 not in RANKS:
+        pytest.skip("needs 2 ranks")
+    source, _ = program()
+    wrong = source.replace(
+        "func.call @grid_kernel(%n, %k, %c)",
+        "func.call @grid_kernel(%n, %k, %whole)").replace(
+        "  %c = ndarray.copy %b",
+        f"  %whole = ndarray.cast %a : {FULL} to {BLOCK}\n"
+        "  %c = ndarray.copy %b")
+    assert wrong != source
+    rc, ranks, launcher = mpi_run(wrong, 2,
+                                  ["--pipeline=imex-dist-cpu-pipeline"])
+    assert rc != 0, f"{launcher}\n{ranks}"
+    message = ("argument #2 of @grid_kernel is not this rank's block of its "
+               "array in #dist.dist_env<team = 1, split = [0, 1]>")
+    assert all(message in out + err for out, err in ranks), \
+        f"{launcher}\n{ranks}"
