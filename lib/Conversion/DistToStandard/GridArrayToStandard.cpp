@@ -667,6 +667,76 @@ struct GridPermuteDimsLowering : public GridPattern<PermuteDimsOp> {
   }
 };
 
+/// concat (the result in another distribution than rows): this rank's block
+/// of the result is made of the parts of it each operand holds, each
+/// fetched from that operand's blocks (one repartition per distributed
+/// operand, in any distribution: each element moves at most once; a view of
+/// a replicated one) and concatenated locally.
+struct GridConcatLowering : public GridPattern<ConcatOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    auto env = dist::getDistEnv(type);
+    int64_t axis = op.getAxis();
+    // The operands' blocks (a replicated operand: all of it, at 0).
+    std::vector<GridArray> blocks;
+    for (auto [operand, values] :
+         llvm::zip(op.getOperands(), adaptor.getOperands())) {
+      auto operandType = cast<NDArrayType>(operand.getType());
+      if (dist::getDistEnv(operandType)) {
+        blocks.push_back(getOwnedBlock(b, loc, operandType, values));
+        continue;
+      }
+      SmallVector<Value> zeros, dims;
+      for (int64_t d = 0; d < operandType.getRank(); ++d) {
+        zeros.push_back(m.c(0));
+        dims.push_back(dist::getDimValue(b, loc, values.front(), d));
+      }
+      blocks.push_back(
+          GridArray::fromBlock(b, loc, values.front(), zeros, dims, dims));
+    }
+    SmallVector<Value> shape(blocks.front().shape);
+    for (const GridArray &operand : ArrayRef(blocks).drop_front())
+      shape[axis] = m.add(shape[axis], operand.shape[axis]);
+    auto [offsets, sizes] = dist::createBlock(b, loc, env, shape);
+    NDArrayType localType = dist::getLocalType(type);
+    SmallVector<int64_t> pieceShape(localType.getShape());
+    pieceShape[axis] = ShapedType::kDynamic;
+    NDArrayType pieceType =
+        localType.cloneWith(pieceShape, type.getElementType());
+    SmallVector<Value> pieces;
+    Value start = m.c(0);
+    for (auto [operand, block] : llvm::zip(op.getOperands(), blocks)) {
+      Value size = block.shape[axis];
+      Value lo = m.clamp(m.sub(offsets[axis], start), m.c(0), size);
+      Value hi = m.clamp(m.sub(m.add(offsets[axis], sizes[axis]), start),
+                         m.c(0), size);
+      SmallVector<Value> boxOffsets(offsets), boxSizes(sizes);
+      boxOffsets[axis] = lo;
+      boxSizes[axis] = m.sub(hi, lo);
+      if (dist::getDistEnv(operand.getType())) {
+        pieces.push_back(fetchBox(b, loc, env.getTeam(), block, boxOffsets,
+                                  boxSizes, pieceType));
+      } else {
+        GridArray view{block.buffer, boxOffsets, boxSizes, boxOffsets, shape};
+        pieces.push_back(castTo(b, loc, view.block(b, loc), pieceType));
+      }
+      start = m.add(start, size);
+    }
+    Value block = ConcatOp::create(b, loc, localType, pieces, axis);
+    rewriter.replaceOpWithMultiple(
+        op, {packBlock(b, loc, block, offsets, shape, type)});
+    return success();
+  }
+};
+
 /// load: every rank receives the element from its owner (one repartition
 /// of the 1x..x1 box at the indices).
 struct GridLoadLowering : public GridPattern<LoadOp> {
@@ -708,7 +778,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
-            PermuteDimsOp, LoadOp>(op) ||
+            PermuteDimsOp, LoadOp, ConcatOp>(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "
@@ -727,7 +797,8 @@ void imex::dist::detail::populateGridArrayToStandardPatterns(
   patterns.add<GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
                GridCastLowering, GridDimLowering, RedistributeLowering,
-               GridPermuteDimsLowering, GridLoadLowering>(converter, context);
+               GridPermuteDimsLowering, GridLoadLowering, GridConcatLowering>(
+      converter, context);
   patterns.add<InitGridArrayLowering, GridElementwiseLowering>(converter,
                                                                context, ghosts);
   patterns.add<GridSliceLowering<SubviewOp>, GridSliceLowering<ExtractSliceOp>>(

@@ -683,3 +683,24 @@ func.func @grid_load(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: 
   %e = ndarray.load %d[%i, %j] : !grid
   return %e : f64
 }
+
+// -----
+
+// concat on a grid: this rank's block of the result is the part of it each
+// operand holds (one repartition per distributed operand, a view of a
+// replicated one), concatenated locally.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_concat
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index, %[[R:.*]]: !ndarray.ndarray<?x?xf64>)
+// CHECK: distruntime.team_member team = 1
+// CHECK-NOT: distruntime.repartition %[[R]]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]]
+// CHECK: %[[W:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK: %[[V:.*]] = ndarray.subview %[[R]]
+// CHECK: ndarray.concat %[[W]]#1, %[[V]] axis 0
+func.func @grid_concat(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index, %r: !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %c = ndarray.concat %d, %r axis 0 : (!grid, !ndarray.ndarray<?x?xf64>) -> !grid
+  %b = dist.owned_block_of %c : !grid -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}

@@ -180,6 +180,9 @@ def manipulation(d):
     d.check(d.reshape(a, (4, 6)), "reshape 4x6")
     d.check(d.concat([a, d.array(data((6, 4)))], 0), "concat axis 0")
     d.check(d.concat([a, d.array(data((6, 2)))], 1), "concat axis 1")
+    d.check(d.concat([a, d.array(data((3, 4)), dist=False),
+                      d.array(data((2, 4)))], 0),
+            "concat axis 0 with a replicated operand")
     d.check(d.matmul(a, d.array(data((4, 3)), dist=False)), "a @ b")
     d.check(d.expand_dims(a, (0,)), "a[None]")
 

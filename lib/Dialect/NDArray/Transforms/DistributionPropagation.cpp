@@ -97,6 +97,10 @@ bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
 }
 
 bool imex::ndarray::detail::derivesDistribution(Operation *op) {
+  // (A concatenation whose first operand is in another distribution than
+  // rows: its result is distributed like it.)
+  if (isa<ConcatOp>(op))
+    return hasNonDefaultDistribution(op->getOperand(0).getType());
   return isa<ReductionOp, PermuteDimsOp, LoadOp>(op);
 }
 
