@@ -667,6 +667,37 @@ struct GridPermuteDimsLowering : public GridPattern<PermuteDimsOp> {
   }
 };
 
+/// flip: this rank's block of the result (distributed like the source) is
+/// the mirrored box of the source along the flipped axes, fetched from its
+/// owners (one repartition) and flipped locally.
+struct GridFlipLowering : public GridPattern<FlipOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(FlipOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    SmallVector<Value> mirrored(source.offsets);
+    for (int64_t d : op.getAxes())
+      mirrored[d] =
+          m.sub(m.sub(source.shape[d], source.offsets[d]), source.sizes[d]);
+    NDArrayType localType = dist::getLocalType(type);
+    Value box = fetchBox(b, loc, dist::getDistEnv(type).getTeam(), source,
+                         mirrored, source.sizes, localType);
+    Value block = FlipOp::create(b, loc, localType, box, op.getAxes());
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray::fromBlock(b, loc, block, source.offsets, source.shape,
+                                  source.sizes)
+                 .pack()});
+    return success();
+  }
+};
+
 /// concat (the result in another distribution than rows): this rank's block
 /// of the result is made of the parts of it each operand holds, each
 /// fetched from that operand's blocks (one repartition per distributed
@@ -778,7 +809,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
-            PermuteDimsOp, LoadOp, ConcatOp>(op) ||
+            PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "
@@ -797,8 +828,8 @@ void imex::dist::detail::populateGridArrayToStandardPatterns(
   patterns.add<GridBlockOfLowering<dist::OwnedBlockOfOp>,
                GridBlockOfLowering<dist::HeldBlockOfOp>, GridOffsetsOfLowering,
                GridCastLowering, GridDimLowering, RedistributeLowering,
-               GridPermuteDimsLowering, GridLoadLowering, GridConcatLowering>(
-      converter, context);
+               GridPermuteDimsLowering, GridFlipLowering, GridLoadLowering,
+               GridConcatLowering>(converter, context);
   patterns.add<InitGridArrayLowering, GridElementwiseLowering>(converter,
                                                                context, ghosts);
   patterns.add<GridSliceLowering<SubviewOp>, GridSliceLowering<ExtractSliceOp>>(

@@ -704,3 +704,24 @@ func.func @grid_concat(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n
   %b = dist.owned_block_of %c : !grid -> !ndarray.ndarray<?x?xf64>
   return %b : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+// flip on a grid: this rank's block of the result is the mirrored box of
+// the source (one repartition), flipped locally.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_flip
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[R:.*]] = arith.subi %[[N]], %[[O0]]
+// CHECK: %[[LO:.*]] = arith.subi %[[R]], %{{.*}}
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[LO]], %[[O1]]]
+// CHECK: %[[W:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK: %[[F:.*]] = ndarray.flip %[[W]]#1 [0]
+// CHECK: %[[V:.*]] = ndarray.subview %[[F]][0, 0]
+// CHECK: return %[[V]]
+func.func @grid_flip(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?x?xf64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %f = ndarray.flip %d [0] : !grid -> !grid
+  %b = dist.owned_block_of %f : !grid -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}

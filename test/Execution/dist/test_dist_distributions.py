@@ -324,6 +324,28 @@ def test_grid_transpose_moves_each_element_at_most_once():
             f"{8 * expected} ({moved})"
 
 
+def flip_volume(d, flip):
+    a = d.array(iota((12, 10)) if flip
+                else np.ascontiguousarray(iota((12, 10))[::-1]))
+    d.check(d.flip(a, [0]) if flip else a, "result")
+
+
+def test_grid_flip_moves_each_element_at_most_once():
+    # a[::-1] on a 2x2 grid: each rank fetches the mirrored rows of its
+    # block; a rank sends the elements whose mirror another rank owns, once.
+    if 4 not in RANKS:
+        pytest.skip("needs 4 ranks")
+    moved = _extra_bytes_on_grid(flip_volume, iota((12, 10))[::-1])
+    rows, cols = _blocks(12, 2), _blocks(10, 2)
+    for r in range(4):
+        gi, gj = divmod(r, 2)
+        expected = sum(len(cols[gj]) for i in rows[gi]
+                       if 11 - i not in rows[gi])
+        assert moved[r] == 8 * expected, \
+            f"rank {r} sent {moved[r]} bytes for the flip, expected " \
+            f"{8 * expected} ({moved})"
+
+
 def load_volume(d, load):
     a = d.array(iota((12, 10)))
     d.check(d.load(a, (7, 3)) if load else d.scalar(73.0), "result")

@@ -101,7 +101,7 @@ bool imex::ndarray::detail::derivesDistribution(Operation *op) {
   // rows: its result is distributed like it.)
   if (isa<ConcatOp>(op))
     return hasNonDefaultDistribution(op->getOperand(0).getType());
-  return isa<ReductionOp, PermuteDimsOp, LoadOp>(op);
+  return isa<ReductionOp, PermuteDimsOp, FlipOp, LoadOp>(op);
 }
 
 /// Whether `reduction` reduces an axis that `env` splits.
