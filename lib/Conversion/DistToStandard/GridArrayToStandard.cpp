@@ -54,17 +54,19 @@ SmallVector<Value> GridArray::pack() const {
   return values;
 }
 
+SmallVector<int64_t> imex::dist::detail::getStaticShape(ValueRange sizes) {
+  return llvm::map_to_vector(sizes, [](Value size) {
+    std::optional<int64_t> value = getConstantIntValue(size);
+    return value ? *value : ShapedType::kDynamic;
+  });
+}
+
 Value GridArray::block(OpBuilder &b, Location loc) const {
   auto type = cast<NDArrayType>(buffer.getType());
   SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
-  SmallVector<int64_t> shape;
-  for (Value size : sizes) {
-    std::optional<int64_t> value = getConstantIntValue(size);
-    shape.push_back(value ? *value : ShapedType::kDynamic);
-  }
-  return SubviewOp::create(b, loc, type.cloneWith(shape, type.getElementType()),
-                           buffer, getAsOpFoldResult(first),
-                           getAsOpFoldResult(sizes), ones);
+  return SubviewOp::create(
+      b, loc, type.cloneWith(getStaticShape(sizes), type.getElementType()),
+      buffer, getAsOpFoldResult(first), getAsOpFoldResult(sizes), ones);
 }
 
 GridArray GridArray::fromBlock(OpBuilder &b, Location loc, Value block,
@@ -667,6 +669,64 @@ struct GridPermuteDimsLowering : public GridPattern<PermuteDimsOp> {
   }
 };
 
+/// A view with strides (keeping the rank): each rank takes the elements of
+/// the view its block holds (a strided view of the block, at their
+/// position in the view), and this rank's block of the view (its
+/// distribution's partition of the view's shape) is fetched from them (one
+/// repartition: each element moves at most once).
+template <typename OpTy>
+struct GridStridedSliceLowering : public GridPattern<OpTy> {
+  using GridPattern<OpTy>::GridPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type) || dist::isBoxSlice(op) ||
+        op.getSource().getType().getRank() != type.getRank())
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    SmallVector<Value> starts = materialize(b, loc, op.getMixedOffsets());
+    SmallVector<Value> viewShape = materialize(b, loc, op.getMixedSizes());
+    SmallVector<Value> steps = materialize(b, loc, op.getMixedStrides());
+    // The view's elements in this rank's block: view indices [j0, j1),
+    // source indices start + j * step.
+    SmallVector<Value> heldOffsets, heldSizes, first;
+    for (size_t d = 0; d < starts.size(); ++d) {
+      Value start = starts[d];
+      auto viewIndex = [&](Value sourceIndex) {
+        return m.clamp(m.ceilDiv(m.sub(sourceIndex, start), steps[d]), m.c(0),
+                       viewShape[d]);
+      };
+      Value j0 = viewIndex(source.offsets[d]);
+      Value j1 = viewIndex(m.add(source.offsets[d], source.sizes[d]));
+      Value count = m.max(m.sub(j1, j0), m.c(0));
+      heldOffsets.push_back(j0);
+      heldSizes.push_back(count);
+      first.push_back(m.select(
+          m.gt(count, m.c(0)),
+          m.sub(m.add(start, m.mul(j0, steps[d])), source.offsets[d]), m.c(0)));
+    }
+    NDArrayType localType = dist::getLocalType(type);
+    Value held = SubviewOp::create(
+        b, loc,
+        localType.cloneWith(getStaticShape(heldSizes), type.getElementType()),
+        source.block(b, loc), getAsOpFoldResult(first),
+        getAsOpFoldResult(heldSizes), getAsOpFoldResult(steps));
+    auto env = dist::getDistEnv(type);
+    auto [offsets, sizes] = dist::createBlock(b, loc, env, viewShape);
+    Value block = fetchBox(
+        b, loc, env.getTeam(),
+        GridArray::fromBlock(b, loc, held, heldOffsets, viewShape, heldSizes),
+        offsets, sizes, localType);
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray::fromBlock(b, loc, block, offsets, viewShape).pack()});
+    return success();
+  }
+};
+
 /// flip: this rank's block of the result (distributed like the source) is
 /// the mirrored box of the source along the flipped axes, fetched from its
 /// owners (one repartition) and flipped locally.
@@ -803,8 +863,10 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
   WalkResult result = root->walk([](Operation *op) {
     bool grid = llvm::any_of(op->getOperandTypes(), isGridArray) ||
                 llvm::any_of(op->getResultTypes(), isGridArray);
-    bool box = isa<SubviewOp, ExtractSliceOp, ImmutableInsertSliceOp>(op) &&
-               dist::isBoxSlice(op);
+    bool box = (isa<ImmutableInsertSliceOp>(op) && dist::isBoxSlice(op)) ||
+               (isa<SubviewOp, ExtractSliceOp>(op) &&
+                cast<NDArrayType>(op->getOperand(0).getType()).getRank() ==
+                    cast<NDArrayType>(op->getResult(0).getType()).getRank());
     if (!grid || box ||
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
@@ -834,5 +896,7 @@ void imex::dist::detail::populateGridArrayToStandardPatterns(
                                                                context, ghosts);
   patterns.add<GridSliceLowering<SubviewOp>, GridSliceLowering<ExtractSliceOp>>(
       converter, context, ghosts, updates);
+  patterns.add<GridStridedSliceLowering<SubviewOp>,
+               GridStridedSliceLowering<ExtractSliceOp>>(converter, context);
   patterns.add<GridInsertLowering>(converter, context, ghosts, updates);
 }

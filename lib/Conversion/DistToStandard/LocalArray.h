@@ -130,6 +130,10 @@ struct GridArray {
                              mlir::ValueRange sizes = {});
 };
 
+/// The static shape of an array of `sizes` (dynamic where they are not
+/// constants).
+llvm::SmallVector<int64_t> getStaticShape(mlir::ValueRange sizes);
+
 /// The converted values of the distributed array of type `type` whose block
 /// on this rank is `block`, at global `offsets` of `shape` (a GridArray, or
 /// for rows a LocalArray).

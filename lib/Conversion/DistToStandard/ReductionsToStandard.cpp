@@ -413,11 +413,7 @@ TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
     IndexMath m{b, loc};
     auto type = cast<NDArrayType>(combined.getType());
     SmallVector<Value> sizes = keptShape<Value>(array.sizes, axes, m.c(1));
-    SmallVector<int64_t> shape;
-    for (Value size : sizes) {
-      std::optional<int64_t> value = getConstantIntValue(size);
-      shape.push_back(value ? *value : ShapedType::kDynamic);
-    }
+    SmallVector<int64_t> shape = getStaticShape(sizes);
     return SubviewOp::create(
         b, loc, type.cloneWith(shape, type.getElementType()), combined,
         getAsOpFoldResult(keptOffsets()), getAsOpFoldResult(sizes),

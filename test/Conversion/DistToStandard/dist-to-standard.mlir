@@ -725,3 +725,26 @@ func.func @grid_flip(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: 
   %b = dist.owned_block_of %f : !grid -> !ndarray.ndarray<?x?xf64>
   return %b : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+// A strided view on a grid: each rank takes the elements of the view its
+// block holds (a strided view of the block, at view indices
+// ceil((offset - start) / step)...), then this rank's block of the view is
+// fetched from them (one repartition).
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+!view = !ndarray.ndarray<4x5xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_strided_view
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: %[[D0:.*]] = arith.subi %[[O0]], %{{.*}}
+// CHECK: arith.ceildivsi %[[D0]], %[[C3]]
+// CHECK: %[[HELD:.*]] = ndarray.subview %[[A]][%{{.*}}, %{{.*}}] [%{{.*}}, %{{.*}}] [3, 2]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[HELD]] global_shape[%{{.*}}, %{{.*}}] local_offsets[%{{.*}}, %{{.*}}]
+// CHECK: distruntime.wait %[[H]], %[[HELD]], %[[OUT]]
+func.func @grid_strided_view(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?x?xf64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %v = ndarray.subview %d[1, 0] [4, 5] [3, 2] : !grid to !view
+  %b = dist.owned_block_of %v : !view -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}

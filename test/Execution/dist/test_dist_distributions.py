@@ -346,6 +346,32 @@ def test_grid_flip_moves_each_element_at_most_once():
             f"{8 * expected} ({moved})"
 
 
+def strided_volume(d, view):
+    a = d.array(iota((12, 10)) if view
+                else np.ascontiguousarray(iota((12, 10))[1:11:3, ::2]))
+    d.check(d.view(a, (slice(1, 11, 3), slice(None, None, 2))) if view
+            else a, "result")
+
+
+def test_grid_strided_view_moves_each_element_at_most_once():
+    # a[1:11:3, ::2] on a 2x2 grid: the rank holding an element of the view
+    # sends it to the element's owner in the view's partition, once.
+    if 4 not in RANKS:
+        pytest.skip("needs 4 ranks")
+    moved = _extra_bytes_on_grid(strided_volume, iota((12, 10))[1:11:3, ::2])
+
+    def owner(blocks0, blocks1, i, j):
+        return next(2 * r + c for r in range(2) for c in range(2)
+                    if i in blocks0[r] and j in blocks1[c])
+    expected = [0] * 4
+    for vi in range(4):
+        for vj in range(5):
+            holder = owner(_blocks(12, 2), _blocks(10, 2), 1 + 3 * vi, 2 * vj)
+            if holder != owner(_blocks(4, 2), _blocks(5, 2), vi, vj):
+                expected[holder] += 8
+    assert moved == expected, f"bytes sent per rank {moved}, expected {expected}"
+
+
 def load_volume(d, load):
     a = d.array(iota((12, 10)))
     d.check(d.load(a, (7, 3)) if load else d.scalar(73.0), "result")

@@ -81,8 +81,11 @@ bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
     return true;
   // Views and inserts of boxes: the elements of each rank's block are
   // fetched from their owners.
+  // (Views keeping the rank, with any strides: the view's blocks fetched
+  // from the elements of it the source's blocks hold.)
   if (isa<SubviewOp, ExtractSliceOp>(op))
-    return dist::isBoxSlice(op);
+    return cast<NDArrayType>(op->getOperand(0).getType()).getRank() ==
+           cast<NDArrayType>(op->getResult(0).getType()).getRank();
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op)) {
     NDArrayType source = insert.getSource().getType();
     int64_t rank = insert.getDestination().getType().getRank();
