@@ -130,6 +130,21 @@ struct GridArray {
                              mlir::ValueRange sizes = {});
 };
 
+/// This rank's block of the distributed array `values` (converted from
+/// `type`, in any distribution: a row-split array's owned rows).
+GridArray getOwnedBlock(mlir::OpBuilder &b, mlir::Location loc,
+                        ndarray::NDArrayType type, mlir::ValueRange values);
+
+/// Patterns for arrays in other distributions than rows take precedence
+/// over the row patterns of the same ops.
+template <typename OpTy>
+struct GridPattern : public mlir::OpConversionPattern<OpTy> {
+  GridPattern(const mlir::TypeConverter &converter, mlir::MLIRContext *context)
+      : mlir::OpConversionPattern<OpTy>(converter, context, /*benefit=*/2) {}
+  using OneToNOpAdaptor =
+      typename mlir::OpConversionPattern<OpTy>::OneToNOpAdaptor;
+};
+
 /// The static shape of an array of `sizes` (dynamic where they are not
 /// constants).
 llvm::SmallVector<int64_t> getStaticShape(mlir::ValueRange sizes);
@@ -314,6 +329,8 @@ void populateArrayOpsToStandardPatterns(const mlir::TypeConverter &converter,
                                         const ExchangedBuffers &exchanged);
 void populateReductionsToStandardPatterns(const mlir::TypeConverter &converter,
                                           mlir::RewritePatternSet &patterns);
+void populateGridMovesToStandardPatterns(const mlir::TypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
 void populateGridArrayToStandardPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns,
                                          const GridGhosts &ghosts,

@@ -1,0 +1,289 @@
+//===- GridMovesToStandard.cpp - ops moving elements of grid arrays -------===//
+//
+// Ops on arrays in a distribution other than the default one (GridArray)
+// whose elements change owner: each rank states which elements of the
+// result its block needs, at their global positions in an array the ranks'
+// blocks tile (the source, or its permuted, mirrored or strided image), and
+// one `distruntime.repartition` moves each element at most once, point to
+// point between the ranks whose boxes intersect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalArray.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::dist::detail;
+
+namespace {
+
+/// The values of the array of type `type` (distributed as `env`) whose
+/// elements are those of `source` (a block of each rank, in any
+/// distribution): this rank's block received from their owners
+/// (`distruntime.repartition`: point to point between the ranks whose blocks
+/// intersect; each element moves at most once).
+SmallVector<Value> redistribute(OpBuilder &b, Location loc,
+                                const GridArray &source, NDArrayType type) {
+  auto env = dist::getDistEnv(type);
+  auto [offsets, sizes] = dist::createBlock(b, loc, env, source.shape);
+  Value block = fetchBox(b, loc, env.getTeam(), source, offsets, sizes,
+                         dist::getLocalType(type));
+  return packBlock(b, loc, block, offsets, source.shape, type);
+}
+
+/// Moves the elements of this rank's block in the target distribution from
+/// their owners.
+struct RedistributeLowering : public GridPattern<dist::RedistributeOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(dist::RedistributeOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    GridArray source = getOwnedBlock(
+        rewriter, op.getLoc(), op.getSource().getType(), adaptor.getSource());
+    rewriter.replaceOpWithMultiple(
+        op, {redistribute(rewriter, op.getLoc(), source, op.getType())});
+    return success();
+  }
+};
+
+/// permute_dims: each rank's block permuted where it is, then its elements
+/// moved to their owners in the result (distributed like the source), so
+/// each element moves at most once.
+struct GridPermuteDimsLowering : public GridPattern<PermuteDimsOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(PermuteDimsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isGridArray(op.getType()))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    Value block = source.block(b, loc);
+    auto blockType = cast<NDArrayType>(block.getType());
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    SmallVector<int64_t> shape;
+    SmallVector<Value> offsets, globalShape;
+    for (int64_t d : permutation) {
+      shape.push_back(blockType.getDimSize(d));
+      offsets.push_back(source.offsets[d]);
+      globalShape.push_back(source.shape[d]);
+    }
+    Value permuted = PermuteDimsOp::create(
+        b, loc, blockType.cloneWith(shape, blockType.getElementType()), block,
+        permutation);
+    rewriter.replaceOpWithMultiple(
+        op, {redistribute(
+                b, loc,
+                GridArray::fromBlock(b, loc, permuted, offsets, globalShape),
+                op.getType())});
+    return success();
+  }
+};
+
+/// A view with strides (keeping the rank): each rank takes the elements of
+/// the view its block holds (a strided view of the block, at their
+/// position in the view), and this rank's block of the view (its
+/// distribution's partition of the view's shape) is fetched from them (one
+/// repartition: each element moves at most once).
+template <typename OpTy>
+struct GridStridedSliceLowering : public GridPattern<OpTy> {
+  using GridPattern<OpTy>::GridPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type) || dist::isBoxSlice(op) ||
+        op.getSource().getType().getRank() != type.getRank())
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    SmallVector<Value> starts = getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets());
+    SmallVector<Value> viewShape = getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes());
+    SmallVector<Value> steps = getValueOrCreateConstantIndexOp(b, loc, op.getMixedStrides());
+    // The view's elements in this rank's block: view indices [j0, j1),
+    // source indices start + j * step.
+    SmallVector<Value> heldOffsets, heldSizes, first;
+    for (size_t d = 0; d < starts.size(); ++d) {
+      Value start = starts[d];
+      auto viewIndex = [&](Value sourceIndex) {
+        return m.clamp(m.ceilDiv(m.sub(sourceIndex, start), steps[d]), m.c(0),
+                       viewShape[d]);
+      };
+      Value j0 = viewIndex(source.offsets[d]);
+      Value j1 = viewIndex(m.add(source.offsets[d], source.sizes[d]));
+      Value count = m.max(m.sub(j1, j0), m.c(0));
+      heldOffsets.push_back(j0);
+      heldSizes.push_back(count);
+      first.push_back(m.select(
+          m.gt(count, m.c(0)),
+          m.sub(m.add(start, m.mul(j0, steps[d])), source.offsets[d]), m.c(0)));
+    }
+    NDArrayType localType = dist::getLocalType(type);
+    Value held = SubviewOp::create(
+        b, loc,
+        localType.cloneWith(getStaticShape(heldSizes), type.getElementType()),
+        source.block(b, loc), getAsOpFoldResult(first),
+        getAsOpFoldResult(heldSizes), getAsOpFoldResult(steps));
+    auto env = dist::getDistEnv(type);
+    auto [offsets, sizes] = dist::createBlock(b, loc, env, viewShape);
+    Value block = fetchBox(
+        b, loc, env.getTeam(),
+        GridArray::fromBlock(b, loc, held, heldOffsets, viewShape, heldSizes),
+        offsets, sizes, localType);
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray::fromBlock(b, loc, block, offsets, viewShape).pack()});
+    return success();
+  }
+};
+
+/// flip: this rank's block of the result (distributed like the source) is
+/// the mirrored box of the source along the flipped axes, fetched from its
+/// owners (one repartition) and flipped locally.
+struct GridFlipLowering : public GridPattern<FlipOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(FlipOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    SmallVector<Value> mirrored(source.offsets);
+    for (int64_t d : op.getAxes())
+      mirrored[d] =
+          m.sub(m.sub(source.shape[d], source.offsets[d]), source.sizes[d]);
+    NDArrayType localType = dist::getLocalType(type);
+    Value box = fetchBox(b, loc, dist::getDistEnv(type).getTeam(), source,
+                         mirrored, source.sizes, localType);
+    Value block = FlipOp::create(b, loc, localType, box, op.getAxes());
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray::fromBlock(b, loc, block, source.offsets, source.shape,
+                                  source.sizes)
+                 .pack()});
+    return success();
+  }
+};
+
+/// concat (the result in another distribution than rows): this rank's block
+/// of the result is made of the parts of it each operand holds, each
+/// fetched from that operand's blocks (one repartition per distributed
+/// operand, in any distribution: each element moves at most once; a view of
+/// a replicated one) and concatenated locally.
+struct GridConcatLowering : public GridPattern<ConcatOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(ConcatOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridArray(type))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    auto env = dist::getDistEnv(type);
+    int64_t axis = op.getAxis();
+    // The operands' blocks (a replicated operand: all of it, at 0).
+    std::vector<GridArray> blocks;
+    for (auto [operand, values] :
+         llvm::zip(op.getOperands(), adaptor.getOperands())) {
+      auto operandType = cast<NDArrayType>(operand.getType());
+      if (dist::getDistEnv(operandType)) {
+        blocks.push_back(getOwnedBlock(b, loc, operandType, values));
+        continue;
+      }
+      SmallVector<Value> zeros, dims;
+      for (int64_t d = 0; d < operandType.getRank(); ++d) {
+        zeros.push_back(m.c(0));
+        dims.push_back(dist::getDimValue(b, loc, values.front(), d));
+      }
+      blocks.push_back(
+          GridArray::fromBlock(b, loc, values.front(), zeros, dims, dims));
+    }
+    SmallVector<Value> shape(blocks.front().shape);
+    for (const GridArray &operand : ArrayRef(blocks).drop_front())
+      shape[axis] = m.add(shape[axis], operand.shape[axis]);
+    auto [offsets, sizes] = dist::createBlock(b, loc, env, shape);
+    NDArrayType localType = dist::getLocalType(type);
+    SmallVector<int64_t> pieceShape(localType.getShape());
+    pieceShape[axis] = ShapedType::kDynamic;
+    NDArrayType pieceType =
+        localType.cloneWith(pieceShape, type.getElementType());
+    SmallVector<Value> pieces;
+    Value start = m.c(0);
+    for (auto [operand, block] : llvm::zip(op.getOperands(), blocks)) {
+      Value size = block.shape[axis];
+      Value lo = m.clamp(m.sub(offsets[axis], start), m.c(0), size);
+      Value hi = m.clamp(m.sub(m.add(offsets[axis], sizes[axis]), start),
+                         m.c(0), size);
+      SmallVector<Value> boxOffsets(offsets), boxSizes(sizes);
+      boxOffsets[axis] = lo;
+      boxSizes[axis] = m.sub(hi, lo);
+      if (dist::getDistEnv(operand.getType())) {
+        pieces.push_back(fetchBox(b, loc, env.getTeam(), block, boxOffsets,
+                                  boxSizes, pieceType));
+      } else {
+        GridArray view{block.buffer, boxOffsets, boxSizes, boxOffsets, shape};
+        pieces.push_back(castTo(b, loc, view.block(b, loc), pieceType));
+      }
+      start = m.add(start, size);
+    }
+    Value block = ConcatOp::create(b, loc, localType, pieces, axis);
+    rewriter.replaceOpWithMultiple(
+        op, {packBlock(b, loc, block, offsets, shape, type)});
+    return success();
+  }
+};
+
+/// load: every rank receives the element from its owner (one repartition
+/// of the 1x..x1 box at the indices).
+struct GridLoadLowering : public GridPattern<LoadOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getArray().getType();
+    if (!isGridArray(type))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray array = GridArray::unpack(adaptor.getArray());
+    SmallVector<Value> indices, ones, zeros;
+    for (ValueRange index : adaptor.getIndices()) {
+      indices.push_back(index.front());
+      ones.push_back(m.c(1));
+      zeros.push_back(m.c(0));
+    }
+    SmallVector<int64_t> shape(type.getRank(), 1);
+    Value element = fetchBox(
+        b, loc, dist::getDistEnv(type).getTeam(), array, indices, ones,
+        dist::getLocalType(type).cloneWith(shape, type.getElementType()));
+    rewriter.replaceOp(op, LoadOp::create(b, loc, element, zeros));
+    return success();
+  }
+};
+
+} // namespace
+
+void imex::dist::detail::populateGridMovesToStandardPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<RedistributeLowering, GridPermuteDimsLowering,
+               GridStridedSliceLowering<SubviewOp>,
+               GridStridedSliceLowering<ExtractSliceOp>, GridFlipLowering,
+               GridConcatLowering, GridLoadLowering>(converter, context);
+}
