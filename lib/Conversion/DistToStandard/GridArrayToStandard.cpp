@@ -609,7 +609,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
-            PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(op) ||
+            ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "

@@ -108,9 +108,12 @@ struct GridStridedSliceLowering : public GridPattern<OpTy> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     GridArray source = GridArray::unpack(adaptor.getSource());
-    SmallVector<Value> starts = getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets());
-    SmallVector<Value> viewShape = getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes());
-    SmallVector<Value> steps = getValueOrCreateConstantIndexOp(b, loc, op.getMixedStrides());
+    SmallVector<Value> starts =
+        getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets());
+    SmallVector<Value> viewShape =
+        getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes());
+    SmallVector<Value> steps =
+        getValueOrCreateConstantIndexOp(b, loc, op.getMixedStrides());
     // The view's elements in this rank's block: view indices [j0, j1),
     // source indices start + j * step.
     SmallVector<Value> heldOffsets, heldSizes, first;

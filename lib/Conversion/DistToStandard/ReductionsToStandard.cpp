@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LocalArray.h"
+#include "Reductions.h"
 
 #include "imex/Dialect/Dist/IR/Dist.h"
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
@@ -24,31 +25,42 @@ using namespace imex;
 using namespace imex::ndarray;
 using namespace imex::dist::detail;
 
+/// A 0-d or keepdims array filled with `value` of the result's shape.
+Value dist::detail::createFilled(OpBuilder &b, Location loc, NDArrayType type,
+                                 ArrayRef<Value> shape, TypedAttr value) {
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(shape[d]);
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  // arith constants are signless: unsigned arrays are filled signless.
+  if (value.getType() == type.getElementType())
+    return CreateOp::create(b, loc, type, dynamic, scalar);
+  Value filled = CreateOp::create(
+      b, loc,
+      cast<NDArrayType>(type.cloneWith(type.getShape(), value.getType())),
+      dynamic, scalar);
+  return CastElemTypeOp::create(b, loc, type, filled);
+}
+
+/// The identity of min/max for `type` (used for ranks owning no rows).
+TypedAttr dist::detail::getMinMaxIdentity(OpBuilder &b, Type type, bool isMin) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(
+        type, APFloat::getInf(floatType.getFloatSemantics(), !isMin));
+  unsigned width = type.getIntOrFloatBitWidth();
+  bool isUnsigned = type.isUnsignedInteger();
+  APInt value = isMin ? (isUnsigned ? APInt::getMaxValue(width)
+                                    : APInt::getSignedMaxValue(width))
+                      : (isUnsigned ? APInt::getMinValue(width)
+                                    : APInt::getSignedMinValue(width));
+  if (width == 1)
+    value = APInt(1, isMin ? 1 : 0);
+  Type storage = isUnsigned ? b.getIntegerType(width) : type;
+  return b.getIntegerAttr(storage, value);
+}
+
 namespace {
-
-/// How the partial results of the ranks' blocks of a reduction over split
-/// axes combine into its replicated result. Both combinations return the
-/// reduced array with kept (size 1) reduced axes and the global sizes of the
-/// others.
-struct TeamReduction {
-  /// Partials of this rank's block (kept shape, the block's sizes) combined
-  /// by `kind` over the team.
-  std::function<Value(Value partials, distruntime::ReductionKind kind)> combine;
-  /// The floating point sum or product of `source` (this rank's block, or an
-  /// array of its shape) in an order fixed by the array: the same bits on
-  /// any number of ranks.
-  std::function<Value(ReductionKind kind, Value source)> ordered;
-  /// The part of a combined result over this rank's block (its sizes along
-  /// the axes that are not reduced).
-  std::function<Value(Value combined)> blockPart;
-  /// The global shape of the reduced array.
-  SmallVector<Value> shape;
-};
-
-/// The reduction `op` of the array whose block on this rank is `block`,
-/// combined over the team by `team`.
-FailureOr<Value> reduceOverTeam(OpBuilder &b, Location loc, ReductionOp op,
-                                Value block, const TeamReduction &team);
 
 /// Reductions: local on the owned block; over dimension 0 completed by an
 /// allreduce over the team.
@@ -70,8 +82,8 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
     Value owned = array.owned(b, loc);
     FailureOr<Value> reduced =
         reduceOverTeam(b, loc, op, owned,
-                       overRows(b, loc, env.getTeam(), op, owned,
-                                array.ownedStart(m), array.size0));
+                       overRows(b, loc, env.getTeam(), op.getReducedAxes(),
+                                owned, array.ownedStart(m), array.size0));
     if (failed(reduced))
       return rewriter.notifyMatchFailure(op, "unsupported reduction");
     rewriter.replaceOp(op, *reduced);
@@ -83,60 +95,17 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
   /// other reduced axes reduced locally first). `owned` holds this rank's
   /// rows from global row `start` of `rows`.
   static TeamReduction overRows(OpBuilder &b, Location loc, int64_t team,
-                                ReductionOp op, Value owned, Value start,
-                                Value rows);
+                                ArrayRef<int64_t> axes, Value owned,
+                                Value start, Value rows);
 };
 
-/// A 0-d or keepdims array filled with `value` of the result's shape.
-Value createFilled(OpBuilder &b, Location loc, NDArrayType type,
-                   ArrayRef<Value> shape, TypedAttr value) {
-  SmallVector<Value> dynamic;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      dynamic.push_back(shape[d]);
-  Value scalar = arith::ConstantOp::create(b, loc, value);
-  // arith constants are signless: unsigned arrays are filled signless.
-  if (value.getType() == type.getElementType())
-    return CreateOp::create(b, loc, type, dynamic, scalar);
-  Value filled = CreateOp::create(
-      b, loc,
-      cast<NDArrayType>(type.cloneWith(type.getShape(), value.getType())),
-      dynamic, scalar);
-  return CastElemTypeOp::create(b, loc, type, filled);
-}
-
-/// The identity of min/max for `type` (used for ranks owning no rows).
-TypedAttr getMinMaxIdentity(OpBuilder &b, Type type, bool isMin) {
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return b.getFloatAttr(
-        type, APFloat::getInf(floatType.getFloatSemantics(), !isMin));
-  unsigned width = type.getIntOrFloatBitWidth();
-  bool isUnsigned = type.isUnsignedInteger();
-  APInt value = isMin ? (isUnsigned ? APInt::getMaxValue(width)
-                                    : APInt::getSignedMaxValue(width))
-                      : (isUnsigned ? APInt::getMinValue(width)
-                                    : APInt::getSignedMinValue(width));
-  if (width == 1)
-    value = APInt(1, isMin ? 1 : 0);
-  Type storage = isUnsigned ? b.getIntegerType(width) : type;
-  return b.getIntegerAttr(storage, value);
-}
-
-/// The shape of `shape` with the axes in `axes` kept as size 1.
-template <typename T>
-SmallVector<T> keptShape(ArrayRef<T> shape, ArrayRef<int64_t> axes, T one) {
-  SmallVector<T> kept(shape);
-  for (int64_t d : axes)
-    kept[d] = one;
-  return kept;
-}
-
 TeamReduction ReductionLowering::overRows(OpBuilder &b, Location loc,
-                                          int64_t team, ReductionOp op,
+                                          int64_t team,
+                                          ArrayRef<int64_t> reducedAxes,
                                           Value owned, Value start,
                                           Value rows) {
   auto ownedType = cast<NDArrayType>(owned.getType());
-  SmallVector<int64_t> axes = op.getReducedAxes();
+  SmallVector<int64_t> axes(reducedAxes);
   TeamReduction reduction;
   reduction.combine = [&b, loc, team](Value partials,
                                       distruntime::ReductionKind kind) {
@@ -174,8 +143,11 @@ TeamReduction ReductionLowering::overRows(OpBuilder &b, Location loc,
   return reduction;
 }
 
-FailureOr<Value> reduceOverTeam(OpBuilder &b, Location loc, ReductionOp op,
-                                Value block, const TeamReduction &team) {
+} // namespace
+
+FailureOr<Value> dist::detail::reduceOverTeam(OpBuilder &b, Location loc,
+                                              ReductionOp op, Value block,
+                                              const TeamReduction &team) {
   IndexMath m{b, loc};
   NDArrayType resultType = op.getType();
   auto blockType = cast<NDArrayType>(block.getType());
@@ -331,246 +303,98 @@ FailureOr<Value> reduceOverTeam(OpBuilder &b, Location loc, ReductionOp op,
   return failure();
 }
 
-/// The identity of the combination `kind` for `element` (-0.0 for floating
-/// point sums: x + -0.0 is x for every x).
-TypedAttr getIdentity(OpBuilder &b, Type element,
-                      distruntime::ReductionKind kind) {
-  using Kind = distruntime::ReductionKind;
-  if (kind == Kind::min || kind == Kind::max)
-    return getMinMaxIdentity(b, element, kind == Kind::min);
-  bool one = kind == Kind::prod || kind == Kind::land;
-  // (Complex arrays are filled with real numbers, then cast.)
-  Type real = getRealType(element);
-  if (auto floatType = dyn_cast<FloatType>(real))
-    return b.getFloatAttr(real, one ? 1.0 : -0.0);
-  unsigned width = real.getIntOrFloatBitWidth();
-  return b.getIntegerAttr(
-      real.isUnsignedInteger() ? b.getIntegerType(width) : real, one ? 1 : 0);
-}
-
-/// Floating point sums and products over split axes of a grid array are
-/// computed in tiles of kOrderedTile elements along each of them, fixed by
-/// global indices, and the tiles' results in tile order.
-constexpr int64_t kOrderedTile = 64;
-
-/// Grids: the partials of each rank are written into its part of an array
-/// of the combined shape filled with the identity and allreduced (each
-/// element has one contributor, the identity elsewhere). Floating point sums
-/// and products: the other reduced axes are reduced on the block first (they
-/// are whole on every rank), then each rank fetches the tiles starting in its
-/// block (the rest of its last tiles from the next ranks: less than a tile
-/// per block boundary, one repartition), reduces each tile, and the tiles'
-/// results, combined as above, are reduced in tile order. Every grid and
-/// rank count gives the same bits.
-TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
-                       ReductionOp op, const GridArray &array) {
-  auto sourceType = cast<NDArrayType>(op.getSource().getType());
+/// argmax/argmin over split axes, combined over the team by `team`: each
+/// rank finds its candidate (the best value and its global index, from the
+/// block's local index by `toGlobal`; ranks owning none of the reduced
+/// elements offer the identity and the largest index), then the combined
+/// best value (a NaN if any rank has one) and the lowest index holding it:
+/// numpy's first occurrence on any number of ranks.
+Value dist::detail::argReduceOverTeam(OpBuilder &b, Location loc,
+                                      ArgReduceOp op, Value block,
+                                      const TeamReduction &team,
+                                      function_ref<Value(Value)> toGlobal) {
+  IndexMath m{b, loc};
+  NDArrayType resultType = op.getType();
+  auto blockType = cast<NDArrayType>(block.getType());
+  Type element = blockType.getElementType();
+  bool isMax = op.getKind() == ReductionKind::max;
   SmallVector<int64_t> axes = op.getReducedAxes();
-  int64_t team = env.getTeam();
-  SmallVector<int64_t> tileAxes, localAxes;
-  for (int64_t d : axes)
-    (llvm::is_contained(env.getSplit(), d) ? tileAxes : localAxes).push_back(d);
-  // The offsets of a kept-shape array of this rank's block.
-  auto keptOffsets = [&b, loc, axes, array] {
-    IndexMath m{b, loc};
-    return keptShape<Value>(array.offsets, axes, m.c(0));
-  };
-  // `partials` (the block's sizes along `along`, kept elsewhere) written into
-  // an identity-filled array of `sizes`, and combined over the team.
-  auto combineInto = [&b, loc, team](Value partials, NDArrayType type,
-                                     ArrayRef<Value> sizes,
-                                     ArrayRef<Value> offsets,
-                                     distruntime::ReductionKind kind) {
-    Value all = createFilled(b, loc, type, sizes,
-                             getIdentity(b, type.getElementType(), kind));
-    int64_t rank = type.getRank();
-    SmallVector<OpFoldResult> partialSizes;
-    for (int64_t d = 0; d < rank; ++d)
-      partialSizes.push_back(dist::getDimSize(b, loc, partials, d));
-    all = ImmutableInsertSliceOp::create(
-        b, loc, partials, all, getAsOpFoldResult(offsets), partialSizes,
-        SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
-    return distruntime::AllReduceOp::create(b, loc, all.getType(), kind, all,
-                                            team)
-        .getResult();
-  };
-  auto combinedType = [sourceType, axes](NDArrayType like, Type element) {
-    return cast<NDArrayType>(like.cloneWith(
-        keptShape(sourceType.getShape(), axes, int64_t(1)), element));
-  };
+  DenseI64ArrayAttr axesAttr = b.getDenseI64ArrayAttr(axes);
 
-  TeamReduction reduction;
-  reduction.shape = array.shape;
-  reduction.combine = [=, &b](Value partials,
-                              distruntime::ReductionKind kind) -> Value {
-    IndexMath m{b, loc};
-    auto type = cast<NDArrayType>(partials.getType());
-    return combineInto(partials, combinedType(type, type.getElementType()),
-                       keptShape<Value>(array.shape, axes, m.c(1)),
-                       keptOffsets(), kind);
+  SmallVector<Value> blockSizes;
+  for (int64_t d = 0; d < blockType.getRank(); ++d)
+    blockSizes.push_back(dist::getDimValue(b, loc, block, d));
+  Value count = m.c(1), owns;
+  for (int64_t d : axes) {
+    count = m.mul(count, team.shape[d]);
+    Value nonEmpty = m.gt(blockSizes[d], m.c(0));
+    owns = owns ? m.land(owns, nonEmpty) : nonEmpty;
+  }
+  cf::AssertOp::create(b, loc, m.gt(count, m.c(0)),
+                       isMax ? "attempt to get argmax of an empty sequence"
+                             : "attempt to get argmin of an empty sequence");
+  SmallVector<Value> partialSizes = keptShape<Value>(blockSizes, axes, m.c(1));
+  auto partialType = [&](Type type) {
+    return cast<NDArrayType>(blockType.cloneWith(
+        keptShape(blockType.getShape(), axes, int64_t(1)), type));
   };
-  reduction.blockPart = [=, &b](Value combined) -> Value {
-    IndexMath m{b, loc};
-    auto type = cast<NDArrayType>(combined.getType());
-    SmallVector<Value> sizes = keptShape<Value>(array.sizes, axes, m.c(1));
-    SmallVector<int64_t> shape = getStaticShape(sizes);
-    return SubviewOp::create(
-        b, loc, type.cloneWith(shape, type.getElementType()), combined,
-        getAsOpFoldResult(keptOffsets()), getAsOpFoldResult(sizes),
-        SmallVector<OpFoldResult>(shape.size(), b.getIndexAttr(1)));
+  Type i64 = b.getI64Type();
+  auto filled = [&](Type type, TypedAttr value) {
+    return createFilled(b, loc, partialType(type), partialSizes, value);
   };
-  reduction.ordered = [=, &b](ReductionKind kind, Value source) -> Value {
-    IndexMath m{b, loc};
-    auto type = cast<NDArrayType>(source.getType());
-    Type element = type.getElementType();
-    int64_t rank = type.getRank();
-    auto like = [&](ArrayRef<int64_t> shape) {
-      return cast<NDArrayType>(type.cloneWith(shape, element));
-    };
-    auto combineKind = kind == ReductionKind::prod
-                           ? distruntime::ReductionKind::prod
-                           : distruntime::ReductionKind::sum;
-    // The reduced axes that are not split, on the block.
-    Value partials = source;
-    SmallVector<Value> partialShape =
-        keptShape<Value>(array.shape, localAxes, m.c(1));
-    if (!localAxes.empty())
-      partials = ReductionOp::create(
-          b, loc, like(keptShape(type.getShape(), localAxes, int64_t(1))), kind,
-          source, b.getDenseI64ArrayAttr(localAxes),
-          /*keepdims=*/true, /*correction=*/nullptr);
-    auto partialType = cast<NDArrayType>(partials.getType());
-    // The tiles starting in this rank's block, fetched whole.
-    Value tile = m.c(kOrderedTile);
-    SmallVector<Value> boxOffsets, boxSizes, tiles;
-    SmallVector<int64_t> boxShape(partialType.getShape());
-    for (int64_t d = 0; d < rank; ++d) {
-      Value offset = array.offsets[d];
-      Value size = dist::getDimValue(b, loc, partials, d);
-      if (!llvm::is_contained(tileAxes, d)) {
-        boxOffsets.push_back(llvm::is_contained(localAxes, d) ? m.c(0)
-                                                              : offset);
-        boxSizes.push_back(size);
-        continue;
-      }
-      auto tileStart = [&](Value index) {
-        return m.min(m.mul(m.ceilDiv(index, tile), tile), array.shape[d]);
-      };
-      Value lo = tileStart(offset), hi = tileStart(m.add(offset, size));
-      boxOffsets.push_back(lo);
-      boxSizes.push_back(m.sub(hi, lo));
-      boxShape[d] = ShapedType::kDynamic;
-    }
-    Value box = fetchBox(
-        b, loc, team,
-        GridArray::fromBlock(b, loc, partials,
-                             keptShape<Value>(array.offsets, localAxes, m.c(0)),
-                             partialShape),
-        boxOffsets, boxSizes, like(boxShape));
-    // Padded to whole tiles with the identity; each tile reduced.
-    SmallVector<Value> paddedSizes(boxSizes), expandedDynamic;
-    SmallVector<int64_t> expandedShape, tileSizeAxes;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!llvm::is_contained(tileAxes, d)) {
-        expandedShape.push_back(boxShape[d]);
-        if (ShapedType::isDynamic(boxShape[d]))
-          expandedDynamic.push_back(boxSizes[d]);
-        continue;
-      }
-      Value count = m.ceilDiv(boxSizes[d], tile);
-      tiles.push_back(count);
-      paddedSizes[d] = m.mul(count, tile);
-      expandedShape.append({ShapedType::kDynamic, kOrderedTile});
-      expandedDynamic.push_back(count);
-      tileSizeAxes.push_back(expandedShape.size() - 1);
-    }
-    Value padded = createFilled(b, loc, like(boxShape), paddedSizes,
-                                getIdentity(b, element, combineKind));
-    padded = ImmutableInsertSliceOp::create(
-        b, loc, box, padded, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
-        getAsOpFoldResult(boxSizes),
-        SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
-    Value expanded = ReshapeOp::create(b, loc, like(expandedShape), padded,
-                                       expandedDynamic, /*copy=*/false);
-    SmallVector<int64_t> reducedShape(expandedShape);
-    for (int64_t d : tileSizeAxes)
-      reducedShape[d] = 1;
-    SmallVector<int64_t> tileShape(boxShape);
-    Value tileResults = SqueezeOp::create(
-        b, loc, like(tileShape),
-        ReductionOp::create(b, loc, like(reducedShape), kind, expanded,
-                            b.getDenseI64ArrayAttr(tileSizeAxes),
-                            /*keepdims=*/true, /*correction=*/nullptr),
-        b.getDenseI64ArrayAttr(tileSizeAxes));
-    // The results of all tiles on every rank, reduced in tile order.
-    SmallVector<Value> allSizes(partialShape), tileOffsets;
-    SmallVector<int64_t> allShape(
-        keptShape(sourceType.getShape(), localAxes, int64_t(1)));
-    for (int64_t d = 0; d < rank; ++d) {
-      bool tiled = llvm::is_contained(tileAxes, d);
-      if (tiled) {
-        allSizes[d] = m.ceilDiv(array.shape[d], tile);
-        allShape[d] = ShapedType::kDynamic;
-      }
-      tileOffsets.push_back(tiled ? m.ceilDiv(boxOffsets[d], tile)
-                                  : boxOffsets[d]);
-    }
-    Value all = combineInto(tileResults, like(allShape), allSizes, tileOffsets,
-                            combineKind);
-    return ReductionOp::create(b, loc, combinedType(type, element), kind, all,
-                               b.getDenseI64ArrayAttr(tileAxes),
-                               /*keepdims=*/true, /*correction=*/nullptr)
+  TypedAttr identity = getMinMaxIdentity(b, element, !isMax);
+  TypedAttr noIndex = b.getI64IntegerAttr(INT64_MAX);
+  Value value = buildIf(
+      b, loc, owns, partialType(element),
+      [&] {
+        return ReductionOp::create(b, loc, partialType(element), op.getKind(),
+                                   block, axesAttr, /*keepdims=*/true,
+                                   /*correction=*/nullptr)
+            .getResult();
+      },
+      [&] { return filled(element, identity); });
+  Value index = buildIf(
+      b, loc, owns, partialType(i64),
+      [&] {
+        return toGlobal(ArgReduceOp::create(
+            b, loc, partialType(i64), op.getKind(), block, op.getAxisAttr(),
+            /*keepdims=*/true));
+      },
+      [&] { return filled(i64, noIndex); });
+
+  auto equal = [&](Value x, Value y) {
+    return EWBinOp::create(b, loc, partialType(b.getI1Type()),
+                           EWBinOpKind::equal, x, y)
         .getResult();
   };
-  return reduction;
+  distruntime::ReductionKind best =
+      isMax ? distruntime::ReductionKind::max : distruntime::ReductionKind::min;
+  Value candidate;
+  if (isa<FloatType>(element)) {
+    // A NaN wins wherever it is; NaNs must not enter the max/min.
+    Value nan = EWUnyOp::create(b, loc, partialType(b.getI1Type()),
+                                EWUnyOpKind::isnan, value);
+    Value anyNaN =
+        team.blockPart(team.combine(nan, distruntime::ReductionKind::lor));
+    Value numbers = WhereOp::create(b, loc, partialType(element), nan,
+                                    filled(element, identity), value);
+    Value isBest = equal(value, team.blockPart(team.combine(numbers, best)));
+    candidate = WhereOp::create(b, loc, partialType(b.getI1Type()), anyNaN, nan,
+                                isBest);
+  } else {
+    candidate = equal(value, team.blockPart(team.combine(value, best)));
+  }
+  Value indices = WhereOp::create(b, loc, partialType(i64), candidate, index,
+                                  filled(i64, noIndex));
+  Value result = team.combine(indices, distruntime::ReductionKind::min);
+  if (op.getKeepdims())
+    return result.getType() == resultType
+               ? result
+               : CastOp::create(b, loc, resultType, result).getResult();
+  return SqueezeOp::create(b, loc, resultType, result, axesAttr);
 }
 
-/// Reductions of arrays in other distributions than rows (GridArray): over
-/// axes that are not split, on the block (the result is split like the
-/// source); over split axes, combined over the team (overGrid), the result
-/// replicated.
-struct GridReductionLowering : public OpConversionPattern<ReductionOp> {
-  GridReductionLowering(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(ReductionOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    NDArrayType sourceType = op.getSource().getType();
-    if (!isGridArray(sourceType))
-      return failure();
-    auto env = dist::getDistEnv(sourceType);
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
-    IndexMath m{b, loc};
-    GridArray array = GridArray::unpack(adaptor.getSource());
-    Value block = array.block(b, loc);
-    SmallVector<int64_t> axes = op.getReducedAxes();
-    bool reducesSplitAxis = llvm::any_of(
-        env.getSplit(), [&](int64_t d) { return llvm::is_contained(axes, d); });
-    if (reducesSplitAxis) {
-      FailureOr<Value> reduced =
-          reduceOverTeam(b, loc, op, block, overGrid(b, loc, env, op, array));
-      if (failed(reduced))
-        return rewriter.notifyMatchFailure(op, "unsupported reduction");
-      rewriter.replaceOp(op, *reduced);
-      return success();
-    }
-    Value local = ReductionOp::create(b, loc, dist::getLocalType(op.getType()),
-                                      op.getKind(), block, op.getAxesAttr(),
-                                      op.getKeepdims(), op.getCorrectionAttr());
-    SmallVector<Value> offsets, shape;
-    for (int64_t d = 0; d < sourceType.getRank(); ++d) {
-      bool reduced = llvm::is_contained(axes, d);
-      if (reduced && !op.getKeepdims())
-        continue;
-      offsets.push_back(reduced ? m.c(0) : array.offsets[d]);
-      shape.push_back(reduced ? m.c(1) : array.shape[d]);
-    }
-    rewriter.replaceOpWithMultiple(
-        op, {packBlock(b, loc, local, offsets, shape, op.getType())});
-    return success();
-  }
-};
+namespace {
 
 /// Scans: local on the owned block. Along dimension 0 (without
 /// `include_initial`, which ndarray-dist splits off) each rank scans its
@@ -623,11 +447,9 @@ struct ScanLowering : public OpConversionPattern<CumulativeOp> {
 };
 
 /// argmax/argmin: local along dimensions other than 0. Along dimension 0
-/// (or all dimensions) each rank finds its candidate (the best value and
-/// its global index; ranks owning nothing offer the identity and the
-/// largest index), then allreduces of one row pick the best value (a NaN if
-/// any rank has one) and the lowest index holding it: numpy's first
-/// occurrence on any number of ranks.
+/// (or all dimensions) combined over the team (argReduceOverTeam); a
+/// rank's global index is its local one plus its first row's flattened
+/// offset.
 struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -644,103 +466,27 @@ struct ArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
     if (axis && *axis != 0)
       return replaceOnOwnedBlock(rewriter, op, array);
     Value owned = array.owned(b, loc);
-    NDArrayType resultType = op.getType();
     auto ownedType = cast<NDArrayType>(owned.getType());
-    Type element = ownedType.getElementType();
-    bool isMax = op.getKind() == ReductionKind::max;
-    SmallVector<int64_t> axes = op.getReducedAxes();
-    DenseI64ArrayAttr axesAttr = b.getDenseI64ArrayAttr(axes);
-
-    // Kept (size 1) reduced dimensions; the global count of reduced
-    // elements and the flattened stride of a row.
-    SmallVector<int64_t> keptShape;
-    SmallVector<Value> keptSizes;
-    Value count = array.size0, rowStride = m.c(1);
-    for (int64_t d = 0; d < ownedType.getRank(); ++d) {
-      bool reduced = llvm::is_contained(axes, d);
-      keptShape.push_back(reduced ? 1 : ownedType.getDimSize(d));
-      Value size = dist::getDimValue(b, loc, owned, d);
-      keptSizes.push_back(reduced ? m.c(1) : size);
-      if (reduced && d > 0) {
-        count = m.mul(count, size);
-        rowStride = m.mul(rowStride, size);
-      }
-    }
-    cf::AssertOp::create(b, loc, m.gt(count, m.c(0)),
-                         isMax ? "attempt to get argmax of an empty sequence"
-                               : "attempt to get argmin of an empty sequence");
-    auto keptType = [&](Type type) {
-      return cast<NDArrayType>(ownedType.cloneWith(keptShape, type));
-    };
+    // The flattened stride of a row over the reduced axes.
+    Value rowStride = m.c(1);
+    for (int64_t d : op.getReducedAxes())
+      if (d > 0)
+        rowStride = m.mul(rowStride, dist::getDimValue(b, loc, owned, d));
+    TeamReduction team =
+        ReductionLowering::overRows(b, loc, env.getTeam(), op.getReducedAxes(),
+                                    owned, array.ownedStart(m), array.size0);
     Type i64 = b.getI64Type();
-    auto filled = [&](Type type, TypedAttr value) {
-      return createFilled(b, loc, keptType(type), keptSizes, value);
-    };
-    TypedAttr identity = getMinMaxIdentity(b, element, !isMax);
-    TypedAttr noIndex = b.getI64IntegerAttr(INT64_MAX);
-    Value owns = m.gt(m.rows(owned), m.c(0));
-    Value value = buildIf(
-        b, loc, owns, keptType(element),
-        [&] {
-          return ReductionOp::create(b, loc, keptType(element), op.getKind(),
-                                     owned, axesAttr, /*keepdims=*/true,
-                                     /*correction=*/nullptr)
-              .getResult();
-        },
-        [&] { return filled(element, identity); });
-    Value index = buildIf(
-        b, loc, owns, keptType(i64),
-        [&] {
-          Value local =
-              ArgReduceOp::create(b, loc, keptType(i64), op.getKind(), owned,
-                                  op.getAxisAttr(), /*keepdims=*/true);
-          Value offset = arith::IndexCastOp::create(
-              b, loc, i64, m.mul(array.ownedStart(m), rowStride));
-          Value offsets = CreateOp::create(
-              b, loc,
-              cast<NDArrayType>(ownedType.cloneWith(ArrayRef<int64_t>(), i64)),
-              ValueRange{}, offset);
-          return EWBinOp::create(b, loc, keptType(i64), EWBinOpKind::add, local,
-                                 offsets)
-              .getResult();
-        },
-        [&] { return filled(i64, noIndex); });
-
-    auto allreduce = [&](Value local, distruntime::ReductionKind kind) {
-      return distruntime::AllReduceOp::create(b, loc, local.getType(), kind,
-                                              local, env.getTeam())
+    Value result = argReduceOverTeam(b, loc, op, owned, team, [&](Value local) {
+      Value offset = arith::IndexCastOp::create(
+          b, loc, i64, m.mul(array.ownedStart(m), rowStride));
+      Value offsets = CreateOp::create(
+          b, loc,
+          cast<NDArrayType>(ownedType.cloneWith(ArrayRef<int64_t>(), i64)),
+          ValueRange{}, offset);
+      return EWBinOp::create(b, loc, local.getType(), EWBinOpKind::add, local,
+                             offsets)
           .getResult();
-    };
-    auto equal = [&](Value x, Value y) {
-      return EWBinOp::create(b, loc, keptType(b.getI1Type()),
-                             EWBinOpKind::equal, x, y)
-          .getResult();
-    };
-    distruntime::ReductionKind best = isMax ? distruntime::ReductionKind::max
-                                            : distruntime::ReductionKind::min;
-    Value candidate;
-    if (isa<FloatType>(element)) {
-      // A NaN wins wherever it is; NaNs must not enter the max/min.
-      Value nan = EWUnyOp::create(b, loc, keptType(b.getI1Type()),
-                                  EWUnyOpKind::isnan, value);
-      Value anyNaN = allreduce(nan, distruntime::ReductionKind::lor);
-      Value numbers = WhereOp::create(b, loc, keptType(element), nan,
-                                      filled(element, identity), value);
-      Value isBest = equal(value, allreduce(numbers, best));
-      candidate =
-          WhereOp::create(b, loc, keptType(b.getI1Type()), anyNaN, nan, isBest);
-    } else {
-      candidate = equal(value, allreduce(value, best));
-    }
-    Value indices = WhereOp::create(b, loc, keptType(i64), candidate, index,
-                                    filled(i64, noIndex));
-    Value result = allreduce(indices, distruntime::ReductionKind::min);
-    if (op.getKeepdims())
-      result = result.getType() == resultType
-                   ? result
-                   : CastOp::create(b, loc, resultType, result).getResult();
-    else
-      result = SqueezeOp::create(b, loc, resultType, result, axesAttr);
+    });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -789,7 +535,7 @@ struct SearchSortedLowering : public OpConversionPattern<SearchSortedOp> {
 
 void dist::detail::populateReductionsToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReductionLowering, GridReductionLowering, ScanLowering,
-               ArgReduceLowering, SearchSortedLowering>(converter,
-                                                        patterns.getContext());
+  patterns.add<ReductionLowering, ScanLowering, ArgReduceLowering,
+               SearchSortedLowering>(converter, patterns.getContext());
+  populateGridReductionsToStandardPatterns(converter, patterns);
 }

@@ -17,13 +17,13 @@ func.func @reduce_other_axis_replicated(%o: !local, %off: index, %n: index) -> !
 
 // -----
 
-// Ops without a lowering for arrays split over a grid (argmax here; see
+// Ops without a lowering for arrays split over a grid (a scan here; see
 // docs/distribution.md) get their operands redistributed to rows by
 // ndarray-dist.
 !grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
-func.func @grid_argmax(%a: !ndarray.ndarray<?x?xf64>, %o: index, %n: index) {
+func.func @grid_scan(%a: !ndarray.ndarray<?x?xf64>, %o: index, %n: index) {
   %d = dist.init_dist_array %a offsets(%o, %o) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !grid
-  // expected-error @+1 {{'ndarray.argreduce' op on an array split on other axes than rows or over a grid of ranks is not supported by convert-dist-to-standard; ndarray-dist redistributes its operands (dist.redistribute)}}
-  %m = ndarray.argreduce max %d axis 1 : !grid -> !ndarray.ndarray<?xi64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'ndarray.cumulative' op on an array split on other axes than rows or over a grid of ranks is not supported by convert-dist-to-standard; ndarray-dist redistributes its operands (dist.redistribute)}}
+  %s = ndarray.cumulative sum %d axis 1 : !grid -> !grid
   return
 }

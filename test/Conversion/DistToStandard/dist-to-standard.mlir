@@ -748,3 +748,28 @@ func.func @grid_strided_view(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: ind
   %b = dist.owned_block_of %v : !view -> !ndarray.ndarray<?x?xf64>
   return %b : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+// argmax over a split axis of a grid array: each rank's candidate (local
+// argmax plus its block's offset along the axis); the best values and then
+// the lowest index holding them are combined over the team (identity-filled
+// arrays of the result's shape, the rank's part at its columns, allreduced).
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_argmax
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK: %[[L:.*]] = ndarray.argreduce max %[[A]] axis 0 keepdims
+// CHECK: %[[OFF:.*]] = arith.index_cast %[[O0]] : index to i64
+// CHECK: %[[O:.*]] = ndarray.create value %[[OFF]] : !ndarray.ndarray<i64>
+// CHECK: ndarray.ewbin add %[[L]], %[[O]]
+// CHECK: distruntime.allreduce lor
+// CHECK: ndarray.immutable_insert_slice %{{.*}} into %{{.*}}[0, %[[O1]]]
+// CHECK: distruntime.allreduce max
+// CHECK: ndarray.immutable_insert_slice %{{.*}} into %{{.*}}[0, %[[O1]]]
+// CHECK: %[[I:.*]] = distruntime.allreduce min
+// CHECK: ndarray.squeeze %[[I]] [0]
+func.func @grid_argmax(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<?xi64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %i = ndarray.argreduce max %d axis 0 : !grid -> !ndarray.ndarray<?xi64>
+  return %i : !ndarray.ndarray<?xi64>
+}

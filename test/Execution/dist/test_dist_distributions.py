@@ -92,6 +92,27 @@ def tiled_reductions(d):
             "integer max over axis 0 keepdims")
 
 
+def arg_reductions(d):
+    # argmax/argmin over split axes (each and all) and over a non-split axis
+    # of a 3-d array; ties, an inf and a NaN late in the array (numpy's
+    # first occurrence).
+    values = data((9, 7), "f64", -2, 2).round()
+    flat = values.reshape(-1)
+    flat[-3], flat[5] = np.nan, np.inf
+    a = d.array(values)
+    i = d.array(data((9, 7), "i32", -3, 3))
+    for kind in ("max", "min"):
+        d.check(d.argreduce(kind, a), f"arg{kind}(a)")
+        d.check(d.argreduce(kind, i), f"arg{kind}(i)")
+        for axis in (0, 1):
+            d.check(d.argreduce(kind, a, axis), f"arg{kind}(a, {axis})")
+            d.check(d.argreduce(kind, i, axis, keepdims=True),
+                    f"arg{kind}(i, {axis}, keepdims)")
+    c = d.array(data((3, 5, 4), "f64"))
+    d.check(d.argreduce("max", c, 2), "argmax(c, 2) (3-d)")
+    d.check(d.argreduce("min", c, 0), "argmin(c, 0) (3-d)")
+
+
 def views_and_inserts(d):
     u = d.array(data((9, 8)))
     d.check(d.add(d.view(u, (slice(None, -2), slice(1, -1))),
@@ -202,7 +223,7 @@ def redistributions(d):
 
 CASES = [named(f.__name__, f) for f in
          [elementwise, dynamic_sizes, reductions, tiled_reductions,
-          views_and_inserts,
+          arg_reductions, views_and_inserts,
           global_slices, jacobi_steps, nine_point_steps, asymmetric_steps,
           manipulation, redistributions]]
 

@@ -111,6 +111,23 @@ bool imex::ndarray::areCompatibleInferredTypes(TypeRange inferred,
   return true;
 }
 
+/// `result` in the environments of a reduction of `source` over
+/// `reducedAxes` (EnvironmentAttrInterface::getReducedEnvironment: e.g.
+/// renumbered split axes).
+static NDArrayType withReducedEnvironments(NDArrayType result,
+                                           NDArrayType source,
+                                           ArrayRef<int64_t> reducedAxes,
+                                           bool keepdims) {
+  SmallVector<Attribute> environments;
+  for (Attribute env : source.getEnvironments()) {
+    auto iface = dyn_cast<EnvironmentAttrInterface>(env);
+    environments.push_back(
+        iface ? iface.getReducedEnvironment(result, reducedAxes, keepdims)
+              : env);
+  }
+  return result.cloneWithEnvironments(environments);
+}
+
 /// Builds the inferred array type of a result computed from `operands`.
 static NDArrayType makeInferredType(ArrayRef<int64_t> shape, Type elementType,
                                     ValueRange operands) {
@@ -395,20 +412,11 @@ LogicalResult ReductionOp::inferReturnTypes(MLIRContext *,
   if (failed(addInferredType(loc, inferred, shape, *element,
                              adaptor.getOperands())))
     return failure();
-  // Environments of the reduced array (e.g. renumbered split axes).
-  auto result = cast<NDArrayType>(inferred.back());
-  SmallVector<int64_t> reducedAxes =
+  inferred.back() = withReducedEnvironments(
+      cast<NDArrayType>(inferred.back()), source,
       axes ? SmallVector<int64_t>(*axes)
-           : llvm::to_vector(llvm::seq<int64_t>(0, source.getRank()));
-  SmallVector<Attribute> environments;
-  for (Attribute env : source.getEnvironments()) {
-    auto iface = dyn_cast<EnvironmentAttrInterface>(env);
-    environments.push_back(iface
-                               ? iface.getReducedEnvironment(
-                                     result, reducedAxes, adaptor.getKeepdims())
-                               : env);
-  }
-  inferred.back() = result.cloneWithEnvironments(environments);
+           : llvm::to_vector(llvm::seq<int64_t>(0, source.getRank())),
+      adaptor.getKeepdims());
   return success();
 }
 
@@ -625,8 +633,16 @@ LogicalResult ArgReduceOp::inferReturnTypes(MLIRContext *context,
     else if (adaptor.getKeepdims())
       shape.push_back(1);
   }
-  return addInferredType(loc, inferred, shape, IntegerType::get(context, 64),
-                         adaptor.getOperands());
+  if (failed(addInferredType(loc, inferred, shape,
+                             IntegerType::get(context, 64),
+                             adaptor.getOperands())))
+    return failure();
+  inferred.back() = withReducedEnvironments(
+      cast<NDArrayType>(inferred.back()), source,
+      axis ? SmallVector<int64_t>{*axis}
+           : llvm::to_vector(llvm::seq<int64_t>(0, source.getRank())),
+      adaptor.getKeepdims());
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

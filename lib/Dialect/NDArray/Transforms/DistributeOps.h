@@ -32,10 +32,11 @@ int64_t getOperandTeam(mlir::Operation *op);
 /// its distributed operands of rank >= 1 share one; other ops see arrays
 /// split on rows only (DistributionPropagation.cpp).
 bool supportsAnyDistribution(mlir::Operation *op);
-/// Whether `op` (reductions, permute_dims, flip, load, concatenations whose
-/// first operand is not split on rows) takes its distributed operands in the
-/// distributions they have and derives its result's from the first; computed on
-/// the blocks of any distribution by convert-dist-to-standard.
+/// Whether `op` (reductions, argmax/argmin, permute_dims, flip, load,
+/// concatenations whose first operand is not split on rows) takes its
+/// distributed operands in the distributions they have and derives its
+/// result's from the first; computed on the blocks of any distribution by
+/// convert-dist-to-standard.
 bool derivesDistribution(mlir::Operation *op);
 /// Whether `type` is a distributed array in another distribution than the
 /// default one (rows).

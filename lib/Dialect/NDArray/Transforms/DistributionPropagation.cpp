@@ -104,13 +104,16 @@ bool imex::ndarray::detail::derivesDistribution(Operation *op) {
   // rows: its result is distributed like it.)
   if (isa<ConcatOp>(op))
     return hasNonDefaultDistribution(op->getOperand(0).getType());
-  return isa<ReductionOp, PermuteDimsOp, FlipOp, LoadOp>(op);
+  return isa<ReductionOp, ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp>(op);
 }
 
-/// Whether `reduction` reduces an axis that `env` splits.
-static bool reducesSplitAxis(ReductionOp reduction, dist::DistEnvAttr env) {
+/// Whether the reduction `op` (ReductionOp, ArgReduceOp) reduces an axis
+/// that `env` splits.
+template <typename OpTy>
+static bool reducesSplitAxis(OpTy op, dist::DistEnvAttr env) {
+  SmallVector<int64_t> axes = op.getReducedAxes();
   return llvm::any_of(env.getSplit(), [&](int64_t axis) {
-    return llvm::is_contained(reduction.getReducedAxes(), axis);
+    return llvm::is_contained(axes, axis);
   });
 }
 
@@ -120,12 +123,16 @@ static bool reducesSplitAxis(ReductionOp reduction, dist::DistEnvAttr env) {
 /// keeps the split axes (renumbered if the reduced axes are dropped).
 static dist::DistEnvAttr getDerivedDistEnv(Operation *op,
                                            dist::DistEnvAttr env) {
-  auto reduction = dyn_cast<ReductionOp>(op);
-  if (!reduction)
-    return env;
-  return cast<dist::DistEnvAttr>(
-      env.getReducedEnvironment(reduction.getType(), reduction.getReducedAxes(),
-                                reduction.getKeepdims()));
+  auto reduced = [&](auto reduction) {
+    return cast<dist::DistEnvAttr>(env.getReducedEnvironment(
+        reduction.getType(), reduction.getReducedAxes(),
+        reduction.getKeepdims()));
+  };
+  if (auto reduction = dyn_cast<ReductionOp>(op))
+    return reduced(reduction);
+  if (auto reduction = dyn_cast<ArgReduceOp>(op))
+    return reduced(reduction);
+  return env;
 }
 
 bool imex::ndarray::detail::hasNonDefaultDistribution(Type type) {
@@ -254,7 +261,8 @@ bool isDistributedResult(OpResult result) {
     return !reducesSplitAxis(reduction,
                              dist::getDistEnv(reduction.getSource().getType()));
   if (auto reduction = dyn_cast<ArgReduceOp>(op))
-    return !llvm::is_contained(reduction.getReducedAxes(), 0);
+    return !reducesSplitAxis(reduction,
+                             dist::getDistEnv(reduction.getSource().getType()));
   // Split like the values when the sorted array is replicated; replicated
   // (counts summed over the ranks) when it is split.
   if (auto search = dyn_cast<SearchSortedOp>(op))

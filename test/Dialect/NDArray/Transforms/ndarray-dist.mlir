@@ -430,12 +430,13 @@ func.func @ghost_arguments(%n: index, %m: index,
 // CHECK: ndarray.reduction sum %[[S]] axes [1] : !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>> -> !ndarray.ndarray<10xf64>
 // CHECK: %[[T:.*]] = ndarray.permute_dims %[[S]] [1, 0] : {{.*}} -> !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // CHECK: ndarray.reduction max %[[C:.*]] axes [0] : !ndarray.ndarray<4x10x6xf64, #dist.dist_env<team = 1, split = [1, 2]>> -> !ndarray.ndarray<10x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.argreduce max %[[T]] axis 1 : !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1, split = [0, 1]>> -> !ndarray.ndarray<6xi64>
 // Other ops see rows.
 // CHECK: %[[R:.*]] = dist.redistribute %[[T]] : {{.*}} -> !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1>>
-// CHECK: ndarray.argreduce max %[[R]] axis 1 : !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<6xi64, #dist.dist_env<team = 1>>
+// CHECK: ndarray.reshape %[[R]] : !ndarray.ndarray<6x10xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<60xf64, #dist.dist_env<team = 1>>
 // CHECK-NOT: dist.split
 // CHECK-NOT: dist.grid =
-func.func @create_on_grid() -> (tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>) {
+func.func @create_on_grid() -> (tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>, tensor<60xf64>) {
   %v = arith.constant 1.0 : f64
   %a = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<10x6xf64>
   %b = ndarray.create value %v {dist.team = 1 : i64, dist.split = array<i64: 1>, dist.grid = array<i64: 3>} : !ndarray.ndarray<10x6xf64>
@@ -448,7 +449,9 @@ func.func @create_on_grid() -> (tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>)
   %rt = ndarray.to_tensor %r : !ndarray.ndarray<10xf64> -> tensor<10xf64>
   %it = ndarray.to_tensor %i : !ndarray.ndarray<6xi64> -> tensor<6xi64>
   %mt = ndarray.to_tensor %m : !ndarray.ndarray<10x6xf64> -> tensor<10x6xf64>
-  return %rt, %it, %mt : tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>
+  %f = ndarray.reshape %t : !ndarray.ndarray<6x10xf64> -> !ndarray.ndarray<60xf64>
+  %ft = ndarray.to_tensor %f : !ndarray.ndarray<60xf64> -> tensor<60xf64>
+  return %rt, %it, %mt, %ft : tensor<10xf64>, tensor<6xi64>, tensor<10x6xf64>, tensor<60xf64>
 }
 
 // -----

@@ -1,0 +1,357 @@
+//===- GridReductionsToStandard.cpp - reductions of grid arrays -----------===//
+//
+// Reductions and argmax/argmin of arrays in a distribution other than the
+// default one (GridArray): over axes that are not split on the blocks; over
+// split axes each rank's partials combined over the team, floating point
+// sums in tiles fixed by global indices (the same bits on every grid and
+// rank count).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LocalArray.h"
+#include "Reductions.h"
+
+#include "imex/Dialect/Dist/IR/Dist.h"
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
+#include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
+#include "imex/Dialect/NDArray/IR/TypeRules.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace imex;
+using namespace imex::ndarray;
+using namespace imex::dist::detail;
+
+namespace {
+
+/// The identity of the combination `kind` for `element` (-0.0 for floating
+/// point sums: x + -0.0 is x for every x).
+TypedAttr getIdentity(OpBuilder &b, Type element,
+                      distruntime::ReductionKind kind) {
+  using Kind = distruntime::ReductionKind;
+  if (kind == Kind::min || kind == Kind::max)
+    return getMinMaxIdentity(b, element, kind == Kind::min);
+  bool one = kind == Kind::prod || kind == Kind::land;
+  // (Complex arrays are filled with real numbers, then cast.)
+  Type real = getRealType(element);
+  if (auto floatType = dyn_cast<FloatType>(real))
+    return b.getFloatAttr(real, one ? 1.0 : -0.0);
+  unsigned width = real.getIntOrFloatBitWidth();
+  return b.getIntegerAttr(
+      real.isUnsignedInteger() ? b.getIntegerType(width) : real, one ? 1 : 0);
+}
+
+/// Floating point sums and products over split axes of a grid array are
+/// computed in tiles of kOrderedTile elements along each of them, fixed by
+/// global indices, and the tiles' results in tile order.
+constexpr int64_t kOrderedTile = 64;
+
+/// Grids: the partials of each rank are written into its part of an array
+/// of the combined shape filled with the identity and allreduced (each
+/// element has one contributor, the identity elsewhere). Floating point sums
+/// and products: the other reduced axes are reduced on the block first (they
+/// are whole on every rank), then each rank fetches the tiles starting in its
+/// block (the rest of its last tiles from the next ranks: less than a tile
+/// per block boundary, one repartition), reduces each tile, and the tiles'
+/// results, combined as above, are reduced in tile order. Every grid and
+/// rank count gives the same bits.
+TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
+                       NDArrayType sourceType, ArrayRef<int64_t> reducedAxes,
+                       const GridArray &array) {
+  SmallVector<int64_t> axes(reducedAxes);
+  int64_t team = env.getTeam();
+  SmallVector<int64_t> tileAxes, localAxes;
+  for (int64_t d : axes)
+    (llvm::is_contained(env.getSplit(), d) ? tileAxes : localAxes).push_back(d);
+  // The offsets of a kept-shape array of this rank's block.
+  auto keptOffsets = [&b, loc, axes, array] {
+    IndexMath m{b, loc};
+    return keptShape<Value>(array.offsets, axes, m.c(0));
+  };
+  // `partials` (the block's sizes along `along`, kept elsewhere) written into
+  // an identity-filled array of `sizes`, and combined over the team.
+  auto combineInto = [&b, loc, team](Value partials, NDArrayType type,
+                                     ArrayRef<Value> sizes,
+                                     ArrayRef<Value> offsets,
+                                     distruntime::ReductionKind kind) {
+    Value all = createFilled(b, loc, type, sizes,
+                             getIdentity(b, type.getElementType(), kind));
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> partialSizes;
+    for (int64_t d = 0; d < rank; ++d)
+      partialSizes.push_back(dist::getDimSize(b, loc, partials, d));
+    all = ImmutableInsertSliceOp::create(
+        b, loc, partials, all, getAsOpFoldResult(offsets), partialSizes,
+        SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+    return distruntime::AllReduceOp::create(b, loc, all.getType(), kind, all,
+                                            team)
+        .getResult();
+  };
+  auto combinedType = [sourceType, axes](NDArrayType like, Type element) {
+    return cast<NDArrayType>(like.cloneWith(
+        keptShape(sourceType.getShape(), axes, int64_t(1)), element));
+  };
+
+  TeamReduction reduction;
+  reduction.shape = array.shape;
+  reduction.combine = [=, &b](Value partials,
+                              distruntime::ReductionKind kind) -> Value {
+    IndexMath m{b, loc};
+    auto type = cast<NDArrayType>(partials.getType());
+    return combineInto(partials, combinedType(type, type.getElementType()),
+                       keptShape<Value>(array.shape, axes, m.c(1)),
+                       keptOffsets(), kind);
+  };
+  reduction.blockPart = [=, &b](Value combined) -> Value {
+    IndexMath m{b, loc};
+    auto type = cast<NDArrayType>(combined.getType());
+    SmallVector<Value> sizes = keptShape<Value>(array.sizes, axes, m.c(1));
+    SmallVector<int64_t> shape = getStaticShape(sizes);
+    return SubviewOp::create(
+        b, loc, type.cloneWith(shape, type.getElementType()), combined,
+        getAsOpFoldResult(keptOffsets()), getAsOpFoldResult(sizes),
+        SmallVector<OpFoldResult>(shape.size(), b.getIndexAttr(1)));
+  };
+  reduction.ordered = [=, &b](ReductionKind kind, Value source) -> Value {
+    IndexMath m{b, loc};
+    auto type = cast<NDArrayType>(source.getType());
+    Type element = type.getElementType();
+    int64_t rank = type.getRank();
+    auto like = [&](ArrayRef<int64_t> shape) {
+      return cast<NDArrayType>(type.cloneWith(shape, element));
+    };
+    auto combineKind = kind == ReductionKind::prod
+                           ? distruntime::ReductionKind::prod
+                           : distruntime::ReductionKind::sum;
+    // The reduced axes that are not split, on the block.
+    Value partials = source;
+    SmallVector<Value> partialShape =
+        keptShape<Value>(array.shape, localAxes, m.c(1));
+    if (!localAxes.empty())
+      partials = ReductionOp::create(
+          b, loc, like(keptShape(type.getShape(), localAxes, int64_t(1))), kind,
+          source, b.getDenseI64ArrayAttr(localAxes),
+          /*keepdims=*/true, /*correction=*/nullptr);
+    auto partialType = cast<NDArrayType>(partials.getType());
+    // The tiles starting in this rank's block, fetched whole.
+    Value tile = m.c(kOrderedTile);
+    SmallVector<Value> boxOffsets, boxSizes, tiles;
+    SmallVector<int64_t> boxShape(partialType.getShape());
+    for (int64_t d = 0; d < rank; ++d) {
+      Value offset = array.offsets[d];
+      Value size = dist::getDimValue(b, loc, partials, d);
+      if (!llvm::is_contained(tileAxes, d)) {
+        boxOffsets.push_back(llvm::is_contained(localAxes, d) ? m.c(0)
+                                                              : offset);
+        boxSizes.push_back(size);
+        continue;
+      }
+      auto tileStart = [&](Value index) {
+        return m.min(m.mul(m.ceilDiv(index, tile), tile), array.shape[d]);
+      };
+      Value lo = tileStart(offset), hi = tileStart(m.add(offset, size));
+      boxOffsets.push_back(lo);
+      boxSizes.push_back(m.sub(hi, lo));
+      boxShape[d] = ShapedType::kDynamic;
+    }
+    Value box = fetchBox(
+        b, loc, team,
+        GridArray::fromBlock(b, loc, partials,
+                             keptShape<Value>(array.offsets, localAxes, m.c(0)),
+                             partialShape),
+        boxOffsets, boxSizes, like(boxShape));
+    // Padded to whole tiles with the identity; each tile reduced.
+    SmallVector<Value> paddedSizes(boxSizes), expandedDynamic;
+    SmallVector<int64_t> expandedShape, tileSizeAxes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!llvm::is_contained(tileAxes, d)) {
+        expandedShape.push_back(boxShape[d]);
+        if (ShapedType::isDynamic(boxShape[d]))
+          expandedDynamic.push_back(boxSizes[d]);
+        continue;
+      }
+      Value count = m.ceilDiv(boxSizes[d], tile);
+      tiles.push_back(count);
+      paddedSizes[d] = m.mul(count, tile);
+      expandedShape.append({ShapedType::kDynamic, kOrderedTile});
+      expandedDynamic.push_back(count);
+      tileSizeAxes.push_back(expandedShape.size() - 1);
+    }
+    Value padded = createFilled(b, loc, like(boxShape), paddedSizes,
+                                getIdentity(b, element, combineKind));
+    padded = ImmutableInsertSliceOp::create(
+        b, loc, box, padded, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
+        getAsOpFoldResult(boxSizes),
+        SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+    Value expanded = ReshapeOp::create(b, loc, like(expandedShape), padded,
+                                       expandedDynamic, /*copy=*/false);
+    SmallVector<int64_t> reducedShape(expandedShape);
+    for (int64_t d : tileSizeAxes)
+      reducedShape[d] = 1;
+    SmallVector<int64_t> tileShape(boxShape);
+    Value tileResults = SqueezeOp::create(
+        b, loc, like(tileShape),
+        ReductionOp::create(b, loc, like(reducedShape), kind, expanded,
+                            b.getDenseI64ArrayAttr(tileSizeAxes),
+                            /*keepdims=*/true, /*correction=*/nullptr),
+        b.getDenseI64ArrayAttr(tileSizeAxes));
+    // The results of all tiles on every rank, reduced in tile order.
+    SmallVector<Value> allSizes(partialShape), tileOffsets;
+    SmallVector<int64_t> allShape(
+        keptShape(sourceType.getShape(), localAxes, int64_t(1)));
+    for (int64_t d = 0; d < rank; ++d) {
+      bool tiled = llvm::is_contained(tileAxes, d);
+      if (tiled) {
+        allSizes[d] = m.ceilDiv(array.shape[d], tile);
+        allShape[d] = ShapedType::kDynamic;
+      }
+      tileOffsets.push_back(tiled ? m.ceilDiv(boxOffsets[d], tile)
+                                  : boxOffsets[d]);
+    }
+    Value all = combineInto(tileResults, like(allShape), allSizes, tileOffsets,
+                            combineKind);
+    return ReductionOp::create(b, loc, combinedType(type, element), kind, all,
+                               b.getDenseI64ArrayAttr(tileAxes),
+                               /*keepdims=*/true, /*correction=*/nullptr)
+        .getResult();
+  };
+  return reduction;
+}
+
+/// Replaces `op`, a reduction over `axes` of the grid array `array` that
+/// reduces none of its split axes, by `local`, the reduction of its block:
+/// the result is split like the source.
+void replaceWithBlockReduction(ConversionPatternRewriter &rewriter,
+                               Operation *op, const GridArray &array,
+                               Value local, ArrayRef<int64_t> axes,
+                               bool keepdims) {
+  IndexMath m{rewriter, op->getLoc()};
+  SmallVector<Value> offsets, shape;
+  for (auto [d, offset] : llvm::enumerate(array.offsets)) {
+    bool reduced = llvm::is_contained(axes, static_cast<int64_t>(d));
+    if (reduced && !keepdims)
+      continue;
+    offsets.push_back(reduced ? m.c(0) : offset);
+    shape.push_back(reduced ? m.c(1) : array.shape[d]);
+  }
+  rewriter.replaceOpWithMultiple(
+      op, {packBlock(rewriter, op->getLoc(), local, offsets, shape,
+                     cast<NDArrayType>(op->getResult(0).getType()))});
+}
+
+/// Reductions of arrays in other distributions than rows (GridArray): over
+/// axes that are not split, on the block (the result is split like the
+/// source); over split axes, combined over the team (overGrid), the result
+/// replicated.
+struct GridReductionLowering : public OpConversionPattern<ReductionOp> {
+  GridReductionLowering(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(ReductionOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType sourceType = op.getSource().getType();
+    if (!isGridArray(sourceType))
+      return failure();
+    auto env = dist::getDistEnv(sourceType);
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray array = GridArray::unpack(adaptor.getSource());
+    Value block = array.block(b, loc);
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    bool reducesSplitAxis = llvm::any_of(
+        env.getSplit(), [&](int64_t d) { return llvm::is_contained(axes, d); });
+    if (reducesSplitAxis) {
+      FailureOr<Value> reduced = reduceOverTeam(
+          b, loc, op, block,
+          overGrid(b, loc, env, sourceType, op.getReducedAxes(), array));
+      if (failed(reduced))
+        return rewriter.notifyMatchFailure(op, "unsupported reduction");
+      rewriter.replaceOp(op, *reduced);
+      return success();
+    }
+    Value local = ReductionOp::create(b, loc, dist::getLocalType(op.getType()),
+                                      op.getKind(), block, op.getAxesAttr(),
+                                      op.getKeepdims(), op.getCorrectionAttr());
+    replaceWithBlockReduction(rewriter, op, array, local, axes,
+                              op.getKeepdims());
+    return success();
+  }
+};
+
+/// argmax/argmin of grid arrays: over an axis that is not split, on the
+/// block (the result split like the source); over split axes (or all),
+/// combined over the team (argReduceOverTeam with overGrid), a block's
+/// local index made global from its offsets.
+struct GridArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
+  GridArgReduceLowering(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(ArgReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType sourceType = op.getSource().getType();
+    if (!isGridArray(sourceType))
+      return failure();
+    auto env = dist::getDistEnv(sourceType);
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray array = GridArray::unpack(adaptor.getSource());
+    Value block = array.block(b, loc);
+    SmallVector<int64_t> axes = op.getReducedAxes();
+    if (llvm::none_of(env.getSplit(),
+                      [&](int64_t d) { return llvm::is_contained(axes, d); })) {
+      Value local = ArgReduceOp::create(
+          b, loc, dist::getLocalType(op.getType()), op.getKind(), block,
+          op.getAxisAttr(), op.getKeepdims());
+      replaceWithBlockReduction(rewriter, op, array, local, axes,
+                                op.getKeepdims());
+      return success();
+    }
+    Type i64 = b.getI64Type();
+    auto toGlobal = [&](Value local) -> Value {
+      auto type = cast<NDArrayType>(local.getType());
+      auto scalarType =
+          cast<NDArrayType>(type.cloneWith(ArrayRef<int64_t>(), i64));
+      // Along one axis: plus the block's offset along it.
+      if (std::optional<int64_t> axis = op.getAxis()) {
+        Value offset =
+            arith::IndexCastOp::create(b, loc, i64, array.offsets[*axis]);
+        return EWBinOp::create(
+                   b, loc, type, EWBinOpKind::add, local,
+                   CreateOp::create(b, loc, scalarType, ValueRange{}, offset))
+            .getResult();
+      }
+      // Over all axes: the flat index in the block, unraveled with the
+      // block's sizes, moved by its offsets and raveled with the shape.
+      SmallVector<Value> zeros(type.getRank(), m.c(0));
+      Value rest = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(), LoadOp::create(b, loc, local, zeros));
+      Value global = m.c(0), stride = m.c(1);
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        Value size = dist::getDimValue(b, loc, block, d);
+        Value coordinate = b.createOrFold<arith::RemSIOp>(loc, rest, size);
+        rest = b.createOrFold<arith::DivSIOp>(loc, rest, size);
+        global =
+            m.add(global, m.mul(m.add(coordinate, array.offsets[d]), stride));
+        stride = m.mul(stride, array.shape[d]);
+      }
+      Value value = arith::IndexCastOp::create(b, loc, i64, global);
+      return CreateOp::create(b, loc, type, ValueRange{}, value);
+    };
+    rewriter.replaceOp(
+        op, argReduceOverTeam(b, loc, op, block,
+                              overGrid(b, loc, env, sourceType, axes, array),
+                              toGlobal));
+    return success();
+  }
+};
+
+} // namespace
+
+void dist::detail::populateGridReductionsToStandardPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<GridReductionLowering, GridArgReduceLowering>(
+      converter, patterns.getContext());
+}
