@@ -3,13 +3,13 @@
 split on columns, over the run-time grid and over fixed 2x2, 1x3,
 3x1 and 2x3 grids (on the rank counts that have enough ranks; ranks beyond
 the grid own nothing), uneven sizes; every op against numpy, and every rank
-count giving the same bits. Elementwise ops, copies, views and inserts
-compute on each rank's block (stencil updates with halos exchanged into
-ghost cells); reductions on the blocks, combined over the team when they
-reduce split axes (floating point sums in tiles fixed by global indices);
-permute_dims moves each element at most once, to its owner in the same
-distribution; a load moves the one element; other ops redistribute their
-operands to rows
+count giving the same bits. Elementwise ops, copies, views (strided too)
+and inserts compute on each rank's block (stencil updates with halos
+exchanged into ghost cells); reductions and argmax/argmin on the blocks,
+combined over the team when they reduce split axes (floating point sums in
+tiles fixed by global indices); permute_dims, flips, strided views,
+concatenations and loads move each element at most once (exact bytes
+checked on a 2x2 grid); other ops redistribute their operands to rows
 (`dist.redistribute`, one all-to-all-v); redistribution between every pair
 of distributions moves each element at most once."""
 
