@@ -219,6 +219,13 @@ TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
   return reduction;
 }
 
+/// Whether a reduction over `axes` of an array distributed as `env` reduces
+/// a split axis.
+bool reducesSplitAxis(dist::DistEnvAttr env, ArrayRef<int64_t> axes) {
+  return llvm::any_of(env.getSplit(),
+                      [&](int64_t d) { return llvm::is_contained(axes, d); });
+}
+
 /// Replaces `op`, a reduction over `axes` of the grid array `array` that
 /// reduces none of its split axes, by `local`, the reduction of its block:
 /// the result is split like the source.
@@ -244,9 +251,8 @@ void replaceWithBlockReduction(ConversionPatternRewriter &rewriter,
 /// axes that are not split, on the block (the result is split like the
 /// source); over split axes, combined over the team (overGrid), the result
 /// replicated.
-struct GridReductionLowering : public OpConversionPattern<ReductionOp> {
-  GridReductionLowering(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+struct GridReductionLowering : public GridPattern<ReductionOp> {
+  using GridPattern::GridPattern;
   LogicalResult
   matchAndRewrite(ReductionOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -256,13 +262,10 @@ struct GridReductionLowering : public OpConversionPattern<ReductionOp> {
     auto env = dist::getDistEnv(sourceType);
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
-    IndexMath m{b, loc};
     GridArray array = GridArray::unpack(adaptor.getSource());
     Value block = array.block(b, loc);
     SmallVector<int64_t> axes = op.getReducedAxes();
-    bool reducesSplitAxis = llvm::any_of(
-        env.getSplit(), [&](int64_t d) { return llvm::is_contained(axes, d); });
-    if (reducesSplitAxis) {
+    if (reducesSplitAxis(env, axes)) {
       FailureOr<Value> reduced = reduceOverTeam(
           b, loc, op, block,
           overGrid(b, loc, env, sourceType, op.getReducedAxes(), array));
@@ -284,9 +287,8 @@ struct GridReductionLowering : public OpConversionPattern<ReductionOp> {
 /// block (the result split like the source); over split axes (or all),
 /// combined over the team (argReduceOverTeam with overGrid), a block's
 /// local index made global from its offsets.
-struct GridArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
-  GridArgReduceLowering(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+struct GridArgReduceLowering : public GridPattern<ArgReduceOp> {
+  using GridPattern::GridPattern;
   LogicalResult
   matchAndRewrite(ArgReduceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -300,8 +302,7 @@ struct GridArgReduceLowering : public OpConversionPattern<ArgReduceOp> {
     GridArray array = GridArray::unpack(adaptor.getSource());
     Value block = array.block(b, loc);
     SmallVector<int64_t> axes = op.getReducedAxes();
-    if (llvm::none_of(env.getSplit(),
-                      [&](int64_t d) { return llvm::is_contained(axes, d); })) {
+    if (!reducesSplitAxis(env, axes)) {
       Value local = ArgReduceOp::create(
           b, loc, dist::getLocalType(op.getType()), op.getKind(), block,
           op.getAxisAttr(), op.getKeepdims());

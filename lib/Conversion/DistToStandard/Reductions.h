@@ -26,7 +26,7 @@ struct TeamReduction {
   /// Partials of this rank's block (kept shape, the block's sizes) combined
   /// by `kind` over the team.
   std::function<mlir::Value(mlir::Value partials,
-                           distruntime::ReductionKind kind)>
+                            distruntime::ReductionKind kind)>
       combine;
   /// The floating point sum or product of `source` (this rank's block, or an
   /// array of its shape) in an order fixed by the array: the same bits on
@@ -42,11 +42,9 @@ struct TeamReduction {
 
 /// The reduction `op` of the array whose block on this rank is `block`,
 /// combined over the team by `team`.
-mlir::FailureOr<mlir::Value> reduceOverTeam(mlir::OpBuilder &b,
-                                            mlir::Location loc,
-                                            ndarray::ReductionOp op,
-                                            mlir::Value block,
-                                            const TeamReduction &team);
+mlir::FailureOr<mlir::Value>
+reduceOverTeam(mlir::OpBuilder &b, mlir::Location loc, ndarray::ReductionOp op,
+               mlir::Value block, const TeamReduction &team);
 
 /// argmax/argmin `op` over split axes of the array whose block on this
 /// rank is `block`, combined over the team by `team`; `toGlobal` makes the
