@@ -222,8 +222,7 @@ def redistributions(d):
 
 
 CASES = [named(f.__name__, f) for f in
-         [elementwise, dynamic_sizes, reductions, tiled_reductions,
-          arg_reductions, views_and_inserts,
+         [elementwise, dynamic_sizes, reductions, views_and_inserts,
           global_slices, jacobi_steps, nine_point_steps, asymmetric_steps,
           manipulation, redistributions]]
 
@@ -235,6 +234,17 @@ def test_distribution(name):
     if not ranks:
         pytest.skip(f"{name} needs {cells(distribution)} ranks")
     run_cases(CASES, ranks=ranks, distribution=distribution)
+
+
+@pytest.mark.parametrize("name", ["grid", "columns", "grid 3x1"])
+def test_reductions_over_split_axes(name):
+    # (Three distributions: the run-time grid, one split axis, and a fixed
+    # grid leaving a rank without a block at 4 ranks.)
+    distribution = DISTRIBUTIONS[name]
+    run_cases([named("tiled_reductions", tiled_reductions),
+               named("arg_reductions", arg_reductions)],
+              ranks=[n for n in RANKS if n >= cells(distribution)],
+              distribution=distribution)
 
 
 def three_dimensional(d):
