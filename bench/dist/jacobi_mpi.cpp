@@ -1,7 +1,7 @@
 //===- jacobi_mpi.cpp - hand-written C++/MPI stencils (reference) ---------===//
 //
-//   mpirun -n P jacobi_mpi jacobi|wave2d|jacobi-grid <rows> <cols> <iters>
-//   [warmup]
+//   mpirun -n P jacobi_mpi jacobi|wave2d|jacobi-grid|wave2d-grid <rows>
+//   <cols> <iters> [warmup]
 //
 // Runs `warmup` steps (untimed), then `iters` timed steps on fresh grids,
 // as imex-dist-bench does with the ndarray kernels.
@@ -26,9 +26,11 @@
 //   jacobi-grid: jacobi on a 2-D grid of ranks (MPI_Dims_create, as IDTR's
 //           default grid; MPI_Cart_create without reordering), each rank
 //           owning the default partition's blocks of both dimensions with
-//           one ghost row/column on each side: rows exchanged as
-//           contiguous messages, columns through an MPI_Type_vector, one
-//           message per face neighbour and direction.
+//           one ghost row/column on each side: rows and columns
+//           exchanged through MPI_Type_vector datatypes, one message per
+//           face neighbour and direction.
+//   wave2d-grid: wave2d on that grid of ranks, two ghost rows/columns on
+//           each side.
 //
 // The arithmetic is evaluated in the order of the ndarray programs, so the
 // grids are bitwise equal; the checksum sum(u) differs only by the order
@@ -197,42 +199,47 @@ void pulse(Grid &g, long rows) {
   }
 }
 
-// jacobi-grid: a block of rows x cols (this rank's block of both
-// dimensions) with one ghost cell on each side, row-major with row stride
-// cols + 2.
+// The grid kernels: a block of rows x cols (this rank's block of both
+// dimensions) with `halo` ghost rows and columns on each side, row-major
+// with row stride cols + 2 * halo.
 struct Tile {
   Block r, c;
-  long stride;
+  long halo, stride;
   std::vector<double> data;
-  Tile(Block r, Block c)
-      : r(r), c(c), stride(c.rows + 2), data((r.rows + 2) * (c.rows + 2)) {}
-  double *at(long i, long j) { return data.data() + (i + 1) * stride + j + 1; }
+  Tile(Block r, Block c, long halo)
+      : r(r), c(c), halo(halo), stride(c.rows + 2 * halo),
+        data((r.rows + 2 * halo) * (c.rows + 2 * halo), 0.0) {}
+  double *at(long i, long j) {
+    return data.data() + (i + halo) * stride + j + halo;
+  }
 };
 
 struct GridComm {
   MPI_Comm cart;
   int north, south, west, east; // MPI_PROC_NULL at the array's edges
-  MPI_Datatype column;
+  MPI_Datatype rows, columns;   // `halo` owned rows / columns of a tile
 };
 
+// Sends the first/last `halo` owned rows and columns to the face
+// neighbours and receives theirs into the ghost cells (no corners: the
+// stencils read none).
 void exchangeTile(Tile &t, const GridComm &g) {
   double t0 = MPI_Wtime();
   MPI_Request req[8];
   int count = 0;
-  int len = static_cast<int>(t.c.rows);
-  auto pair = [&](int nb, double *recv, double *send, MPI_Datatype type, int n,
+  long h = t.halo;
+  auto pair = [&](int nb, double *recv, double *send, MPI_Datatype type,
                   int tagRecv, int tagSend) {
     if (nb == MPI_PROC_NULL)
       return;
-    MPI_Irecv(recv, n, type, nb, tagRecv, g.cart, &req[count++]);
-    MPI_Isend(send, n, type, nb, tagSend, g.cart, &req[count++]);
+    MPI_Irecv(recv, 1, type, nb, tagRecv, g.cart, &req[count++]);
+    MPI_Isend(send, 1, type, nb, tagSend, g.cart, &req[count++]);
     ++haloMessages;
   };
-  pair(g.north, t.at(-1, 0), t.at(0, 0), MPI_DOUBLE, len, 0, 1);
-  pair(g.south, t.at(t.r.rows, 0), t.at(t.r.rows - 1, 0), MPI_DOUBLE, len, 1,
-       0);
-  pair(g.west, t.at(0, -1), t.at(0, 0), g.column, 1, 2, 3);
-  pair(g.east, t.at(0, t.c.rows), t.at(0, t.c.rows - 1), g.column, 1, 3, 2);
+  pair(g.north, t.at(-h, 0), t.at(0, 0), g.rows, 0, 1);
+  pair(g.south, t.at(t.r.rows, 0), t.at(t.r.rows - h, 0), g.rows, 1, 0);
+  pair(g.west, t.at(0, -h), t.at(0, 0), g.columns, 2, 3);
+  pair(g.east, t.at(0, t.c.rows), t.at(0, t.c.rows - h), g.columns, 3, 2);
   MPI_Waitall(count, req, MPI_STATUSES_IGNORE);
   haloSeconds += MPI_Wtime() - t0;
 }
@@ -250,6 +257,34 @@ void jacobiTileStep(Tile &u, Tile &v, long rows, long cols) {
   }
 }
 
+// waveStep on a tile (the same arithmetic in the same order).
+void waveTileStep(Tile &u, Tile &uprev, Tile &unew, long rows, long cols) {
+  auto [ilo, ihi] = interior(u.r, 2, rows - 2);
+  auto [jlo, jhi] = interior(u.c, 2, cols - 2);
+  for (long i = ilo; i < ihi; ++i) {
+    const double *__restrict m2 = u.at(i - 2, 0);
+    const double *__restrict m1 = u.at(i - 1, 0);
+    const double *__restrict c = u.at(i, 0);
+    const double *__restrict p1 = u.at(i + 1, 0);
+    const double *__restrict p2 = u.at(i + 2, 0);
+    const double *__restrict prev = uprev.at(i, 0);
+    double *__restrict out = unew.at(i, 0);
+    for (long j = jlo; j < jhi; ++j) {
+      double a = -m2[j] + 16.0 * m1[j];
+      a = a - 30.0 * c[j];
+      a = a + 16.0 * p1[j];
+      a = a - p2[j];
+      a = a - c[j - 2];
+      a = a + 16.0 * c[j - 1];
+      a = a - 30.0 * c[j];
+      a = a + 16.0 * c[j + 1];
+      a = a - c[j + 2];
+      double lap = a / 12.0;
+      out[j] = (2.0 * c[j] - prev[j]) + 0.25 * lap;
+    }
+  }
+}
+
 double tileChecksum(Tile &t) {
   double local = 0.0;
   for (long i = 0; i < t.r.rows; ++i)
@@ -260,24 +295,44 @@ double tileChecksum(Tile &t) {
   return total;
 }
 
-// jacobi-grid: (seconds on this rank, checksum) of `steps` steps.
-std::pair<double, double> runJacobiGrid(long rows, long cols, long steps,
-                                        const int dims[2], const int coords[2],
-                                        const GridComm &g) {
+// pulse() on a tile.
+void tilePulse(Tile &t, long rows, long cols) {
+  long r0 = rows / 4, c0 = cols / 3, wr = rows / 8, wc = cols / 8;
+  for (long i = 0; i < t.r.rows; ++i)
+    for (long j = 0; j < t.c.rows; ++j) {
+      long gi = t.r.off + i, gj = t.c.off + j;
+      if (gi >= r0 && gi < r0 + wr && gj >= c0 && gj < c0 + wc)
+        *t.at(i, j) = 1.0;
+    }
+}
+
+// jacobi-grid / wave2d-grid: (seconds on this rank, checksum) of `steps`
+// steps.
+std::pair<double, double> runGrid(bool wave, long rows, long cols, long steps,
+                                  Block r, Block c, const GridComm &g) {
   haloMessages = 0;
   haloSeconds = 0;
-  Block r = defaultPartition(rows, dims[0], coords[0]);
-  Block c = defaultPartition(cols, dims[1], coords[1]);
-  Tile u(r, c), v(r, c);
-  if (r.off == 0 && r.rows > 0)
-    for (long j = -1; j <= c.rows; ++j)
+  long halo = wave ? 2 : 1;
+  Tile u(r, c, halo), v(r, c, halo), w(r, c, halo);
+  if (wave) {
+    tilePulse(u, rows, cols); // u = uprev (v) = the pulse
+    tilePulse(v, rows, cols);
+  } else if (r.off == 0 && r.rows > 0) {
+    for (long j = -halo; j < c.rows + halo; ++j)
       *u.at(0, j) = *v.at(0, j) = 1.0;
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
   for (long i = 0; i < steps; ++i) {
     exchangeTile(u, g);
-    jacobiTileStep(u, v, rows, cols);
-    std::swap(u.data, v.data);
+    if (wave) {
+      waveTileStep(u, v, w, rows, cols);
+      std::swap(v.data, u.data); // uprev = u; u = unew
+      std::swap(u.data, w.data);
+    } else {
+      jacobiTileStep(u, v, rows, cols);
+      std::swap(u.data, v.data);
+    }
   }
   MPI_Barrier(MPI_COMM_WORLD);
   double t = MPI_Wtime() - t0;
@@ -311,7 +366,7 @@ int main(int argc, char **argv) {
   if (argc < 5) {
     if (rank == 0)
       std::fprintf(stderr,
-                   "usage: %s jacobi|wave2d|jacobi-grid rows cols iters "
+                   "usage: %s jacobi|wave2d|jacobi-grid|wave2d-grid rows cols iters "
                    "[warmup]\n",
                    argv[0]);
     MPI_Finalize();
@@ -322,40 +377,49 @@ int main(int argc, char **argv) {
   long cols = std::atol(argv[3]);
   long iters = std::atol(argv[4]);
   long warmup = argc > 5 ? std::atol(argv[5]) : 0;
-  long halo = kernel == "wave2d" ? 2 : 1;
-  // jacobi-grid: the grid of ranks and the face neighbours.
-  int dims[2] = {0, 0}, periods[2] = {0, 0}, coords[2] = {0, 0};
-  GridComm grid{};
-  if (kernel == "jacobi-grid") {
+  // The grid kernels: the grid of ranks and the face neighbours.
+  if (kernel == "jacobi-grid" || kernel == "wave2d-grid") {
+    bool wave = kernel == "wave2d-grid";
+    long halo = wave ? 2 : 1;
+    int dims[2] = {0, 0}, periods[2] = {0, 0}, coords[2] = {0, 0};
+    GridComm grid{};
     MPI_Dims_create(nprocs, 2, dims);
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, /*reorder=*/0,
                     &grid.cart);
     MPI_Cart_coords(grid.cart, rank, 2, coords);
     MPI_Cart_shift(grid.cart, 0, 1, &grid.north, &grid.south);
     MPI_Cart_shift(grid.cart, 1, 1, &grid.west, &grid.east);
-    if (rows < dims[0] || cols < dims[1]) {
+    if (rows < halo * dims[0] || cols < halo * dims[1]) {
       if (rank == 0)
-        std::fprintf(stderr, "jacobi_mpi: every block needs >= 1 row and "
-                             "column\n");
+        std::fprintf(stderr,
+                     "jacobi_mpi: every block needs >= %ld rows and "
+                     "columns\n",
+                     halo);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    Block r = defaultPartition(rows, dims[0], coords[0]);
     Block c = defaultPartition(cols, dims[1], coords[1]);
-    MPI_Type_vector(
-        static_cast<int>(defaultPartition(rows, dims[0], coords[0]).rows), 1,
-        static_cast<int>(c.rows + 2), MPI_DOUBLE, &grid.column);
-    MPI_Type_commit(&grid.column);
+    int stride = static_cast<int>(c.rows + 2 * halo);
+    MPI_Type_vector(static_cast<int>(halo), static_cast<int>(c.rows), stride,
+                    MPI_DOUBLE, &grid.rows);
+    MPI_Type_vector(static_cast<int>(r.rows), static_cast<int>(halo), stride,
+                    MPI_DOUBLE, &grid.columns);
+    MPI_Type_commit(&grid.rows);
+    MPI_Type_commit(&grid.columns);
     auto run = [&](long steps) {
-      return runJacobiGrid(rows, cols, steps, dims, coords, grid);
+      return runGrid(wave, rows, cols, steps, r, c, grid);
     };
     if (warmup > 0)
       run(warmup);
     auto [t, sum] = run(iters);
     report(t, sum, iters, rank);
-    MPI_Type_free(&grid.column);
+    MPI_Type_free(&grid.rows);
+    MPI_Type_free(&grid.columns);
     MPI_Comm_free(&grid.cart);
     MPI_Finalize();
     return 0;
   }
+  long halo = kernel == "wave2d" ? 2 : 1;
   Block block = defaultPartition(rows, nprocs, rank);
   for (int r = 0; r < nprocs; ++r) {
     Block b = defaultPartition(rows, nprocs, r);

@@ -251,8 +251,8 @@ def main():
     parser.add_argument("--split", metavar="AXES",
                         help="split the arrays on these axes (e.g. 0,1: a "
                         "2-D grid of ranks chosen at run time) instead of "
-                        "rows; with 0,1 the Jacobi reference splits the "
-                        "same 2-D grid (jacobi-grid), otherwise rows")
+                        "rows; with 0,1 the reference splits the same 2-D "
+                        "grid (jacobi-grid, wave2d-grid), otherwise rows")
     parser.add_argument("--csv", help="default: <build>/bench-dist/"
                         "results.csv")
     args = parser.parse_args()
@@ -290,8 +290,7 @@ def main():
                                    dist=not args.no_dist, split=args.split))
             iters = args.iters or max(
                 MIN_ITERS, min(2000, int(WORK[kernel] / nrows / ncols)))
-            reference = "jacobi-grid" if kernel == "jacobi" and \
-                args.split == "0,1" else kernel
+            reference = f"{kernel}-grid" if args.split == "0,1" else kernel
             for p in ranks:
                 commands = [([args.reference, reference, str(nrows),
                               str(ncols), str(iters), "2"], None)]

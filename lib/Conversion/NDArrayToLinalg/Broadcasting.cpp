@@ -65,7 +65,14 @@ static SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
               b, loc, aOne,
               cmpIndex(b, loc, arith::CmpIPredicate::eq, c, one)));
       runtimeCheck(b, loc, ok, "operands could not be broadcast together");
-      size = arith::SelectOp::create(b, loc, aOne, c, a).getResult();
+      // (a == 1 ? c : a), which given the check is min(max(a, c), a * c):
+      // no index select, since chains of those (each broadcast's size
+      // feeding the next) make the value-bounds analysis of bufferization
+      // exponential in their depth.
+      size = arith::MinSIOp::create(
+                 b, loc, arith::MaxSIOp::create(b, loc, a, c),
+                 arith::MulIOp::create(b, loc, a, c))
+                 .getResult();
     }
     sizes.push_back(size ? size : b.getIndexAttr(1));
   }
