@@ -365,10 +365,11 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (argc < 5) {
     if (rank == 0)
-      std::fprintf(stderr,
-                   "usage: %s jacobi|wave2d|jacobi-grid|wave2d-grid rows cols iters "
-                   "[warmup]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s jacobi|wave2d|jacobi-grid|wave2d-grid rows cols iters "
+          "[warmup]\n",
+          argv[0]);
     MPI_Finalize();
     return 2;
   }

@@ -69,10 +69,10 @@ static SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
       // no index select, since chains of those (each broadcast's size
       // feeding the next) make the value-bounds analysis of bufferization
       // exponential in their depth.
-      size = arith::MinSIOp::create(
-                 b, loc, arith::MaxSIOp::create(b, loc, a, c),
-                 arith::MulIOp::create(b, loc, a, c))
-                 .getResult();
+      size =
+          arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, a, c),
+                                 arith::MulIOp::create(b, loc, a, c))
+              .getResult();
     }
     sizes.push_back(size ? size : b.getIndexAttr(1));
   }
