@@ -445,6 +445,10 @@ def mpi_run(source, nprocs, args=(), env=None, timeout=300):
         full_env.update(IMEX_RANK_OUTPUT=tmp, OMPI_ALLOW_RUN_AS_ROOT="1",
                         OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                         OMPI_MCA_rmaps_base_oversubscribe="1")
+        # Shared memory only, without probing network transports (as
+        # scripts/env.sh; 0.2 s less per launch).
+        full_env.setdefault("OMPI_MCA_pml", "ob1")
+        full_env.setdefault("OMPI_MCA_btl", "self,vader")
         cmd = [MPIEXEC, "-n", str(nprocs), *_mpiexec_flags(), "sh", "-c",
                _RANK_WRAPPER, "sh", RUNNER, path, *args]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
