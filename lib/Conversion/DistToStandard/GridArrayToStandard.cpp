@@ -99,6 +99,14 @@ SmallVector<Value> imex::dist::detail::packBlock(OpBuilder &b, Location loc,
   return rows.pack();
 }
 
+SliceValues
+imex::dist::detail::getSliceValues(OpBuilder &b, Location loc,
+                                   OffsetSizeAndStrideOpInterface slice) {
+  return {getValueOrCreateConstantIndexOp(b, loc, slice.getMixedOffsets()),
+          getValueOrCreateConstantIndexOp(b, loc, slice.getMixedSizes()),
+          getValueOrCreateConstantIndexOp(b, loc, slice.getMixedStrides())};
+}
+
 Value imex::dist::detail::fetchBox(OpBuilder &b, Location loc, int64_t team,
                                    const GridArray &array, ValueRange offsets,
                                    ValueRange sizes, NDArrayType type) {
@@ -372,10 +380,7 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     GridArray source = GridArray::unpack(adaptor.getSource());
-    SmallVector<Value> viewOffsets =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets());
-    SmallVector<Value> viewShape =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes());
+    auto [viewOffsets, viewShape, unitStrides] = getSliceValues(b, loc, op);
     auto env = dist::getDistEnv(type);
     NDArrayType localType = dist::getLocalType(type);
 
@@ -521,10 +526,7 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     IndexMath m{b, loc};
     GridArray dest = GridArray::unpack(adaptor.getDestination());
     int64_t rank = type.getRank();
-    SmallVector<Value> sliceOffsets =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets());
-    SmallVector<Value> sliceShape =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes());
+    auto [sliceOffsets, sliceShape, unitStrides] = getSliceValues(b, loc, op);
     // The slice's part in this rank's block: [first, first + count) in
     // slice coordinates (computed once per part, by its first view).
     Operation *part = ghosts.parts.lookup(op);
@@ -603,8 +605,9 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
                 llvm::any_of(op->getResultTypes(), isGridArray);
     bool box = (isa<ImmutableInsertSliceOp>(op) && dist::isBoxSlice(op)) ||
                (isa<SubviewOp, ExtractSliceOp>(op) &&
-                cast<NDArrayType>(op->getOperand(0).getType()).getRank() ==
-                    cast<NDArrayType>(op->getResult(0).getType()).getRank());
+                (cast<NDArrayType>(op->getOperand(0).getType()).getRank() ==
+                     cast<NDArrayType>(op->getResult(0).getType()).getRank() ||
+                 dist::getDroppedAxesOfBox(op)));
     if (!grid || box ||
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,

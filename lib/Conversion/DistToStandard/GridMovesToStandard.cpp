@@ -3,7 +3,8 @@
 // Ops on arrays in a distribution other than the default one (GridArray)
 // whose elements change owner: each rank states which elements of the
 // result its block needs, at their global positions in an array the ranks'
-// blocks tile (the source, or its permuted, mirrored or strided image), and
+// blocks tile (the source, or its permuted, mirrored or strided image, or
+// a box of it dropping axes), and
 // one `distruntime.repartition` moves each element at most once, point to
 // point between the ranks whose boxes intersect.
 //
@@ -108,12 +109,9 @@ struct GridStridedSliceLowering : public GridPattern<OpTy> {
     OpBuilder &b = rewriter;
     IndexMath m{b, loc};
     GridArray source = GridArray::unpack(adaptor.getSource());
-    SmallVector<Value> starts =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedOffsets());
-    SmallVector<Value> viewShape =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedSizes());
-    SmallVector<Value> steps =
-        getValueOrCreateConstantIndexOp(b, loc, op.getMixedStrides());
+    SliceValues slice = getSliceValues(b, loc, op);
+    ArrayRef<Value> starts = slice.offsets, viewShape = slice.sizes,
+                    steps = slice.strides;
     // The view's elements in this rank's block: view indices [j0, j1),
     // source indices start + j * step.
     SmallVector<Value> heldOffsets, heldSizes, first;
@@ -146,6 +144,71 @@ struct GridStridedSliceLowering : public GridPattern<OpTy> {
         offsets, sizes, localType);
     rewriter.replaceOpWithMultiple(
         op, {GridArray::fromBlock(b, loc, block, offsets, viewShape).pack()});
+    return success();
+  }
+};
+
+/// A view of a box dropping axes (integer indices, `a[i, :]`): this rank's
+/// block of the result (split like the source on the axes it keeps; the
+/// whole view where a split axis is dropped and the result is replicated)
+/// is fetched from the owners of its elements (one repartition), then the
+/// dropped unit dimensions are dropped locally.
+template <typename OpTy>
+struct GridDroppingSliceLowering : public GridPattern<OpTy> {
+  using GridPattern<OpTy>::GridPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename GridPattern<OpTy>::OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    std::optional<SmallVector<int64_t>> dropped = dist::getDroppedAxesOfBox(op);
+    if (!isGridArray(op.getSource().getType()) || !dropped)
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    GridArray source = GridArray::unpack(adaptor.getSource());
+    auto [starts, viewSizes, unitStrides] = getSliceValues(b, loc, op);
+    SmallVector<Value> shape;
+    for (auto [d, size] : llvm::enumerate(viewSizes))
+      if (!llvm::is_contained(*dropped, int64_t(d)))
+        shape.push_back(size);
+    auto env = dist::getDistEnv(type);
+    SmallVector<Value> offsets(shape.size(), m.c(0)), sizes(shape);
+    if (env)
+      std::tie(offsets, sizes) = dist::createBlock(b, loc, env, shape);
+    // The box of the source holding the block: the dropped axes at their
+    // index, the kept ones at the block's position in the view.
+    SmallVector<Value> boxOffsets, boxSizes;
+    for (size_t d = 0, k = 0; d < starts.size(); ++d) {
+      if (llvm::is_contained(*dropped, int64_t(d))) {
+        boxOffsets.push_back(starts[d]);
+        boxSizes.push_back(m.c(1));
+        continue;
+      }
+      boxOffsets.push_back(m.add(starts[d], offsets[k]));
+      boxSizes.push_back(sizes[k++]);
+    }
+    NDArrayType sourceType = dist::getLocalType(op.getSource().getType());
+    Value box = fetchBox(
+        b, loc, dist::getDistEnv(op.getSource().getType()).getTeam(), source,
+        boxOffsets, boxSizes,
+        sourceType.cloneWith(getStaticShape(boxSizes), type.getElementType()));
+    SmallVector<OpFoldResult> zeros(boxSizes.size(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(boxSizes.size(), b.getIndexAttr(1));
+    SmallVector<OpFoldResult> boxShape = getAsOpFoldResult(boxSizes);
+    for (int64_t d : *dropped)
+      boxShape[d] = b.getIndexAttr(1);
+    Value block = SubviewOp::create(
+        b, loc,
+        sourceType.cloneWith(getStaticShape(sizes), type.getElementType()), box,
+        zeros, boxShape, ones);
+    block = castTo(b, loc, block, env ? dist::getLocalType(type) : type);
+    if (!env) {
+      rewriter.replaceOp(op, block);
+      return success();
+    }
+    rewriter.replaceOpWithMultiple(
+        op, {packBlock(b, loc, block, offsets, shape, type)});
     return success();
   }
 };
@@ -287,6 +350,8 @@ void imex::dist::detail::populateGridMovesToStandardPatterns(
   MLIRContext *context = patterns.getContext();
   patterns.add<RedistributeLowering, GridPermuteDimsLowering,
                GridStridedSliceLowering<SubviewOp>,
-               GridStridedSliceLowering<ExtractSliceOp>, GridFlipLowering,
+               GridStridedSliceLowering<ExtractSliceOp>,
+               GridDroppingSliceLowering<SubviewOp>,
+               GridDroppingSliceLowering<ExtractSliceOp>, GridFlipLowering,
                GridConcatLowering, GridLoadLowering>(converter, context);
 }

@@ -158,6 +158,13 @@ llvm::SmallVector<mlir::Value> packBlock(mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::ValueRange shape,
                                          ndarray::NDArrayType type);
 
+/// The offsets, sizes and strides of a slice op, as index values.
+struct SliceValues {
+  llvm::SmallVector<mlir::Value> offsets, sizes, strides;
+};
+SliceValues getSliceValues(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::OffsetSizeAndStrideOpInterface slice);
+
 /// The global box [offsets, offsets + sizes) of `array` (any block
 /// distribution) on this rank as a local array of type `type`, received from
 /// the ranks owning its elements: one `distruntime.repartition` (collective;

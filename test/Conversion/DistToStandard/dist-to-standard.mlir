@@ -773,3 +773,45 @@ func.func @grid_argmax(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n
   %i = ndarray.argreduce max %d axis 0 : !grid -> !ndarray.ndarray<?xi64>
   return %i : !ndarray.ndarray<?xi64>
 }
+
+// -----
+
+// A view dropping an axis of a grid array that keeps the split axes
+// (a[:, :, k] of a 3-d array split on [0, 1]): this rank's block of the
+// result is the box of its block at index k (one repartition, which moves
+// nothing here), its unit axis dropped locally.
+!grid3 = !ndarray.ndarray<?x?x4xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+!plane = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_plane
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?x4xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index, %[[K:.*]]: index)
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]], %{{.*}}] local_offsets[%[[O0]], %[[O1]], %{{.*}}] target_offsets[%{{.*}}, %{{.*}}, %[[K]]] target_sizes[%{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK: %[[W:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK: %[[V:.*]] = ndarray.subview %[[W]]#1[0, 0, 0] [%{{.*}}, %{{.*}}, 1] [1, 1, 1] : !ndarray.ndarray<?x?x1xf64> to !ndarray.ndarray<?x?xf64>
+// CHECK: return %[[V]]
+func.func @grid_plane(%a: !ndarray.ndarray<?x?x4xf64>, %o0: index, %o1: index, %n: index, %m: index, %k: index) -> !ndarray.ndarray<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %d = dist.init_dist_array %a offsets(%o0, %o1, %c0) shape(%n, %m, %c4) : !ndarray.ndarray<?x?x4xf64> -> !grid3
+  %p = ndarray.subview %d[0, 0, %k] [%n, %m, 1] [1, 1, 1] : !grid3 to !plane
+  %b = dist.owned_block_of %p : !plane -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
+// A view dropping a split axis of a grid array (a[i, :]) is replicated:
+// every rank fetches the whole row from its owners.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_row
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index, %[[I:.*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[I]], %[[C0]]] target_sizes[%[[C1]], %[[M]]]
+// CHECK: %[[W:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK: %[[V:.*]] = ndarray.subview %[[W]]#1[0, 0] [1, %[[M]]] [1, 1] : !ndarray.ndarray<1x?xf64> to !ndarray.ndarray<?xf64>
+// CHECK: return %[[V]]
+func.func @grid_row(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index, %i: index) -> !ndarray.ndarray<?xf64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %r = ndarray.subview %d[%i, 0] [1, %m] [1, 1] : !grid to !ndarray.ndarray<?xf64>
+  return %r : !ndarray.ndarray<?xf64>
+}

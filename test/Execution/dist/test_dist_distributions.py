@@ -121,6 +121,9 @@ def views_and_inserts(d):
     d.check(d.view(u, (slice(1, 8, 3), slice(None, None, 2))),
             "u[1:8:3, ::2]")
     d.check(d.extract(u, (3, slice(None))), "u[3, :]")
+    d.check(d.view(u, (slice(1, 8), 5)), "u[1:8, 5]")
+    d.check(d.add(d.view(u, (2, slice(1, 7))), d.view(u, (6, slice(2, 8)))),
+            "u[2, 1:7] + u[6, 2:8]")
     v = d.array(data((9, 8)))
     d.setitem(v, (slice(2, 5), slice(1, 7)), d.scalar(-1.0))
     d.setitem(v, (slice(None), 0), d.array(data((9,)), dist=False))
@@ -259,6 +262,13 @@ def three_dimensional(d):
             "mean over axis 1 keepdims (3-d)")
     d.check(d.reduce("max", a, axes=(0, 2)), "max over axes 0, 2 (3-d)")
     d.check(d.permute(a, (2, 0, 1)), "permute (2, 0, 1)")
+    # views dropping axes: split axes kept (renumbered) or dropped
+    d.check(d.extract(a, (slice(None), 2, slice(None))), "a[:, 2, :] (3-d)")
+    d.check(d.mul(d.view(a, (1, slice(None), slice(None))),
+                  d.view(b, (3, slice(None), slice(None)))),
+            "a[1] * b[3] (3-d)")
+    d.check(d.reduce("sum", d.view(a, (slice(1, 3), slice(None), 0)),
+                     axes=(0,)), "sum(a[1:3, :, 0], axis 0)")
     # A 7-point stencil: halos along every split axis.
     u = d.array(data((6, 7, 5)))
     q = d.scalar(1.0 / 6.0)
@@ -401,6 +411,33 @@ def test_grid_strided_view_moves_each_element_at_most_once():
             if holder != owner(_blocks(4, 2), _blocks(5, 2), vi, vj):
                 expected[holder] += 8
     assert moved == expected, f"bytes sent per rank {moved}, expected {expected}"
+
+
+def row_volume(d, extract):
+    a = d.array(iota((12, 10)))
+    d.check(d.extract(a, (7, slice(None))) if extract
+            else d.array(iota((12, 10))[7], dist=False), "result")
+
+
+def plane_volume(d, extract):
+    a = d.array(iota((6, 5, 4)))
+    d.check(d.extract(a, (slice(None), slice(None), 2)) if extract
+            else d.array(np.ascontiguousarray(iota((6, 5, 4))[:, :, 2])),
+            "result")
+
+
+def test_grid_views_dropping_axes_move_only_the_view():
+    # On a 2x2 grid: a[7, :] drops a split axis, so it is replicated (as
+    # a[i, :] of rows): the two owners of parts of row 7 (ranks 2 and 3)
+    # each send their 5 elements to the 3 other ranks; a[:, :, 2] keeps both
+    # split axes: each rank's block of the plane lies in its block of a, so
+    # nothing moves (not the whole array through rows, as before).
+    if 4 not in RANKS:
+        pytest.skip("needs 4 ranks")
+    moved = _extra_bytes_on_grid(row_volume, iota((12, 10))[7])
+    assert moved == [0, 0, 8 * 5 * 3, 8 * 5 * 3], f"row: {moved}"
+    moved = _extra_bytes_on_grid(plane_volume, iota((6, 5, 4))[:, :, 2])
+    assert moved == [0] * 4, f"plane: {moved}"
 
 
 def load_volume(d, load):

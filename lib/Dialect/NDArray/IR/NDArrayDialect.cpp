@@ -82,12 +82,41 @@ bool imex::ndarray::areCompatibleEnvironments(NDArrayType a, NDArrayType b) {
   return oneWay(a, b) && oneWay(b, a);
 }
 
+/// Whether `op` is a view dropping unit dimensions of its source whose
+/// result has the source's environments reduced over the dropped axes (an
+/// axis a distribution splits may be dropped: see
+/// EnvironmentAttrInterface::getReducedEnvironment).
+static bool hasReducedEnvironments(Operation *op) {
+  auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
+  if (!slice || !isa<SubviewOp, ExtractSliceOp>(op))
+    return false;
+  auto source = cast<NDArrayType>(op->getOperand(0).getType());
+  auto result = cast<NDArrayType>(op->getResult(0).getType());
+  if (result.getRank() >= source.getRank())
+    return false;
+  std::optional<llvm::SmallDenseSet<unsigned>> mask =
+      computeRankReductionMask(slice.getStaticSizes(), result.getShape());
+  if (!mask)
+    return false;
+  SmallVector<int64_t> dropped(mask->begin(), mask->end());
+  llvm::sort(dropped);
+  SmallVector<Attribute> reduced;
+  for (Attribute env : source.getEnvironments()) {
+    auto iface = dyn_cast<EnvironmentAttrInterface>(env);
+    reduced.push_back(
+        iface ? iface.getReducedEnvironment(result, dropped, false) : env);
+  }
+  return NDArrayType::canonicalizeEnvironments(reduced) ==
+         result.getEnvironments();
+}
+
 LogicalResult imex::ndarray::verifyCompatibleEnvironments(Operation *op) {
   // (Inferred results are checked against their inferred environments,
-  // which the op may derive from its operands' in its own way.)
+  // which the op may derive from its operands' in its own way; a view
+  // dropping dimensions may have its source's reduced environments.)
   SmallVector<NDArrayType> arrays;
   TypeRange results;
-  if (!isa<InferTypeOpInterface>(op))
+  if (!isa<InferTypeOpInterface>(op) && !hasReducedEnvironments(op))
     results = op->getResultTypes();
   for (Type t :
        llvm::concat<const Type>(TypeRange(op->getOperandTypes()), results))

@@ -104,6 +104,10 @@ bool imex::ndarray::detail::derivesDistribution(Operation *op) {
   // rows: its result is distributed like it.)
   if (isa<ConcatOp>(op))
     return hasNonDefaultDistribution(op->getOperand(0).getType());
+  // (A view of a box dropping axes of an array in another distribution
+  // than rows: the dropped axes are reduced away from its distribution.)
+  if (dist::getDroppedAxesOfBox(op))
+    return hasNonDefaultDistribution(op->getOperand(0).getType());
   return isa<ReductionOp, ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp>(op);
 }
 
@@ -119,8 +123,9 @@ static bool reducesSplitAxis(OpTy op, dist::DistEnvAttr env) {
 
 /// The distribution of the result of `op` (see derivesDistribution) whose
 /// operand is distributed as `env`: a permutation keeps it (the elements
-/// move to their owners in it); a reduction over axes that are not split
-/// keeps the split axes (renumbered if the reduced axes are dropped).
+/// move to their owners in it); a reduction over axes that are not split,
+/// or a view dropping such axes, keeps the split axes (renumbered if axes
+/// are dropped); over a split axis the result is split on rows.
 static dist::DistEnvAttr getDerivedDistEnv(Operation *op,
                                            dist::DistEnvAttr env) {
   auto reduced = [&](auto reduction) {
@@ -132,6 +137,11 @@ static dist::DistEnvAttr getDerivedDistEnv(Operation *op,
     return reduced(reduction);
   if (auto reduction = dyn_cast<ArgReduceOp>(op))
     return reduced(reduction);
+  if (std::optional<SmallVector<int64_t>> dropped =
+          dist::getDroppedAxesOfBox(op))
+    return cast<dist::DistEnvAttr>(env.getReducedEnvironment(
+        cast<ShapedType>(op->getResult(0).getType()), *dropped,
+        /*keepdims=*/false));
   return env;
 }
 
@@ -274,6 +284,15 @@ bool isDistributedResult(OpResult result) {
   // A new version of the destination: distributed like it.
   if (auto insert = dyn_cast<ImmutableInsertSliceOp>(op))
     return dist::getDistEnv(insert.getDestination().getType()) != nullptr;
+  // A view dropping axes of an array in another distribution than rows:
+  // replicated if a split axis is dropped (as `a[i, :]` of rows).
+  if (auto env = dist::getDistEnv(op->getOperand(0).getType());
+      env && !env.isDefaultDistribution())
+    if (std::optional<SmallVector<int64_t>> dropped =
+            dist::getDroppedAxesOfBox(op))
+      return llvm::none_of(env.getSplit(), [&](int64_t axis) {
+        return llvm::is_contained(*dropped, axis);
+      });
   if (isa<SubviewOp, ExtractSliceOp>(op) && dist::dropsSplitDimension(op))
     return false;
   return cast<NDArrayType>(result.getType()).getRank() > 0;

@@ -596,6 +596,19 @@ func.func @reduction_distribution(%a: !ndarray.ndarray<4x?x?xf64, #dist.dist_env
 
 // -----
 
+// A view dropping axes is distributed like its source without them: split
+// axes renumbered (or rows, where a split axis is dropped); another
+// distribution is an error.
+func.func @dropping_view_distribution(%a: !ndarray.ndarray<?x?x4xf64, #dist.dist_env<team = 1, split = [0, 2]>>, %i: index, %n: index, %m: index) {
+  %ok = ndarray.subview %a[0, %i, 0] [%n, 1, 4] [1, 1, 1] : !ndarray.ndarray<?x?x4xf64, #dist.dist_env<team = 1, split = [0, 2]>> to !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+  %rows = ndarray.subview %a[0, 0, %i] [%n, %m, 1] [1, 1, 1] : !ndarray.ndarray<?x?x4xf64, #dist.dist_env<team = 1, split = [0, 2]>> to !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+  // expected-error @+1 {{'ndarray.subview' op requires arrays in compatible environments}}
+  %0 = ndarray.subview %a[0, %i, 0] [%n, 1, 4] [1, 1, 1] : !ndarray.ndarray<?x?x4xf64, #dist.dist_env<team = 1, split = [0, 2]>> to !ndarray.ndarray<?x4xf64, #dist.dist_env<team = 1, split = [1]>>
+  return
+}
+
+// -----
+
 func.func @cast_distribution(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>) {
   // expected-error @+1 {{'ndarray.cast' op operand type}}
   %0 = ndarray.cast %a : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>

@@ -518,3 +518,25 @@ func.func @grid_argument(%n: index, %m: index, %u: !ndarray.ndarray<?x?xf64> {di
   ndarray.insert_slice %d into %u[0, 0] [%n, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   return
 }
+
+// -----
+
+// Views dropping axes of a grid array stay on it (no redistribution to
+// rows): a[:, :, k] keeps both split axes, a[i, :, :] drops one and is
+// replicated.
+// CHECK-LABEL: func.func @grid_dropping_views
+// CHECK-NOT: dist.redistribute
+// CHECK: ndarray.subview %[[A:.*]][0, 0, %{{.*}}] [%{{.*}}, %{{.*}}, 1] [1, 1, 1] : !ndarray.ndarray<?x?x3xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.subview %[[A]][%{{.*}}, 0, 0] [1, %{{.*}}, 3] [1, 1, 1] : !ndarray.ndarray<?x?x3xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<?x3xf64>
+// CHECK-NOT: dist.redistribute
+// CHECK: return
+func.func @grid_dropping_views(%n: index, %i: index, %k: index, %v: f64) -> (f64, f64) {
+  %a = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?x3xf64>
+  %p = ndarray.subview %a[0, 0, %k] [%n, %n, 1] [1, 1, 1] : !ndarray.ndarray<?x?x3xf64> to !ndarray.ndarray<?x?xf64>
+  %r = ndarray.subview %a[%i, 0, 0] [1, %n, 3] [1, 1, 1] : !ndarray.ndarray<?x?x3xf64> to !ndarray.ndarray<?x3xf64>
+  %s = ndarray.reduction sum %p : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<f64>
+  %t = ndarray.reduction sum %r : !ndarray.ndarray<?x3xf64> -> !ndarray.ndarray<f64>
+  %x = ndarray.load %s[] : !ndarray.ndarray<f64>
+  %y = ndarray.load %t[] : !ndarray.ndarray<f64>
+  return %x, %y : f64, f64
+}

@@ -34,6 +34,12 @@ mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
 /// array's rank. Arrays in any distribution compute these on their blocks.
 bool isBoxSlice(mlir::Operation *op);
 
+/// The axes the subview or extract_slice `op` drops (rank reduction), in
+/// increasing order, if it is a view of a box (unit strides) dropping some
+/// but not all axes; std::nullopt otherwise.
+std::optional<llvm::SmallVector<int64_t>>
+getDroppedAxesOfBox(mlir::Operation *op);
+
 /// Whether the subview or extract_slice `op` drops dimension 0 (the split
 /// dimension) by rank reduction; conservatively true when unknown.
 bool dropsSplitDimension(mlir::Operation *op);
