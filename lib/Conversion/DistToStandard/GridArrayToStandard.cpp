@@ -613,6 +613,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
             ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(op) ||
+        isGridMatMul(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "

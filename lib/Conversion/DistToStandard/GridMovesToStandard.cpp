@@ -3,8 +3,8 @@
 // Ops on arrays in a distribution other than the default one (GridArray)
 // whose elements change owner: each rank states which elements of the
 // result its block needs, at their global positions in an array the ranks'
-// blocks tile (the source, or its permuted, mirrored or strided image, or
-// a box of it dropping axes), and
+// blocks tile (the source, or its permuted, mirrored or strided image, a
+// box of it dropping axes, or the panels of a matrix product), and
 // one `distruntime.repartition` moves each element at most once, point to
 // point between the ranks whose boxes intersect.
 //
@@ -213,6 +213,61 @@ struct GridDroppingSliceLowering : public GridPattern<OpTy> {
   }
 };
 
+/// A matrix product distributed like its first operand: this rank's block
+/// of the result (rows I, columns J) is A[I, :] @ B[:, J], both panels
+/// fetched from the blocks holding them (one repartition each; a view of a
+/// replicated B): on a p x q grid each rank receives m/p x k of A and
+/// k x n/q of B, instead of all of B as for rows.
+struct GridMatMulLowering : public GridPattern<MatMulOp> {
+  using GridPattern::GridPattern;
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NDArrayType type = op.getType();
+    if (!isGridMatMul(op))
+      return failure();
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    IndexMath m{b, loc};
+    auto env = dist::getDistEnv(type);
+    GridArray lhs = GridArray::unpack(adaptor.getLhs());
+    bool distributedRhs = isGridArray(op.getRhs().getType());
+    Value inner = lhs.shape[1];
+    Value columns =
+        distributedRhs ? GridArray::unpack(adaptor.getRhs()).shape[1]
+                       : dist::getDimValue(b, loc, adaptor.getRhs().front(), 1);
+    SmallVector<Value> shape{lhs.shape[0], columns};
+    auto [offsets, sizes] = dist::createBlock(b, loc, env, shape);
+    auto panelType = [&](Value rows, Value cols, Type element) {
+      return NDArrayType::get(getStaticShape({rows, cols}), element);
+    };
+    Value a = fetchBox(
+        b, loc, env.getTeam(), lhs, {offsets[0], m.c(0)}, {sizes[0], inner},
+        panelType(sizes[0], inner, op.getLhs().getType().getElementType()));
+    Type rhsElement = op.getRhs().getType().getElementType();
+    Value panel;
+    if (distributedRhs) {
+      panel =
+          fetchBox(b, loc, env.getTeam(), GridArray::unpack(adaptor.getRhs()),
+                   {m.c(0), offsets[1]}, {inner, sizes[1]},
+                   panelType(inner, sizes[1], rhsElement));
+    } else {
+      SmallVector<OpFoldResult> ones(2, b.getIndexAttr(1));
+      panel = SubviewOp::create(
+          b, loc, panelType(inner, sizes[1], rhsElement),
+          adaptor.getRhs().front(),
+          getAsOpFoldResult(ValueRange{m.c(0), offsets[1]}),
+          getAsOpFoldResult(ValueRange{inner, sizes[1]}), ones);
+    }
+    Value block = MatMulOp::create(
+        b, loc, panelType(sizes[0], sizes[1], type.getElementType()), a, panel);
+    block = castTo(b, loc, block, dist::getLocalType(type));
+    rewriter.replaceOpWithMultiple(
+        op, {GridArray::fromBlock(b, loc, block, offsets, shape).pack()});
+    return success();
+  }
+};
+
 /// flip: this rank's block of the result (distributed like the source) is
 /// the mirrored box of the source along the flipped axes, fetched from its
 /// owners (one repartition) and flipped locally.
@@ -345,6 +400,16 @@ struct GridLoadLowering : public GridPattern<LoadOp> {
 
 } // namespace
 
+bool imex::dist::detail::isGridMatMul(Operation *op) {
+  auto matmul = dyn_cast<MatMulOp>(op);
+  if (!matmul)
+    return false;
+  NDArrayType lhs = matmul.getLhs().getType(), rhs = matmul.getRhs().getType();
+  return isGridArray(matmul.getType()) && isGridArray(lhs) &&
+         lhs.getRank() == 2 && rhs.getRank() == 2 &&
+         (!dist::getDistEnv(rhs) || isGridArray(rhs));
+}
+
 void imex::dist::detail::populateGridMovesToStandardPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
@@ -352,6 +417,7 @@ void imex::dist::detail::populateGridMovesToStandardPatterns(
                GridStridedSliceLowering<SubviewOp>,
                GridStridedSliceLowering<ExtractSliceOp>,
                GridDroppingSliceLowering<SubviewOp>,
-               GridDroppingSliceLowering<ExtractSliceOp>, GridFlipLowering,
-               GridConcatLowering, GridLoadLowering>(converter, context);
+               GridDroppingSliceLowering<ExtractSliceOp>, GridMatMulLowering,
+               GridFlipLowering, GridConcatLowering, GridLoadLowering>(
+      converter, context);
 }

@@ -342,6 +342,10 @@ void populateGridArrayToStandardPatterns(const mlir::TypeConverter &converter,
                                          mlir::RewritePatternSet &patterns,
                                          const GridGhosts &ghosts,
                                          GridUpdates &updates);
+/// Whether `op` is a product of matrices the grid patterns compute on the
+/// blocks: distributed like its first operand (not on rows), its second
+/// operand replicated or distributed like it.
+bool isGridMatMul(mlir::Operation *op);
 /// Fails with a diagnostic at the first op on a grid array that
 /// convert-dist-to-standard does not compute on its blocks.
 mlir::LogicalResult checkGridArrayUses(mlir::Operation *root);

@@ -815,3 +815,25 @@ func.func @grid_row(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: i
   %r = ndarray.subview %d[%i, 0] [1, %m] [1, 1] : !grid to !ndarray.ndarray<?xf64>
   return %r : !ndarray.ndarray<?xf64>
 }
+
+// -----
+
+// A matrix product on a grid: this rank's block of the result (rows I,
+// columns J) is the product of the row panel A[I, :] and the column panel
+// B[:, J], each fetched with one repartition.
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-LABEL: func.func @grid_matmul
+// CHECK-SAME: (%[[A:[^:]*]]: !ndarray.ndarray<?x?xf64>, %[[B:[^:]*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index)
+// CHECK: %[[HA:.*]], %[[PA:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[N]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[I:.*]], %{{.*}}] target_sizes[%[[M:.*]], %[[N]]]
+// CHECK: %[[WA:.*]]:2 = distruntime.wait %[[HA]], %[[A]], %[[PA]]
+// CHECK: %[[HB:.*]], %[[PB:.*]] = distruntime.repartition %[[B]] global_shape[%[[N]], %[[N]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%{{.*}}, %[[J:.*]]] target_sizes[%[[N]], %[[K:.*]]]
+// CHECK: %[[WB:.*]]:2 = distruntime.wait %[[HB]], %[[B]], %[[PB]]
+// CHECK: %[[C:.*]] = ndarray.matmul %[[WA]]#1, %[[WB]]#1
+// CHECK: return %[[C]]
+func.func @grid_matmul(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index) -> !ndarray.ndarray<?x?xf64> {
+  %da = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !grid
+  %db = dist.init_dist_array %b offsets(%o0, %o1) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !grid
+  %c = ndarray.matmul %da, %db : (!grid, !grid) -> !grid
+  %blk = dist.owned_block_of %c : !grid -> !ndarray.ndarray<?x?xf64>
+  return %blk : !ndarray.ndarray<?x?xf64>
+}

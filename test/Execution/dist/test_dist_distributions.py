@@ -208,6 +208,10 @@ def manipulation(d):
                       d.array(data((2, 4)))], 0),
             "concat axis 0 with a replicated operand")
     d.check(d.matmul(a, d.array(data((4, 3)), dist=False)), "a @ b")
+    d.check(d.matmul(a, d.array(data((4, 7)))), "a @ b (both distributed)")
+    i = d.array(data((5, 6), "i64", -3, 3))
+    d.check(d.matmul(i, d.array(data((6, 2), "i64", -3, 3))),
+            "integer a @ b (both distributed)")
     d.check(d.expand_dims(a, (0,)), "a[None]")
 
 
@@ -438,6 +442,25 @@ def test_grid_views_dropping_axes_move_only_the_view():
     assert moved == [0, 0, 8 * 5 * 3, 8 * 5 * 3], f"row: {moved}"
     moved = _extra_bytes_on_grid(plane_volume, iota((6, 5, 4))[:, :, 2])
     assert moved == [0] * 4, f"plane: {moved}"
+
+
+def matmul_volume(d, multiply):
+    a = d.array(iota((12, 10)))
+    b = d.array(iota((10, 8)))
+    d.check(d.matmul(a, b) if multiply
+            else d.array(iota((12, 10)) @ iota((10, 8))), "result")
+
+
+def test_grid_matmul_moves_the_panels():
+    # a @ b on a 2x2 grid: rank (i, j) computes its block of the result
+    # from rows I of a and columns J of b; it receives the half of each
+    # panel its grid neighbour owns, so each rank sends its block of a (6 x
+    # 5) to its row neighbour and its block of b (5 x 4) to its column
+    # neighbour, not b to every rank.
+    if 4 not in RANKS:
+        pytest.skip("needs 4 ranks")
+    moved = _extra_bytes_on_grid(matmul_volume, iota((12, 10)) @ iota((10, 8)))
+    assert moved == [8 * (6 * 5 + 5 * 4)] * 4, f"bytes sent per rank {moved}"
 
 
 def load_volume(d, load):

@@ -108,6 +108,17 @@ bool imex::ndarray::detail::derivesDistribution(Operation *op) {
   // than rows: the dropped axes are reduced away from its distribution.)
   if (dist::getDroppedAxesOfBox(op))
     return hasNonDefaultDistribution(op->getOperand(0).getType());
+  // (A matrix product of a matrix in another distribution than rows and a
+  // replicated matrix or one in the same distribution: distributed like
+  // the first.)
+  if (auto matmul = dyn_cast<MatMulOp>(op)) {
+    auto lhs = cast<NDArrayType>(matmul.getLhs().getType());
+    auto rhs = cast<NDArrayType>(matmul.getRhs().getType());
+    auto rhsEnv = dist::getDistEnv(rhs);
+    return lhs.getRank() == 2 && rhs.getRank() == 2 &&
+           hasNonDefaultDistribution(lhs) &&
+           (!rhsEnv || rhsEnv == dist::getDistEnv(lhs));
+  }
   return isa<ReductionOp, ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp>(op);
 }
 

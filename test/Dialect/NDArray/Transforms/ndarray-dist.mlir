@@ -540,3 +540,25 @@ func.func @grid_dropping_views(%n: index, %i: index, %k: index, %v: f64) -> (f64
   %y = ndarray.load %t[] : !ndarray.ndarray<f64>
   return %x, %y : f64, f64
 }
+
+// -----
+
+// A matrix product of grid arrays (or of a grid array and a replicated one)
+// stays on the grid: the result is distributed like the first operand.
+// CHECK-LABEL: func.func @grid_matmul
+// CHECK-NOT: dist.redistribute
+// CHECK: ndarray.matmul %{{.*}}, %{{.*}} : (!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>) -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.matmul %{{.*}}, %{{.*}} : (!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>, !ndarray.ndarray<?x2xf64>) -> !ndarray.ndarray<?x2xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-NOT: dist.redistribute
+// CHECK: return
+func.func @grid_matmul(%n: index, %v: f64, %r: !ndarray.ndarray<?x2xf64>) -> (f64, f64) {
+  %a = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %b = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %c = ndarray.matmul %a, %b : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %d = ndarray.matmul %a, %r : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x2xf64>) -> !ndarray.ndarray<?x2xf64>
+  %s = ndarray.reduction sum %c : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<f64>
+  %t = ndarray.reduction sum %d : !ndarray.ndarray<?x2xf64> -> !ndarray.ndarray<f64>
+  %x = ndarray.load %s[] : !ndarray.ndarray<f64>
+  %y = ndarray.load %t[] : !ndarray.ndarray<f64>
+  return %x, %y : f64, f64
+}
