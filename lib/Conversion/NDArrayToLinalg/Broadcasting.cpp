@@ -65,14 +65,17 @@ static SmallVector<OpFoldResult> broadcastSizes(OpBuilder &b, Location loc,
               b, loc, aOne,
               cmpIndex(b, loc, arith::CmpIPredicate::eq, c, one)));
       runtimeCheck(b, loc, ok, "operands could not be broadcast together");
-      // (a == 1 ? c : a), which given the check is min(max(a, c), a * c):
-      // no index select, since chains of those (each broadcast's size
-      // feeding the next) make the value-bounds analysis of bufferization
-      // exponential in their depth.
-      size =
-          arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, a, c),
-                                 arith::MulIOp::create(b, loc, a, c))
-              .getResult();
+      // (a == 1 ? c : a), which given the check is 0 if either is 0, else
+      // max(a, c): no select of sizes (chains of those, each broadcast's size
+      // feeding the next, make bufferization's value-bounds analysis
+      // exponential in their depth), yet it folds to `a` when both are `a`.
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value empty = arith::OrIOp::create(
+          b, loc, cmpIndex(b, loc, arith::CmpIPredicate::eq, a, zero),
+          cmpIndex(b, loc, arith::CmpIPredicate::eq, c, zero));
+      size = arith::SelectOp::create(b, loc, empty, zero,
+                                     arith::MaxSIOp::create(b, loc, a, c))
+                 .getResult();
     }
     sizes.push_back(size ? size : b.getIndexAttr(1));
   }

@@ -67,15 +67,15 @@ func.func @broadcast(%a: !ndarray.ndarray<3x1xf64>, %b: !ndarray.ndarray<4xf32>)
 // -----
 
 // Dynamic sizes that could be 1 are repeated at run time, and incompatible
-// sizes abort. The result size is min(max(a, b), a * b), not a select:
-// chains of index selects make bufferization's value-bounds analysis
-// exponential.
+// sizes abort. The result size is 0 if either is 0, else max(a, b): not a
+// select between the sizes (chains of those make bufferization's
+// value-bounds analysis exponential), and `a` again when both are `a`.
 // CHECK-LABEL: func @dynamic_broadcast
 // CHECK: cf.assert {{.*}} "operands could not be broadcast together"
-// CHECK-NOT: arith.select
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[EMPTY:.*]] = arith.ori
 // CHECK: %[[MAX:.*]] = arith.maxsi %[[A:.*]], %[[B:.*]] : index
-// CHECK: %[[MUL:.*]] = arith.muli %[[A]], %[[B]] : index
-// CHECK: arith.minsi %[[MAX]], %[[MUL]] : index
+// CHECK: arith.select %[[EMPTY]], %[[C0]], %[[MAX]] : index
 // CHECK: scf.if
 // CHECK: linalg.generic
 func.func @dynamic_broadcast(%a: !ndarray.ndarray<?xf64>, %b: !ndarray.ndarray<?xf64>) -> !ndarray.ndarray<?xf64> {

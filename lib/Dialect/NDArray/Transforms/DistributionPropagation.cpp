@@ -297,10 +297,10 @@ bool isDistributedResult(OpResult result) {
     return dist::getDistEnv(insert.getDestination().getType()) != nullptr;
   // A view dropping axes of an array in another distribution than rows:
   // replicated if a split axis is dropped (as `a[i, :]` of rows).
-  if (auto env = dist::getDistEnv(op->getOperand(0).getType());
-      env && !env.isDefaultDistribution())
-    if (std::optional<SmallVector<int64_t>> dropped =
-            dist::getDroppedAxesOfBox(op))
+  if (std::optional<SmallVector<int64_t>> dropped =
+          dist::getDroppedAxesOfBox(op))
+    if (auto env = dist::getDistEnv(op->getOperand(0).getType());
+        env && !env.isDefaultDistribution())
       return llvm::none_of(env.getSplit(), [&](int64_t axis) {
         return llvm::is_contained(*dropped, axis);
       });
