@@ -137,44 +137,49 @@ std::pair<long, long> interior(const Block &b, long first, long last) {
   return {lo, std::max(lo, hi)};
 }
 
+// One row of the Jacobi update, columns [jlo, jhi), from the rows north,
+// mid and south of it.
+void jacobiRow(const double *__restrict north, const double *__restrict mid,
+               const double *__restrict south, double *__restrict out, long jlo,
+               long jhi) {
+  for (long j = jlo; j < jhi; ++j)
+    out[j] = ((north[j] + south[j]) + (mid[j - 1] + mid[j + 1])) * 0.25;
+}
+
+// One row of the wave2d update, columns [jlo, jhi), from rows i-2..i+2 of
+// u (m2..p2) and row i of uprev, in the ndarray program's order.
+void waveRow(const double *__restrict m2, const double *__restrict m1,
+             const double *__restrict c, const double *__restrict p1,
+             const double *__restrict p2, const double *__restrict prev,
+             double *__restrict out, long jlo, long jhi) {
+  for (long j = jlo; j < jhi; ++j) {
+    double a = -m2[j] + 16.0 * m1[j];
+    a = a - 30.0 * c[j];
+    a = a + 16.0 * p1[j];
+    a = a - p2[j];
+    a = a - c[j - 2];
+    a = a + 16.0 * c[j - 1];
+    a = a - 30.0 * c[j];
+    a = a + 16.0 * c[j + 1];
+    a = a - c[j + 2];
+    double lap = a / 12.0;
+    out[j] = (2.0 * c[j] - prev[j]) + 0.25 * lap;
+  }
+}
+
 void jacobiStep(Grid &u, Grid &v, long rows) {
   long n = u.n;
   auto [lo, hi] = interior(u.block, 1, rows - 1);
-  for (long r = lo; r < hi; ++r) {
-    const double *__restrict north = u.row(r - 1);
-    const double *__restrict mid = u.row(r);
-    const double *__restrict south = u.row(r + 1);
-    double *__restrict out = v.row(r);
-    for (long j = 1; j < n - 1; ++j)
-      out[j] = ((north[j] + south[j]) + (mid[j - 1] + mid[j + 1])) * 0.25;
-  }
+  for (long r = lo; r < hi; ++r)
+    jacobiRow(u.row(r - 1), u.row(r), u.row(r + 1), v.row(r), 1, n - 1);
 }
 
 void waveStep(Grid &u, Grid &uprev, Grid &unew, long rows) {
   long n = u.n;
   auto [lo, hi] = interior(u.block, 2, rows - 2);
-  for (long r = lo; r < hi; ++r) {
-    const double *__restrict m2 = u.row(r - 2);
-    const double *__restrict m1 = u.row(r - 1);
-    const double *__restrict c = u.row(r);
-    const double *__restrict p1 = u.row(r + 1);
-    const double *__restrict p2 = u.row(r + 2);
-    const double *__restrict prev = uprev.row(r);
-    double *__restrict out = unew.row(r);
-    for (long j = 2; j < n - 2; ++j) {
-      double a = -m2[j] + 16.0 * m1[j];
-      a = a - 30.0 * c[j];
-      a = a + 16.0 * p1[j];
-      a = a - p2[j];
-      a = a - c[j - 2];
-      a = a + 16.0 * c[j - 1];
-      a = a - 30.0 * c[j];
-      a = a + 16.0 * c[j + 1];
-      a = a - c[j + 2];
-      double lap = a / 12.0;
-      out[j] = (2.0 * c[j] - prev[j]) + 0.25 * lap;
-    }
-  }
+  for (long r = lo; r < hi; ++r)
+    waveRow(u.row(r - 2), u.row(r - 1), u.row(r), u.row(r + 1), u.row(r + 2),
+            uprev.row(r), unew.row(r), 2, n - 2);
 }
 
 double checksum(Grid &u) {
@@ -247,42 +252,16 @@ void exchangeTile(Tile &t, const GridComm &g) {
 void jacobiTileStep(Tile &u, Tile &v, long rows, long cols) {
   auto [ilo, ihi] = interior(u.r, 1, rows - 1);
   auto [jlo, jhi] = interior(u.c, 1, cols - 1);
-  for (long i = ilo; i < ihi; ++i) {
-    const double *__restrict north = u.at(i - 1, 0);
-    const double *__restrict mid = u.at(i, 0);
-    const double *__restrict south = u.at(i + 1, 0);
-    double *__restrict out = v.at(i, 0);
-    for (long j = jlo; j < jhi; ++j)
-      out[j] = ((north[j] + south[j]) + (mid[j - 1] + mid[j + 1])) * 0.25;
-  }
+  for (long i = ilo; i < ihi; ++i)
+    jacobiRow(u.at(i - 1, 0), u.at(i, 0), u.at(i + 1, 0), v.at(i, 0), jlo, jhi);
 }
 
-// waveStep on a tile (the same arithmetic in the same order).
 void waveTileStep(Tile &u, Tile &uprev, Tile &unew, long rows, long cols) {
   auto [ilo, ihi] = interior(u.r, 2, rows - 2);
   auto [jlo, jhi] = interior(u.c, 2, cols - 2);
-  for (long i = ilo; i < ihi; ++i) {
-    const double *__restrict m2 = u.at(i - 2, 0);
-    const double *__restrict m1 = u.at(i - 1, 0);
-    const double *__restrict c = u.at(i, 0);
-    const double *__restrict p1 = u.at(i + 1, 0);
-    const double *__restrict p2 = u.at(i + 2, 0);
-    const double *__restrict prev = uprev.at(i, 0);
-    double *__restrict out = unew.at(i, 0);
-    for (long j = jlo; j < jhi; ++j) {
-      double a = -m2[j] + 16.0 * m1[j];
-      a = a - 30.0 * c[j];
-      a = a + 16.0 * p1[j];
-      a = a - p2[j];
-      a = a - c[j - 2];
-      a = a + 16.0 * c[j - 1];
-      a = a - 30.0 * c[j];
-      a = a + 16.0 * c[j + 1];
-      a = a - c[j + 2];
-      double lap = a / 12.0;
-      out[j] = (2.0 * c[j] - prev[j]) + 0.25 * lap;
-    }
-  }
+  for (long i = ilo; i < ihi; ++i)
+    waveRow(u.at(i - 2, 0), u.at(i - 1, 0), u.at(i, 0), u.at(i + 1, 0),
+            u.at(i + 2, 0), uprev.at(i, 0), unew.at(i, 0), jlo, jhi);
 }
 
 double tileChecksum(Tile &t) {

@@ -58,22 +58,13 @@ bool dist::isBoxSlice(Operation *op) {
 }
 
 std::optional<SmallVector<int64_t>> dist::getDroppedAxesOfBox(Operation *op) {
-  if (!isa<SubviewOp, ExtractSliceOp>(op))
-    return std::nullopt;
-  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
-  auto source = cast<NDArrayType>(op->getOperand(0).getType());
-  auto result = cast<NDArrayType>(op->getResult(0).getType());
-  if (result.getRank() == 0 || result.getRank() == source.getRank() ||
-      !llvm::all_of(slice.getMixedStrides(),
+  std::optional<SmallVector<int64_t>> dropped = getDroppedAxes(op);
+  if (!dropped || dropped->empty() ||
+      cast<NDArrayType>(op->getResult(0).getType()).getRank() == 0 ||
+      !llvm::all_of(cast<OffsetSizeAndStrideOpInterface>(op).getMixedStrides(),
                     [](OpFoldResult s) { return isConstantIntValue(s, 1); }))
     return std::nullopt;
-  std::optional<llvm::SmallDenseSet<unsigned>> dropped =
-      computeRankReductionMask(slice.getStaticSizes(), result.getShape());
-  if (!dropped)
-    return std::nullopt;
-  SmallVector<int64_t> axes(dropped->begin(), dropped->end());
-  llvm::sort(axes);
-  return axes;
+  return dropped;
 }
 
 bool dist::dropsSplitDimension(Operation *op) {

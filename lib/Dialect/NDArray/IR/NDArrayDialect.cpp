@@ -82,29 +82,36 @@ bool imex::ndarray::areCompatibleEnvironments(NDArrayType a, NDArrayType b) {
   return oneWay(a, b) && oneWay(b, a);
 }
 
+std::optional<SmallVector<int64_t>>
+imex::ndarray::getDroppedAxes(Operation *op) {
+  if (!isa<SubviewOp, ExtractSliceOp>(op))
+    return std::nullopt;
+  auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
+  std::optional<llvm::SmallDenseSet<unsigned>> mask = computeRankReductionMask(
+      slice.getStaticSizes(),
+      cast<NDArrayType>(op->getResult(0).getType()).getShape());
+  if (!mask)
+    return std::nullopt;
+  SmallVector<int64_t> axes(mask->begin(), mask->end());
+  llvm::sort(axes);
+  return axes;
+}
+
 /// Whether `op` is a view dropping unit dimensions of its source whose
 /// result has the source's environments reduced over the dropped axes (an
 /// axis a distribution splits may be dropped: see
 /// EnvironmentAttrInterface::getReducedEnvironment).
 static bool hasReducedEnvironments(Operation *op) {
-  auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(op);
-  if (!slice || !isa<SubviewOp, ExtractSliceOp>(op))
+  std::optional<SmallVector<int64_t>> dropped = getDroppedAxes(op);
+  if (!dropped || dropped->empty())
     return false;
   auto source = cast<NDArrayType>(op->getOperand(0).getType());
   auto result = cast<NDArrayType>(op->getResult(0).getType());
-  if (result.getRank() >= source.getRank())
-    return false;
-  std::optional<llvm::SmallDenseSet<unsigned>> mask =
-      computeRankReductionMask(slice.getStaticSizes(), result.getShape());
-  if (!mask)
-    return false;
-  SmallVector<int64_t> dropped(mask->begin(), mask->end());
-  llvm::sort(dropped);
   SmallVector<Attribute> reduced;
   for (Attribute env : source.getEnvironments()) {
     auto iface = dyn_cast<EnvironmentAttrInterface>(env);
     reduced.push_back(
-        iface ? iface.getReducedEnvironment(result, dropped, false) : env);
+        iface ? iface.getReducedEnvironment(result, *dropped, false) : env);
   }
   return NDArrayType::canonicalizeEnvironments(reduced) ==
          result.getEnvironments();

@@ -46,6 +46,11 @@ mlir::LogicalResult verifySliceBounds(
     llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> offsets,
     llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> strides);
 
+/// The axes a view (ndarray.subview, ndarray.extract_slice) `op` drops by
+/// rank reduction, in increasing order (empty if it keeps the rank);
+/// std::nullopt for other ops or if its sizes do not determine them.
+std::optional<llvm::SmallVector<int64_t>> getDroppedAxes(mlir::Operation *op);
+
 /// Emits an error on `op` unless the environments of all its array operands
 /// and results are pairwise compatible.
 mlir::LogicalResult verifyCompatibleEnvironments(mlir::Operation *op);
