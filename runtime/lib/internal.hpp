@@ -351,7 +351,8 @@ enum PlanKind {
   kPlanReshape = 1,
   kPlanPermute = 2,
   kPlanRepart = 3,
-  kPlanGhost = 4
+  kPlanGhost = 4,
+  kPlanBoxes = 5
 };
 
 std::shared_ptr<const Plan> cache_lookup(int kind, int64_t team, int64_t key);
@@ -386,6 +387,11 @@ Rec make_ghost_meta(int d, const int64_t *gshape, const int64_t *own_off,
                     const int64_t *own_size, const int64_t *buf_off,
                     const std::vector<int64_t> &boxes);
 std::shared_ptr<Plan> build_ghost_plan(Team &t, const Rec &meta,
+                                       const std::vector<int64_t> &boxes);
+/// Several boxes of an array (nboxes x (offsets, sizes), the same count on
+/// every rank; record as make_ghost_meta's with `buf_off` 0) into one
+/// output each: from each owner one message per box it holds part of.
+std::shared_ptr<Plan> build_boxes_plan(Team &t, const Rec &meta,
                                        const std::vector<int64_t> &boxes);
 
 Rec make_reshape_meta(int din, const int64_t *gin, int dout,

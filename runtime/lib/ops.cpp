@@ -90,7 +90,8 @@ template <class TR>
 int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
                 uint32_t seq, const View<typename TR::T> &src,
                 const View<typename TR::T> *outs, int nouts,
-                const char *const *names, int kind, const char *entry) {
+                const char *const *names, int kind, const char *entry,
+                const View<typename TR::T> *registered = nullptr) {
   using T = typename TR::T;
   constexpr int64_t es = sizeof(T);
   for (const Xfer &x : plan.locals) {
@@ -104,11 +105,14 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
   op->entry = entry;
   op->stat_kind = kind;
   op->elem_size = es;
-  op->narrays = 1 + nouts;
+  // The arrays _idtr_wait_buffers expects: the input and the outputs, or
+  // the one buffer `registered` the outputs are views of.
+  const int narrays = registered ? 1 : nouts;
+  op->narrays = 1 + narrays;
   op->arrays[0] = view_span(src);
   op->array_names[0] = names[0];
-  for (int i = 0; i < nouts; ++i) {
-    op->arrays[1 + i] = view_span(outs[i]);
+  for (int i = 0; i < narrays; ++i) {
+    op->arrays[1 + i] = view_span(registered ? *registered : outs[i]);
     op->array_names[1 + i] = names[1 + i];
   }
   op->reqs.reserve(plan.sends.size() + plan.recvs.size());
@@ -261,6 +265,66 @@ int64_t repartition(const char *entry, int64_t team, int64_t ir, void *id,
                [&](const Rec &m) { return build_repart_plan(*t, 0, m); });
   return execute<TR>(t, *plan, seq, in, &out, 1, kInOut, IDTR_STAT_REPARTITION,
                      entry);
+}
+
+template <class TR>
+int64_t fetch_boxes(const char *entry, int64_t team, int64_t ir, void *id,
+                    int64_t gr, void *gd, int64_t lr, void *ld, int64_t xr,
+                    void *xd, int64_t orr, void *od, int64_t key) {
+  using T = typename TR::T;
+  EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_REPARTITION, IDTR_CNT_CALL_NS);
+  stat_add(IDTR_STAT_REPARTITION, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> in = make_view<T>("in", ir, id, Use::In);
+  const int d = in.rank;
+  if (d < 1)
+    fail("argument 'in': distributed arrays must have rank >= 1");
+  auto g = read_index("gshape", gr, gd, d);
+  auto lo = read_index("loffs_in", lr, ld, d);
+  check_box_block("in", in, g, lo);
+  if (!xd)
+    fail("argument 'boxes': null memref descriptor");
+  if (xr != 1 || MemRef<int64_t>(1, xd).size(0) % (2 * d) != 0)
+    fail("argument 'boxes' must be a rank-1 memref<?xindex> of (offsets, "
+         "sizes) pairs of %d entries each",
+         2 * d);
+  auto boxes =
+      read_index_table("boxes", xr, xd, MemRef<int64_t>(1, xd).size(0));
+  const size_t nboxes = boxes.size() / (2 * d);
+  // Box b is stored row-major after the boxes before it.
+  View<T> out = make_view<T>("out", orr, od, Use::Out);
+  std::vector<View<T>> views(nboxes);
+  int64_t total = 0;
+  for (size_t b = 0; b < nboxes; ++b) {
+    Idx off(d), size(d);
+    for (int k = 0; k < d; ++k) {
+      off[k] = boxes[b * 2 * d + k];
+      size[k] = boxes[b * 2 * d + d + k];
+    }
+    check_box("box", off, size, g);
+    views[b] = dense_view(out.base + total, size.data(), d);
+    int64_t n = 1;
+    for (int64_t s : size)
+      n *= s;
+    total += n;
+  }
+  if (out.rank != 1 || out.sizes[0] != total || (total > 1 && out.strides[0] != 1))
+    fail("argument 'out' must be a contiguous rank-1 memref of the %" PRId64
+         " elements of the boxes, got shape %s",
+         total, fmt_vec(out.sizes, out.rank).c_str());
+  if (check_collectives())
+    check_call(*t, plan_sig(entry, "key", key, "gshape", g));
+  uint32_t seq = next_seq(*t);
+  Idx zero(d);
+  auto meta = make_ghost_meta(d, g.data(), lo.data(), in.sizes, zero.data(),
+                              boxes);
+  auto plan =
+      get_plan(kPlanBoxes, *t, key, IDTR_STAT_REPARTITION, meta,
+               [&](const Rec &m) { return build_boxes_plan(*t, m, boxes); });
+  return execute<TR>(t, *plan, seq, in, views.data(),
+                     static_cast<int>(nboxes), kInOut, IDTR_STAT_REPARTITION,
+                     entry, &out);
 }
 
 template <class TR>
@@ -448,6 +512,11 @@ using namespace idtr::detail;
                                                 int64_t key) {                 \
     return exchange_ghosts<TR>("_idtr_exchange_ghosts_" #S, team, A(buf),      \
                                A(g), A(bo), A(oo), A(os), A(boxes), key);      \
+  }                                                                            \
+  IDTR_EXPORT int64_t _idtr_fetch_boxes_##S(int64_t team, M(in), M(g), M(lo), \
+                                            M(boxes), M(out), int64_t key) {   \
+    return fetch_boxes<TR>("_idtr_fetch_boxes_" #S, team, A(in), A(g), A(lo),  \
+                           A(boxes), A(out), key);                             \
   }                                                                            \
   IDTR_EXPORT int64_t _idtr_copy_reshape_##S(                                  \
       int64_t team, M(in), M(gi), M(li), M(go), M(lo), M(out), int64_t key) {  \

@@ -56,7 +56,8 @@ void cache_forget(int64_t team, int64_t key) {
   PlanCache &s = plan_cache();
   std::lock_guard<std::mutex> lk(s.mu);
   for (int kind :
-       {kPlanHalo, kPlanReshape, kPlanPermute, kPlanRepart, kPlanGhost})
+       {kPlanHalo, kPlanReshape, kPlanPermute, kPlanRepart, kPlanGhost,
+        kPlanBoxes})
     s.plans.erase({kind, team, key});
 }
 

@@ -466,6 +466,99 @@ std::shared_ptr<Plan> build_ghost_plan(Team &t, const Rec &meta,
   return plan;
 }
 
+std::shared_ptr<Plan> build_boxes_plan(Team &t, const Rec &meta,
+                                       const std::vector<int64_t> &boxes) {
+  std::vector<int64_t> all =
+      gather_blocks(t, meta, kBlockLen, "invalid partition of the input");
+  const int p = t.size, me = t.rank;
+  const int d = static_cast<int>(meta[kBoxD]);
+  const int64_t nboxes = static_cast<int64_t>(boxes.size()) / (2 * d);
+  std::vector<int64_t> counts;
+  allgather_i64(t, &nboxes, 1, counts);
+  for (int r = 1; r < p; ++r)
+    if (counts[r] != counts[0])
+      fail_collective(t.rank,
+                      "the number of boxes differs between ranks: rank 0 "
+                      "passed %" PRId64 " but rank %d passed %" PRId64,
+                      counts[0], r, counts[r]);
+  auto block = [&](int r) {
+    return owned_box(all.data() + static_cast<size_t>(r) * kBlockLen);
+  };
+  auto box = [&](const int64_t *entries) {
+    Box B;
+    for (int k = 0; k < d; ++k) {
+      B.lo[k] = entries[k];
+      B.hi[k] = entries[k] + entries[d + k];
+    }
+    return B;
+  };
+  // Tags: box b's messages get sub-channel b % 8; between two ranks both
+  // sides post them in box order, so equal tags match in order.
+  auto sub = [](int64_t b) { return static_cast<int>(b % 8); };
+  const size_t stride = static_cast<size_t>(nboxes) * 2 * d;
+  // What I want of each rank's block, per box (sizes 0: nothing).
+  std::vector<int64_t> want(static_cast<size_t>(p) * stride, 0), got;
+  auto plan = std::make_shared<Plan>();
+  plan->meta = meta;
+  const Box mine = block(me);
+  for (int64_t b = 0; b < nboxes; ++b) {
+    Box B = box(boxes.data() + b * 2 * d), I;
+    for (int r = 0; r < p; ++r) {
+      if (!intersect(block(r), B, d, I))
+        continue;
+      Xfer x;
+      x.peer = r;
+      x.sub = sub(b);
+      x.out = static_cast<int>(b);
+      x.dst = region_in(I, B.lo, d);
+      if (r == me) {
+        x.src = region_in(I, mine.lo, d);
+        plan->locals.push_back(x);
+        continue;
+      }
+      int64_t *w = want.data() + r * stride + b * 2 * d;
+      for (int k = 0; k < d; ++k) {
+        w[k] = I.lo[k];
+        w[d + k] = I.hi[k] - I.lo[k];
+      }
+    }
+  }
+  alltoall_i64(t, want.data(), static_cast<int>(stride), got);
+  // Receives per peer in box order (and sends below likewise).
+  for (int r = 0; r < p; ++r)
+    for (int64_t b = 0; b < nboxes; ++b) {
+      const int64_t *w = want.data() + r * stride + b * 2 * d;
+      Box I = box(w);
+      if (r == me || box_empty(I, d))
+        continue;
+      Xfer x;
+      x.peer = r;
+      x.sub = sub(b);
+      x.out = static_cast<int>(b);
+      x.dst = region_in(I, box(boxes.data() + b * 2 * d).lo, d);
+      plan->recvs.push_back(x);
+    }
+  for (int q = 0; q < p; ++q)
+    for (int64_t b = 0; b < nboxes; ++b) {
+      const int64_t *w = got.data() + q * stride + b * 2 * d;
+      Box B = box(w), I;
+      if (q == me || box_empty(B, d))
+        continue;
+      if (!intersect(mine, B, d, I) || box_volume(I, d) != box_volume(B, d))
+        fail_collective(t.rank,
+                        "rank %d requested %s+%s from rank %d, which does "
+                        "not lie in its block",
+                        q, fmt_vec(w, d).c_str(), fmt_vec(w + d, d).c_str(),
+                        me);
+      Xfer x;
+      x.peer = q;
+      x.sub = sub(b);
+      x.src = region_in(B, mine.lo, d);
+      plan->sends.push_back(x);
+    }
+  return plan;
+}
+
 // ---------------------------------------------------------------- reshape ---
 
 Rec make_reshape_meta(int din, const int64_t *gin, int dout,

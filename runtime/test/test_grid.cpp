@@ -1,8 +1,9 @@
 // Block distributions over grids of ranks: _idtr_grid_dims (MPI_Dims_create),
 // _idtr_grid_block, redistribution between any two block distributions with
-// _idtr_repartition (exact bytes), and in-place ghost-cell exchange on N-d
-// grids with _idtr_exchange_ghosts (neighbour-only messages, faces and
-// corners as the read boxes need).
+// _idtr_repartition (exact bytes), several boxes in one operation with
+// _idtr_fetch_boxes (a stencil's halo faces), and in-place ghost-cell
+// exchange on N-d grids with _idtr_exchange_ghosts (neighbour-only messages,
+// faces and corners as the read boxes need).
 #include "test_util.hpp"
 
 using namespace idtest;
@@ -488,4 +489,135 @@ TEST(Ghosts, MessagesPerNeighbour) {
       }
     EXPECT_EQ(stat(IDTR_STAT_HALO, IDTR_CNT_BYTES_RECV), bytes) << st.name;
   }
+}
+
+// ------------------------------------------------------------ fetch boxes ---
+
+template <class D> class FetchBoxes : public ::testing::Test {
+protected:
+  void SetUp() override { _idtr_clear_cache(); }
+};
+TYPED_TEST_SUITE(FetchBoxes, MovedTypes, TypeNames);
+
+namespace {
+
+/// Fetches the boxes a stencil's views read (each shifted block, clipped;
+/// also the parts this rank owns) in one operation and checks every value,
+/// one message per (owner, box it holds part of), and the bytes.
+template <class D>
+void run_fetch_boxes(const Vec &g, const Dist &dist, const Stencil &st,
+                     Layout li, int64_t key) {
+  using T = typename D::T;
+  const int p = nprocs(), me = rank();
+  const int d = static_cast<int>(g.size());
+  Blocks a = grid_blocks(g, dist.grid, p);
+  Arr<T> in(a.size[me], li);
+  for_each_index(in.sizes, [&](const Vec &i) {
+    Vec gi = i;
+    for (int k = 0; k < d; ++k)
+      gi[k] += a.off[me][k];
+    in.at(i) = val<D>(lin(g, gi));
+  });
+  // Every rank passes one box per view (empty where it reads nothing).
+  std::vector<int64_t> boxes;
+  std::vector<std::pair<Vec, Vec>> reads;
+  int64_t total = 0;
+  for (const Vec &sh : st.shifts) {
+    Vec lo, ext;
+    read_box(g, a.off[me], a.size[me], sh, lo, ext);
+    reads.push_back({lo, ext});
+    boxes.insert(boxes.end(), lo.begin(), lo.end());
+    boxes.insert(boxes.end(), ext.begin(), ext.end());
+    total += volume(ext);
+  }
+  const T sentinel = val<D>(-7);
+  Arr<T> out(Vec{total}, Layout::Dense, sentinel);
+  int64_t msgs = 0, remote = 0, local = 0;
+  for (auto &[lo, ext] : reads)
+    for (int r = 0; r < p; ++r) {
+      Vec lo_;
+      int64_t n = volume(overlap(a.off[r], a.size[r], lo, ext, lo_));
+      (r == me ? local : remote) += n;
+      msgs += r != me && n > 0;
+    }
+  auto vg = iv(g), vli = iv(a.off[me]), vbx = iv(boxes);
+  std::string what = str(g) + " " + dist.name + " " + st.name + " " +
+                     layout_name(li) + " key " + std::to_string(key);
+  for (int it = 0; it < (key >= 0 ? 2 : 1); ++it) {
+    _idtr_reset_stats();
+    int64_t handle =
+        D::fetch_boxes(IDTR_TEAM_WORLD, in.rank(), in.d(), 1, vg.get(), 1,
+                       vli.get(), 1, vbx.get(), 1, out.d(), key);
+    _idtr_wait_buffers(handle, in.rank(), in.d(), 1, out.d(), 1, out.d());
+    int64_t at = 0;
+    int bad = 0;
+    for (auto &[lo, ext] : reads)
+      for_each_index(ext, [&](const Vec &i) {
+        Vec gi = i;
+        for (int k = 0; k < d; ++k)
+          gi[k] += lo[k];
+        if (!(out.at(Vec{at++}) == val<D>(lin(g, gi))) && bad++ < 3)
+          ADD_FAILURE() << what << ": element " << str(gi) << " wrong";
+      });
+    const int64_t es = sizeof(T);
+    EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_MSGS_RECV), msgs) << what;
+    EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_BYTES_RECV), es * remote)
+        << what;
+    EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_LOCAL_BYTES), es * local)
+        << what;
+    if (key >= 0 && it > 0)
+      EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_CACHE_HITS), 1) << what;
+  }
+}
+
+} // namespace
+
+TYPED_TEST(FetchBoxes, StencilViewsOnEveryDistribution) {
+  const int p = nprocs();
+  int idx = 0;
+  for (const Vec &g : {Vec{9, 7}, Vec{2, 11}, Vec{5, 4, 6}, Vec{13}}) {
+    const int d = static_cast<int>(g.size());
+    for (const Dist &dist : dists(d, p))
+      for (const Stencil &st : stencils(d)) {
+        if (sampled<TypeParam>(idx))
+          run_fetch_boxes<TypeParam>(g, dist, st, static_cast<Layout>(idx % 3),
+                                     idx % 2 ? -1 : 5000 + idx);
+        ++idx;
+      }
+  }
+}
+
+// The halo faces of a 5-point stencil on a 2-D grid (the boxes beside the
+// block, as convert-dist-to-standard passes them) come in one message per
+// face neighbour.
+TEST(FetchBoxes, FacesOneMessagePerNeighbour) {
+  const int p = nprocs(), me = rank();
+  const Vec g{40, 30};
+  Vec grid = dims_create({0, 0});
+  Blocks b = grid_blocks(g, grid, p);
+  const Vec &off = b.off[me], &size = b.size[me];
+  std::vector<int64_t> boxes;
+  int64_t total = 0;
+  for (int k = 0; k < 2; ++k)
+    for (int side : {-1, 1}) {
+      Vec lo = off, ext = size;
+      lo[k] = side < 0 ? off[k] - 1 : off[k] + size[k];
+      ext[k] = (side < 0 ? off[k] > 0 : off[k] + size[k] < g[k]) ? 1 : 0;
+      if (ext[k] == 0)
+        lo[k] = 0;
+      boxes.insert(boxes.end(), lo.begin(), lo.end());
+      boxes.insert(boxes.end(), ext.begin(), ext.end());
+      total += volume(ext);
+    }
+  const int64_t ci = me / grid[1], cj = me % grid[1];
+  const int64_t neighbours = (ci > 0) + (ci + 1 < grid[0]) + (cj > 0) +
+                             (cj + 1 < grid[1]);
+  Arr<double> in(size), out(Vec{total});
+  auto vg = iv(g), vli = iv(off), vbx = iv(boxes);
+  _idtr_reset_stats();
+  _idtr_wait(_idtr_fetch_boxes_f64(IDTR_TEAM_WORLD, 2, in.d(), 1, vg.get(), 1,
+                                   vli.get(), 1, vbx.get(), 1, out.d(), -1));
+  EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_CALLS), 1);
+  EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_MSGS_RECV), neighbours);
+  EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_MSGS_SENT), neighbours);
 }

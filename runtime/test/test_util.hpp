@@ -44,6 +44,7 @@ inline int nprocs() {
   static constexpr auto permute = &_idtr_copy_permute_##S;                     \
   static constexpr auto repartition = &_idtr_repartition_##S;                  \
   static constexpr auto exchange_ghosts = &_idtr_exchange_ghosts_##S;          \
+  static constexpr auto fetch_boxes = &_idtr_fetch_boxes_##S;                  \
   static constexpr auto gather = &_idtr_gather_##S;                            \
   static constexpr auto alltoall = &_idtr_ragged_alltoall_##S;                 \
   static constexpr auto take = &_idtr_take_##S;                                \

@@ -222,6 +222,15 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     The owned block is read, not written; wait before reading the ghost
  *     cells or writing the owned block.
  *
+ * int64_t _idtr_fetch_boxes_f64(int64_t team, (r,d) in, (r,d) gshape,
+ *             (r,d) loffs_in, (r,d) boxes, (r,d) out, int64_t key);  Async.
+ *     Several global boxes of an array in any block distribution at once
+ *     (as many _idtr_repartition calls, in one operation with one wait):
+ *     `boxes` lists them (nboxes x (d offsets, d sizes), the same count on
+ *     every rank), `out` (rank 1, contiguous) receives them one after
+ *     another, each row-major. One message per (owner, box it holds part
+ *     of): the halo faces of a grid block come from its neighbours.
+ *
  * int64_t _idtr_copy_reshape_f64(int64_t team, (r,d) in, (r,d) gshape_in,
  *             (r,d) loffs_in, (r,d) gshape_out, (r,d) loffs_out, (r,d) out,
  *             int64_t key);                                           Async.
@@ -334,6 +343,10 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
       int64_t team, IDTR_MEMREF(buf), IDTR_MEMREF(gshape),                     \
       IDTR_MEMREF(buf_offs), IDTR_MEMREF(own_offs), IDTR_MEMREF(own_sizes),    \
       IDTR_MEMREF(boxes), int64_t key);                                        \
+  IDTR_API int64_t _idtr_fetch_boxes_##S(                                      \
+      int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape),                      \
+      IDTR_MEMREF(loffs_in), IDTR_MEMREF(boxes), IDTR_MEMREF(out),             \
+      int64_t key);                                                            \
   IDTR_API int64_t _idtr_copy_reshape_##S(                                     \
       int64_t team, IDTR_MEMREF(in), IDTR_MEMREF(gshape_in),                   \
       IDTR_MEMREF(loffs_in), IDTR_MEMREF(gshape_out), IDTR_MEMREF(loffs_out),  \
