@@ -501,6 +501,29 @@ LogicalResult RepartitionOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// FetchBoxesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FetchBoxesOp::verify() {
+  auto rank = cast<ndarray::NDArrayType>(getInput().getType()).getRank();
+  size_t expected = getOutputs().size() * rank;
+  if (getOutputs().empty())
+    return emitOpError("expects at least one box");
+  if (getBoxOffsets().size() != expected || getBoxSizes().size() != expected)
+    return emitOpError("expects ")
+           << expected << " box_offsets and box_sizes (" << rank
+           << " per output), got " << getBoxOffsets().size() << " and "
+           << getBoxSizes().size();
+  for (auto [i, output] : llvm::enumerate(getOutputs()))
+    if (failed(verifyBlockCopy(*this, getInput(), output, getGlobalShape(),
+                               getLocalOffsets(),
+                               getBoxSizes().slice(i * rank, rank),
+                               "box_sizes of output #" + std::to_string(i))))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // GatherOp
 //===----------------------------------------------------------------------===//
 
@@ -611,9 +634,9 @@ LogicalResult WaitOp::verify() {
   }
   if (producer && !isa<RegionBranchOpInterface>(producer))
     return emitOpError("handle must be produced by distruntime.get_halo, "
-                       "distruntime.copy_reshape, distruntime.copy_permute "
-                       "or distruntime.repartition (or be a block "
-                       "argument), not by '")
+                       "distruntime.copy_reshape, distruntime.copy_permute, "
+                       "distruntime.repartition or distruntime.fetch_boxes "
+                       "(or be a block argument), not by '")
            << producer->getName() << "'";
   if (getArrays().empty() || getArrays().size() > 3)
     return emitOpError("expects 1 to 3 arrays (the input and the outputs of "

@@ -162,6 +162,12 @@ Callee idtr_calls::getCallee(Operation *op) {
                               {i64, array, list, list, list, list, array, i64},
                               {i64})};
       })
+      .Case([&](FetchBoxesOp) {
+        return Callee{
+            "_idtr_fetch_boxes_" + suffix,
+            FunctionType::get(context, {i64, array, list, list, list, array, i64},
+                              {i64})};
+      })
       .Case([&](GatherOp) {
         return Callee{"_idtr_gather_" + suffix,
                       FunctionType::get(

@@ -32,9 +32,15 @@ using ndarray::NDArrayType;
 
 namespace {
 
-/// The buffers allocated for the outputs of asynchronous ops, by the arrays
-/// that stand for them until the wait.
-using OutputBuffers = llvm::DenseMap<Value, Value>;
+/// The buffer of an output of an asynchronous op, and the allocation the
+/// wait passes to IDTR for it (the buffer, or the one buffer of all outputs
+/// it is a view of).
+struct OutputBuffer {
+  Value buffer, allocation;
+};
+/// The output buffers of asynchronous ops, by the arrays that stand for
+/// them until the wait.
+using OutputBuffers = llvm::DenseMap<Value, OutputBuffer>;
 
 template <typename OpTy>
 struct TeamQueryLowering : public OpConversionPattern<OpTy> {
@@ -118,15 +124,15 @@ struct AsyncLowering : public OpConversionPattern<OpTy> {
         wrappers(wrappers) {}
 
   /// Replaces `op` by the handle `handle` and the output `buffers` (wrapped
-  /// as arrays that only the wait may use).
+  /// as arrays that only the wait may use), views of `allocation` if given.
   void replace(ConversionPatternRewriter &rewriter, OpTy op, Value handle,
-               ValueRange buffers) const {
+               ValueRange buffers, Value allocation = {}) const {
     SmallVector<Value> results{handle};
     for (auto [buffer, output] :
          llvm::zip_equal(buffers, op->getResults().drop_front())) {
       Value array = wrapBuffer(rewriter, op.getLoc(), buffer,
                                cast<NDArrayType>(output.getType()));
-      outputs[array] = buffer;
+      outputs[array] = {buffer, allocation ? allocation : buffer};
       wrappers.push_back(array.getDefiningOp());
       results.push_back(array);
     }
@@ -244,6 +250,65 @@ struct RepartitionLowering : public AsyncCopyLowering<RepartitionOp> {
   }
 };
 
+/// The boxes are received one after another into one buffer (row-major
+/// each); the outputs are views of it.
+struct FetchBoxesLowering : public AsyncLowering<FetchBoxesOp> {
+  using AsyncLowering::AsyncLowering;
+  LogicalResult
+  matchAndRewrite(FetchBoxesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = getBuffer(rewriter, loc, adaptor.getInput());
+    int64_t rank = getArrayType(op.getInput()).getRank();
+    Type elementType = cast<MemRefType>(input.getType()).getElementType();
+    // Each box's row-major strides and start in the buffer.
+    SmallVector<Value> starts, boxes;
+    SmallVector<SmallVector<Value>> strides;
+    Value total = createIndex(rewriter, loc, 0);
+    for (size_t i = 0; i < op.getOutputs().size(); ++i) {
+      ValueRange sizes = adaptor.getBoxSizes().slice(i * rank, rank);
+      llvm::append_range(boxes, adaptor.getBoxOffsets().slice(i * rank, rank));
+      llvm::append_range(boxes, sizes);
+      SmallVector<Value> boxStrides(rank);
+      Value volume = createIndex(rewriter, loc, 1);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        boxStrides[d] = volume;
+        volume = arith::MulIOp::create(rewriter, loc, volume, sizes[d]);
+      }
+      starts.push_back(total);
+      strides.push_back(boxStrides);
+      total = arith::AddIOp::create(rewriter, loc, total, volume);
+    }
+    Value allocation = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({ShapedType::kDynamic}, elementType),
+        ValueRange{total});
+    Value handle =
+        createIDTRCall(
+            rewriter, loc, op,
+            {CallArg::constant(rewriter, loc, op.getTeamAttr().getInt()),
+             CallArg::buffer(input), CallArg::list(adaptor.getGlobalShape()),
+             CallArg::list(adaptor.getLocalOffsets()), CallArg::list(boxes),
+             CallArg::buffer(allocation),
+             CallArg::constant(rewriter, loc, op.getKeyAttr().getInt())})
+            .front();
+    SmallVector<Value> views;
+    SmallVector<int64_t> dynamicStrides(rank, ShapedType::kDynamic);
+    dynamicStrides.back() = 1;
+    for (auto [i, output] : llvm::enumerate(op.getOutputs())) {
+      auto type = MemRefType::get(
+          getArrayType(output).getShape(), elementType,
+          StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
+                                 dynamicStrides));
+      views.push_back(memref::ReinterpretCastOp::create(
+          rewriter, loc, type, allocation, getAsOpFoldResult(starts[i]),
+          getAsOpFoldResult(adaptor.getBoxSizes().slice(i * rank, rank)),
+          getAsOpFoldResult(ValueRange(strides[i]))));
+    }
+    replace(rewriter, op, handle, views, allocation);
+    return success();
+  }
+};
+
 struct CopyPermuteLowering : public AsyncCopyLowering<CopyPermuteOp> {
   using AsyncCopyLowering::AsyncCopyLowering;
   LogicalResult
@@ -269,13 +334,16 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
   matchAndRewrite(WaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<Value> buffers, results;
+    SmallVector<Value> buffers, allocations, results;
     SmallVector<int64_t> written;
     for (auto [i, array] : llvm::enumerate(adaptor.getArrays())) {
       auto it = outputs.find(array);
       if (it != outputs.end()) {
-        // An output: its buffer, read as an array after the call.
-        buffers.push_back(it->second);
+        // An output: its buffer, read as an array after the call; IDTR
+        // checks its allocation (once).
+        buffers.push_back(it->second.buffer);
+        if (!llvm::is_contained(allocations, it->second.allocation))
+          allocations.push_back(it->second.allocation);
         results.push_back(Value());
         written.push_back(i);
         continue;
@@ -283,11 +351,12 @@ struct WaitLowering : public OpConversionPattern<WaitOp> {
       // The input (or an array of an exchange started elsewhere): read at
       // the wait, so bufferization keeps it alive and unmodified until here.
       buffers.push_back(getBuffer(rewriter, loc, array));
+      allocations.push_back(buffers.back());
       results.push_back(array);
     }
     // The call glue in a function per buffer types.
     SmallVector<Value> args{adaptor.getHandle()};
-    llvm::append_range(args, buffers);
+    llvm::append_range(args, allocations);
     createOutlinedCall(
         rewriter, loc, "_imex_idtr_wait", args, {},
         [&](OpBuilder &b, Location loc, ValueRange params) {
@@ -556,12 +625,18 @@ struct LowerDistRuntimeToIDTRPass
           return WalkResult::interrupt();
         }
       }
-      if (isa<WaitOp>(op) &&
-          (op->getNumOperands() < 2 || op->getNumOperands() > 4)) {
-        op->emitOpError("cannot be lowered to IDTR: _idtr_wait_buffers "
-                        "takes 1 to 3 arrays, got ")
-            << op->getNumOperands() - 1;
-        return WalkResult::interrupt();
+      if (auto wait = dyn_cast<WaitOp>(op)) {
+        // fetch_boxes receives all its outputs into one buffer.
+        size_t buffers =
+            isa_and_present<FetchBoxesOp>(wait.getHandle().getDefiningOp())
+                ? 2
+                : wait.getArrays().size();
+        if (buffers < 1 || buffers > 3) {
+          op->emitOpError("cannot be lowered to IDTR: _idtr_wait_buffers "
+                          "takes 1 to 3 arrays, got ")
+              << buffers;
+          return WalkResult::interrupt();
+        }
       }
       SmallVector<Callee, 2> needed{getCallee(op)};
       if (auto gather = dyn_cast<GatherOp>(op); gather && gather.getRoot())
@@ -643,8 +718,8 @@ struct LowerDistRuntimeToIDTRPass
                  LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
     patterns.add<PutLowering, GatherLowering>(converter, context);
     patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);
-    patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering>(
-        converter, context, outputs, wrappers);
+    patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering,
+                 FetchBoxesLowering>(converter, context, outputs, wrappers);
     patterns.add<WaitLowering>(converter, context, outputs);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

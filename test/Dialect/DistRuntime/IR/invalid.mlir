@@ -266,7 +266,7 @@ func.func @wait_result_types(%a: !ndarray.ndarray<?xf64>, %i: index) {
 
 func.func @wait_bad_producer(%a: !ndarray.ndarray<?xf64>) {
   %h = builtin.unrealized_conversion_cast to !distruntime.asynchandle
-  // expected-error @+1 {{handle must be produced by distruntime.get_halo, distruntime.copy_reshape, distruntime.copy_permute or distruntime.repartition (or be a block argument), not by 'builtin.unrealized_conversion_cast'}}
+  // expected-error @+1 {{handle must be produced by distruntime.get_halo, distruntime.copy_reshape, distruntime.copy_permute, distruntime.repartition or distruntime.fetch_boxes (or be a block argument), not by 'builtin.unrealized_conversion_cast'}}
   %w = distruntime.wait %h, %a : !ndarray.ndarray<?xf64>
   return
 }
@@ -450,5 +450,31 @@ func.func @allreduce_complex_max(%a: !ndarray.ndarray<4xcomplex<f64>>) {
 func.func @exscan_complex_min(%a: !ndarray.ndarray<4xcomplex<f32>>) {
   // expected-error @+1 {{reduction 'min' of complex numbers ('complex<f32>'): they have no order}}
   %0 = distruntime.exscan min %a team = 1 : !ndarray.ndarray<4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fetch_boxes_count(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
+  // expected-error @+1 {{expects 4 box_offsets and box_sizes (2 per output), got 2 and 4}}
+  %h, %b, %c = distruntime.fetch_boxes %a global_shape[%o, %o] local_offsets[%o, %o] box_offsets[%o, %o] box_sizes[%o, %o, %o, %o] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
+func.func @fetch_boxes_size(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'output' has size 4 in dimension 1 but box_sizes of output #1[1] is 2}}
+  %h, %b, %c = distruntime.fetch_boxes %a global_shape[%o, %o] local_offsets[%o, %o] box_offsets[%o, %o, %o, %o] box_sizes[%o, %o, %o, %c2] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>
+  return
+}
+
+// -----
+
+func.func @fetch_boxes_wait(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
+  %h, %b, %c = distruntime.fetch_boxes %a global_shape[%o, %o] local_offsets[%o, %o] box_offsets[%o, %o, %o, %o] box_sizes[%o, %o, %o, %o] team = 1 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+  // expected-error @+1 {{expects the 3 arrays of the 'distruntime.fetch_boxes' that produced the handle (its input, then its outputs), got 2}}
+  %0:2 = distruntime.wait %h, %a, %b : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x?xf64>
   return
 }

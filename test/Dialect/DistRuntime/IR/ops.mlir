@@ -136,6 +136,18 @@ func.func @gather_and_repartition(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
 
 // -----
 
+// CHECK-LABEL: func @fetch_boxes
+// CHECK: %[[H:.*]], %[[B:.*]]:2 = distruntime.fetch_boxes %[[A:.*]] global_shape[%{{.*}}, %{{.*}}] local_offsets[%{{.*}}, %{{.*}}] box_offsets[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] box_sizes[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] team = 1 key = 2 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x?xf64>
+// CHECK: distruntime.wait %[[H]], %[[A]], %[[B]]#0, %[[B]]#1
+func.func @fetch_boxes(%a: !ndarray.ndarray<?x?xf64>, %i: index, %j: index, %n: index) {
+  %c1 = arith.constant 1 : index
+  %h, %top, %left = distruntime.fetch_boxes %a global_shape[%n, %n] local_offsets[%i, %j] box_offsets[%i, %j, %i, %j] box_sizes[%c1, %n, %n, %c1] team = 1 key = 2 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x?xf64>
+  %0:3 = distruntime.wait %h, %a, %top, %left : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func @take
 // CHECK: distruntime.take %{{.*}} offset %{{.*}} rows %{{.*}} indices %{{.*}} team = 1 : (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?xi64>) -> !ndarray.ndarray<?x4xf64>
 func.func @take(%a: !ndarray.ndarray<?x4xf64>, %i: !ndarray.ndarray<?xi64>, %o: index, %n: index) {

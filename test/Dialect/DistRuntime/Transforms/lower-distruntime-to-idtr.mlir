@@ -205,6 +205,31 @@ func.func @gather_and_repartition(%a: !ndarray.ndarray<?x4xf64>, %o: index) -> (
 
 // -----
 
+// fetch_boxes: one call receiving every box into one buffer (the boxes'
+// volumes added up), the outputs views of it (each box row-major); the
+// wait passes the input and that buffer.
+// CHECK-DAG: func.func private @_idtr_fetch_boxes_f64(i64, memref<*xf64>, memref<*xindex>, memref<*xindex>, memref<*xindex>, memref<*xf64>, i64) -> i64
+// CHECK-LABEL: func.func @fetch_boxes
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[I:.*]]: index, %[[J:.*]]: index, %[[N:.*]]: index, %[[W:.*]]: index)
+// CHECK: %[[BUF:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: %[[H:.*]] = call @[[F:_imex_idtr_fetch_boxes_f64[^(]*]](%{{.*}}, %{{.*}}, %[[N]], %[[N]], %[[I]], %[[J]], %[[I]], %[[J]], %{{.*}}, %[[W]], %[[I]], %[[J]], %[[N]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: %[[TOP:.*]] = memref.reinterpret_cast %[[BUF]] to offset: [0], sizes: [1, %[[W]]], strides: [%{{.*}}, 1] : memref<?xf64> to memref<1x?xf64, strided<[?, 1], offset: ?>>
+// CHECK: %[[LEFT:.*]] = memref.reinterpret_cast %[[BUF]] to offset: [%{{.*}}], sizes: [%[[N]], 1], strides: [%{{.*}}, 1] : memref<?xf64> to memref<?x1xf64, strided<[?, 1], offset: ?>>
+// CHECK: %[[ALL:.*]] = memref.cast %[[BUF]]
+// CHECK: call @{{_imex_idtr_wait_f64r2_f64r1_n3}}(%[[H]], %{{.*}}, %[[ALL]])
+// CHECK: bufferization.to_tensor %[[TOP]] restrict
+// CHECK: bufferization.to_tensor %[[LEFT]] restrict
+// CHECK: func.func private @[[F]]
+// CHECK: call @_idtr_fetch_boxes_f64
+func.func @fetch_boxes(%a: !ndarray.ndarray<?x?xf64>, %i: index, %j: index, %n: index, %w: index) -> (!ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x1xf64>) {
+  %c1 = arith.constant 1 : index
+  %h, %top, %left = distruntime.fetch_boxes %a global_shape[%n, %n] local_offsets[%i, %j] box_offsets[%i, %j, %i, %j] box_sizes[%c1, %w, %n, %c1] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x1xf64>
+  %0:3 = distruntime.wait %h, %a, %top, %left : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x1xf64>
+  return %0#1, %0#2 : !ndarray.ndarray<1x?xf64>, !ndarray.ndarray<?x1xf64>
+}
+
+// -----
+
 // put writes into a copy of the block; `replicated` is the last argument.
 // CHECK: func.func private @_idtr_put_f64(i64, memref<*xf64>, i64, i64, memref<*xi64>, memref<*xf64>, i64)
 // CHECK-LABEL: func.func @put

@@ -596,6 +596,62 @@ def DistRuntime_RepartitionOp : DistRuntime_AsyncOp<"repartition"> {
   }];
 }
 
+def DistRuntime_FetchBoxesOp : DistRuntime_AsyncOp<"fetch_boxes"> {
+  let summary = "start copying several boxes of a distributed array to each rank";
+  let description = [{
+    `distruntime.repartition` of N boxes at once: `input` is this rank's
+    block (at the global offsets `local_offsets`) of a distributed array of
+    global shape `global_shape` in any block distribution, and output `i`
+    receives the global box `[box_offsets[i * R, (i + 1) * R), box_offsets
+    + box_sizes[...])` (R: the rank; N * R values in each list; boxes may
+    be empty). One operation and one wait for all of them, one message per
+    owner and box it holds part of: the halo faces of a block of a grid of
+    ranks come from its neighbours. This is `_idtr_fetch_boxes_<T>`, which
+    receives the boxes into one buffer.
+
+    Collective and asynchronous (every rank passes N boxes): complete it
+    with `distruntime.wait %handle, %input, %output0, ..., %outputN-1`.
+
+    ```mlir
+    %h, %top, %bottom = distruntime.fetch_boxes %a global_shape[%n, %m]
+        local_offsets[%i, %j] box_offsets[%i0, %j, %i1, %j]
+        box_sizes[%c1, %w, %c1, %w] team = 1
+        : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+    ```
+  }];
+  let arguments = (ins DistRuntime_ReadArray:$input,
+                       Variadic<Index>:$global_shape,
+                       Variadic<Index>:$local_offsets,
+                       Variadic<Index>:$box_offsets,
+                       Variadic<Index>:$box_sizes,
+                       DistRuntime_TeamAttr:$team,
+                       DistRuntime_KeyAttr:$key);
+  let results = (outs DistRuntime_AsyncHandleType:$handle,
+                      Res<Variadic<DistRuntime_Array>, "", [MemAlloc]>:$outputs);
+  let builders = [
+    // The handle type is implied.
+    OpBuilder<(ins "::mlir::TypeRange":$outputs, "::mlir::Value":$input,
+        "::mlir::ValueRange":$global_shape,
+        "::mlir::ValueRange":$local_offsets,
+        "::mlir::ValueRange":$box_offsets,
+        "::mlir::ValueRange":$box_sizes, "int64_t":$team,
+        CArg<"int64_t", "-1">:$key), [{
+      build($_builder, $_state,
+            AsyncHandleType::get($_builder.getContext()), outputs, input,
+            global_shape, local_offsets, box_offsets, box_sizes,
+            static_cast<uint64_t>(team), static_cast<uint64_t>(key));
+    }]>
+  ];
+  let assemblyFormat = [{
+    $input `global_shape` `[` $global_shape `]`
+    `local_offsets` `[` $local_offsets `]`
+    `box_offsets` `[` $box_offsets `]`
+    `box_sizes` `[` $box_sizes `]`
+    `team` `=` $team (`key` `=` $key^)? attr-dict
+    `:` qualified(type($input)) `->` qualified(type($outputs))
+  }];
+}
+
 def DistRuntime_GatherOp : DistRuntime_Op<"gather", [DistRuntime_Communicates,
     AttrSizedOperandSegments]> {
   let summary = "the whole distributed array on every rank or on one";
@@ -718,7 +774,8 @@ def DistRuntime_WaitOp : DistRuntime_Op<"wait", [DistRuntime_Communicates,
 
     `arrays` must be exactly the arrays of the exchange: its input followed
     by its outputs (`%data, %lhalo, %rhalo` for `get_halo`; `%input,
-    %output` for `copy_reshape` and `copy_permute`). A handle that is a
+    %output` for `copy_reshape` and `copy_permute`; the input and every
+    box for `fetch_boxes`). A handle that is a
     block argument or the result of a region op (the producer is not
     visible) takes between 1 and 3 arrays. Each handle must be waited for
     exactly once. This is `_idtr_wait_buffers`.
