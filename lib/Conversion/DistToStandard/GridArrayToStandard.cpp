@@ -118,6 +118,28 @@ Value imex::dist::detail::fetchBox(OpBuilder &b, Location loc, int64_t team,
   return wait.getResult(1);
 }
 
+SmallVector<Value> imex::dist::detail::fetchBoxes(
+    OpBuilder &b, Location loc, int64_t team, const GridArray &array,
+    ArrayRef<SmallVector<Value>> offsets, ArrayRef<SmallVector<Value>> sizes,
+    NDArrayType type) {
+  if (offsets.size() == 1)
+    return {fetchBox(b, loc, team, array, offsets[0], sizes[0], type)};
+  Value block = array.block(b, loc);
+  SmallVector<Value> boxOffsets, boxSizes;
+  for (auto [boxOffset, boxSize] : llvm::zip_equal(offsets, sizes)) {
+    llvm::append_range(boxOffsets, boxOffset);
+    llvm::append_range(boxSizes, boxSize);
+  }
+  SmallVector<Type> types(offsets.size(), type);
+  auto copy = distruntime::FetchBoxesOp::create(b, loc, types, block,
+                                                array.shape, array.offsets,
+                                                boxOffsets, boxSizes, team);
+  SmallVector<Value> arrays{block};
+  llvm::append_range(arrays, copy.getOutputs());
+  auto wait = distruntime::WaitOp::create(b, loc, copy.getHandle(), arrays);
+  return SmallVector<Value>(wait.getResults().drop_front());
+}
+
 GridArray imex::dist::detail::getOwnedBlock(OpBuilder &b, Location loc,
                                             NDArrayType type,
                                             ValueRange values) {
@@ -434,8 +456,8 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
   /// outside `array`'s block into its ghost cells: per split axis the box's
   /// elements before and after the block along it (over the block's extent
   /// in the other axes; with `corners`, over the box's in the axes before
-  /// it: each element once), each fetched from its owners. Returns the
-  /// buffer.
+  /// it: each element once), all fetched from their owners in one exchange.
+  /// Returns the buffer.
   Value exchangeHalos(OpBuilder &b, Location loc, int64_t team,
                       const GridArray &array, ArrayRef<Value> sliceOffsets,
                       ArrayRef<Value> partOffsets, ArrayRef<Value> partSizes,
@@ -457,11 +479,9 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
       ownLo.push_back(array.offsets[d]);
       ownHi.push_back(m.add(array.offsets[d], array.sizes[d]));
     }
-    Value buffer = array.buffer;
-    auto bufferType = cast<NDArrayType>(buffer.getType());
+    // The faces, fetched in one exchange, then written into the ghost cells.
+    SmallVector<SmallVector<Value>> faceOffsets, faceSizes;
     for (int64_t d : dist::getDistEnv(arrayType).getSplit()) {
-      if (halo.first[d] == 0 && halo.second[d] == 0)
-        continue;
       for (bool after : {false, true}) {
         if ((after ? halo.second[d] : halo.first[d]) == 0)
           continue;
@@ -481,22 +501,31 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
           offsets.push_back(lo);
           sizes.push_back(m.select(owns, m.max(m.sub(hi, lo), m.c(0)), m.c(0)));
         }
-        SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
-        Value face = fetchBox(
-            b, loc, team, array, offsets, sizes,
-            bufferType.cloneWith(dynamic, bufferType.getElementType()));
-        SmallVector<Value> at;
-        for (int64_t e = 0; e < rank; ++e)
-          at.push_back(m.select(
-              owns, m.add(m.sub(offsets[e], array.offsets[e]), array.first[e]),
-              m.c(0)));
-        SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
-        auto insert = ImmutableInsertSliceOp::create(
-            b, loc, face, buffer, getAsOpFoldResult(at),
-            getAsOpFoldResult(sizes), ones);
-        insert->setAttr(kGhostWriteAttrName, b.getUnitAttr());
-        buffer = insert.getResult();
+        faceOffsets.push_back(offsets);
+        faceSizes.push_back(sizes);
       }
+    }
+    Value buffer = array.buffer;
+    if (faceOffsets.empty())
+      return buffer;
+    auto bufferType = cast<NDArrayType>(buffer.getType());
+    SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
+    SmallVector<Value> faces = fetchBoxes(
+        b, loc, team, array, faceOffsets, faceSizes,
+        bufferType.cloneWith(dynamic, bufferType.getElementType()));
+    for (auto [face, offsets, sizes] :
+         llvm::zip_equal(faces, faceOffsets, faceSizes)) {
+      SmallVector<Value> at;
+      for (int64_t e = 0; e < rank; ++e)
+        at.push_back(m.select(
+            owns, m.add(m.sub(offsets[e], array.offsets[e]), array.first[e]),
+            m.c(0)));
+      SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
+      auto insert = ImmutableInsertSliceOp::create(
+          b, loc, face, buffer, getAsOpFoldResult(at), getAsOpFoldResult(sizes),
+          ones);
+      insert->setAttr(kGhostWriteAttrName, b.getUnitAttr());
+      buffer = insert.getResult();
     }
     return buffer;
   }

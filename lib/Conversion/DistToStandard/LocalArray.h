@@ -173,6 +173,15 @@ mlir::Value fetchBox(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
                      const GridArray &array, mlir::ValueRange offsets,
                      mlir::ValueRange sizes, ndarray::NDArrayType type);
 
+/// fetchBox of several boxes (`offsets[i]`, `sizes[i]`) in one exchange
+/// (`distruntime.fetch_boxes`), each as a local array of type `type`.
+llvm::SmallVector<mlir::Value>
+fetchBoxes(mlir::OpBuilder &b, mlir::Location loc, int64_t team,
+           const GridArray &array,
+           llvm::ArrayRef<llvm::SmallVector<mlir::Value>> offsets,
+           llvm::ArrayRef<llvm::SmallVector<mlir::Value>> sizes,
+           ndarray::NDArrayType type);
+
 /// Ghost cells of arrays split over a grid (GridGhosts.cpp).
 struct GridGhosts {
   using Widths = std::pair<llvm::SmallVector<int64_t>,

@@ -535,18 +535,22 @@ func.func @rows_to_columns(%a: !ndarray.ndarray<?x8xf64>, %off: index, %n: index
 
 // A stencil update of an array split over a grid: the block gets one ghost
 // cell on each side (copied once into the bigger buffer); the halos of the
-// four views are exchanged into them (one repartition per face, ghost-write
-// inserts), the views are views of that buffer, and the update is written
-// into it.
+// four views are exchanged into them (the four faces in one fetch_boxes,
+// ghost-write inserts), the views are views of that buffer, and the update
+// is written into it.
 !grid = !ndarray.ndarray<8x8xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 !view = !ndarray.ndarray<6x6xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // CHECK-LABEL: func.func @grid_stencil_update
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>
 // CHECK: %[[BUF:.*]] = ndarray.create(%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x?xf64>
 // CHECK: %[[B0:.*]] = ndarray.immutable_insert_slice %[[A]] into %[[BUF]][1, 1]
-// CHECK-COUNT-4: distruntime.repartition
 // CHECK-NOT: distruntime.repartition
-// CHECK: %[[G:.*]] = ndarray.immutable_insert_slice %{{.*}} into %{{.*}} {ndarray.ghost_write}
+// CHECK: %[[H:.*]], %[[F:.*]]:4 = distruntime.fetch_boxes %{{.*}} global_shape[%c8, %c8] local_offsets[%{{.*}}, %{{.*}}] box_offsets[{{.*}}] box_sizes[{{.*}}] team = 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+// CHECK: %[[R:.*]]:5 = distruntime.wait %[[H]], %{{.*}}, %[[F]]#0, %[[F]]#1, %[[F]]#2, %[[F]]#3
+// CHECK: ndarray.immutable_insert_slice %[[R]]#1 into %[[B0]]{{.*}} {ndarray.ghost_write}
+// CHECK: ndarray.immutable_insert_slice %[[R]]#2 into {{.*}} {ndarray.ghost_write}
+// CHECK: ndarray.immutable_insert_slice %[[R]]#3 into {{.*}} {ndarray.ghost_write}
+// CHECK: %[[G:.*]] = ndarray.immutable_insert_slice %[[R]]#4 into %{{.*}} {ndarray.ghost_write}
 // CHECK: %[[N:.*]] = ndarray.subview %[[G]]
 // CHECK: %[[S:.*]] = ndarray.subview %[[G]]
 // CHECK: %[[W:.*]] = ndarray.subview %[[G]]

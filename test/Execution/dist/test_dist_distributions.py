@@ -491,17 +491,22 @@ def test_grid_stencil_moves_boundaries_only(name):
     # of width 1 into the ghost cells: per step a rank sends at most one
     # block edge per split axis and direction (4 on a 2-D grid, 2 for
     # columns), not its block (the copy in and the printing move the array
-    # once, whatever the step count).
+    # once, whatever the step count), all faces in one exchange
+    # (fetch_boxes: one repartition call per step).
     n, p = 96, 4
     if p not in RANKS:
         pytest.skip("needs 4 ranks")
     distribution = DISTRIBUTIONS[name]
-    sent = {}
+    sent, calls = {}, {}
+    repartition = STAT_KINDS.index("repartition")
     for steps in (1, 5):
         d = build([named("jacobi", grid_jacobi, n, steps)], distribution)
         got, stats, errors = _run(d, p)
         assert not errors, errors
         sent[steps] = max(int(s[len(STAT_KINDS) + 1]) for s in stats)
+        calls[steps] = [int(s[repartition]) for s in stats]
+    assert all(b - a == 4 for a, b in zip(calls[1], calls[5])), \
+        f"{name}: exchange calls per rank after 1 and 5 steps: {calls}"
     grid = name == "grid 2x2"
     edge = max(len(b) for b in _blocks(n, 2 if grid else 1))
     faces = 4 if grid else 2
