@@ -309,7 +309,8 @@ int64_t fetch_boxes(const char *entry, int64_t team, int64_t ir, void *id,
       n *= s;
     total += n;
   }
-  if (out.rank != 1 || out.sizes[0] != total || (total > 1 && out.strides[0] != 1))
+  if (out.rank != 1 || out.sizes[0] != total ||
+      (total > 1 && out.strides[0] != 1))
     fail("argument 'out' must be a contiguous rank-1 memref of the %" PRId64
          " elements of the boxes, got shape %s",
          total, fmt_vec(out.sizes, out.rank).c_str());
@@ -317,14 +318,13 @@ int64_t fetch_boxes(const char *entry, int64_t team, int64_t ir, void *id,
     check_call(*t, plan_sig(entry, "key", key, "gshape", g));
   uint32_t seq = next_seq(*t);
   Idx zero(d);
-  auto meta = make_ghost_meta(d, g.data(), lo.data(), in.sizes, zero.data(),
-                              boxes);
+  auto meta =
+      make_ghost_meta(d, g.data(), lo.data(), in.sizes, zero.data(), boxes);
   auto plan =
       get_plan(kPlanBoxes, *t, key, IDTR_STAT_REPARTITION, meta,
                [&](const Rec &m) { return build_boxes_plan(*t, m, boxes); });
-  return execute<TR>(t, *plan, seq, in, views.data(),
-                     static_cast<int>(nboxes), kInOut, IDTR_STAT_REPARTITION,
-                     entry, &out);
+  return execute<TR>(t, *plan, seq, in, views.data(), static_cast<int>(nboxes),
+                     kInOut, IDTR_STAT_REPARTITION, entry, &out);
 }
 
 template <class TR>
@@ -513,7 +513,7 @@ using namespace idtr::detail;
     return exchange_ghosts<TR>("_idtr_exchange_ghosts_" #S, team, A(buf),      \
                                A(g), A(bo), A(oo), A(os), A(boxes), key);      \
   }                                                                            \
-  IDTR_EXPORT int64_t _idtr_fetch_boxes_##S(int64_t team, M(in), M(g), M(lo), \
+  IDTR_EXPORT int64_t _idtr_fetch_boxes_##S(int64_t team, M(in), M(g), M(lo),  \
                                             M(boxes), M(out), int64_t key) {   \
     return fetch_boxes<TR>("_idtr_fetch_boxes_" #S, team, A(in), A(g), A(lo),  \
                            A(boxes), A(out), key);                             \

@@ -55,9 +55,8 @@ void cache_drop_team(int64_t team) {
 void cache_forget(int64_t team, int64_t key) {
   PlanCache &s = plan_cache();
   std::lock_guard<std::mutex> lk(s.mu);
-  for (int kind :
-       {kPlanHalo, kPlanReshape, kPlanPermute, kPlanRepart, kPlanGhost,
-        kPlanBoxes})
+  for (int kind : {kPlanHalo, kPlanReshape, kPlanPermute, kPlanRepart,
+                   kPlanGhost, kPlanBoxes})
     s.plans.erase({kind, team, key});
 }
 

@@ -610,8 +610,8 @@ TEST(FetchBoxes, FacesOneMessagePerNeighbour) {
       total += volume(ext);
     }
   const int64_t ci = me / grid[1], cj = me % grid[1];
-  const int64_t neighbours = (ci > 0) + (ci + 1 < grid[0]) + (cj > 0) +
-                             (cj + 1 < grid[1]);
+  const int64_t neighbours =
+      (ci > 0) + (ci + 1 < grid[0]) + (cj > 0) + (cj + 1 < grid[1]);
   Arr<double> in(size), out(Vec{total});
   auto vg = iv(g), vli = iv(off), vbx = iv(boxes);
   _idtr_reset_stats();

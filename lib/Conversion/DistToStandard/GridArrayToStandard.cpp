@@ -510,9 +510,9 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
       return buffer;
     auto bufferType = cast<NDArrayType>(buffer.getType());
     SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
-    SmallVector<Value> faces = fetchBoxes(
-        b, loc, team, array, faceOffsets, faceSizes,
-        bufferType.cloneWith(dynamic, bufferType.getElementType()));
+    SmallVector<Value> faces =
+        fetchBoxes(b, loc, team, array, faceOffsets, faceSizes,
+                   bufferType.cloneWith(dynamic, bufferType.getElementType()));
     for (auto [face, offsets, sizes] :
          llvm::zip_equal(faces, faceOffsets, faceSizes)) {
       SmallVector<Value> at;

@@ -165,8 +165,8 @@ Callee idtr_calls::getCallee(Operation *op) {
       .Case([&](FetchBoxesOp) {
         return Callee{
             "_idtr_fetch_boxes_" + suffix,
-            FunctionType::get(context, {i64, array, list, list, list, array, i64},
-                              {i64})};
+            FunctionType::get(
+                context, {i64, array, list, list, list, array, i64}, {i64})};
       })
       .Case([&](GatherOp) {
         return Callee{"_idtr_gather_" + suffix,

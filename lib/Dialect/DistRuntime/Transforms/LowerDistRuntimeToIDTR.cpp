@@ -295,10 +295,10 @@ struct FetchBoxesLowering : public AsyncLowering<FetchBoxesOp> {
     SmallVector<int64_t> dynamicStrides(rank, ShapedType::kDynamic);
     dynamicStrides.back() = 1;
     for (auto [i, output] : llvm::enumerate(op.getOutputs())) {
-      auto type = MemRefType::get(
-          getArrayType(output).getShape(), elementType,
-          StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
-                                 dynamicStrides));
+      auto type = MemRefType::get(getArrayType(output).getShape(), elementType,
+                                  StridedLayoutAttr::get(rewriter.getContext(),
+                                                         ShapedType::kDynamic,
+                                                         dynamicStrides));
       views.push_back(memref::ReinterpretCastOp::create(
           rewriter, loc, type, allocation, getAsOpFoldResult(starts[i]),
           getAsOpFoldResult(adaptor.getBoxSizes().slice(i * rank, rank)),
