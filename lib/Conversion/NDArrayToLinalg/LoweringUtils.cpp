@@ -64,6 +64,17 @@ OpFoldResult getSize(OpBuilder &b, Location loc, Value tensor, int64_t dim) {
   }
   if (auto cast = dyn_cast_if_present<tensor::CastOp>(def))
     return getSize(b, loc, cast.getSource(), dim);
+  // A tensor made an array and back (lower-distruntime-to-idtr wraps the
+  // outputs of exchanges as arrays; the conversion casts them back).
+  if (auto cast = dyn_cast_if_present<UnrealizedConversionCastOp>(def);
+      cast && cast->getNumOperands() == 1) {
+    Value source = cast.getOperand(0);
+    if (auto inner = source.getDefiningOp<UnrealizedConversionCastOp>();
+        inner && inner->getNumOperands() == 1)
+      source = inner.getOperand(0);
+    if (source.getType() == tensor.getType())
+      return getSize(b, loc, source, dim);
+  }
   // A memref given its sizes (e.g. shared size arguments of a kernel).
   if (auto toTensor = dyn_cast_if_present<bufferization::ToTensorOp>(def))
     if (auto reinterpret =
