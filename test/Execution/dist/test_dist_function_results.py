@@ -8,7 +8,10 @@ into the caller's block: lit tests; value semantics requires callers in
 MLIR to inline such kernels); the rows of the ranks, in rank order, must be
 the whole array (numpy), whether the returned value was split on rows, over
 a grid (redistributed to rows at the return) or replicated (each rank
-returns its rows of it), on 1-4 ranks with 7 rows (ranks that own none)."""
+returns its rows of it), on 1-4 ranks with 7 rows (ranks that own none). A
+result marked `dist.split` returns this rank's block of that distribution
+(the grid's own block; a redistributed or distributed value), checked
+against the block of the array at the rank's grid position."""
 
 import numpy as np
 import pytest
@@ -36,6 +39,14 @@ def program():
                 f"  func.call @imexPrintF64(%u{i}) : (tensor<*xf64>) -> ()")
     prints = "\n".join(printed(f"%r#{i}", i) for i in range(3))
     grid_prints = "\n".join(printed(f"%g#{i}", 3 + i) for i in range(2))
+    def printed_block(value, i):
+        return (f"  %t{i} = ndarray.to_tensor {value} : {BLOCK} -> "
+                f"tensor<?x?xf64>\n"
+                f"  %u{i} = tensor.cast %t{i} : tensor<?x?xf64> to "
+                f"tensor<*xf64>\n"
+                f"  func.call @imexPrintF64(%u{i}) : (tensor<*xf64>) -> ()")
+    grid_prints += "\n" + "\n".join(
+        printed_block(f"%g#{2 + i}", 5 + i) for i in range(3))
     source = f"""
 memref.global "private" @input : {MEMREF} = dense<{dense}>
 func.func private @imexPrintF64(tensor<*xf64> {{bufferization.access = "read"}})
@@ -50,14 +61,17 @@ func.func @kernel(%m: {MEMREF}) -> ({results}) {{
   %ra = ndarray.cast %a : {FULL} to {RESULT}
   return %rs, %rq, %ra : {RESULT}, {RESULT}, {RESULT}
 }}
-func.func @grid_kernel(%n: index, %k: index, %u: {BLOCK} {{dist.team = 1 : i64, dist.shape = array<i64: 0, 1>, dist.split = array<i64: 0, 1>}}) -> ({RESULT} {{dist.team = 1 : i64}}, {RESULT} {{dist.team = 1 : i64}}) {{
+func.func @grid_kernel(%n: index, %k: index, %u: {BLOCK} {{dist.team = 1 : i64, dist.shape = array<i64: 0, 1>, dist.split = array<i64: 0, 1>}}) -> ({RESULT} {{dist.team = 1 : i64}}, {RESULT} {{dist.team = 1 : i64}}, {BLOCK} {{dist.team = 1 : i64, dist.split = array<i64: 0, 1>}}, {BLOCK} {{dist.team = 1 : i64, dist.split = array<i64: 1>}}, {BLOCK} {{dist.team = 1 : i64, dist.split = array<i64: 0, 1>}}) {{
   %three = arith.constant 3.0 : f64
   %t = ndarray.create value %three : !ndarray.ndarray<f64>
   %s = ndarray.ewbin add %u, %u : ({BLOCK}, {BLOCK}) -> {BLOCK}
   %v = ndarray.ewbin multiply %u, %t : ({BLOCK}, !ndarray.ndarray<f64>) -> {BLOCK}
   %rs = ndarray.cast %s : {BLOCK} to {RESULT}
   %rv = ndarray.cast %v : {BLOCK} to {RESULT}
-  return %rs, %rv : {RESULT}, {RESULT}
+  %m = memref.get_global @input : {MEMREF}
+  %a = ndarray.from_memref %m : {MEMREF} -> {FULL}
+  %ra = ndarray.cast %a : {FULL} to {BLOCK}
+  return %rs, %rv, %s, %v, %ra : {RESULT}, {RESULT}, {BLOCK}, {BLOCK}, {BLOCK}
 }}
 func.func @main() {{
   %m = memref.get_global @input : {MEMREF}
@@ -73,18 +87,41 @@ func.func @main() {{
   %a = ndarray.from_memref %m : {MEMREF} -> {FULL}
   %b = ndarray.subview %a[%off#0, %off#1] [%size#0, %size#1] [1, 1] : {FULL} to {BLOCK}
   %c = ndarray.copy %b : {BLOCK} -> {BLOCK}
-  %g:2 = func.call @grid_kernel(%n, %k, %c) {{no_inline}} : (index, index, {BLOCK}) -> ({RESULT}, {RESULT})
+  %g:5 = func.call @grid_kernel(%n, %k, %c) {{no_inline}} : (index, index, {BLOCK}) -> ({RESULT}, {RESULT}, {BLOCK}, {BLOCK}, {BLOCK})
 {grid_prints}
   return
 }}
 """
     return source, [values + values, values * values, values,
-                    values + values, 3 * values]
+                    values + values, 3 * values], [
+                        (values + values, [0, 1]), (3 * values, [1]),
+                        (values, [0, 1])]
+
+
+def _partition(n, p):
+    """The default partition of n elements over p ranks (IDTR's)."""
+    sizes = [n // p + (r >= p - n % p) for r in range(p)]
+    return [slice(sum(sizes[:r]), sum(sizes[:r + 1])) for r in range(p)]
+
+
+def _grid_block(whole, split, rank, nprocs):
+    """Rank `rank`'s block of `whole` split on the axes `split` over the
+    grid MPI_Dims_create gives (row-major rank order)."""
+    dims = {1: [nprocs], 2: {1: [1, 1], 2: [2, 1], 3: [3, 1], 4: [2, 2],
+                             5: [5, 1], 6: [3, 2]}[nprocs]}[len(split)]
+    index = [slice(None)] * whole.ndim
+    coords, r = [], rank
+    for extent in reversed(dims):
+        coords.insert(0, r % extent)
+        r //= extent
+    for axis, extent, c in zip(split, dims, coords):
+        index[axis] = _partition(whole.shape[axis], extent)[c]
+    return whole[tuple(index)]
 
 
 @pytest.mark.parametrize("nprocs", RANKS)
 def test_arguments_and_results(nprocs):
-    source, expected = program()
+    source, expected, grid_results = program()
     rc, ranks, launcher = mpi_run(
         source, nprocs,
         ["--pipeline=imex-dist-cpu-pipeline{count-allocations=1}"],
@@ -92,7 +129,13 @@ def test_arguments_and_results(nprocs):
     assert rc == 0, f"{launcher}\n{ranks}\n{source}"
     per_rank = [parse_output(out) for out, _ in ranks]
     for r, (arrays, (_, err)) in enumerate(zip(per_rank, ranks)):
-        assert len(arrays) == len(expected), f"rank {r} printed {arrays}: {ranks[r]}"
+        assert len(arrays) == len(expected) + len(grid_results), \
+            f"rank {r} printed {arrays}: {ranks[r]}"
+        for k, (whole, split) in enumerate(grid_results):
+            np.testing.assert_array_equal(
+                arrays[len(expected) + k],
+                _grid_block(whole, split, r, nprocs),
+                err_msg=f"rank {r}: block result {k} (split {split})")
         # the caller frees the returned blocks: no leak, no double free
         stats = ALLOCATIONS.findall(err)
         assert len(stats) == 1 and stats[0][0] == stats[0][1], \
@@ -113,7 +156,7 @@ def test_wrong_block_is_reported():
     # expected: every rank stops with the argument's name, not garbage.
     if 2 not in RANKS:
         pytest.skip("needs 2 ranks")
-    source, _ = program()
+    source, _, _ = program()
     wrong = source.replace(
         "func.call @grid_kernel(%n, %k, %c)",
         "func.call @grid_kernel(%n, %k, %whole)").replace(

@@ -326,9 +326,10 @@ bool hasDistributedResults(FunctionOpInterface func) {
 /// Distributed function results: a result with `dist.team = T` returns this
 /// rank's block of the default partition of the returned array (its rows,
 /// a local array; the caller knows the global shape, or sums the rows over
-/// the ranks). The returned value is redistributed to rows if it is split
-/// otherwise, and distributed if it is replicated (each rank returns its
-/// rows of it).
+/// the ranks); with `dist.split` (and `dist.grid`) beside it, this rank's
+/// block of that distribution (as arguments take it). The returned value is
+/// redistributed if it is in another distribution, and distributed if it is
+/// replicated (each rank returns its block of it).
 LogicalResult distributeResults(FunctionOpInterface func) {
   MLIRContext *context = func->getContext();
   SmallVector<Operation *> returns;
@@ -336,38 +337,51 @@ LogicalResult distributeResults(FunctionOpInterface func) {
     if (!block.empty() && block.back().hasTrait<OpTrait::ReturnLike>())
       returns.push_back(&block.back());
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
-    Attribute attr = func.getResultAttr(i, kTeamAttrName);
-    if (!attr)
+    if (!func.getResultAttr(i, kTeamAttrName))
       continue;
-    auto team = dyn_cast<IntegerAttr>(attr);
+    FailureOr<dist::DistEnvAttr> env = getRequestedDistEnv(
+        [&] { return func.emitOpError("result #") << i << ": "; },
+        DictionaryAttr::get(context, func.getResultAttrs(i)));
+    if (failed(env))
+      return failure();
     auto type = dyn_cast<NDArrayType>(func.getResultTypes()[i]);
-    if (!team || team.getInt() < 1)
+    if (!type || type.getRank() == 0 || dist::getDistEnv(type))
       return func.emitOpError("result #")
              << i << ": '" << kTeamAttrName
-             << "' must be an integer team id >= 1";
-    if (!type || type.getRank() == 0 || dist::getDistEnv(type) ||
-        !type.isDynamicDim(0))
-      return func.emitOpError("result #")
-             << i << ": '" << kTeamAttrName
-             << "' needs a local array of rank >= 1 with a dynamic dimension "
-                "0 (this rank's rows)";
-    func.removeResultAttr(i, StringAttr::get(context, kTeamAttrName));
-    auto rows = dist::DistEnvAttr::get(context, team.getInt());
+             << "' needs a local array of rank >= 1 (this rank's block)";
+    if (failed(env->verifyArrayType(
+            [&] { return func.emitOpError("result #") << i << ": "; }, type)))
+      return failure();
+    SmallVector<int64_t> split(env->getSplit());
+    if (env->isDefaultDistribution())
+      split = {0};
+    for (int64_t d : split)
+      if (!type.isDynamicDim(d))
+        return func.emitOpError("result #")
+               << i << ": dimension " << d
+               << " is split (each rank returns its block), so it must be "
+                  "dynamic, got "
+               << type;
+    for (StringRef name : {StringRef(kTeamAttrName),
+                           dist::DistDialect::getSplitAttrName(),
+                           dist::DistDialect::getGridAttrName()})
+      func.removeResultAttr(i, StringAttr::get(context, name));
     for (Operation *ret : returns) {
       OpBuilder b(ret);
       Location loc = ret->getLoc();
       Value value = ret->getOperand(i);
       auto valueType = cast<NDArrayType>(value.getType());
-      auto env = dist::getDistEnv(valueType);
-      if (env && env.getTeam() != team.getInt())
+      auto valueEnv = dist::getDistEnv(valueType);
+      if (valueEnv && valueEnv.getTeam() != env->getTeam())
         return ret->emitOpError("returns an array distributed over team ")
-               << env.getTeam() << " as result #" << i << " of team "
-               << team.getInt();
-      NDArrayType rowsType = dist::withDistEnv(valueType, rows);
-      if (!env)
-        value = dist::createDistribute(b, loc, value, team.getInt(), rowsType);
-      else if (env != rows)
-        value = dist::RedistributeOp::create(b, loc, rowsType, value);
+               << valueEnv.getTeam() << " as result #" << i << " of team "
+               << env->getTeam();
+      NDArrayType resultType = dist::withDistEnv(valueType, *env);
+      if (!valueEnv)
+        value =
+            dist::createDistribute(b, loc, value, env->getTeam(), resultType);
+      else if (valueEnv != *env)
+        value = dist::RedistributeOp::create(b, loc, resultType, value);
       Value owned = dist::OwnedBlockOfOp::create(b, loc, value);
       if (owned.getType() != type)
         owned = CastOp::create(b, loc, type, owned);

@@ -27,11 +27,30 @@ func.func @escapes() -> !ndarray.ndarray<4xf64> {
 // -----
 
 // A distributed result is this rank's rows: a dynamic dimension 0.
-// expected-error @+1 {{result #0: 'dist.team' needs a local array of rank >= 1 with a dynamic dimension 0 (this rank's rows)}}
+// expected-error @+1 {{result #0: dimension 0 is split (each rank returns its block), so it must be dynamic, got '!ndarray.ndarray<4xf64>'}}
 func.func @static_result_rows() -> (!ndarray.ndarray<4xf64> {dist.team = 1 : i64}) {
   %v = arith.constant 1.0 : f64
   %a = ndarray.create value %v {dist.team = 1 : i64} : !ndarray.ndarray<4xf64>
   return %a : !ndarray.ndarray<4xf64>
+}
+
+// -----
+
+// This rank's block of a grid: every split dimension is dynamic.
+// expected-error @+1 {{result #0: dimension 1 is split (each rank returns its block), so it must be dynamic, got '!ndarray.ndarray<?x4xf64>'}}
+func.func @static_result_grid(%n: index) -> (!ndarray.ndarray<?x4xf64> {dist.team = 1 : i64, dist.split = array<i64: 0, 1>}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n) value %v : !ndarray.ndarray<?x4xf64>
+  return %a : !ndarray.ndarray<?x4xf64>
+}
+
+// -----
+
+// expected-error @+1 {{result #0: invalid distribution: }}
+func.func @bad_result_split(%n: index) -> (!ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.split = array<i64: 1, 0>}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n, %n) value %v : !ndarray.ndarray<?x?xf64>
+  return %a : !ndarray.ndarray<?x?xf64>
 }
 
 // -----

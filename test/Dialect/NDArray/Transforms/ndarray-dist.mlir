@@ -501,6 +501,32 @@ func.func @distributed_results(%n: index) -> (!ndarray.ndarray<?x4xf64> {dist.te
 
 // -----
 
+// A result with dist.split is this rank's block of that distribution: the
+// grid array's own block (no redistribution), the rows redistributed, the
+// replicated value distributed.
+// CHECK-LABEL: func.func @grid_results
+// CHECK-SAME: -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>)
+// CHECK: %[[A:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[G:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK-NOT: dist.redistribute %[[G]]
+// CHECK: %[[AG:.*]] = dist.redistribute %[[A]] : {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: %[[AB:.*]] = dist.owned_block_of %[[AG]]
+// CHECK: %[[GB:.*]] = dist.owned_block_of %[[G]]
+// CHECK: dist.grid_partition
+// CHECK: %[[RD:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1], grid = [1, 2]>>
+// CHECK: %[[RB:.*]] = dist.owned_block_of %[[RD]]
+// CHECK: return %[[AB]], %[[GB]], %[[RB]]
+// CHECK-NOT: dist.team
+func.func @grid_results(%n: index) -> (!ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.split = array<i64: 1>}, !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.split = array<i64: 0, 1>}, !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.split = array<i64: 0, 1>, dist.grid = array<i64: 1, 2>}) {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n, %n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  %g = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %r = ndarray.create(%n, %n) value %v : !ndarray.ndarray<?x?xf64>
+  return %a, %g, %r : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
 // An argument with dist.split is this rank's block of that distribution
 // (checked against the block's sizes at run time); an update in place is
 // written back as this rank's block of the final value.
