@@ -362,9 +362,9 @@ LogicalResult distributeResults(FunctionOpInterface func) {
                << " is split (each rank returns its block), so it must be "
                   "dynamic, got "
                << type;
-    for (StringRef name : {StringRef(kTeamAttrName),
-                           dist::DistDialect::getSplitAttrName(),
-                           dist::DistDialect::getGridAttrName()})
+    for (StringRef name :
+         {StringRef(kTeamAttrName), dist::DistDialect::getSplitAttrName(),
+          dist::DistDialect::getGridAttrName()})
       func.removeResultAttr(i, StringAttr::get(context, name));
     for (Operation *ret : returns) {
       OpBuilder b(ret);
