@@ -96,10 +96,19 @@ def _shape_tuple(shape):
 
 
 def _check_split(split, shape):
-    if split not in (None, 0):
-        raise NotImplementedError(
-            f"split={split}: only dimension 0 is distributed")
-    return split if shape else None
+    """`split` of a new array of `shape`: None (replicated), 0 (rows) or an
+    axis or tuple of axes (split over the balanced grid of the ranks, e.g.
+    `(0, 1)` for a 2-D decomposition); see docs/python.md."""
+    if split is None or not shape:
+        return None
+    axes = (split,) if isinstance(split, int) else split
+    if (not isinstance(axes, (tuple, list)) or not axes or
+            not builtins.all(isinstance(a, int) and 0 <= a < len(shape)
+                             for a in axes)
+            or list(axes) != sorted(set(axes))):
+        raise ValueError(f"split={split!r}: expected an axis or increasing "
+                         f"axes of an array of {len(shape)} dimensions")
+    return _core.normalize_split(axes, len(shape))
 
 
 def asarray(obj, /, *, dtype=None, copy=None, split=None):
@@ -107,12 +116,19 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
     scalar). numpy data is copied, unless `copy=False`: then the array
     wraps a C-contiguous numpy array of a supported dtype without copying
     (see from_dlpack for the ownership rule). `split=0` distributes
-    dimension 0."""
+    dimension 0, `split=(0, 1)` (any increasing axes) the block of the
+    balanced grid of the ranks; an array in another distribution is
+    redistributed."""
     if isinstance(obj, ndarray):
         if dtype is not None and _dtypes.canonical(dtype) != obj.dtype:
             return astype(obj, dtype)
-        if split is not None and obj.split is None:
-            return asarray(obj.to_numpy(), split=split)
+        if split is not None and obj.split != _check_split(split, obj.shape):
+            # A copy in the other distribution: a redistribution (each
+            # element moves once), not a gather.
+            node = obj._node
+            return ndarray(_core.record(Node(
+                node.shape, node.dtype, _check_split(split, node.shape),
+                "astype", [node], True)))
         return _array._wrap(_copy(obj._node)) if copy else obj
     if copy is False:
         return _wrap_without_copy(obj, dtype, split)

@@ -42,11 +42,22 @@ def _broadcast_dims(*dim_lists):
     return result
 
 
-def _static_dims(shape, dynamic_first=False):
+def _static_dims(shape, split=None):
+    """The static sizes of an array's type (1, or None: dynamic); the split
+    axes of a distributed block (`split`: 0 or a tuple of axes) are dynamic
+    (a rank may own none)."""
     dims = [1 if n == 1 else None for n in shape]
-    if dynamic_first and dims:
-        dims[0] = None
+    for axis in (() if split is None else (0,) if split == 0 else split):
+        dims[axis] = None
     return dims
+
+
+def _split_attr(split):
+    """The attribute naming the split axes of a distribution other than
+    rows (`split`: 0 or a tuple of axes), to follow `dist.team`."""
+    if not isinstance(split, tuple):
+        return ""
+    return f", dist.split = array<i64: {', '.join(map(str, split))}>"
 
 
 class Builder:
@@ -160,17 +171,19 @@ class Builder:
             if key not in self.inputs:
                 del self.ssa[key]
 
-    def dist_arg(self, type_text, block, shape, buffer=None):
+    def dist_arg(self, type_text, block, shape, buffer=None, split=0):
         """A distributed array argument: this rank's `block` of an array of
         global `shape` (docs/distribution.md), passed as the `buffer` with
-        GHOST_ROWS spare rows around it where there is one."""
+        GHOST_ROWS spare rows around it where there is one; split on the
+        axes `split` (a tuple) over the grid of ranks, or on rows."""
         self.distributed = True
         numbers = ", ".join(str(self.size(n)[0]) for n in shape)
         ghost = "" if buffer is None else \
             f", dist.ghost = array<i64: {GHOST_ROWS}, {GHOST_ROWS}>"
         return self._arg(type_text, [block if buffer is None else buffer],
                          f" {{dist.team = {_State.team} : i64, "
-                         f"dist.shape = array<i64: {numbers}>{ghost}}}")
+                         f"dist.shape = array<i64: {numbers}>{ghost}"
+                         f"{_split_attr(split)}}}")
 
     def element(self, value, dtype):
         """The Python scalar `value` as an SSA value of the storage type of
@@ -261,9 +274,9 @@ class Builder:
     def _input(self, node):
         dtype = _dtypes.to_mlir(node.dtype)
         if distributed(node):
-            dims = _static_dims(node.shape, dynamic_first=True)
+            dims = _static_dims(node.shape, node.split)
             name = self.dist_arg(_type(dims, dtype), node.data, node.shape,
-                                 node.buffer)
+                                 node.buffer, node.split)
         else:
             dims = _static_dims(node.shape)
             name = self.array_arg(dims, dtype, node.data, node.shape)
@@ -277,10 +290,16 @@ class Builder:
         split = distributed(node) and not replicated
         shape = node.shape
         offset, buffer = 0, None
-        if split:
+        if split and isinstance(node.split, tuple):
+            offset, sizes = block_of(shape, node.split)
+            data = np.empty(sizes, node.dtype)
+            dims = _static_dims(shape, node.split)
+            out = self.dist_arg(_type(dims, dtype), data, shape,
+                                split=node.split)
+        elif split:
             offset, rows = default_partition(shape[0])
             data, buffer = ghosted_block(rows, shape, node.dtype)
-            dims = _static_dims(shape, dynamic_first=True)
+            dims = _static_dims(shape, 0)
             out = self.dist_arg(_type(dims, dtype), data, shape, buffer)
         else:
             data = np.empty(shape, node.dtype)
@@ -315,6 +334,7 @@ class Builder:
 from ._core import (  # noqa: E402
     GHOST_ROWS,
     _State,
+    block_of,
     default_partition,
     distributed,
     ghosted_block,

@@ -9,7 +9,8 @@ of Python statements compiles once and then only dispatches.
 
 Every array is a `Node`:
   * concrete: `data` holds a numpy array (for a distributed array: this
-    rank's block of the default partition, `offset` its first global row);
+    rank's block of its distribution, `offset` its first global row, or
+    with split axes its global offsets);
   * a view (`op == "view"`): a slice of another node, evaluated wherever it
     is used, so it always sees the current contents of its base;
   * pending: an operation on other nodes, evaluated at the next sync point
@@ -111,7 +112,7 @@ class Node:
         self.shape = shape if type(shape) is tuple else tuple(
             int(n) for n in shape)
         self.dtype = dtype
-        self.split = split if self.shape else None
+        self.split = normalize_split(split, len(self.shape))
         self.op = op
         self.inputs = tuple(inputs)
         self.attrs = attrs
@@ -148,10 +149,40 @@ def ghosted_block(rows, shape, dtype):
     return buffer[GHOST_ROWS:GHOST_ROWS + rows], buffer
 
 
+def normalize_split(split, ndim):
+    """How an array of `ndim` dimensions is distributed: None (replicated),
+    0 (rows: dimension 0 split, the default distribution) or a tuple of the
+    split axes (increasing; split over the balanced grid of the ranks, as
+    `#dist.dist_env<split = [...]>`). Axes beyond `ndim` (the split of an
+    operand kept by a result of lower rank) are dropped; none left: rows."""
+    if split is None or ndim == 0:
+        return None
+    axes = (split,) if isinstance(split, int) else tuple(sorted(set(split)))
+    axes = tuple(a for a in axes if a < ndim)
+    return axes if axes and axes != (0,) else 0
+
+
+def block_of(shape, split):
+    """(offsets, sizes) of this rank's block of an array of `shape`
+    distributed as `split` (see normalize_split)."""
+    if split == 0:
+        offset, rows = default_partition(shape[0])
+        return ((offset,) + (0,) * (len(shape) - 1),
+                (rows,) + tuple(shape[1:]))
+    offsets, sizes = ext().grid_block(_State.team, list(shape), list(split))
+    return tuple(offsets), tuple(sizes)
+
+
 def concrete(data, split=None, copy=True):
-    """A node holding numpy `data` (the whole array; for `split=0` this
+    """A node holding numpy `data` (the whole array; for a split array this
     rank keeps its block): a copy, or `data` itself (C-contiguous)."""
     data = np.asarray(data)
+    split = normalize_split(split, data.ndim)
+    if isinstance(split, tuple):
+        offsets, sizes = block_of(data.shape, split)
+        block = data[tuple(slice(o, o + n) for o, n in zip(offsets, sizes))]
+        return Node(data.shape, data.dtype, split,
+                    data=np.array(block, order="C"), offset=offsets)
     if split is not None and data.ndim > 0:
         offset, size = default_partition(data.shape[0])
         block, buffer = ghosted_block(size, data.shape, data.dtype)

@@ -229,7 +229,7 @@ def _emit_astype(b, node):
 
 
 def _team_attr(node):
-    return (f" {{dist.team = {_State.team} : i64}}"
+    return (f" {{dist.team = {_State.team} : i64{_split_attr(node.split)}}}"
             if distributed(node) else "")
 
 
@@ -512,6 +512,7 @@ from ._core import (  # noqa: E402
 )
 from ._builder import (  # noqa: E402
     _broadcast_dims,
+    _split_attr,
     _static_dims,
     _type,
 )

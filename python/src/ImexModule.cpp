@@ -349,6 +349,22 @@ PYBIND11_MODULE(_imex, m) {
   // unless the application, e.g. mpi4py, did).
   m.def("team_size", [](int64_t team) { return _idtr_nprocs(team); });
   m.def("team_rank", [](int64_t team) { return _idtr_prank(team); });
+  // This rank's block (offsets, sizes) of an array of `shape` split on the
+  // axes `split` over the balanced grid of the team's ranks: what compiled
+  // code computes (dist.grid_partition over distruntime.grid_dim).
+  m.def("grid_block", [](int64_t team, std::vector<int64_t> shape,
+                         const std::vector<int64_t> &split) {
+    std::vector<int64_t> grid(split.size(), 0);
+    _idtr_grid_dims(team, static_cast<int64_t>(grid.size()), grid.data());
+    std::vector<int64_t> dims(shape.size(), 1);
+    for (size_t k = 0; k < split.size(); ++k)
+      dims.at(split[k]) = grid[k];
+    std::vector<int64_t> offsets(shape.size()), sizes(shape.size());
+    _idtr_grid_block(static_cast<int64_t>(shape.size()), shape.data(),
+                     dims.data(), _idtr_prank(team), offsets.data(),
+                     sizes.data());
+    return py::make_tuple(offsets, sizes);
+  });
   m.def(
       "abort",
       [](int code) {

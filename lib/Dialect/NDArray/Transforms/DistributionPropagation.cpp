@@ -244,7 +244,24 @@ static dist::DistEnvAttr getResultDistEnv(Operation *op) {
 
 void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
   func->walk([&](Operation *op) {
-    if (!isa<NDArrayDialect>(op->getDialect()) || derivesDistribution(op))
+    if (!isa<NDArrayDialect>(op->getDialect()))
+      return;
+    // A concatenation distributed like its first operand takes the other
+    // distributed operands in that distribution (arrays of one
+    // distribution; each piece is then fetched from their blocks).
+    if (auto concat = dyn_cast<ConcatOp>(op); concat && derivesDistribution(op)) {
+      auto first = dist::getDistEnv(op->getOperand(0).getType());
+      OpBuilder b(op);
+      for (OpOperand &operand : op->getOpOperands().drop_front()) {
+        auto type = cast<NDArrayType>(operand.get().getType());
+        auto env = dist::getDistEnv(type);
+        if (env && env != first && type.getRank() > 0)
+          operand.set(dist::RedistributeOp::create(
+              b, op->getLoc(), dist::withDistEnv(type, first), operand.get()));
+      }
+      return;
+    }
+    if (derivesDistribution(op))
       return;
     // The distribution the operands must have: the result's if the op
     // computes on any distribution, else the default one.

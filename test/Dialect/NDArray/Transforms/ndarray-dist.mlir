@@ -527,6 +527,26 @@ func.func @grid_results(%n: index) -> (!ndarray.ndarray<?x?xf64> {dist.team = 1 
 
 // -----
 
+// A concatenation of a grid array with arrays in other distributions is
+// distributed like the grid array; the other distributed operands are
+// redistributed to it (a replicated one is not).
+// CHECK-LABEL: func.func @mixed_grid_concat
+// CHECK: %[[G:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: %[[C:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: %[[CG:.*]] = dist.redistribute %[[C]] : {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.concat %[[G]], %[[CG]], %{{.*}} axis 0 : (!ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>, !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+func.func @mixed_grid_concat(%n: index) -> tensor<?x?xf64> {
+  %v = arith.constant 1.0 : f64
+  %g = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %c = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 1>} : !ndarray.ndarray<?x?xf64>
+  %r = ndarray.create(%n, %n) value %v : !ndarray.ndarray<?x?xf64>
+  %a = ndarray.concat %g, %c, %r axis 0 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %t = ndarray.to_tensor %a : !ndarray.ndarray<?x?xf64> -> tensor<?x?xf64>
+  return %t : tensor<?x?xf64>
+}
+
+// -----
+
 // An argument with dist.split is this rank's block of that distribution
 // (checked against the block's sizes at run time); an update in place is
 // written back as this rank's block of the final value.
