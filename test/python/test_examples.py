@@ -13,6 +13,8 @@ EXAMPLES = os.path.join(conftest.REPO, "python", "examples")
 MPIEXEC = os.environ.get("IMEX_MPIEXEC") or "mpirun"
 CASES = {
     "jacobi2d.py": ["--n", "24", "--iterations", "10"],
+    "jacobi2d.py --split 0,1": ["--n", "24", "--iterations", "10",
+                                "--split", "0,1"],
     "wave2d.py": ["--n", "24", "--steps", "10"],
     "shallow_water.py": ["--n", "20", "--steps", "10"],
     "black_scholes.py": ["--n", "1000"],
@@ -23,8 +25,8 @@ CASES = {
 @pytest.mark.parametrize("example", sorted(CASES))
 def test_example(example, nprocs):
     env = dict(os.environ, PYTHONPATH=conftest.PYTHON_DIR)
-    command = [sys.executable, os.path.join(EXAMPLES, example),
-               *CASES[example]]
+    command = [sys.executable,
+               os.path.join(EXAMPLES, example.split()[0]), *CASES[example]]
     if nprocs > 1:
         command = [MPIEXEC, "-n", str(nprocs)] + command
     proc = subprocess.run(command, capture_output=True, text=True, env=env,

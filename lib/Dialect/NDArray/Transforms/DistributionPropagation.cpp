@@ -266,11 +266,17 @@ void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
     // The distribution the operands must have: the result's if the op
     // computes on any distribution, else the default one.
     dist::DistEnvAttr target;
-    if (supportsAnyDistribution(op))
+    if (supportsAnyDistribution(op)) {
       for (Type type : op->getResultTypes())
         if (auto env = dist::getDistEnv(type);
             env && cast<NDArrayType>(type).getRank() > 0)
           target = env;
+      // (No distributed result, e.g. ndarray.dim: the operands are read
+      // where they are.)
+      if (!target && llvm::none_of(op->getResultTypes(),
+                                   llvm::IsaPred<NDArrayType>))
+        return;
+    }
     OpBuilder b(op);
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<NDArrayType>(operand.get().getType());

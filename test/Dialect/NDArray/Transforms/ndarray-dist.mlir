@@ -547,6 +547,21 @@ func.func @mixed_grid_concat(%n: index) -> tensor<?x?xf64> {
 
 // -----
 
+// ndarray.dim of a grid array (e.g. from a bounds check) reads its global
+// size where it is: no redistribution to rows.
+// CHECK-LABEL: func.func @grid_dim
+// CHECK-NOT: dist.redistribute
+// CHECK: ndarray.dim %{{.*}}, %{{.*}} : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+func.func @grid_dim(%n: index) -> index {
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 1.0 : f64
+  %g = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %d = ndarray.dim %g, %c1 : !ndarray.ndarray<?x?xf64>
+  return %d : index
+}
+
+// -----
+
 // An argument with dist.split is this rank's block of that distribution
 // (checked against the block's sizes at run time); an update in place is
 // written back as this rank's block of the final value.
