@@ -249,7 +249,8 @@ void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
     // A concatenation distributed like its first operand takes the other
     // distributed operands in that distribution (arrays of one
     // distribution; each piece is then fetched from their blocks).
-    if (auto concat = dyn_cast<ConcatOp>(op); concat && derivesDistribution(op)) {
+    if (auto concat = dyn_cast<ConcatOp>(op);
+        concat && derivesDistribution(op)) {
       auto first = dist::getDistEnv(op->getOperand(0).getType());
       OpBuilder b(op);
       for (OpOperand &operand : op->getOpOperands().drop_front()) {
@@ -273,8 +274,8 @@ void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
           target = env;
       // (No distributed result, e.g. ndarray.dim: the operands are read
       // where they are.)
-      if (!target && llvm::none_of(op->getResultTypes(),
-                                   llvm::IsaPred<NDArrayType>))
+      if (!target &&
+          llvm::none_of(op->getResultTypes(), llvm::IsaPred<NDArrayType>))
         return;
     }
     OpBuilder b(op);
