@@ -48,9 +48,11 @@ def test_errors_compile_nothing():
     no_compile(attempts)
 
 
-def test_not_implemented_names_the_function():
-    with pytest.raises(NotImplementedError, match="split=1"):
-        xp.zeros((2, 2), split=1)
+def test_invalid_split_names_the_argument():
+    with pytest.raises(ValueError, match=r"split=\(1, 0\)"):
+        xp.zeros((2, 2), split=(1, 0))
+    with pytest.raises(ValueError, match="split=2"):
+        xp.zeros((2, 2), split=2)
 
 
 def test_compiler_diagnostics_become_compile_error():
