@@ -247,69 +247,82 @@ void replaceWithBlockReduction(ConversionPatternRewriter &rewriter,
                      cast<NDArrayType>(op->getResult(0).getType()))});
 }
 
-/// Reductions of arrays in other distributions than rows (GridArray): over
-/// axes that are not split, on the block (the result is split like the
-/// source); over split axes, combined over the team (overGrid), the result
-/// replicated.
-struct GridReductionLowering : public GridPattern<ReductionOp> {
-  using GridPattern::GridPattern;
+/// Reductions and argmax/argmin of arrays in other distributions than rows
+/// (GridArray): over axes that are not split, the op on the block (the
+/// result is split like the source, createLocal); over split axes,
+/// combined over the team (reduceOverGrid), the result replicated.
+template <typename OpTy>
+struct GridReducePattern : public GridPattern<OpTy> {
+  using GridPattern<OpTy>::GridPattern;
+  using OneToNOpAdaptor = typename GridPattern<OpTy>::OneToNOpAdaptor;
+
+  virtual Value createLocal(OpBuilder &b, Location loc, OpTy op,
+                            Value block) const = 0;
+  virtual FailureOr<Value> reduceOverGrid(OpBuilder &b, Location loc, OpTy op,
+                                          Value block, const GridArray &array,
+                                          dist::DistEnvAttr env) const = 0;
+
   LogicalResult
-  matchAndRewrite(ReductionOp op, OneToNOpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NDArrayType sourceType = op.getSource().getType();
     if (!isGridArray(sourceType))
       return failure();
     auto env = dist::getDistEnv(sourceType);
     Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
     GridArray array = GridArray::unpack(adaptor.getSource());
-    Value block = array.block(b, loc);
+    Value block = array.block(rewriter, loc);
     SmallVector<int64_t> axes = op.getReducedAxes();
-    if (reducesSplitAxis(env, axes)) {
-      FailureOr<Value> reduced = reduceOverTeam(
-          b, loc, op, block,
-          overGrid(b, loc, env, sourceType, op.getReducedAxes(), array));
-      if (failed(reduced))
-        return rewriter.notifyMatchFailure(op, "unsupported reduction");
-      rewriter.replaceOp(op, *reduced);
+    if (!reducesSplitAxis(env, axes)) {
+      replaceWithBlockReduction(rewriter, op, array,
+                                createLocal(rewriter, loc, op, block), axes,
+                                op.getKeepdims());
       return success();
     }
-    Value local = ReductionOp::create(b, loc, dist::getLocalType(op.getType()),
-                                      op.getKind(), block, op.getAxesAttr(),
-                                      op.getKeepdims(), op.getCorrectionAttr());
-    replaceWithBlockReduction(rewriter, op, array, local, axes,
-                              op.getKeepdims());
+    FailureOr<Value> reduced =
+        reduceOverGrid(rewriter, loc, op, block, array, env);
+    if (failed(reduced))
+      return rewriter.notifyMatchFailure(op, "unsupported reduction");
+    rewriter.replaceOp(op, *reduced);
     return success();
   }
 };
 
-/// argmax/argmin of grid arrays: over an axis that is not split, on the
-/// block (the result split like the source); over split axes (or all),
-/// combined over the team (argReduceOverTeam with overGrid), a block's
-/// local index made global from its offsets.
-struct GridArgReduceLowering : public GridPattern<ArgReduceOp> {
-  using GridPattern::GridPattern;
-  LogicalResult
-  matchAndRewrite(ArgReduceOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    NDArrayType sourceType = op.getSource().getType();
-    if (!isGridArray(sourceType))
-      return failure();
-    auto env = dist::getDistEnv(sourceType);
-    Location loc = op.getLoc();
-    OpBuilder &b = rewriter;
+struct GridReductionLowering : public GridReducePattern<ReductionOp> {
+  using GridReducePattern::GridReducePattern;
+
+  Value createLocal(OpBuilder &b, Location loc, ReductionOp op,
+                    Value block) const override {
+    return ReductionOp::create(b, loc, dist::getLocalType(op.getType()),
+                               op.getKind(), block, op.getAxesAttr(),
+                               op.getKeepdims(), op.getCorrectionAttr());
+  }
+
+  FailureOr<Value> reduceOverGrid(OpBuilder &b, Location loc, ReductionOp op,
+                                  Value block, const GridArray &array,
+                                  dist::DistEnvAttr env) const override {
+    return reduceOverTeam(b, loc, op, block,
+                          overGrid(b, loc, env, op.getSource().getType(),
+                                   op.getReducedAxes(), array));
+  }
+};
+
+/// argmax/argmin over split axes (or all): argReduceOverTeam with overGrid,
+/// a block's local index made global from its offsets.
+struct GridArgReduceLowering : public GridReducePattern<ArgReduceOp> {
+  using GridReducePattern::GridReducePattern;
+
+  Value createLocal(OpBuilder &b, Location loc, ArgReduceOp op,
+                    Value block) const override {
+    return ArgReduceOp::create(b, loc, dist::getLocalType(op.getType()),
+                               op.getKind(), block, op.getAxisAttr(),
+                               op.getKeepdims());
+  }
+
+  FailureOr<Value> reduceOverGrid(OpBuilder &b, Location loc, ArgReduceOp op,
+                                  Value block, const GridArray &array,
+                                  dist::DistEnvAttr env) const override {
     IndexMath m{b, loc};
-    GridArray array = GridArray::unpack(adaptor.getSource());
-    Value block = array.block(b, loc);
-    SmallVector<int64_t> axes = op.getReducedAxes();
-    if (!reducesSplitAxis(env, axes)) {
-      Value local = ArgReduceOp::create(
-          b, loc, dist::getLocalType(op.getType()), op.getKind(), block,
-          op.getAxisAttr(), op.getKeepdims());
-      replaceWithBlockReduction(rewriter, op, array, local, axes,
-                                op.getKeepdims());
-      return success();
-    }
     Type i64 = b.getI64Type();
     auto toGlobal = [&](Value local) -> Value {
       auto type = cast<NDArrayType>(local.getType());
@@ -341,11 +354,10 @@ struct GridArgReduceLowering : public GridPattern<ArgReduceOp> {
       Value value = arith::IndexCastOp::create(b, loc, i64, global);
       return CreateOp::create(b, loc, type, ValueRange{}, value);
     };
-    rewriter.replaceOp(
-        op, argReduceOverTeam(b, loc, op, block,
-                              overGrid(b, loc, env, sourceType, axes, array),
-                              toGlobal));
-    return success();
+    return argReduceOverTeam(b, loc, op, block,
+                             overGrid(b, loc, env, op.getSource().getType(),
+                                      op.getReducedAxes(), array),
+                             toGlobal);
   }
 };
 
