@@ -175,6 +175,18 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
 
 const char *const kInOut[] = {"in", "out"};
 
+/// The argument 'boxes': boxes of an array of rank `d`, each its `d`
+/// offsets then its `d` sizes.
+std::vector<int64_t> read_boxes(int64_t xr, void *xd, int d) {
+  if (!xd)
+    fail("argument 'boxes': null memref descriptor");
+  if (xr != 1 || MemRef<int64_t>(1, xd).size(0) % (2 * d) != 0)
+    fail("argument 'boxes' must be a rank-1 memref<?xindex> of (offsets, "
+         "sizes) pairs of %d entries each",
+         2 * d);
+  return read_index_table("boxes", xr, xd, MemRef<int64_t>(1, xd).size(0));
+}
+
 template <class TR>
 int64_t update_halo(const char *entry, int64_t team, int64_t dr, void *dd,
                     int64_t gr, void *gd, int64_t lr, void *ld, int64_t bor,
@@ -283,14 +295,7 @@ int64_t fetch_boxes(const char *entry, int64_t team, int64_t ir, void *id,
   auto g = read_index("gshape", gr, gd, d);
   auto lo = read_index("loffs_in", lr, ld, d);
   check_box_block("in", in, g, lo);
-  if (!xd)
-    fail("argument 'boxes': null memref descriptor");
-  if (xr != 1 || MemRef<int64_t>(1, xd).size(0) % (2 * d) != 0)
-    fail("argument 'boxes' must be a rank-1 memref<?xindex> of (offsets, "
-         "sizes) pairs of %d entries each",
-         2 * d);
-  auto boxes =
-      read_index_table("boxes", xr, xd, MemRef<int64_t>(1, xd).size(0));
+  auto boxes = read_boxes(xr, xd, d);
   const size_t nboxes = boxes.size() / (2 * d);
   // Box b is stored row-major after the boxes before it.
   View<T> out = make_view<T>("out", orr, od, Use::Out);
@@ -345,14 +350,7 @@ int64_t exchange_ghosts(const char *entry, int64_t team, int64_t br, void *bd,
   auto bo = read_index("buf_offs", bor, bod, d);
   auto oo = read_index("own_offs", oor, ood, d);
   auto os = read_index("own_sizes", osr, osd, d);
-  if (!xd)
-    fail("argument 'boxes': null memref descriptor");
-  if (xr != 1 || MemRef<int64_t>(1, xd).size(0) % (2 * d) != 0)
-    fail("argument 'boxes' must be a rank-1 memref<?xindex> of (offsets, "
-         "sizes) pairs of %d entries each",
-         2 * d);
-  auto boxes =
-      read_index_table("boxes", xr, xd, MemRef<int64_t>(1, xd).size(0));
+  auto boxes = read_boxes(xr, xd, d);
   check_box("owned block", oo, os, g);
   // Every box, and the owned block, must lie in the buffer.
   Idx bs(d);

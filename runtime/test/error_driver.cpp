@@ -142,6 +142,20 @@ int main(int argc, char **argv) {
     _idtr_wait(_idtr_exchange_ghosts_f64(1, 2, dd.get(), 1, g.get(), 1,
                                          bo.get(), 1, oo.get(), 1, os.get(), 1,
                                          boxes.get(), -1));
+  } else if (c == "fetch_boxes_count" || c == "fetch_boxes_out") {
+    // 4 x 4 array split on columns (2 each); rank 1 asks for one box more
+    // (fetch_boxes_count) or passes an output one element short.
+    const int me = rank_();
+    std::vector<double> d(8), out(8);
+    Descriptor<double> dd(d.data(), {4, 2});
+    IndexVec g{4, 4}, lo{0, 2 * me};
+    bool extra = c == "fetch_boxes_count" && me == 1;
+    IndexVec boxes =
+        extra ? IndexVec{0, 0, 1, 1, 0, 1, 1, 1} : IndexVec{0, 0, 1, 1};
+    int64_t n = c == "fetch_boxes_out" && me == 1 ? 0 : (extra ? 2 : 1);
+    Descriptor<double> dout(out.data(), {n});
+    _idtr_wait(_idtr_fetch_boxes_f64(1, 2, dd.get(), 1, g.get(), 1, lo.get(), 1,
+                                     boxes.get(), 1, dout.get(), -1));
   } else if (c == "grid_dims") {
     int64_t dims[2] = {3, 0};
     _idtr_grid_dims(1, 2, dims);

@@ -251,8 +251,7 @@ void replaceWithBlockReduction(ConversionPatternRewriter &rewriter,
 /// (GridArray): over axes that are not split, the op on the block (the
 /// result is split like the source, createLocal); over split axes,
 /// combined over the team (reduceOverGrid), the result replicated.
-template <typename OpTy>
-struct GridReducePattern : public GridPattern<OpTy> {
+template <typename OpTy> struct GridReducePattern : public GridPattern<OpTy> {
   using GridPattern<OpTy>::GridPattern;
   using OneToNOpAdaptor = typename GridPattern<OpTy>::OneToNOpAdaptor;
 
