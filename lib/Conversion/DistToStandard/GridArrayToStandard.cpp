@@ -303,8 +303,9 @@ struct GridDimLowering : public GridPattern<DimOp> {
   }
 };
 
-/// Elementwise ops and copies of arrays in one distribution: the op on the
-/// blocks, in the part of the first operand (ndarray-dist made every
+/// Elementwise ops and copies of arrays in one distribution, sorts and
+/// scans along axes it does not split: the op on the blocks, in the part of
+/// the first operand (ndarray-dist made every
 /// operand of rank >= 1 an array of that distribution and shape; 0-d
 /// operands are replicated). Operands whose blocks cover another part (not
 /// the same values at compile time) are fetched for it.
@@ -318,7 +319,8 @@ struct GridElementwiseLowering : public ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp>(op) ||
+    if (!(isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp>(op) ||
+          dist::isLocalAlongAxis(op)) ||
         op->getNumResults() != 1 || !isGridArray(op->getResult(0).getType()))
       return failure();
     Location loc = op->getLoc();
@@ -642,7 +644,7 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
             dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
             ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(op) ||
-        isGridMatMul(op) ||
+        isGridMatMul(op) || dist::isLocalAlongAxis(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitOpError("on an array split on other axes than rows or over a "

@@ -215,6 +215,21 @@ def manipulation(d):
     d.check(d.expand_dims(a, (0,)), "a[None]")
 
 
+def scans_and_sorts(d):
+    # Along an axis the distribution does not split (axis 0 of columns):
+    # each rank's lanes, local; along a split axis: on rows.
+    a = d.array(data((7, 5)))
+    i = d.array(data((7, 5), "i32", -9, 9))
+    for axis in (0, 1):
+        d.check(d.cumulative("sum", a, axis), f"cumsum axis {axis}")
+        d.check(d.cumulative("prod", i, axis), f"int cumprod axis {axis}")
+        d.check(d.sort(a, axis), f"sort axis {axis}")
+        d.check(d.sort(i, axis, descending=True, indices=True),
+                f"argsort descending axis {axis}")
+    d.check(d.cumulative("sum", a, 0, include_initial=True),
+            "cumsum axis 0 include_initial")
+
+
 def redistributions(d):
     # every pair of the distributions of this test (2x2 and 2x3 grids need
     # 4 and 6 ranks: the run-time grid stands for them here)
@@ -231,7 +246,7 @@ def redistributions(d):
 CASES = [named(f.__name__, f) for f in
          [elementwise, dynamic_sizes, reductions, views_and_inserts,
           global_slices, jacobi_steps, nine_point_steps, asymmetric_steps,
-          manipulation, redistributions]]
+          manipulation, scans_and_sorts, redistributions]]
 
 
 @pytest.mark.parametrize("name", list(DISTRIBUTIONS))

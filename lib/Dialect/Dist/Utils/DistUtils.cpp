@@ -47,6 +47,20 @@ Value dist::getDimValue(OpBuilder &b, Location loc, Value array, int64_t dim) {
                                          getDimSize(b, loc, array, dim));
 }
 
+bool dist::isLocalAlongAxis(Operation *op) {
+  std::optional<int64_t> axis;
+  if (auto scan = dyn_cast<ndarray::CumulativeOp>(op))
+    axis = scan.getIncludeInitial() ? std::nullopt
+                                    : std::optional<int64_t>(scan.getAxis());
+  else if (auto sort = dyn_cast<ndarray::SortOp>(op))
+    axis = sort.getAxis();
+  else if (auto argsort = dyn_cast<ndarray::ArgSortOp>(op))
+    axis = argsort.getAxis();
+  auto env = axis ? getDistEnv(op->getOperand(0).getType()) : nullptr;
+  return env && !env.isDefaultDistribution() &&
+         !llvm::is_contained(env.getSplit(), *axis);
+}
+
 bool dist::isBoxSlice(Operation *op) {
   auto slice = cast<OffsetSizeAndStrideOpInterface>(op);
   bool keepsRank = isa<ImmutableInsertSliceOp, InsertSliceOp>(op) ||

@@ -79,6 +79,9 @@ int64_t imex::ndarray::detail::getOperandTeam(Operation *op) {
 bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
   if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp>(op))
     return true;
+  // Sorts and scans along an axis the distribution does not split.
+  if (dist::isLocalAlongAxis(op))
+    return true;
   // Views and inserts of boxes: the elements of each rank's block are
   // fetched from their owners.
   // (Views keeping the rank, with any strides: the view's blocks fetched

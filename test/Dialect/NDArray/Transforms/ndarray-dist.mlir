@@ -562,6 +562,28 @@ func.func @grid_dim(%n: index) -> index {
 
 // -----
 
+// Scans and sorts along an axis the distribution does not split stay in it
+// (each rank's lanes); along a split axis they are computed on rows.
+// CHECK-LABEL: func.func @columns_scan_and_sort
+// CHECK: %[[C:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: ndarray.cumulative sum %[[C]] axis 0 : {{.*}}split = [1]>> -> {{.*}}split = [1]>>
+// CHECK: ndarray.argsort %[[C]] axis 0 : {{.*}}split = [1]>> -> !ndarray.ndarray<?x?xi64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: %[[R:.*]] = dist.redistribute %[[C]] : {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK: ndarray.sort %[[R]] axis 1
+func.func @columns_scan_and_sort(%n: index) -> (tensor<?x?xf64>, tensor<?x?xi64>, tensor<?x?xf64>) {
+  %v = arith.constant 1.0 : f64
+  %c = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 1>} : !ndarray.ndarray<?x?xf64>
+  %s = ndarray.cumulative sum %c axis 0 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %i = ndarray.argsort %c axis 0 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xi64>
+  %o = ndarray.sort %c axis 1 : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %a = ndarray.to_tensor %s : !ndarray.ndarray<?x?xf64> -> tensor<?x?xf64>
+  %b = ndarray.to_tensor %i : !ndarray.ndarray<?x?xi64> -> tensor<?x?xi64>
+  %d = ndarray.to_tensor %o : !ndarray.ndarray<?x?xf64> -> tensor<?x?xf64>
+  return %a, %b, %d : tensor<?x?xf64>, tensor<?x?xi64>, tensor<?x?xf64>
+}
+
+// -----
+
 // An argument with dist.split is this rank's block of that distribution
 // (checked against the block's sizes at run time); an update in place is
 // written back as this rank's block of the final value.

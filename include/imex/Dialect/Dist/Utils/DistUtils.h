@@ -34,6 +34,11 @@ mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
 /// array's rank. Arrays in any distribution compute these on their blocks.
 bool isBoxSlice(mlir::Operation *op);
 
+/// Whether `op` is a sort, argsort or scan (without an initial element)
+/// along an axis that its operand's distribution, other than rows, does
+/// not split: each rank computes the lanes of its block.
+bool isLocalAlongAxis(mlir::Operation *op);
+
 /// The axes the subview or extract_slice `op` drops (rank reduction), in
 /// increasing order, if it is a view of a box (unit strides) dropping some
 /// but not all axes; std::nullopt otherwise.
