@@ -212,6 +212,13 @@ def manipulation(d):
     i = d.array(data((5, 6), "i64", -3, 3))
     d.check(d.matmul(i, d.array(data((6, 2), "i64", -3, 3))),
             "integer a @ b (both distributed)")
+    # operands in other distributions: redistributed to the first's
+    rows = d.redistribute(d.array(data((4, 5))), [0], None)
+    d.check(d.matmul(a, rows), "a @ b (b on rows)")
+    d.check(d.matmul(d.redistribute(a, [0], None), d.array(data((4, 3)))),
+            "a on rows @ b")
+    d.check(d.concat([a, d.redistribute(d.array(data((2, 4))), [1], None)],
+                     0), "concat with a column-split operand")
     d.check(d.expand_dims(a, (0,)), "a[None]")
 
 

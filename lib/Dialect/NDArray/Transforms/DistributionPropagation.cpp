@@ -112,15 +112,12 @@ bool imex::ndarray::detail::derivesDistribution(Operation *op) {
   if (dist::getDroppedAxesOfBox(op))
     return hasNonDefaultDistribution(op->getOperand(0).getType());
   // (A matrix product of a matrix in another distribution than rows and a
-  // replicated matrix or one in the same distribution: distributed like
-  // the first.)
+  // matrix: distributed like the first.)
   if (auto matmul = dyn_cast<MatMulOp>(op)) {
     auto lhs = cast<NDArrayType>(matmul.getLhs().getType());
     auto rhs = cast<NDArrayType>(matmul.getRhs().getType());
-    auto rhsEnv = dist::getDistEnv(rhs);
     return lhs.getRank() == 2 && rhs.getRank() == 2 &&
-           hasNonDefaultDistribution(lhs) &&
-           (!rhsEnv || rhsEnv == dist::getDistEnv(lhs));
+           hasNonDefaultDistribution(lhs);
   }
   return isa<ReductionOp, ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp>(op);
 }
@@ -249,11 +246,11 @@ void imex::ndarray::detail::redistributeOperands(FunctionOpInterface func) {
   func->walk([&](Operation *op) {
     if (!isa<NDArrayDialect>(op->getDialect()))
       return;
-    // A concatenation distributed like its first operand takes the other
-    // distributed operands in that distribution (arrays of one
-    // distribution; each piece is then fetched from their blocks).
-    if (auto concat = dyn_cast<ConcatOp>(op);
-        concat && derivesDistribution(op)) {
+    // A concatenation or matrix product distributed like its first operand
+    // takes the other distributed operands in that distribution (arrays of
+    // one distribution; the pieces or panels are then fetched from their
+    // blocks).
+    if (isa<ConcatOp, MatMulOp>(op) && derivesDistribution(op)) {
       auto first = dist::getDistEnv(op->getOperand(0).getType());
       OpBuilder b(op);
       for (OpOperand &operand : op->getOpOperands().drop_front()) {

@@ -547,6 +547,25 @@ func.func @mixed_grid_concat(%n: index) -> tensor<?x?xf64> {
 
 // -----
 
+// A matrix product of a grid matrix and a row-split one is distributed like
+// the grid matrix; the second is redistributed to the grid (its panels are
+// fetched from there), not both to rows.
+// CHECK-LABEL: func.func @mixed_grid_matmul
+// CHECK: %[[G:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: %[[R:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[RG:.*]] = dist.redistribute %[[R]] : {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.matmul %[[G]], %[[RG]] : {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+func.func @mixed_grid_matmul(%n: index) -> tensor<?x?xf64> {
+  %v = arith.constant 1.0 : f64
+  %g = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %r = ndarray.create(%n, %n) value %v {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  %p = ndarray.matmul %g, %r : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  %t = ndarray.to_tensor %p : !ndarray.ndarray<?x?xf64> -> tensor<?x?xf64>
+  return %t : tensor<?x?xf64>
+}
+
+// -----
+
 // ndarray.dim of a grid array (e.g. from a bounds check) reads its global
 // size where it is: no redistribution to rows.
 // CHECK-LABEL: func.func @grid_dim
