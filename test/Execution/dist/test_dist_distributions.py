@@ -139,6 +139,12 @@ def global_slices(d):
     d.check(d.global_slice(a, (slice(1, None, 3), slice(5, None, -1))),
             "a[1::3, 5::-1]")
     d.check(d.global_slice(a, (slice(2, 2, -1),)), "a[2:2:-1] (empty)")
+    # with steps, dropping axes (a strided view keeping the rank, then a
+    # box view dropping the unit axes)
+    d.check(d.extract(a, (slice(1, None, 2), 3)), "a[1::2, 3]")
+    d.check(d.view(a, (4, slice(None, None, 3))), "a[4, ::3]")
+    d.check(d.add(d.view(a, (slice(0, 8, 2), 6)), d.view(a, (slice(1, 9, 2), 0))),
+            "a[0:8:2, 6] + a[1:9:2, 0]")
 
 
 def five_point_update(d, u, q):

@@ -372,6 +372,35 @@ bool markDistributed(Value value, dist::DistEnvAttr env) {
   return true;
 }
 
+/// Splits a view with steps that drops axes of an array in another
+/// distribution than rows (`a[::2, 3]`) into the view with the steps
+/// keeping the rank, computed on the blocks, and a view of a box dropping
+/// the unit axes; returns whether it did.
+template <typename OpTy> bool splitStridedDroppingView(OpTy op) {
+  NDArrayType source = op.getSource().getType();
+  auto env = dist::getDistEnv(source);
+  std::optional<SmallVector<int64_t>> dropped = getDroppedAxes(op);
+  if (!env || env.isDefaultDistribution() || !dropped || dropped->empty() ||
+      llvm::all_of(op.getMixedStrides(),
+                   [](OpFoldResult s) { return isConstantIntValue(s, 1); }))
+    return false;
+  OpBuilder b(op);
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : op.getMixedSizes())
+    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  Value kept = OpTy::create(b, op.getLoc(),
+                            source.cloneWith(shape, source.getElementType()),
+                            op.getSource(), op.getMixedOffsets(),
+                            op.getMixedSizes(), op.getMixedStrides());
+  SmallVector<OpFoldResult> zeros(source.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> ones(source.getRank(), b.getIndexAttr(1));
+  Value view = OpTy::create(b, op.getLoc(), op.getType(), kept, zeros,
+                            op.getMixedSizes(), ones);
+  op.getResult().replaceAllUsesWith(view);
+  op.erase();
+  return true;
+}
+
 } // namespace
 
 /// Gives every value computed from distributed arrays a distributed type,
@@ -392,6 +421,16 @@ void imex::ndarray::detail::propagateDistribution(FunctionOpInterface func) {
       }
       if (!isa<NDArrayDialect>(op->getDialect()))
         return;
+      if (auto view = dyn_cast<SubviewOp>(op);
+          view && splitStridedDroppingView(view)) {
+        changed = true;
+        return;
+      }
+      if (auto view = dyn_cast<ExtractSliceOp>(op);
+          view && splitStridedDroppingView(view)) {
+        changed = true;
+        return;
+      }
       dist::DistEnvAttr env = getResultDistEnv(op);
       if (!env)
         return;

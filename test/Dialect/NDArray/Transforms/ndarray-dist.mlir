@@ -566,6 +566,23 @@ func.func @mixed_grid_matmul(%n: index) -> tensor<?x?xf64> {
 
 // -----
 
+// A view with steps dropping axes of a grid array is a strided view keeping
+// the rank (computed on the blocks) and a box view dropping the unit axes:
+// no redistribution to rows.
+// CHECK-LABEL: func.func @grid_strided_dropping_view
+// CHECK-NOT: dist.redistribute
+// CHECK: %[[K:.*]] = ndarray.subview %{{.*}}[1, %{{.*}}] [4, 1] [2, 1] : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<4x1xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: ndarray.subview %[[K]][0, 0] [4, 1] [1, 1] : !ndarray.ndarray<4x1xf64, #dist.dist_env<team = 1, split = [0, 1]>> to !ndarray.ndarray<4xf64>
+func.func @grid_strided_dropping_view(%n: index, %j: index) -> tensor<4xf64> {
+  %v = arith.constant 1.0 : f64
+  %a = ndarray.create(%n, %n) value %v {dist.team = 1 : i64, dist.split = array<i64: 0, 1>} : !ndarray.ndarray<?x?xf64>
+  %s = ndarray.subview %a[1, %j] [4, 1] [2, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<4xf64>
+  %t = ndarray.to_tensor %s : !ndarray.ndarray<4xf64> -> tensor<4xf64>
+  return %t : tensor<4xf64>
+}
+
+// -----
+
 // ndarray.dim of a grid array (e.g. from a bounds check) reads its global
 // size where it is: no redistribution to rows.
 // CHECK-LABEL: func.func @grid_dim
