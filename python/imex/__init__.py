@@ -65,6 +65,20 @@ def rank():
     return _core.team_info()[1]
 
 
+def grid_comm(split):
+    """The mpi4py Cartesian communicator (`MPI.Cartcomm`) of the grid of
+    ranks that arrays created with `split` (a tuple of axes) are
+    distributed over: rank r of the team sits at the grid coordinates of
+    its blocks, so `Get_coords`, `Shift` and `Sub` describe the blocks'
+    neighbourhood (e.g. for MPI code of one's own on `a._node.data`). Made
+    once per grid (collective the first time; MPI_Cart_create, not
+    periodic, not reordered). Needs mpi4py."""
+    from mpi4py import MPI
+    axes = (split,) if isinstance(split, int) else tuple(split)
+    handle = _core.ext().grid_comm(_core._State.team, len(axes))
+    return MPI.Cartcomm.f2py(handle)
+
+
 def sync():
     """Evaluates every pending operation."""
     _core.sync()

@@ -349,6 +349,13 @@ PYBIND11_MODULE(_imex, m) {
   // unless the application, e.g. mpi4py, did).
   m.def("team_size", [](int64_t team) { return _idtr_nprocs(team); });
   m.def("team_rank", [](int64_t team) { return _idtr_prank(team); });
+  // The Fortran handle of the team's cached Cartesian communicator of the
+  // balanced grid of `ndims` dimensions (_idtr_grid_comm; collective the
+  // first time).
+  m.def("grid_comm", [](int64_t team, int64_t ndims) {
+    std::vector<int64_t> dims(ndims, 0);
+    return _idtr_grid_comm(team, ndims, dims.data());
+  });
   // This rank's block (offsets, sizes) of an array of `shape` split on the
   // axes `split` over the balanced grid of the team's ranks: what compiled
   // code computes (dist.grid_partition over distruntime.grid_dim).

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -97,8 +99,14 @@ struct Team {
   int rank = 0;
   std::atomic<uint32_t> seq{0};     // operation counter -> message tags
   std::atomic<uint64_t> checked{0}; // calls checked by IDTR_CHECK_COLLECTIVES
+  // Cartesian communicators by grid extents (_idtr_grid_comm), owned.
+  std::mutex grid_mu;
+  std::map<std::vector<int>, MPI_Comm> grid_comms;
   bool is_local() const { return id == 0; }
 };
+
+/// Frees the team's Cartesian communicators (collective over the team).
+void free_grid_comms(Team &t);
 
 /// Look up a team (error if unknown). Initialises MPI for id >= 1. If
 /// `collective` the caller is a collective entry point and the team's private

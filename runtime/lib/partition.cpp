@@ -3,6 +3,7 @@
 // MPI_Dims_create does).
 #include "internal.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 
 using namespace idtr::detail;
@@ -84,4 +85,47 @@ IDTR_EXPORT void _idtr_grid_block(int64_t ndims, const int64_t *gshape,
     rest /= dims[k];
     _idtr_default_partition(gshape[k], dims[k], coord, &offs[k], &sizes[k]);
   }
+}
+
+void idtr::detail::free_grid_comms(Team &t) {
+  std::lock_guard<std::mutex> lk(t.grid_mu);
+  for (auto &[dims, comm] : t.grid_comms)
+    if (comm != MPI_COMM_NULL)
+      MPI_Comm_free(&comm);
+  t.grid_comms.clear();
+}
+
+IDTR_EXPORT int64_t _idtr_grid_comm(int64_t team, int64_t ndims,
+                                    const int64_t *dims) {
+  EntryScope es("_idtr_grid_comm");
+  if (ndims < 1 || ndims > kMaxRank || !dims)
+    fail("invalid arguments ndims=%" PRId64 " (1..%d) dims=%p", ndims, kMaxRank,
+         static_cast<const void *>(dims));
+  auto t = get_team(team);
+  if (t->is_local())
+    fail("team 0 (a single process without MPI) has no communicator");
+  int64_t grid[kMaxRank];
+  std::copy(dims, dims + ndims, grid);
+  int64_t cells = 1;
+  for (int64_t k = 0; k < ndims; ++k)
+    cells *= grid[k];
+  if (std::find(grid, grid + ndims, 0) != grid + ndims)
+    _idtr_grid_dims(team, ndims, grid);
+  else if (std::any_of(grid, grid + ndims, [](int64_t e) { return e < 0; }) ||
+           cells > t->size)
+    fail("the grid %s does not fit the %d ranks of team %" PRId64,
+         fmt_vec(grid, ndims).c_str(), t->size, team);
+  std::vector<int> key(grid, grid + ndims);
+  std::lock_guard<std::mutex> lk(t->grid_mu);
+  auto it = t->grid_comms.find(key);
+  if (it == t->grid_comms.end()) {
+    std::vector<int> periods(key.size(), 0);
+    MPI_Comm comm = MPI_COMM_NULL;
+    run_collective(*t, "MPI_Cart_create (the grid's communicator)", [&] {
+      return MPI_Cart_create(t->comm, static_cast<int>(ndims), key.data(),
+                             periods.data(), /*reorder=*/0, &comm);
+    });
+    it = t->grid_comms.emplace(key, comm).first;
+  }
+  return static_cast<int64_t>(MPI_Comm_c2f(it->second));
 }

@@ -205,7 +205,10 @@ void cleanup_mpi() {
   free_reduce_objects();
   std::lock_guard<std::mutex> lk(s.mu);
   for (size_t i = 1; i < s.teams.size(); ++i) {
-    if (s.teams[i] && s.teams[i]->comm != MPI_COMM_NULL)
+    if (!s.teams[i])
+      continue;
+    free_grid_comms(*s.teams[i]);
+    if (s.teams[i]->comm != MPI_COMM_NULL)
       MPI_Comm_free(&s.teams[i]->comm);
   }
   s.teams.clear();
@@ -613,6 +616,7 @@ IDTR_EXPORT void _idtr_unregister_team(int64_t team) {
   cache_drop_team(team);
   State &s = st();
   std::lock_guard<std::mutex> lk(s.mu);
+  free_grid_comms(*t);
   if (t->comm != MPI_COMM_NULL)
     run_collective(*t, "MPI_Comm_free (the team's private communicator)",
                    [&] { return MPI_Comm_free(&t->comm); });

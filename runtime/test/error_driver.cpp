@@ -156,6 +156,9 @@ int main(int argc, char **argv) {
     Descriptor<double> dout(out.data(), {n});
     _idtr_wait(_idtr_fetch_boxes_f64(1, 2, dd.get(), 1, g.get(), 1, lo.get(), 1,
                                      boxes.get(), 1, dout.get(), -1));
+  } else if (c == "grid_comm") {
+    int64_t dims[2] = {3, 2};
+    _idtr_grid_comm(1, 2, dims);
   } else if (c == "grid_dims") {
     int64_t dims[2] = {3, 0};
     _idtr_grid_dims(1, 2, dims);

@@ -255,6 +255,48 @@ TEST(Redistribute, RowsToColumnsMovesEachElementOnce) {
             static_cast<int64_t>(p) * (p - 1));
 }
 
+// The Cartesian communicator of a grid numbers the ranks as the blocks do:
+// rank r at the row-major coordinates _idtr_grid_block gives it, and its
+// neighbours (MPI_Cart_shift) own the neighbouring blocks. Made once per
+// grid: the second call returns the same communicator.
+TEST(Grid, CartesianCommunicatorMatchesTheBlocks) {
+  const int p = nprocs(), me = rank();
+  for (Vec fixed : {Vec{0, 0}, Vec{0, 0, 0}, Vec{1, 0}}) {
+    const int d = static_cast<int>(fixed.size());
+    int64_t handle = _idtr_grid_comm(IDTR_TEAM_WORLD, d, fixed.data());
+    EXPECT_EQ(_idtr_grid_comm(IDTR_TEAM_WORLD, d, fixed.data()), handle);
+    MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(handle));
+    ASSERT_NE(comm, MPI_COMM_NULL);
+    Vec grid = dims_create(fixed);
+    std::vector<int> dims(d), periods(d), coords(d);
+    MPI_Cart_get(comm, d, dims.data(), periods.data(), coords.data());
+    int cart_rank = -1;
+    MPI_Comm_rank(comm, &cart_rank);
+    EXPECT_EQ(cart_rank, me);
+    Vec g(d, 11);
+    Blocks b = grid_blocks(g, grid, p);
+    for (int k = 0; k < d; ++k) {
+      EXPECT_EQ(dims[k], grid[k]);
+      EXPECT_EQ(periods[k], 0);
+      // The block at coordinate c along k starts at the partition's c-th
+      // offset; the rank after along k owns the next block.
+      Part part = default_part(g[k], static_cast<int>(grid[k]));
+      EXPECT_EQ(b.off[me][k], part.off[coords[k]]);
+      int before = -1, after = -1;
+      MPI_Cart_shift(comm, k, 1, &before, &after);
+      if (after != MPI_PROC_NULL && b.size[me][k] > 0)
+        EXPECT_EQ(b.off[after][k], b.off[me][k] + b.size[me][k]);
+    }
+  }
+  // A grid of fewer cells than ranks: the ranks beyond it have none.
+  if (p > 1) {
+    Vec small{p - 1, 1};
+    MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(
+        _idtr_grid_comm(IDTR_TEAM_WORLD, 2, small.data())));
+    EXPECT_EQ(comm == MPI_COMM_NULL, me == p - 1);
+  }
+}
+
 // ------------------------------------------------------------- ghost cells ---
 
 template <class D> class Ghosts : public ::testing::Test {

@@ -150,6 +150,20 @@ IDTR_API void _idtr_grid_block(int64_t ndims, const int64_t *gshape,
                                const int64_t *dims, int64_t rank, int64_t *offs,
                                int64_t *sizes);
 
+/* The Cartesian communicator of the grid `dims` of the ranks of `team`
+ * (entries 0 filled in as _idtr_grid_dims does; all given: their product
+ * at most the team's size), as its Fortran handle (MPI_Comm_c2f): made once
+ * per team and grid (MPI_Cart_create, not periodic, not reordered, so rank
+ * r sits at the row-major coordinates _idtr_grid_block gives it) and
+ * cached until the team is unregistered or MPI is finalised. Collective
+ * over the team on the first call for a grid, local afterwards. Ranks
+ * beyond the grid get MPI_COMM_NULL's handle. For applications working
+ * on the blocks of grid arrays with MPI directly (neighbours through
+ * MPI_Cart_shift, sub-communicators through MPI_Cart_sub); the runtime's
+ * own exchanges find their peers from the blocks. */
+IDTR_API int64_t _idtr_grid_comm(int64_t team, int64_t ndims,
+                                 const int64_t *dims);
+
 /* Complete an asynchronous operation. 0 is a no-op. Waiting twice or on a
  * value that is not a live handle is an error. */
 IDTR_API void _idtr_wait(int64_t handle);

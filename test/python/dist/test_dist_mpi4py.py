@@ -30,3 +30,29 @@ def test_init_with_a_communicator():
         xp.init()
         half.Free()
     assert xp.nprocs() == world.size
+
+
+def test_grid_communicator_describes_the_blocks():
+    """xp.grid_comm: an mpi4py Cartcomm whose coordinates are the grid
+    positions of the rank's blocks; made once per grid."""
+    x = sample((9, 6), np.float64, seed=71)
+    a = xp.asarray(x, split=(0, 1))
+    cart = xp.grid_comm((0, 1))
+    assert cart.Get_topo()[0] == list(MPI.Compute_dims(xp.nprocs(), 2))
+    coords = cart.Get_coords(xp.rank())
+    assert cart.Get_rank() == xp.rank()
+    # The block's first element lies in the partition cell of its coords.
+    for axis, (c, extent) in enumerate(zip(coords, cart.Get_topo()[0])):
+        n = x.shape[axis]
+        sizes = [n // extent + (r >= extent - n % extent)
+                 for r in range(extent)]
+        assert a._node.offset[axis] == sum(sizes[:c])
+        assert a._node.data.shape[axis] == sizes[c]
+    # The neighbour after along each axis holds the next block.
+    for axis in range(2):
+        _, after = cart.Shift(axis, 1)
+        offsets = cart.allgather(a._node.offset)
+        if after != MPI.PROC_NULL and a._node.data.shape[axis]:
+            assert offsets[after][axis] == (a._node.offset[axis] +
+                                            a._node.data.shape[axis])
+    assert xp.grid_comm((0, 1)).py2f() == cart.py2f()
