@@ -12,7 +12,8 @@
   blackscholes  call and put prices of n options, vs the C++ reference
   dist       the Jacobi (Python time-step loop, jit + fori_loop, in place) split
              over 1, 2, 4 ranks under mpirun vs bench/dist's hand-written
-             C++/MPI (jacobi_mpi)
+             C++/MPI (jacobi_mpi); `--split 0,1`: over the 2-D grid of the
+             ranks, vs its 2-D decomposition (jacobi-grid)
   sort       sort and argsort of --sort-n f64 split over 1, 2, 4 ranks (a
              sample sort) vs numpy.sort / numpy.argsort(kind="stable") of
              the same data on one core
@@ -232,7 +233,7 @@ from run import jacobi_inplace_python_loop, jacobi_python_loop, make_jacobi_jit
 xp.init()
 n, steps = {n}, {steps}
 grid = np.zeros((n, n)); grid[0, :] = 1.0
-u, v = xp.asarray(grid, split=0), xp.asarray(grid, split=0)
+u, v = xp.asarray(grid, split={split}), xp.asarray(grid, split={split})
 jacobi = make_jacobi_jit(xp)
 
 
@@ -259,10 +260,15 @@ for run in (python_loop, jit, in_place):
 """
 
 
-def bench_dist(python_dir, n, steps, mpi_reference, ranks):
+def bench_dist(python_dir, n, steps, mpi_reference, ranks, split):
+    """split: "0" (rows) or the split axes, e.g. "0,1" (the 2-D grid of the
+    ranks, against the reference's 2-D decomposition, jacobi-grid)."""
+    axes = tuple(int(a) for a in split.split(","))
+    kernel = "jacobi" if axes == (0,) else "jacobi-grid"
+    label = "" if axes == (0,) else f" split={split}"
     for p in ranks:
         program = DIST_PROGRAM.format(path=python_dir, here=HERE, n=n,
-                                      steps=steps)
+                                      steps=steps, split=axes)
         out = subprocess.run(["mpirun", "-n", str(p), sys.executable, "-c",
                               program], capture_output=True, text=True,
                              check=True)
@@ -270,15 +276,16 @@ def bench_dist(python_dir, n, steps, mpi_reference, ranks):
         ref = None
         if mpi_reference and os.path.exists(mpi_reference):
             r = subprocess.run(["mpirun", "-n", str(p), mpi_reference,
-                                "jacobi", str(n), str(n), str(steps * 5),
+                                kernel, str(n), str(n), str(steps * 5),
                                 "2"], capture_output=True, text=True,
                                check=True)
             ref = float(r.stdout.split("time=")[1].split()[0])
-        row(f"dist jacobi {n}^2 Python loop, {p} ranks", loop,
+        row(f"dist jacobi {n}^2{label} Python loop, {p} ranks", loop,
             [("c++/mpi", ref)])
-        row(f"dist jacobi {n}^2 jit, {p} ranks", jit, [("c++/mpi", ref)])
-        row(f"dist jacobi {n}^2 in place u[c] = f(u), {p} ranks", in_place,
+        row(f"dist jacobi {n}^2{label} jit, {p} ranks", jit,
             [("c++/mpi", ref)])
+        row(f"dist jacobi {n}^2{label} in place u[c] = f(u), {p} ranks",
+            in_place, [("c++/mpi", ref)])
 
 
 SORT_PROGRAM = """
@@ -335,6 +342,9 @@ def main():
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--options", type=int, default=1 << 22)
     parser.add_argument("--ranks", default="1,2,4")
+    parser.add_argument("--split", default="0",
+                        help="dist: the split axes, 0 (rows) or e.g. 0,1 "
+                        "(a 2-D grid, against the reference's jacobi-grid)")
     parser.add_argument("--sort-n", type=int, default=10**7)
     parser.add_argument("--only", default="dispatch,chain,compile,jacobi,"
                         "blackscholes,dist,sort")
@@ -357,7 +367,7 @@ def main():
         bench_blackscholes(xp, args.options, args.cpp)
     if "dist" in only:
         bench_dist(args.python, args.n, args.steps, args.mpi_reference,
-                   [int(p) for p in args.ranks.split(",")])
+                   [int(p) for p in args.ranks.split(",")], args.split)
     if "sort" in only:
         bench_sort(args.python, args.sort_n,
                    [int(p) for p in args.ranks.split(",")])
