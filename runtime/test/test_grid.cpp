@@ -464,19 +464,30 @@ void run_ghosts(const Vec &g, const Dist &dist, const Stencil &st, Layout l,
 
 } // namespace
 
-TYPED_TEST(Ghosts, StencilsOnEveryDistribution) {
-  const int p = nprocs();
+namespace {
+
+/// Calls `fn(g, dist, stencil, idx)` for every array shape, distribution
+/// and stencil the stencil suites run (`idx` numbers them: sampling per
+/// element type, layouts, cache keys).
+template <class Fn> void for_each_stencil_case(Fn fn) {
   int idx = 0;
   for (const Vec &g : {Vec{9, 7}, Vec{2, 11}, Vec{5, 4, 6}, Vec{13}}) {
     const int d = static_cast<int>(g.size());
-    for (const Dist &dist : dists(d, p))
-      for (const Stencil &st : stencils(d)) {
+    for (const Dist &dist : dists(d, nprocs()))
+      for (const Stencil &st : stencils(d))
+        fn(g, dist, st, idx++);
+  }
+}
+
+} // namespace
+
+TYPED_TEST(Ghosts, StencilsOnEveryDistribution) {
+  for_each_stencil_case(
+      [](const Vec &g, const Dist &dist, const Stencil &st, int idx) {
         if (sampled<TypeParam>(idx))
           run_ghosts<TypeParam>(g, dist, st, static_cast<Layout>(idx % 3),
                                 idx % 2 ? -1 : 4000 + idx);
-        ++idx;
-      }
-  }
+      });
 }
 
 // On a 2-D grid a 5-point stencil exchanges faces only (one message per face
@@ -615,18 +626,12 @@ void run_fetch_boxes(const Vec &g, const Dist &dist, const Stencil &st,
 } // namespace
 
 TYPED_TEST(FetchBoxes, StencilViewsOnEveryDistribution) {
-  const int p = nprocs();
-  int idx = 0;
-  for (const Vec &g : {Vec{9, 7}, Vec{2, 11}, Vec{5, 4, 6}, Vec{13}}) {
-    const int d = static_cast<int>(g.size());
-    for (const Dist &dist : dists(d, p))
-      for (const Stencil &st : stencils(d)) {
+  for_each_stencil_case(
+      [](const Vec &g, const Dist &dist, const Stencil &st, int idx) {
         if (sampled<TypeParam>(idx))
           run_fetch_boxes<TypeParam>(g, dist, st, static_cast<Layout>(idx % 3),
                                      idx % 2 ? -1 : 5000 + idx);
-        ++idx;
-      }
-  }
+      });
 }
 
 // The halo faces of a 5-point stencil on a 2-D grid (the boxes beside the
