@@ -42,6 +42,12 @@ class _State:
     scopes = []  # node lists of the loop bodies being traced
     stats = {"compiles": 0, "cache_hits": 0, "dispatches": 0,
              "disk_hits": 0}
+    # Checks of user errors found only at run time (indices out of range):
+    # (flag, report) pairs; the 0-d boolean array `flag` is evaluated at the
+    # next sync point even if nothing else uses it, and if it holds,
+    # report() raises numpy's exception (on every rank: flags are
+    # replicated).
+    checks = []
 
 
 _ids = itertools.count()
@@ -292,7 +298,19 @@ def _run(builder):
             pipeline += "{" + " ".join(options) + "}"
         if os.environ.get("IMEX_PRINT_KERNELS"):
             sys.stderr.write(f"// imex kernel ({pipeline})\n{text}")
-        kernel = ext().compile(text, "kernel", pipeline)
+        try:
+            kernel, error = ext().compile(text, "kernel", pipeline), None
+        except ext().CompileError as failure:
+            kernel, error = None, failure
+        if builder.distributed:
+            # A rank whose compile failed raises; the others must too, not
+            # wait for it in the kernel's communication.
+            first = ext().team_first_message(
+                _State.team, None if error is None else str(error))
+            if first is not None and error is None:
+                error = ext().CompileError(first)
+        if error is not None:
+            raise error
         if os.environ.get("IMEX_PRINT_KERNELS"):
             sys.stderr.write(f"// {kernel.stats}\n")
         _State.kernels[text] = kernel
@@ -311,6 +329,9 @@ def _needed():
     needed = {n.id: n for n in _State.pending.values()
               if n.op not in ("view", "write", "loop", "while") and
               _alive(n)}
+    for flag, _ in _State.checks:
+        if flag._node.pending:
+            needed[flag._node.id] = flag._node
     for ref in _State.pending_views:
         view = ref()
         if view is not None and _alive(view):
@@ -330,6 +351,7 @@ def sync(write=None, gather=None):
     if not needed and write is None and gather is None and not effects:
         _State.pending.clear()
         _State.pending_views.clear()
+        _raise_failed_checks()
         return None
     b = Builder()
     if _State.tracing:
@@ -346,7 +368,20 @@ def sync(write=None, gather=None):
     for node, (data, offset, buffer) in outputs:
         node.data, node.offset, node.buffer = data, offset, buffer
         node.op, node.inputs, node.attrs = None, (), None
+    _raise_failed_checks()
     return gathered
+
+
+def add_check(flag, report):
+    """Registers a run-time check of a user error (see _State.checks)."""
+    _State.checks.append((flag, report))
+
+
+def _raise_failed_checks():
+    checks, _State.checks = _State.checks, []
+    for flag, report in checks:
+        if flag._node.data is not None and flag._node.data.item():
+            report()
 
 
 def to_numpy(node):

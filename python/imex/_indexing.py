@@ -88,6 +88,8 @@ def _put(x, indices, values, axis):
         raise IndexError("arrays used as indices must be 1-d integer arrays")
     if indices.size and x.shape[axis] == 0:
         raise IndexError(f"index out of bounds for the empty axis {axis}")
+    indices = _checked_indices(indices, x.shape[axis], "put", axis,
+                               now=True)
     shape = list(x.shape)
     shape[axis] = indices.shape[0]
     if isinstance(values, ndarray):
@@ -110,6 +112,46 @@ def _put(x, indices, values, axis):
                                      axis)))
 
 
+def _checked_indices(indices, n, what, axis, now=False):
+    """`indices` (1-d, integer) with those outside [-n, n) replaced by 0,
+    and numpy's IndexError for the first of them: raised here when the
+    indices are known, else at the next sync point (`now`: before
+    returning, a sync point), on every rank. Inside @jit the indices are
+    passed on unchecked (the kernel's own check ends the process)."""
+    def report(index):
+        raise IndexError(f"{what}: index {index} is out of bounds for axis "
+                         f"{axis} with size {n}")
+
+    if indices.size == 0 or _core._State.tracing:
+        return indices
+    node = indices._node
+    if node.data is not None and node.split is None:
+        known = node.data[node.offset:] if node.offset else node.data
+        bad = np.flatnonzero((known < -n) | (known >= n))
+        if bad.size:
+            report(builtins.int(known[bad[0]]))
+        return indices
+    wide = astype(indices, int64, copy=False)
+    bad = greater_equal(wide, n)
+    if indices.dtype.kind != "u":
+        bad = logical_or(bad, less(wide, -n))
+    flag = any(bad)
+    first = reshape(argmax(bad), (1,))
+
+    def report_first():
+        value = ndarray(_core.record(Node([1], int64, wide._node.split,
+                                          "take", [wide._node, first._node],
+                                          0)))
+        report(builtins.int(value.to_numpy()[0]))
+
+    if now:
+        if builtins.bool(flag):
+            report_first()
+        return indices
+    _core.add_check(flag, report_first)
+    return where(bad, 0, wide)
+
+
 def _integer_assign(x, indices, value):
     """x[indices] = value with a 1-d integer array (numpy's order: the last
     of repeated indices wins)."""
@@ -129,6 +171,7 @@ def take(x, indices, /, *, axis=None):
     n = x.shape[axis]
     if indices.size and n == 0:
         raise IndexError(f"take: cannot take from an empty axis {axis}")
+    indices = _checked_indices(indices, n, "take", axis)
     node, idx = x._node, indices._node
     shape = list(node.shape)
     shape[axis] = indices.shape[0]
@@ -264,12 +307,16 @@ def nonzero(x, /):
 from . import (  # noqa: E402
     _require_order,
     add,
+    any,
     arange,
+    argmax,
     asarray,
     astype,
     count_nonzero,
     full,
+    greater_equal,
     less,
+    logical_or,
     multiply,
     not_equal,
     ones,

@@ -313,7 +313,7 @@ def _repeat_each(x, counts, axis):
         raise ValueError(f"repeat: repeats has {counts.shape[0]} elements "
                          f"but axis {axis} has {n}")
     if n == 0:
-        return x
+        return astype(x, x.dtype)   # repeat returns a new array
     counts = astype(counts, int64)
     if builtins.bool(any(less(counts, 0))):
         raise ValueError("repeat: repeats must be >= 0")
@@ -361,7 +361,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
 def flip(x, /, *, axis=None):
     axes = _axes(axis, x.ndim)
     if not axes:
-        return x
+        return astype(x, x.dtype)   # a new array, as numpy's flip of 0-d
     node = x._node
     return ndarray(_core.record(Node(list(node.shape), node.dtype, node.split,
                                      "flip", [node], axes)))
@@ -377,6 +377,7 @@ def roll(x, /, shift, *, axis=None):
             shifts = shifts * len(axes)
         else:
             raise ValueError("roll: shift and axis must have the same length")
+    source = x
     for s, a in zip(shifts, axes):
         a = _axis(a, x.ndim, "roll")
         n = x.shape[a]
@@ -386,7 +387,8 @@ def roll(x, /, shift, *, axis=None):
         head = (slice(None),) * a
         x = concat([x[head + (slice(n - s, None),)],
                     x[head + (slice(None, n - s),)]], axis=a)
-    return x
+    # roll returns a new array even when every shift is a whole turn.
+    return astype(x, x.dtype) if x is source else x
 
 
 # Names of the other parts of the namespace, bound once all are defined

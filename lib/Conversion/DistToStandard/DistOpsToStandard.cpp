@@ -338,6 +338,11 @@ struct LocalOffsetsOfLowering
   LogicalResult
   matchAndRewrite(dist::LocalOffsetsOfOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A 0-d array has no offsets (and no rows to start from).
+    if (op->getNumResults() == 0) {
+      rewriter.eraseOp(op);
+      return success();
+    }
     LocalArray array = LocalArray::unpack(adaptor.getArray());
     IndexMath m{rewriter, op.getLoc()};
     rewriter.replaceOp(op, withTrailingZeros(rewriter, op.getLoc(),

@@ -39,6 +39,15 @@ bool otherUsesFollowConsumer(OpOperand *fusedOperand) {
   // iteration.
   if (!producer || producer->getBlock() != consumer->getBlock())
     return false;
+  // The fused op computes each element of the producer's kept result only
+  // where the consumer's loop reads it: the consumer must read every
+  // element exactly once. A broadcasting read (b of shape 1x2 read by a
+  // loop over 0x2, or over 3x2) covers no element, or covers each several
+  // times, and the kept result would be left uncomputed where no iteration
+  // reads it.
+  auto consumerOp = cast<linalg::LinalgOp>(consumer);
+  if (!consumerOp.getMatchingIndexingMap(fusedOperand).isPermutation())
+    return false;
   for (OpOperand &use : producer->getUses()) {
     Operation *user = use.getOwner();
     if (user == consumer)

@@ -60,14 +60,13 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
     if (!legalizeSliceOffsets(rewriter,
                               cast<ShapedType>(source.getType()).getShape(),
                               offsets, sizes)) {
+      // The sizes of the slice (not of the source) without dropped axes.
+      SmallVector<int64_t> dropped =
+          getDroppedAxes(op).value_or(SmallVector<int64_t>());
       SmallVector<OpFoldResult> resultSizes;
-      for (auto [d, size] : llvm::enumerate(resultType.getShape()))
-        resultSizes.push_back(
-            ShapedType::isDynamic(size)
-                ? OpFoldResult(
-                      tensor::DimOp::create(rewriter, op.getLoc(), source, d)
-                          .getResult())
-                : OpFoldResult(rewriter.getIndexAttr(size)));
+      for (auto [d, size] : llvm::enumerate(sizes))
+        if (!llvm::is_contained(dropped, static_cast<int64_t>(d)))
+          resultSizes.push_back(size);
       rewriter.replaceOp(op, createEmpty(rewriter, op.getLoc(),
                                          resultType.getShape(), resultSizes,
                                          resultType.getElementType()));

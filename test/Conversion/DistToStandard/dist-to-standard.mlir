@@ -841,3 +841,15 @@ func.func @grid_matmul(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf
   %blk = dist.owned_block_of %c : !grid -> !ndarray.ndarray<?x?xf64>
   return %blk : !ndarray.ndarray<?x?xf64>
 }
+
+// -----
+
+// A 0-d distributed array has no local offsets (the lowering crashed).
+// CHECK-LABEL: func.func @offsets_of_0d
+// CHECK-NOT: local_offsets_of
+// CHECK: return
+func.func @offsets_of_0d(%v: !ndarray.ndarray<f64>) {
+  %s = dist.init_dist_array %v : !ndarray.ndarray<f64> -> !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  dist.local_offsets_of %s : !ndarray.ndarray<f64, #dist.dist_env<team = 1>>
+  return
+}

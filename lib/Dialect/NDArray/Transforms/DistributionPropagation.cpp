@@ -76,6 +76,19 @@ int64_t imex::ndarray::detail::getOperandTeam(Operation *op) {
   return 0;
 }
 
+/// Whether operands of types `a` and `b` (of one rank) may broadcast
+/// against each other: their sizes differ, or one is 1 where the other is
+/// not known to be (a 1x1 array and an Nx1 one). Blocks of arrays that do
+/// not broadcast line up; a broadcast along a split axis needs elements of
+/// other ranks.
+static bool mayBroadcast(NDArrayType a, NDArrayType b) {
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    if ((x == 1) != (y == 1) ||
+        (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y))
+      return true;
+  return false;
+}
+
 bool imex::ndarray::detail::supportsAnyDistribution(Operation *op) {
   if (isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp>(op))
     return true;
@@ -227,8 +240,7 @@ static dist::DistEnvAttr getResultDistEnv(Operation *op) {
       firstType = array;
     } else {
       onBlocks &= array.getRank() == firstType.getRank() &&
-                  succeeded(verifyCompatibleShape(array.getShape(),
-                                                  firstType.getShape()));
+                  !mayBroadcast(array, firstType);
     }
   }
   if (!first)

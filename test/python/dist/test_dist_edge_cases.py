@@ -1,0 +1,208 @@
+"""Bug classes found by programs written without the code (random programs
+compared with numpy, the differential tester of test/difftest): each test
+covers its class on every distribution (replicated, rows, columns, grids),
+at every rank count test_distributed.py runs (1-4), with sizes 0, 1 and
+sizes smaller than the rank count. Every rank checks against numpy."""
+
+import numpy as np
+import pytest
+
+import imex as xp
+from helpers import check, sample
+
+
+@pytest.fixture(scope="module", autouse=True)
+def setup():
+    xp.init()
+
+
+# Distributions of a 2-d array: replicated, rows, columns, the 2-d grid.
+SPLITS_2D = [None, 0, 1, (0, 1)]
+THIN_SHAPES = [(0, 3), (3, 0), (1, 3), (3, 1), (1, 1), (2, 3), (0, 0)]
+
+
+def array(data, split):
+    return xp.asarray(np.array(data), split=split)
+
+
+# --- empty arrays and views ---------------------------------------------------
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+@pytest.mark.parametrize("shape", THIN_SHAPES)
+def test_stencil_on_thin_arrays(shape, split):
+    """Shifted-slice updates whose views are empty along an axis write
+    nothing (the rule: a slice's size is max(stop - start, 0), also when
+    the bounds are relative to the end of a dimension of size < 2)."""
+    x = np.arange(float(np.prod(shape))).reshape(shape) + 1
+    a, e = array(x, split), x.copy()
+    a[1:-1, 1:-1] = a[:-2, 1:-1] + a[2:, 1:-1]
+    e[1:-1, 1:-1] = e[:-2, 1:-1] + e[2:, 1:-1]
+    check(a, e)
+    v, w = xp.zeros(shape, split=split), np.zeros(shape)
+    v[1:, 2:-2] = a[:-1, 2:-2]
+    w[1:, 2:-2] = e[:-1, 2:-2]
+    check(v, w)
+    assert float(xp.sum(a)) == float(np.sum(e))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_empty_slices_of_split_arrays(split):
+    x = np.arange(9.0).reshape(3, 3)
+    b = array(x, split)
+    check(b[:, :0], x[:, :0])
+    check(b[:0], x[:0])
+    check(b[:0, :0] * 2.0, x[:0, :0] * 2.0)
+    check(b[:, 2:1] + 1.0, x[:, 2:1] + 1.0)
+    check(xp.concat([b[:, :0], b[:, 1:1]], axis=1), x[:, :0])
+    check(xp.concat([b[:0], b[3:]], axis=0), x[:0])
+    check(xp.sum(b[:, :0], axis=1), np.sum(x[:, :0], axis=1))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+@pytest.mark.parametrize("shape", [(4, 0), (0, 4), (0, 0)])
+def test_created_empty(shape, split):
+    a = xp.asarray(np.zeros(shape), split=split)
+    check(a * 2.0, np.zeros(shape))
+    check(xp.ones(shape, split=split) + a, np.ones(shape))
+    check(xp.sum(a, axis=0), np.zeros(shape[1:]))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_writes_into_empty_views(split):
+    x = np.arange(6.0).reshape(2, 3)
+    a, e = array(x, split), x.copy()
+    a[:, 1:1] = 5.0
+    a[2:, :] = a[:0, :] + 1.0
+    a[:, :0][a[:, :0] > 0] = 7.0
+    a[xp.asarray(np.zeros(0, dtype=np.int64))] = 3.0
+    check(a, e)
+
+
+def test_fused_producer_of_empty_broadcast():
+    """An elementwise result that a broadcast against an empty array also
+    reads is computed (fusing it into the empty loop left it unwritten)."""
+    for split in (None, 0):
+        a = array([[1.0, 2.0]], split)
+        e = xp.asarray(np.zeros((0, 2)), split=split)
+        b = a + 1
+        c = e + b
+        check(b, np.array([[2.0, 3.0]]))
+        check(c, np.zeros((0, 2)))
+        # The same with a broadcast over several rows: b is written once.
+        f = xp.asarray(np.ones((3, 2)), split=split)
+        b = a * 3
+        c = f + b
+        check(b, np.array([[3.0, 6.0]]))
+        check(c, np.ones((3, 2)) + np.array([[3.0, 6.0]]))
+
+
+# --- broadcasting between distributions -----------------------------------
+
+@pytest.mark.parametrize("left", SPLITS_2D)
+@pytest.mark.parametrize("right", SPLITS_2D)
+def test_broadcast_between_distributions(left, right):
+    r = sample((2, 1), np.float64, seed=1)
+    c = sample((1, 1), np.float64, seed=2)
+    m = sample((3, 4), np.float64, seed=3)
+    row = sample((1, 4), np.float64, seed=4)
+    check(array(c, left) + array(r, right), c + r)
+    check(array(r, left) + array(c, right), r + c)
+    check(array(m, left) - array(row, right), m - row)
+    check(array(row, left) * array(m, right), row * m)
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_row_normalisation(split):
+    x = np.arange(6.0).reshape(3, 2) + 1
+    a = array(x, split)
+    s = xp.sum(a, axis=1, keepdims=True)
+    s.to_numpy()                                # a sync point between
+    check(a / s, x / x.sum(axis=1, keepdims=True))
+    check(a / xp.sum(a, axis=0, keepdims=True), x / x.sum(axis=0))
+
+
+@pytest.mark.parametrize("split", [1, (0, 1)])
+def test_row_sums_of_split_arrays_in_scans_and_concats(split):
+    for _ in range(3):
+        a = xp.asarray(np.ones((7, 2)), split=split)
+        s = xp.sum(a, axis=1)
+        check(xp.cumulative_sum(s, include_initial=True),
+              np.arange(8) * 2.0)
+        check(xp.concat([s, s[-1:]]), np.full(8, 2.0))
+        check(xp.diff(s, append=s[:1]), np.zeros(7))
+
+
+# --- inserts that convert -------------------------------------------------------
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+@pytest.mark.parametrize("dtype", [np.int32, np.bool_, np.float32, np.int64])
+def test_broadcast_insert_with_cast(split, dtype):
+    w = xp.asarray(np.zeros((5, 3)), split=split)
+    src = np.array([[3, 4, 1]]).astype(dtype)
+    w[:] = xp.asarray(src)
+    check(w, np.broadcast_to(src.astype(np.float64), (5, 3)))
+    w[1:4, ::2] = xp.asarray(np.array([[7, 0]]).astype(dtype))
+    e = np.broadcast_to(src.astype(np.float64), (5, 3)).copy()
+    e[1:4, ::2] = np.array([[7, 0]]).astype(dtype)
+    check(w, e)
+    v = xp.asarray(np.zeros(4), split=0 if split is not None else None)
+    v[:] = xp.asarray(np.array([3]).astype(dtype))
+    check(v, np.full(4, np.array([3]).astype(dtype)[0], dtype=np.float64))
+
+
+# --- results that are new arrays ---------------------------------------------
+
+@pytest.mark.parametrize("split", [None, 0])
+def test_results_are_new_arrays(split):
+    """Functions numpy answers with a copy give a new array, also where
+    the result equals the input (a roll by a whole turn)."""
+    for make in (lambda a, m: m.roll(a, 4, axis=0),
+                 lambda a, m: m.roll(a, 0),
+                 lambda a, m: m.roll(a, (0, 8), axis=(0, 0)),
+                 lambda a, m: (m.astype(a, a.dtype) if m is xp
+                               else a.astype(a.dtype)),
+                 lambda a, m: m.clip(a, -1.0, 10.0),
+                 lambda a, m: m.repeat(a, 1)):
+        x = np.arange(4.0)
+        a = xp.asarray(x, split=split)
+        r, e = make(a, xp), make(x, np)
+        a[0] = 100.0
+        x[0] = 100.0
+        check(r, e)
+
+
+# --- user errors are exceptions on every rank ---------------------------------
+
+@pytest.mark.parametrize("split", [None, 0])
+def test_take_out_of_range_raises(split):
+    x = xp.asarray(np.arange(6.0), split=split)
+    with pytest.raises(IndexError, match="index 6 is out of bounds"):
+        xp.take(x, xp.asarray([6], dtype=xp.int64), axis=0).to_numpy()
+    with pytest.raises(IndexError, match="index -7 is out of bounds"):
+        x[xp.asarray([1, -7, 9])].to_numpy()
+    # Indices computed by a kernel (not known to the frontend); the result
+    # is never used: the check still raises at the next sync point.
+    idx = xp.asarray(np.array([0, 2, 5, 3]), split=split) * 2
+    with pytest.raises(IndexError, match="index 10 is out of bounds"):
+        xp.take(x, idx)
+        xp.sync()
+    # The interpreter and the arrays stay usable.
+    check(xp.take(x, idx // 2), np.arange(6.0)[[0, 2, 5, 3]])
+
+
+@pytest.mark.parametrize("split", [None, 0])
+def test_put_out_of_range_raises_and_writes_nothing(split):
+    a = xp.asarray(np.arange(5.0), split=split)
+    idx = xp.asarray(np.array([1, 2]), split=split) * 3
+    with pytest.raises(IndexError, match="index 6 is out of bounds"):
+        a[idx] = 9.0
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[xp.asarray([0, 5])] = 1.0
+    check(a, np.arange(5.0))
+
+
+def test_roll_by_multiple_of_length_is_a_copy():
+    a = xp.asarray(np.arange(4.0))
+    r = xp.roll(a, 4, axis=0)
+    a[0] = 100.0
+    check(r, np.arange(4.0))
