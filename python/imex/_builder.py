@@ -277,6 +277,14 @@ class Builder:
             dims = _static_dims(node.shape, node.split)
             name = self.dist_arg(_type(dims, dtype), node.data, node.shape,
                                  node.buffer, node.split)
+            # A split axis of global size 1 (a rank's block has 0 or 1
+            # elements along it): the global type says 1, so that the
+            # compiler sees where the array broadcasts.
+            whole = _static_dims(node.shape)
+            if whole != dims:
+                name = self.op(f"ndarray.cast {name} : {_type(dims, dtype)} "
+                               f"to {_type(whole, dtype)}")
+                dims = whole
         else:
             dims = _static_dims(node.shape)
             name = self.array_arg(dims, dtype, node.data, node.shape)

@@ -187,14 +187,24 @@ void check_blocks(Team &t, const std::vector<int64_t> &all, int len,
       if (rec[kBoxOwnSize + k] < 0)
         fail_collective(t.rank, "%s: rank %d has a negative block size %s",
                         what, r, fmt_vec(rec + kBoxOwnSize, d).c_str());
-    for (int k = 1; k < d && rec[kBoxOwnSize] > 0; ++k)
+    // (Empty blocks, e.g. all rows and no column of an array without
+    // columns, own nothing and lie anywhere.)
+    for (int k = 1; k < d && !box_empty(blocks[r], d); ++k)
       rows_only &= blocks[r].lo[k] == 0 && blocks[r].hi[k] == g[k];
+  }
+  if (prod(g, d) == 0) {
+    for (int r = 0; r < p; ++r)
+      if (!box_empty(blocks[r], d))
+        fail_collective(t.rank, "%s: rank %d owns a non-empty block of an "
+                        "empty array of shape %s", what, r,
+                        fmt_vec(g, d).c_str());
+    return;
   }
   if (rows_only) {
     std::vector<int64_t> offs(p), rows(p);
     for (int r = 0; r < p; ++r) {
       offs[r] = blocks[r].lo[0];
-      rows[r] = blocks[r].hi[0] - offs[r];
+      rows[r] = box_empty(blocks[r], d) ? 0 : blocks[r].hi[0] - offs[r];
     }
     std::string err = check_tiling(offs, rows, d ? g[0] : 0);
     if (!err.empty())

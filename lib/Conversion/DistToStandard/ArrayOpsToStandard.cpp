@@ -230,7 +230,7 @@ struct ElementwiseLowering : public ConversionPattern {
       if (input.kind != Operand::Whole) {
         Value rows = input.kind == Operand::Aligned ? input.dist.size0
                                                     : m.rows(input.local);
-        size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows) : rows;
+        size0 = size0 ? dist::createBroadcastSize(b, loc, size0, rows) : rows;
       }
       inputs.push_back(input);
     }

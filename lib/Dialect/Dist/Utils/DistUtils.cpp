@@ -42,6 +42,18 @@ OpFoldResult dist::getDimSize(OpBuilder &b, Location loc, Value array,
   return DimOp::create(b, loc, array, index).getResult();
 }
 
+Value dist::createBroadcastSize(OpBuilder &b, Location loc, Value x,
+                                Value y) {
+  if (x == y)
+    return x;
+  Value zero = b.createOrFold<arith::ConstantIndexOp>(loc, 0);
+  Value empty = b.createOrFold<arith::OrIOp>(
+      loc, b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, zero),
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero));
+  return b.createOrFold<arith::SelectOp>(
+      loc, empty, zero, b.createOrFold<arith::MaxUIOp>(loc, x, y));
+}
+
 Value dist::getDimValue(OpBuilder &b, Location loc, Value array, int64_t dim) {
   return getValueOrCreateConstantIndexOp(b, loc,
                                          getDimSize(b, loc, array, dim));

@@ -47,14 +47,14 @@ Value dimZero(OpBuilder &b, Location loc, Value value) {
     if (auto create = dyn_cast_if_present<CreateOp>(def))
       return create.getDynamicSizes().front();
     if (def && dist::isRowwise(def)) {
-      // Dimension 0 of the result is the broadcast (maximum) of the
+      // Dimension 0 of the result is the broadcast of the
       // operands' of the same rank.
       Value size;
       for (Value operand : def->getOperands()) {
         if (cast<NDArrayType>(operand.getType()).getRank() != type.getRank())
           continue;
         Value rows = dimZero(b, loc, operand);
-        size = size ? b.createOrFold<arith::MaxUIOp>(loc, size, rows) : rows;
+        size = size ? dist::createBroadcastSize(b, loc, size, rows) : rows;
       }
       if (size)
         return size;
@@ -198,7 +198,7 @@ void imex::ndarray::detail::alignElementwiseOperands(Operation *op,
   Location loc = op->getLoc();
   int64_t rank = resultType.getRank();
   // The result's dimension 0 is the broadcast of the operands' (equal sizes
-  // or 1), i.e. their maximum.
+  // or 1: 0 if one is 0, else their maximum).
   Value size0;
   if (!resultType.isDynamicDim(0)) {
     size0 = constIndex(b, loc, resultType.getDimSize(0));
@@ -208,7 +208,7 @@ void imex::ndarray::detail::alignElementwiseOperands(Operation *op,
       if (type.getRank() != rank)
         continue;
       Value rows = dimZero(b, loc, operand);
-      size0 = size0 ? b.createOrFold<arith::MaxUIOp>(loc, size0, rows) : rows;
+      size0 = size0 ? dist::createBroadcastSize(b, loc, size0, rows) : rows;
     }
   }
   std::optional<Target> inserted = getInsertTarget(op, rank, size0, targets);

@@ -29,6 +29,12 @@ mlir::OpFoldResult getDimSize(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value getDimValue(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value array, int64_t dim);
 
+/// The size two sizes `x` and `y` of operands that broadcast together
+/// broadcast to (numpy: equal, or one of them 1): 0 if either is 0, else
+/// the larger. Folds to `x` when both are the same value.
+mlir::Value createBroadcastSize(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value x, mlir::Value y);
+
 /// Whether the view (subview, extract_slice) or insert `op` addresses a box
 /// of its array: unit strides known at compile time, and a view keeps the
 /// array's rank. Arrays in any distribution compute these on their blocks.
