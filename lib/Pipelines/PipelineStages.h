@@ -81,7 +81,7 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
 
 /// Tensors -> buffers, in place where possible, every buffer freed.
 inline std::string getBufferizationStage() {
-  return "imex-keep-update-temporaries,eliminate-empty-tensors,"
+  return "imex-keep-update-temporaries,imex-eliminate-empty-tensors,"
          "one-shot-bufferize{allow-return-allocs-from-"
          "loops bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"

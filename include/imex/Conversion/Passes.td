@@ -226,6 +226,25 @@ def ForwardGhostWrites : Pass<"imex-forward-ghost-writes"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def EliminateEmptyTensors : Pass<"imex-eliminate-empty-tensors"> {
+  let summary = "Upstream's eliminate-empty-tensors, replacing an empty "
+                "tensor only by a subset of provably its sizes";
+  let description = [{
+    Replaces a `tensor.empty` whose value is inserted into a destination
+    (through equivalent values) by the subset of the destination, as
+    upstream's `eliminate-empty-tensors` does, so that its producer writes
+    into the destination directly; but only where the subset's sizes are
+    provably the empty tensor's (the same static sizes or SSA values).
+    Upstream casts the subset to the empty tensor's type, which is wrong
+    where a cast on the way made a static size dynamic and the value was
+    then broadcast at run time: a `tensor<1xf64>` inserted, after a run-time
+    broadcast, into a slice of n rows would be computed into those n rows
+    as if they were one.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
   let summary = "Compute updates that read what they overwrite into a "
                 "temporary";
