@@ -199,25 +199,22 @@ std::optional<ViewRequest> getViewRequest(RepartitionOp op) {
   return ViewRequest{op, nullptr, source};
 }
 
+/// The index values a request needs (its rows and its view's bounds).
+SmallVector<Value> getIndexValues(ViewRequest request) {
+  SmallVector<Value> values{request.repartition.getOffset(),
+                            request.repartition.getSize()};
+  if (request.view)
+    llvm::append_range(values, request.view->getOperands().drop_front());
+  return values;
+}
+
 /// Replaces the repartitions of `requests` (all of views of one base, in
-/// block order) by one repartition of the base to the bounding box of their
-/// rows and local repartitions of views of it.
-LogicalResult mergeRequests(RewriterBase &rewriter,
-                            ArrayRef<ViewRequest> requests) {
+/// block order, their index values available at the first) by one
+/// repartition of the base to the bounding box of their rows and local
+/// repartitions of views of it.
+void mergeRequests(RewriterBase &rewriter, ArrayRef<ViewRequest> requests) {
   RepartitionOp first = requests.front().repartition;
   Location loc = first.getLoc();
-
-  // The index values of every request must be available at the first one.
-  SmallVector<Value> indexValues;
-  for (ViewRequest request : requests) {
-    indexValues.append(
-        {request.repartition.getOffset(), request.repartition.getSize()});
-    if (request.view)
-      for (Value operand : request.view->getOperands().drop_front())
-        indexValues.push_back(operand);
-  }
-  if (failed(hoistDefinitions(indexValues, first)))
-    return failure();
 
   rewriter.setInsertionPoint(first);
   Value boxOffset, boxSize;
@@ -262,7 +259,28 @@ LogicalResult mergeRequests(RewriterBase &rewriter,
     rewriter.replaceOpWithNewOp<LocalRepartitionOp>(
         op, op.getType(), rows, op.getOffset(), op.getSize());
   }
-  return success();
+}
+
+/// Merges the requests of one base in runs: a request joins the run before
+/// it if its index values can be computed at the run's first request. They
+/// may not when they depend on a later request of the same base (the rows
+/// of an update computed from another view of it): hoisting that request
+/// above the first would put it before the exchange that replaces it.
+void mergeRequestRuns(RewriterBase &rewriter, ArrayRef<ViewRequest> requests) {
+  llvm::SmallPtrSet<Operation *, 8> group;
+  for (const ViewRequest &request : requests)
+    group.insert(request.repartition);
+  auto pinned = [&](Operation *op) { return group.contains(op); };
+  size_t start = 0;
+  for (size_t i = 1; i <= requests.size(); ++i) {
+    if (i < requests.size() &&
+        succeeded(hoistDefinitions(getIndexValues(requests[i]),
+                                   requests[start].repartition, pinned)))
+      continue;
+    if (i - start > 1)
+      mergeRequests(rewriter, requests.slice(start, i - start));
+    start = i;
+  }
 }
 
 /// Merges the repartitions of views of one array in each block.
@@ -277,8 +295,7 @@ void mergeExchanges(Operation *root) {
       if (std::optional<ViewRequest> request = getViewRequest(op))
         groups[request->base].push_back(*request);
     for (auto &[base, requests] : groups)
-      if (requests.size() > 1)
-        (void)mergeRequests(rewriter, requests);
+      mergeRequestRuns(rewriter, requests);
   }
 }
 

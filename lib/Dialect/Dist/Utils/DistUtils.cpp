@@ -445,7 +445,9 @@ static bool mayWrite(Operation *op) {
   });
 }
 
-LogicalResult dist::hoistDefinitions(ValueRange values, Operation *before) {
+LogicalResult
+dist::hoistDefinitions(ValueRange values, Operation *before,
+                       llvm::function_ref<bool(Operation *)> pinned) {
   Block *block = before->getBlock();
   // The ops to move, operands before users.
   SetVector<Operation *> toMove;
@@ -454,7 +456,8 @@ LogicalResult dist::hoistDefinitions(ValueRange values, Operation *before) {
     if (!def || def->getBlock() != block || def->isBeforeInBlock(before) ||
         toMove.contains(def))
       return true;
-    if (def == before || def->getNumRegions() || mayWrite(def))
+    if (def == before || def->getNumRegions() || mayWrite(def) ||
+        (pinned && pinned(def)))
       return false;
     for (Value operand : def->getOperands())
       if (!collect(operand))

@@ -216,3 +216,33 @@ func.func @updated_view(%u: !d, %m: index, %x: !ndarray.ndarray<f64>) -> !d {
   %y = ndarray.immutable_insert_slice %r into %u[1, 0] [%m, 4] [1, 1] : !d into !d
   return %y : !d
 }
+
+// -----
+
+// Requests of one array whose rows depend on an update computed from an
+// earlier request of it (the rows of `%u`, an update of `%w` with `%a`'s
+// rows, decide what the last request of `%a` fetches): that request cannot
+// join the first exchange (hoisting its rows would put the update's own
+// request of `%a` before the exchange replacing it: "operand does not
+// dominate its use"). The first two merge, the last is exchanged alone.
+!m = !ndarray.ndarray<8x8xf64, #dist.dist_env<team = 1>>
+// CHECK-LABEL: func.func @request_after_dependent_update
+// CHECK: %[[X:.*]] = dist.repartition %[[A:[^ ]*]] offset
+// CHECK: dist.local_repartition %[[X]]
+// CHECK: dist.local_repartition %[[X]]
+// CHECK: ndarray.immutable_insert_slice
+// CHECK: %[[Y:.*]] = dist.repartition %[[A]] offset
+// CHECK: ndarray.ewbin add %{{.*}}, %[[Y]]
+func.func @request_after_dependent_update(%a: !m, %v: !m, %w: !m) -> !m {
+  %o1:2, %s1:2 = dist.local_target_of_slice %v[0, 0] [8, 8] [1, 1] : !m
+  %r1 = dist.repartition %a offset %o1#0 size %s1#0 : !m -> !m
+  %e1 = ndarray.ewbin add %v, %r1 : (!m, !m) -> !m
+  %o2:2, %s2:2 = dist.local_target_of_slice %w[0, 0] [8, 8] [1, 1] : !m
+  %r2 = dist.repartition %a offset %o2#0 size %s2#0 : !m -> !m
+  %e2 = ndarray.ewbin add %e1, %r2 : (!m, !m) -> !m
+  %u = ndarray.immutable_insert_slice %e2 into %w[0, 0] [8, 8] [1, 1] : !m into !m
+  %o3:2, %s3:2 = dist.local_target_of_slice %u[0, 0] [8, 8] [1, 1] : !m
+  %r3 = dist.repartition %a offset %o3#0 size %s3#0 : !m -> !m
+  %e3 = ndarray.ewbin add %u, %r3 : (!m, !m) -> !m
+  return %e3 : !m
+}

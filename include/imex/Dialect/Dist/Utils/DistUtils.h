@@ -141,9 +141,11 @@ std::optional<RowLayout> getOperandsLayout(mlir::Operation *op);
 
 /// Moves the side-effect free ops of `before`'s block that define `values`
 /// after `before` (and the ones they depend on) right before it. Fails
-/// without changing anything if an op with effects or regions is needed.
-mlir::LogicalResult hoistDefinitions(mlir::ValueRange values,
-                                     mlir::Operation *before);
+/// without changing anything if an op with effects or regions is needed,
+/// or an op `pinned` says must stay where it is.
+mlir::LogicalResult
+hoistDefinitions(mlir::ValueRange values, mlir::Operation *before,
+                 llvm::function_ref<bool(mlir::Operation *)> pinned = nullptr);
 
 /// The local type of some rows of an array of type `type`: dimension 0
 /// dynamic (unless 0-d), no distribution environment.
