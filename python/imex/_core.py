@@ -48,6 +48,7 @@ class _State:
     # report() raises numpy's exception (on every rank: flags are
     # replicated).
     checks = []
+    injected_failure = False  # IMEX_FAIL_COMPILE_ON_RANK was applied
 
 
 _ids = itertools.count()
@@ -302,6 +303,14 @@ def _run(builder):
             kernel, error = ext().compile(text, "kernel", pipeline), None
         except ext().CompileError as failure:
             kernel, error = None, failure
+        if (error is None and not _State.injected_failure and
+                os.environ.get("IMEX_FAIL_COMPILE_ON_RANK") ==
+                str(team_info()[1])):
+            _State.injected_failure = True
+            # (Fault injection into the first compile, for the tests of
+            # what follows.)
+            error = ext().CompileError("compile failure injected on this "
+                                       "rank (IMEX_FAIL_COMPILE_ON_RANK)")
         if builder.distributed:
             # A rank whose compile failed raises; the others must too, not
             # wait for it in the kernel's communication.

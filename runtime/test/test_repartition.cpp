@@ -179,3 +179,21 @@ TYPED_TEST(Repartition, BroadcastInput) {
                  [&](const Vec &j) { EXPECT_EQ(out.at(j), val<D>(j[0])); });
   EXPECT_TRUE(out.gaps_intact());
 }
+
+// Blocks of an empty array split on columns: every rank holds all 3 rows
+// and none of the 0 columns, at offset (0, 0). Empty blocks own nothing and
+// may lie anywhere (they were taken for overlapping row blocks: "invalid
+// partition"); a non-empty block of an empty array is still an error.
+TEST(RepartitionEmpty, ArrayWithoutColumns) {
+  for (const Vec &g : {Vec{3, 0}, Vec{0, 4}, Vec{0, 0}}) {
+    _idtr_clear_cache();
+    Vec lo{0, 0}, block = g;
+    Arr<double> in(block), out(block);
+    auto vg = iv(g), vlo = iv(lo), vto = iv(lo), vts = iv(block);
+    int64_t h = _idtr_repartition_f64(IDTR_TEAM_WORLD, in.rank(), in.d(), 1,
+                                      vg.get(), 1, vlo.get(), 1, vto.get(), 1,
+                                      vts.get(), out.rank(), out.d(), 0);
+    _idtr_wait(h);
+    EXPECT_EQ(numel(out.sizes), 0) << str(g);
+  }
+}

@@ -42,3 +42,37 @@ def test_an_error_on_one_rank_ends_all_ranks():
         capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert "rank 1 gives up" in proc.stderr
+
+
+COMPILE_FAILS_ON_ONE_RANK = """
+import sys
+sys.path.insert(0, {path!r})
+import numpy as np
+import imex as xp
+xp.init()
+a = xp.asarray(np.ones((8, 2)), split=0)
+try:
+    print(float(xp.sum(a[1:] + a[:-1])))
+except xp.CompileError as error:
+    print(f"rank {xp.rank()} raised {str(error).splitlines()[0]}", flush=True)
+b = xp.asarray(np.ones(4), split=0)   # the ranks go on together
+print(f"rank {xp.rank()} continues {float(xp.sum(b * 2))}", flush=True)
+"""
+
+
+@pytest.mark.parametrize("nprocs", [2, 3])
+def test_a_compile_failure_on_one_rank_raises_on_every_rank(nprocs):
+    """A kernel that fails to compile on one rank (here injected) raises
+    CompileError on every rank with that rank's message: no rank runs the
+    kernel and waits for the failed one."""
+    import conftest
+    env = dict(os.environ, IMEX_FAIL_COMPILE_ON_RANK="1", IMEX_CACHE_DIR="off")
+    proc = subprocess.run(
+        [MPIEXEC, "-n", str(nprocs), sys.executable, "-c",
+         COMPILE_FAILS_ON_ONE_RANK.format(path=conftest.PYTHON_DIR)],
+        capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for r in range(nprocs):
+        assert (f"rank {r} raised compile failure injected on this rank"
+                in proc.stdout), proc.stdout
+        assert f"rank {r} continues 8.0" in proc.stdout, proc.stdout
