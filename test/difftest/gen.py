@@ -527,11 +527,24 @@ class Gen:
         val = self.value_for(x.shape, x.dtype.kind)
         return self.try_stmt(f"{a} {op} {val}")
 
-    def f_stencil(self):
-        r = self.r
+    def grid_var(self):
+        """A float variable of rank 1-2 with sizes >= 3 that may be written
+        (a new input if there is none)."""
         a = self.pick(lambda a: a.dtype.kind == "f" and 1 <= a.ndim <= 2
                       and min(a.shape) >= 3)
-        if a is None or not self.writable(a):
+        if a is not None and self.writable(a):
+            return a
+        r = self.r
+        shape = tuple(r.choice([3, 4, 5, 7, 8, 13])
+                      for _ in range(r.randint(1, 2)))
+        if not self.define(self.input_expr(shape, r.choice(FLOATS))):
+            return None
+        return f"v{self.count - 1}"
+
+    def f_stencil(self):
+        r = self.r
+        a = self.grid_var()
+        if a is None:
             return False
         nd = np.ndim(self.ns[a])
         k = r.randint(1, 4)
@@ -580,11 +593,9 @@ class Gen:
         elif c == 2 and nd == 2:
             e = r.choice([f"{a}.T", f"xp.matrix_transpose({a})"])
         elif c == 3:
-            new = tuple(1 if r.random() < 0.2 else n for n in sh)
             shape = (r.choice([1, 2, 3]),) + tuple(
                 n for n in sh) if r.random() < 0.6 else sh
             e = f"xp.broadcast_to({a}, {shape})"
-            del new
         elif c == 4:
             e = f"xp.expand_dims({a}, axis={r.randint(-nd - 1, nd)})"
         elif c == 5 and 1 in sh:
@@ -777,8 +788,7 @@ class Gen:
 
     def f_jit(self):
         r = self.r
-        a = self.pick(lambda a: a.dtype.kind == "f" and 1 <= a.ndim <= 2
-                      and min(a.shape) >= 3)
+        a = self.grid_var()
         if a is None:
             return False
         nd = np.ndim(self.ns[a])
@@ -842,6 +852,8 @@ class Gen:
                 return False
             e = f"xp.concat([{a}, {b}], axis=0)"
         elif c == 6:
+            if x.dtype.kind == "b":
+                return False
             b = self.input_expr((sh[-1] + 1, 2), "float64", None)
             e = f"xp.matmul({a}, {b})"
         elif c == 7:

@@ -74,12 +74,16 @@ def _variants_simplify(prog):
 
 
 def _fails(prog, cls, exp, run):
-    return any(c == cls for c, _ in driver.classify(exp, run))
+    return any(c == cls for c, _ in driver.classify(exp, run, prog))
 
 
 def _round(cands, cls, k, runner, limit=40):
-    """The smallest candidate that still fails with `cls`, or None."""
+    """The smallest candidate that still fails with `cls`, or None. For a
+    crash or hang, candidates run smallest first and the first one that
+    fails ends the round (each costs a launch or a timeout)."""
     valid = []
+    cands = sorted(cands, key=lambda c: (len(c["stmts"]),
+                                         sum(len(s) for s in c["stmts"])))
     for c in cands:
         exp = driver.numpy_result(c)
         if driver.numpy_valid(c, exp):
@@ -88,10 +92,12 @@ def _round(cands, cls, k, runner, limit=40):
             break
     if not valid:
         return None
-    runs = runner.run([c for c, _ in valid], k)
+    stop = cls in ("crash", "hang")
+    runs = runner.run([c for c, _ in valid], k, confirm_crash=not stop,
+                      stop_at_failure=stop)
     best = None
     for j, (c, exp) in enumerate(valid):
-        if _fails(c, cls, exp, runs[j]):
+        if j in runs and _fails(c, cls, exp, runs[j]):
             size = (len(c["stmts"]), sum(len(s) for s in c["stmts"]))
             if best is None or size < best[0]:
                 best = (size, c)

@@ -64,6 +64,7 @@ class Runner:
         self.python = python
         self.mpirun = mpirun or os.environ.get("IMEX_MPIEXEC") or "mpirun"
         self.launches = 0
+        self.startup = 20   # seconds to start MPI and import imex
         self.verbose = verbose
         env = dict(os.environ)
         env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1",
@@ -110,7 +111,7 @@ class Runner:
             if rc is not None:
                 break
             # the first program also imports imex and starts MPI
-            allowance = self.timeout + (30 if done == start else 0)
+            allowance = self.timeout + (self.startup if done == start else 0)
             if time.time() - last > allowance:
                 hung = True
                 self._kill(p)
@@ -145,7 +146,7 @@ class Runner:
             except subprocess.TimeoutExpired:
                 continue
 
-    def run(self, programs, k, confirm_crash=True):
+    def run(self, programs, k, confirm_crash=True, stop_at_failure=False):
         """{index: {"status": "ok"|"crash"|"hang", "ranks": [res, ...],
         "tail": stderr}} for every program."""
         batch = os.path.join(self.workdir, f"batch{self.launches + 1}.json")
@@ -170,7 +171,7 @@ class Runner:
                 out[nxt] = {"status": "hang", "ranks": [], "tail": tail}
             else:
                 status = "crash"
-                if confirm_crash and nxt > start:
+                if confirm_crash and nxt > start and not stop_at_failure:
                     alone = self.run([programs[nxt]], k, confirm_crash=False)
                     if alone[0]["status"] == "ok":
                         status = "crash"  # crashes only after others
@@ -181,14 +182,18 @@ class Runner:
                 out[nxt] = {"status": status, "ranks": [],
                             "tail": f"exit status {rc}: " + tail}
             start = nxt + 1
+            if stop_at_failure:
+                break
         return out
 
 
-def classify(exp, run):
+def classify(exp, run, prog=None):
     """Findings [(class, detail)] of one imex run (all ranks) of a
     program against numpy's result `exp`."""
     if run["status"] != "ok":
-        return [(run["status"], run.get("tail", "")[-1500:])]
+        tail = run.get("tail", "")
+        first, _, rest = tail.partition("\n")
+        return [(run["status"], first + "\n" + rest[-1500:])]
     ranks = run["ranks"]
     out = []
     for r in ranks[1:]:
@@ -200,7 +205,7 @@ def classify(exp, run):
                               [e["type"] for e in x["err"]])
                              for x in ranks])[:500]))
             break
-    out += harness.compare(exp, ranks[0])
+    out += harness.compare(exp, ranks[0], prog)
     return out
 
 
@@ -217,7 +222,7 @@ def op_key(prog, cls, detail):
     if m2:
         idx = int(m2.group(1))
     if idx is None or idx >= len(stmts):
-        return "?"
+        return "sync" if detail.startswith("at sync") else "?"
     s = stmts[idx]
     s = re.sub(r"inp\(np\.array\(.*?\)\.reshape\(.*?\)\), [^)]*\)", "IN", s)
     fns = re.findall(r"xp\.(\w+)", s)
@@ -334,7 +339,7 @@ def run_campaign(args):
             for j, p in enumerate(chunk):
                 i = b + j
                 counts["runs"] += 1
-                fs = classify(expected[i], res[j])
+                fs = classify(expected[i], res[j], p)
                 fs_real = [f for f in fs if f[0] != "unsupported"]
                 if len(fs) != len(fs_real):
                     counts["unsupported"] += 1
@@ -370,7 +375,7 @@ def run_campaign(args):
         detail = f["detail"]
         try:
             got = runner.run([prog], k)[0]
-            fs2 = [x for x in classify(exp, got) if x[0] == cls]
+            fs2 = [x for x in classify(exp, got, prog) if x[0] == cls]
             if fs2:
                 detail = fs2[0][1]
         except Exception:  # noqa: BLE001
