@@ -717,6 +717,7 @@ _array.bitwise_invert = globals()["bitwise_invert"]
 _array.matmul = matmul
 _array.permute_dims = permute_dims
 _array.asarray = asarray
+_array.reshape = reshape
 _array.masked_select = _masked_select
 _array.masked_assign = _masked_assign
 _array.integer_assign = _integer_assign

@@ -172,6 +172,12 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         else:
             shape = ()
             source = (source[0], _dtypes.to_mlir(self.dtype))
+        # numpy drops leading unit dimensions of the value (a (1, 1) value
+        # into a (1,) destination, e.g. `a[::-1, None] += 1`).
+        extra = len(shape) - len(destination.shape)
+        if extra > 0 and all(n == 1 for n in shape[:extra]):
+            shape = tuple(shape[extra:])
+            source = reshape(ndarray(source), shape)._node
         try:
             fits = (np.broadcast_shapes(shape, destination.shape) ==
                     destination.shape)
@@ -513,5 +519,5 @@ def _positive_view(node, entries, new_axes, reversed_axes=()):
 # Names filled in by imex/__init__.py (circular: the operators use them).
 negative = positive = abs = bitwise_invert = matmul = permute_dims = None
 asarray = masked_select = masked_assign = integer_assign = take = None
-broadcast_to = None
+broadcast_to = reshape = None
 _install_operators()

@@ -520,7 +520,10 @@ struct CumulativeLowering : public OpConversionPattern<CumulativeOp> {
     for (int64_t d = 0; d < rank; ++d) {
       sizes.push_back(getSize(rewriter, loc, source, d));
       if (d != axis) {
-        rowShape.push_back(sourceType.getDimSize(d));
+        // (The size may be known where the type's is not: the slices of a
+        // row take static sizes from it, and their type must agree.)
+        rowShape.push_back(getConstantIntValue(sizes.back())
+                               .value_or(sourceType.getDimSize(d)));
         rowSizes.push_back(sizes.back());
       }
     }

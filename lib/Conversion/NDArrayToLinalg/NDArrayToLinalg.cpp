@@ -348,7 +348,15 @@ struct ConcatLowering : public OpConversionPattern<ConcatOp> {
     sizes[axis] = total;
     Value result = createEmpty(rewriter, loc, resultType.getShape(), sizes,
                                getStorageType(element));
+    // (Empty pieces write nothing; tensor slices need offsets inside the
+    // destination, which a dimension of size 0 has none of.)
+    auto isEmpty = [](Value tensor) {
+      return llvm::is_contained(
+          cast<RankedTensorType>(tensor.getType()).getShape(), 0);
+    };
     for (auto [input, offset] : llvm::zip_equal(inputs, offsets)) {
+      if (isEmpty(input) || isEmpty(result))
+        continue;
       SmallVector<OpFoldResult> insertOffsets(rank, rewriter.getIndexAttr(0));
       insertOffsets[axis] = offset;
       SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));

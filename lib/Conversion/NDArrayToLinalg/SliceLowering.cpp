@@ -46,6 +46,20 @@ static bool legalizeSliceOffsets(OpBuilder &b, ArrayRef<int64_t> shape,
   return true;
 }
 
+/// `strides` with 1 where the size is 1: a stride over one element means
+/// nothing, and memref's rank reduction, which tells dropped unit
+/// dimensions by their strides, cannot match one that is not 1 (it crashed
+/// on `a[2::2, -1]`, two unit dimensions, one with stride 2).
+static SmallVector<OpFoldResult>
+normalizeUnitStrides(Builder &b, ArrayRef<OpFoldResult> sizes,
+                     ArrayRef<OpFoldResult> strides) {
+  SmallVector<OpFoldResult> result(strides);
+  for (auto [size, stride] : llvm::zip(sizes, result))
+    if (isConstantIntValue(size, 1))
+      stride = b.getIndexAttr(1);
+  return result;
+}
+
 /// Subviews read (after value semantics) like slices: both extract.
 template <typename OpTy>
 struct SliceLowering : public OpConversionPattern<OpTy> {
@@ -73,7 +87,8 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
       return success();
     }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, resultType, source, offsets, sizes, op.getMixedStrides());
+        op, resultType, source, offsets, sizes,
+        normalizeUnitStrides(rewriter, sizes, op.getMixedStrides()));
     return success();
   }
 };
@@ -104,8 +119,10 @@ struct TensorSlice {
 static TensorSlice getTensorSlice(OffsetSizeAndStrideOpInterface op,
                                   ArrayRef<int64_t> shape,
                                   ArrayRef<OpFoldResult> offsets) {
+  Builder b(op.getContext());
   TensorSlice slice{llvm::to_vector(offsets), op.getMixedSizes(),
-                    op.getMixedStrides()};
+                    normalizeUnitStrides(b, op.getMixedSizes(),
+                                         op.getMixedStrides())};
   TensorSlice folded;
   SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
   auto fold = [](ArrayRef<OpFoldResult> ofrs, SmallVectorImpl<int64_t> &out) {

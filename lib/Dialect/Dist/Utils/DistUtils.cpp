@@ -409,7 +409,14 @@ SmallVector<OpOperand *> dist::getRowAlignedOperands(Operation *op) {
 
 std::optional<RowLayout> dist::getOperandsLayout(Operation *op) {
   std::optional<RowLayout> common;
+  int64_t rows = cast<NDArrayType>(op->getResult(0).getType()).getDimSize(0);
   for (OpOperand *operand : getRowAlignedOperands(op)) {
+    // An operand of one row broadcast to more holds its one row, not the
+    // result's (moving a repartition of the result to it would ask it for
+    // rows it does not have).
+    if (cast<NDArrayType>(operand->get().getType()).getDimSize(0) == 1 &&
+        rows != 1)
+      return std::nullopt;
     RowLayout layout = getRowLayout(operand->get());
     if (common && !(*common == layout))
       return std::nullopt;
