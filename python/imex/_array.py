@@ -161,7 +161,8 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         if _is_integer_array(key):
             integer_assign(self, key, value)
             return
-        destination, reversed_axes = _view(self._node, key, for_write=True)
+        destination, reversed_axes, new_axes = _view(self._node, key,
+                                                     for_write=True)
         source = _operand(value, self.dtype)
         if isinstance(source, Node):
             shape = source.shape
@@ -172,20 +173,28 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         else:
             shape = ()
             source = (source[0], _dtypes.to_mlir(self.dtype))
-        # numpy drops leading unit dimensions of the value (a (1, 1) value
-        # into a (1,) destination, e.g. `a[::-1, None] += 1`).
-        extra = len(shape) - len(destination.shape)
+        # numpy broadcasts the value to the view with its `None` axes, after
+        # dropping the value's leading unit dimensions beyond the view's.
+        view_shape = list(destination.shape)
+        for axis in new_axes:
+            view_shape.insert(axis, 1)
+        view_shape = tuple(view_shape)
+        extra = len(shape) - len(view_shape)
         if extra > 0 and all(n == 1 for n in shape[:extra]):
             shape = tuple(shape[extra:])
-            source = reshape(ndarray(source), shape)._node
         try:
-            fits = (np.broadcast_shapes(shape, destination.shape) ==
-                    destination.shape)
+            fits = np.broadcast_shapes(shape, view_shape) == view_shape
         except ValueError:
             fits = False
         if not fits:
             raise ValueError(f"could not broadcast input array from shape "
-                             f"{shape} into shape {destination.shape}")
+                             f"{tuple(shape)} into shape {view_shape}")
+        if isinstance(source, Node) and (extra > 0 or new_axes):
+            # (The unit axes go: the value in the destination's shape.)
+            shape = tuple(n for k, n in enumerate(
+                (1,) * (len(view_shape) - len(shape)) + tuple(shape))
+                if k not in new_axes)
+            source = reshape(ndarray(source), shape)._node
         if reversed_axes and isinstance(source, Node):
             # a[::-1] = v writes v reversed into the positive-step view.
             whole = tuple(destination.shape)
@@ -485,10 +494,12 @@ def _normalize_slice(item, n):
 def _view(node, key, for_write=False):
     """The view of `node` selected by the basic index `key`; for a write,
     also the axes of the view that negative steps reverse (the written
-    values are reversed along them instead)."""
+    values are reversed along them instead) and the positions of the unit
+    axes `None` adds (the written values are broadcast with them, then
+    they are dropped)."""
     entries, new_axes, reversed_axes = _normalize_key(node.shape, key)
     if for_write:
-        return _positive_view(node, entries, []), reversed_axes
+        return _positive_view(node, entries, []), reversed_axes, new_axes
     view = _positive_view(node, entries, new_axes, reversed_axes)
     return view
 

@@ -206,3 +206,74 @@ def test_roll_by_multiple_of_length_is_a_copy():
     r = xp.roll(a, 4, axis=0)
     a[0] = 100.0
     check(r, np.arange(4.0))
+
+
+# --- found by the differential tester (test/difftest) ----------------------
+
+SPLITS_3D = [None, 0, 1, 2, (0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize("split", [None, 0, 1])
+def test_inplace_update_with_new_axes(split):
+    """numpy drops leading unit dimensions of the value: the view with a
+    None axis is (1, 1), the destination without it (1,)."""
+    x = np.array([3, 7, 1, 4], dtype=np.uint16)
+    a, e = xp.asarray(x, split=0 if split == 0 else None), x.copy()
+    a[:-5:-1, None] += 2
+    e[:-5:-1, None] += 2
+    check(a, e)
+    y = np.arange(12).reshape(3, 4)
+    b, f = xp.asarray(y, split=split), y.copy()
+    b[None, -4:6:-3, :3:3] -= -1
+    f[None, -4:6:-3, :3:3] -= -1
+    b[1] = xp.asarray(np.full((1, 1, 4), 5))
+    f[1] = np.full((1, 1, 4), 5)
+    check(b, f)
+
+
+@pytest.mark.parametrize("split", [None, 0, 1, (0, 1)])
+def test_unit_dimensions_with_steps(split):
+    """Slices of one element with a step (a[2::2, -1]): the step of a unit
+    dimension is no stride (the compiler crashed telling the dropped unit
+    dimension from the kept one)."""
+    x = np.arange(4.0, dtype=np.float32).reshape(4, 1) + 1
+    a, e = xp.asarray(x, split=split), x.copy()
+    a[2::2, -1] *= -2
+    e[2::2, -1] *= -2
+    check(a, e)
+    z = np.arange(40, dtype=np.float16).reshape(8, 5, 1)
+    check(xp.asarray(z, split=split if split != (0, 1) else (1, 2))
+          [-5, 4::3, -1::3], z[-5, 4::3, -1::3])
+
+
+@pytest.mark.parametrize("split", SPLITS_3D)
+def test_stack_of_empty_reversed_views(split):
+    x = np.zeros((0, 1, 1), dtype=np.int8)
+    v = xp.asarray(x, split=split)[::3, ::-1, 6:-4:-3]
+    check(xp.stack([v, v], axis=0), np.stack([x, x], axis=0))
+    y = np.ones((2, 3, 4))
+    w = xp.asarray(y, split=split)[:, :0, ::-2]
+    check(xp.concat([w, w], axis=1), np.concatenate([y[:, :0, ::-2]] * 2, 1))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_scans_of_strided_views(split):
+    x = (np.arange(10.0) - 4.5).reshape(5, 2) + 1j
+    v = xp.asarray(xp.asarray(x)[:7:2, :1:3], split=split)
+    check(xp.cumulative_prod(v, axis=-1), np.cumprod(x[:7:2, :1:3], axis=-1))
+    check(xp.cumulative_sum(v, axis=0), np.cumsum(x[:7:2, :1:3], axis=0))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_reduced_operand_broadcast_in_where(split):
+    """A (1,) row-split result of a reduction of a grid array broadcast
+    against a (2,) replicated array: the broadcast operand keeps its one
+    row (IDTR aborted: 'bounding box lies outside the array')."""
+    x = np.array([[0, 2, 3, 3, 1, 2, 3]], dtype=np.uint32)
+    y = np.array([[2.5, -2.0, 3.0, 4.0, 4.0, 4.0, -0.5]])
+    d = xp.vecdot(xp.asarray(x, split=split), xp.asarray(y))
+    c = xp.asarray(np.array([3.0, 0.0]))
+    e = np.sum(x * y, axis=-1)
+    check(xp.where(c != 0, c, d), np.where(np.array([3.0, 0.0]) != 0,
+                                           np.array([3.0, 0.0]), e))
+    check(d + c, e + np.array([3.0, 0.0]))
