@@ -29,6 +29,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
+
+#include <cstring>
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
@@ -178,7 +180,29 @@ constexpr const char *kSiblings[][8] = {
     {"sum", "prod", "max", "min", "sum", "prod", "max", "min"},
     {"dist.team = 1", "dist.team = 2", "dist.team = 0", "dist.team = 1",
      "dist.team = 1", "dist.team = 1", "dist.team = 1", "dist.team = 1"},
+    // Look-alike ops: the same operands, another meaning.
+    {"exp", "log", "sqrt", "abs", "negative", "floor", "isnan", "sign"},
+    {"dist.repartition", "dist.local_repartition", "dist.repartition",
+     "dist.local_repartition", "dist.repartition", "dist.local_repartition",
+     "dist.repartition", "dist.local_repartition"},
+    {"ndarray.copy", "ndarray.cast", "ndarray.copy", "ndarray.cast",
+     "ndarray.copy", "ndarray.cast", "ndarray.copy", "ndarray.cast"},
+    {"argmax", "argmin", "argmax", "argmin", "argmax", "argmin", "argmax",
+     "argmin"},
+    {"complex<f64>", "complex<f32>", "f64", "i8", "ui64", "i1", "f16",
+     "complex<f64>"},
 };
+
+/// Float literals: NaN, infinities, signed zero, extremes.
+constexpr const char *kInterestingFloats[] = {
+    "0x7FF8000000000000", "0x7FF0000000000000", "0xFFF0000000000000",
+    "-0.0",               "0.0",                "1.0e308",
+    "-1.0e308",           "4.9e-324",           "0x7FC00000"};
+
+/// Attributes dropped or added.
+constexpr const char *kAttributes[] = {
+    " {dist.team = 1 : i64}", " keepdims", " include_initial",
+    " {dist.team = 1 : i64, dist.split = array<i64: 1>}"};
 
 struct Token {
   size_t begin, end;
@@ -206,10 +230,124 @@ std::vector<Token> findIntegers(const std::string &text) {
   return tokens;
 }
 
+/// Float literals of `text` (decimal with a point or exponent, or hex).
+std::vector<Token> findFloats(const std::string &text) {
+  std::vector<Token> tokens;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!(isdigit(text[i]) || text[i] == '-') ||
+        (i > 0 && (isalnum(text[i - 1]) || text[i - 1] == '_' ||
+                   text[i - 1] == '%' || text[i - 1] == '.')))
+      continue;
+    size_t end = i + 1;
+    while (end < text.size() &&
+           (isalnum(text[end]) || text[end] == '.' ||
+            ((text[end] == '-' || text[end] == '+') &&
+             (text[end - 1] == 'e' || text[end - 1] == 'E'))))
+      ++end;
+    std::string word = text.substr(i, end - i);
+    if (word.find('.') != std::string::npos ||
+        (word.rfind("0x", 0) == 0 && word.size() > 10))
+      tokens.push_back({i, end});
+    i = end;
+  }
+  return tokens;
+}
+
+/// SSA names where they are used (not where they are defined: `%x =`).
+std::vector<Token> findSSAUses(const std::string &text) {
+  std::vector<Token> tokens;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%')
+      continue;
+    size_t end = i + 1;
+    while (end < text.size() &&
+           (isalnum(text[end]) || text[end] == '_' || text[end] == '#'))
+      ++end;
+    size_t next = text.find_first_not_of(' ', end);
+    bool definition = next != std::string::npos && text[next] == '=' &&
+                      (next + 1 >= text.size() || text[next + 1] != '=');
+    if (!definition)
+      tokens.push_back({i, end});
+    i = end - 1;
+  }
+  return tokens;
+}
+
 /// One structure-aware edit of `text`; false if none applied.
 bool mutateText(std::string &text, std::mt19937_64 &rng) {
   auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
-  switch (pick(5)) {
+  switch (pick(10)) {
+  case 5: { // a float literal -> NaN, an infinity, -0.0, an extreme
+    std::vector<Token> tokens = findFloats(text);
+    if (tokens.empty())
+      return false;
+    Token t = tokens[pick(tokens.size())];
+    text.replace(t.begin, t.end - t.begin,
+                 kInterestingFloats[pick(std::size(kInterestingFloats))]);
+    return true;
+  }
+  case 6: { // a size in a type -> 0 or huge, or one dimension more or less
+    std::vector<size_t> marks; // positions of the 'x' after a dimension
+    for (size_t i = 1; i < text.size(); ++i)
+      if (text[i] == 'x' && (isdigit(text[i - 1]) || text[i - 1] == '?'))
+        marks.push_back(i);
+    if (marks.empty())
+      return false;
+    size_t at = marks[pick(marks.size())];
+    size_t begin = at;
+    while (begin > 0 && (isdigit(text[begin - 1]) || text[begin - 1] == '?'))
+      --begin;
+    switch (pick(4)) {
+    case 0:
+      text.replace(begin, at - begin, "0");
+      break;
+    case 1:
+      text.replace(begin, at - begin, "1099511627776");
+      break;
+    case 2: // rank + 1
+      text.insert(begin, "1x");
+      break;
+    default: // rank - 1
+      text.erase(begin, at + 1 - begin);
+      break;
+    }
+    return true;
+  }
+  case 7: { // two SSA uses swapped, or one use replaced by another value
+    std::vector<Token> uses = findSSAUses(text);
+    if (uses.size() < 2)
+      return false;
+    Token a = uses[pick(uses.size())], b = uses[pick(uses.size())];
+    std::string nameA = text.substr(a.begin, a.end - a.begin),
+                nameB = text.substr(b.begin, b.end - b.begin);
+    if (pick(2)) {
+      text.replace(a.begin, a.end - a.begin, nameB);
+      return true;
+    }
+    if (a.begin > b.begin)
+      std::swap(a, b), std::swap(nameA, nameB);
+    if (a.begin == b.begin)
+      return false;
+    text.replace(b.begin, b.end - b.begin, nameA);
+    text.replace(a.begin, a.end - a.begin, nameB);
+    return true;
+  }
+  case 8: { // an attribute dropped, or added after an op's operands
+    const char *attr = kAttributes[pick(std::size(kAttributes))];
+    size_t at = text.find(attr);
+    if (at != std::string::npos && pick(2)) {
+      text.erase(at, std::strlen(attr));
+      return true;
+    }
+    std::vector<size_t> colons; // " : " ending an op's operands
+    for (size_t i = text.find(" : "); i != std::string::npos;
+         i = text.find(" : ", i + 1))
+      colons.push_back(i);
+    if (colons.empty())
+      return false;
+    text.insert(colons[pick(colons.size())], attr);
+    return true;
+  }
   case 0: { // an integer literal -> a boundary value
     std::vector<Token> tokens = findIntegers(text);
     if (tokens.empty())
