@@ -54,9 +54,10 @@ a = xp.asarray(np.ones((8, 2)), split=0)
 try:
     print(float(xp.sum(a[1:] + a[:-1])))
 except xp.CompileError as error:
-    print(f"rank {xp.rank()} raised {str(error).splitlines()[0]}", flush=True)
+    print(f"rank {{xp.rank()}} raised {{str(error).splitlines()[0]}}",
+          flush=True)
 b = xp.asarray(np.ones(4), split=0)   # the ranks go on together
-print(f"rank {xp.rank()} continues {float(xp.sum(b * 2))}", flush=True)
+print(f"rank {{xp.rank()}} continues {{float(xp.sum(b * 2))}}", flush=True)
 """
 
 
