@@ -375,33 +375,34 @@ PYBIND11_MODULE(_imex, m) {
   // The message of the lowest rank of the team that has one (None if no
   // rank has), the same on every rank (collective): errors that one rank
   // meets alone (a kernel failing to compile) are raised on all.
-  m.def("team_first_message", [](int64_t team,
-                                 std::optional<std::string> message)
-                                  -> std::optional<std::string> {
-    int64_t size = _idtr_nprocs(team), rank = _idtr_prank(team);
-    int64_t first = message ? rank : size;
-    idtr::Descriptor<int64_t> firstDesc(&first, {1});
-    _idtr_reduce_all_i64(team, firstDesc.rank(), firstDesc.get(), IDTR_OP_MIN);
-    if (first == size)
-      return std::nullopt;
-    // The text travels as the sum of one rank's bytes and zeros.
-    constexpr size_t kMaxBytes = 4096;
-    std::vector<int64_t> bytes(kMaxBytes, 0);
-    if (rank == first)
-      for (size_t i = 0; i < std::min(kMaxBytes, message->size()); ++i)
-        bytes[i] = static_cast<unsigned char>((*message)[i]);
-    idtr::Descriptor<int64_t> bytesDesc(bytes.data(),
-                                        {static_cast<int64_t>(kMaxBytes)});
-    _idtr_reduce_all_i64(team, bytesDesc.rank(), bytesDesc.get(),
-                         IDTR_OP_SUM);
-    std::string text;
-    for (int64_t byte : bytes) {
-      if (!byte)
-        break;
-      text.push_back(static_cast<char>(byte));
-    }
-    return text;
-  });
+  m.def("team_first_message",
+        [](int64_t team,
+           std::optional<std::string> message) -> std::optional<std::string> {
+          int64_t size = _idtr_nprocs(team), rank = _idtr_prank(team);
+          int64_t first = message ? rank : size;
+          idtr::Descriptor<int64_t> firstDesc(&first, {1});
+          _idtr_reduce_all_i64(team, firstDesc.rank(), firstDesc.get(),
+                               IDTR_OP_MIN);
+          if (first == size)
+            return std::nullopt;
+          // The text travels as the sum of one rank's bytes and zeros.
+          constexpr size_t kMaxBytes = 4096;
+          std::vector<int64_t> bytes(kMaxBytes, 0);
+          if (rank == first)
+            for (size_t i = 0; i < std::min(kMaxBytes, message->size()); ++i)
+              bytes[i] = static_cast<unsigned char>((*message)[i]);
+          idtr::Descriptor<int64_t> bytesDesc(
+              bytes.data(), {static_cast<int64_t>(kMaxBytes)});
+          _idtr_reduce_all_i64(team, bytesDesc.rank(), bytesDesc.get(),
+                               IDTR_OP_SUM);
+          std::string text;
+          for (int64_t byte : bytes) {
+            if (!byte)
+              break;
+            text.push_back(static_cast<char>(byte));
+          }
+          return text;
+        });
   m.def(
       "abort",
       [](int code) {

@@ -195,9 +195,10 @@ void check_blocks(Team &t, const std::vector<int64_t> &all, int len,
   if (prod(g, d) == 0) {
     for (int r = 0; r < p; ++r)
       if (!box_empty(blocks[r], d))
-        fail_collective(t.rank, "%s: rank %d owns a non-empty block of an "
-                        "empty array of shape %s", what, r,
-                        fmt_vec(g, d).c_str());
+        fail_collective(t.rank,
+                        "%s: rank %d owns a non-empty block of an "
+                        "empty array of shape %s",
+                        what, r, fmt_vec(g, d).c_str());
     return;
   }
   if (rows_only) {

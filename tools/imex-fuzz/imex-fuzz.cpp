@@ -30,10 +30,10 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LLVMContext.h"
 
-#include <cstring>
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 
 #include <cstdint>
 #include <cstdlib>
@@ -194,10 +194,15 @@ constexpr const char *kSiblings[][8] = {
 };
 
 /// Float literals: NaN, infinities, signed zero, extremes.
-constexpr const char *kInterestingFloats[] = {
-    "0x7FF8000000000000", "0x7FF0000000000000", "0xFFF0000000000000",
-    "-0.0",               "0.0",                "1.0e308",
-    "-1.0e308",           "4.9e-324",           "0x7FC00000"};
+constexpr const char *kInterestingFloats[] = {"0x7FF8000000000000",
+                                              "0x7FF0000000000000",
+                                              "0xFFF0000000000000",
+                                              "-0.0",
+                                              "0.0",
+                                              "1.0e308",
+                                              "-1.0e308",
+                                              "4.9e-324",
+                                              "0x7FC00000"};
 
 /// Attributes dropped or added.
 constexpr const char *kAttributes[] = {

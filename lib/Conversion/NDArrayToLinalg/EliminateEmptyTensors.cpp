@@ -1,4 +1,5 @@
-//===- EliminateEmptyTensors.cpp - empty tensors replaced by equal subsets -===//
+//===- EliminateEmptyTensors.cpp - empty tensors replaced by equal subsets
+//-===//
 //
 // Upstream's eliminate-empty-tensors replaces a tensor.empty whose value
 // reaches a subset insertion (through equivalent values: casts, scf.if and
@@ -14,13 +15,13 @@
 
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
 
-#include "mlir/Interfaces/SubsetOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SubsetOpInterface.h"
 
 namespace imex {
 #define GEN_PASS_DEF_ELIMINATEEMPTYTENSORS

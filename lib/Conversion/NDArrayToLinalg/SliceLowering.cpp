@@ -120,9 +120,9 @@ static TensorSlice getTensorSlice(OffsetSizeAndStrideOpInterface op,
                                   ArrayRef<int64_t> shape,
                                   ArrayRef<OpFoldResult> offsets) {
   Builder b(op.getContext());
-  TensorSlice slice{llvm::to_vector(offsets), op.getMixedSizes(),
-                    normalizeUnitStrides(b, op.getMixedSizes(),
-                                         op.getMixedStrides())};
+  TensorSlice slice{
+      llvm::to_vector(offsets), op.getMixedSizes(),
+      normalizeUnitStrides(b, op.getMixedSizes(), op.getMixedStrides())};
   TensorSlice folded;
   SmallVector<int64_t> staticOffsets, staticSizes, staticStrides;
   auto fold = [](ArrayRef<OpFoldResult> ofrs, SmallVectorImpl<int64_t> &out) {

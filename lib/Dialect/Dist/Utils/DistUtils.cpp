@@ -42,13 +42,13 @@ OpFoldResult dist::getDimSize(OpBuilder &b, Location loc, Value array,
   return DimOp::create(b, loc, array, index).getResult();
 }
 
-Value dist::createBroadcastSize(OpBuilder &b, Location loc, Value x,
-                                Value y) {
+Value dist::createBroadcastSize(OpBuilder &b, Location loc, Value x, Value y) {
   if (x == y)
     return x;
   Value zero = b.createOrFold<arith::ConstantIndexOp>(loc, 0);
   Value empty = b.createOrFold<arith::OrIOp>(
-      loc, b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, zero),
+      loc,
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x, zero),
       b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, y, zero));
   return b.createOrFold<arith::SelectOp>(
       loc, empty, zero, b.createOrFold<arith::MaxUIOp>(loc, x, y));
