@@ -446,6 +446,13 @@ def _axes(axis, ndim):
 
 
 def _reduce(kind, x, axis, keepdims, correction=0.0):
+    if x.dtype == _dtypes.float16 and kind in ("sum", "prod", "mean", "var",
+                                                "std"):
+        # numpy accumulates float16 in float32 and rounds once: partial
+        # sums and products would overflow float16 (inf, then inf * 0).
+        wide = _reduce(kind, astype(x, _dtypes.float32), axis, keepdims,
+                       correction)
+        return astype(wide, _dtypes.float16)
     node = x._node
     axes = _axes(axis, x.ndim)
     if kind in ("min", "max") and builtins.any(node.shape[a] == 0

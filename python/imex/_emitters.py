@@ -315,7 +315,10 @@ def _view_slice(b, node):
         if kind == "int":
             sizes.append("1")
             continue
-        if size == 1 and size_end is None:
+        if size == 1:
+            # (Static, as a size of 1 is everywhere else: the compiler must
+            # see where a view broadcasts, also one ending relative to the
+            # end of its dimension, `a[1:]` of two rows.)
             sizes.append("1")
             dims.append(1)
         else:

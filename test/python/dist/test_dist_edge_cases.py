@@ -277,3 +277,34 @@ def test_reduced_operand_broadcast_in_where(split):
     check(xp.where(c != 0, c, d), np.where(np.array([3.0, 0.0]) != 0,
                                            np.array([3.0, 0.0]), e))
     check(d + c, e + np.array([3.0, 0.0]))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_views_of_one_row_broadcast(split):
+    """A view of size 1 ending relative to the end (a[1:] of two rows) is
+    typed 1, so that broadcasting against it is seen on any distribution
+    (it aborted on columns and grids)."""
+    x = np.arange(6, dtype=np.int64).reshape(2, 3)
+    a = xp.asarray(x, split=split)
+    check(a + a[1:, :], x + x[1:, :])
+    check(xp.minimum(a, a[:, -1:]), np.minimum(x, x[:, -1:]))
+    e = np.zeros((2, 0))
+    z = xp.asarray(e, split=split)
+    check(xp.minimum(xp.cumulative_prod(z, axis=0), z[1:, -1:]),
+          np.minimum(np.cumprod(e, axis=0), e[1:, -1:]))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
+def test_float16_reductions_accumulate_in_float32(split):
+    """numpy reduces float16 in float32 and rounds once: partial products
+    and sums would overflow float16 (inf, then inf * 0 = nan)."""
+    x = np.array([[300, 300], [0, 1], [256, 1 / 256]], np.float16)
+    a = xp.asarray(x, split=split)
+    for f, g in ((xp.prod, np.prod), (xp.sum, np.sum), (xp.mean, np.mean)):
+        check(f(a), g(x))
+        check(f(a, axis=0), g(x, axis=0))
+        check(f(a, axis=1, keepdims=True), g(x, axis=1, keepdims=True))
+    y = np.array([6e4, 6e4, -6e4, -6e4], np.float16)
+    b = xp.asarray(y, split=0 if split is not None else None)
+    check(xp.sum(b), np.sum(y))
+    check(xp.mean(b), np.mean(y))
