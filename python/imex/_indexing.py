@@ -126,7 +126,7 @@ def _checked_indices(indices, n, what, axis, now=False):
         return indices
     node = indices._node
     if node.data is not None and node.split is None:
-        known = node.data[node.offset:] if node.offset else node.data
+        known = node.data
         bad = np.flatnonzero((known < -n) | (known >= n))
         if bad.size:
             report(builtins.int(known[bad[0]]))
