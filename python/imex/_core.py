@@ -303,9 +303,10 @@ def _run(builder):
             kernel, error = ext().compile(text, "kernel", pipeline), None
         except ext().CompileError as failure:
             kernel, error = None, failure
-        if (error is None and not _State.injected_failure and
-                os.environ.get("IMEX_FAIL_COMPILE_ON_RANK") ==
-                str(team_info()[1])):
+        inject = os.environ.get("IMEX_FAIL_COMPILE_ON_RANK")
+        if (error is None and inject is not None and
+                not _State.injected_failure and
+                inject == str(team_info()[1])):
             _State.injected_failure = True
             # (Fault injection into the first compile, for the tests of
             # what follows.)
