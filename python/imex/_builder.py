@@ -239,14 +239,16 @@ class Builder:
         shared size argument."""
         return self.index(1) if n == 1 else self.size(n)[1]
 
-    def size_minus(self, n, k):
+    def size_minus(self, n, k, literal=True):
         """`n - k` for a size `n` (at function level, one value per pair, so
-        that equal sizes of different views are one value)."""
-        key = ("minus", n, k)
+        that equal sizes of different views are one value); `k` is an
+        argument unless `literal`."""
+        key = ("minus", n, k, literal)
         if key not in self.constants:
+            amount = self.index(k) if literal else self.index_arg(k)
             name = self.fresh()
             self.prologue.append(f"  {name} = arith.subi {self.size_value(n)}"
-                                 f", {self.index(k)} : index")
+                                 f", {amount} : index")
             self.constants[key] = name
         return self.constants[key]
 

@@ -3,9 +3,10 @@ point turns the pending nodes into one ndarray-IR function, compiles it (or
 finds it in the kernel cache) and runs it.
 
 Kernels are keyed by their IR text, which holds the structure of the program
-only (element types, ranks, which sizes are 1, distribution, constant slice
-bounds); sizes, Python scalars and data are arguments at run time, so a loop
-of Python statements compiles once and then only dispatches.
+only (element types, ranks, which sizes are 1, distribution, slice bounds
+along split axes); sizes, indices, Python scalars and data are arguments at
+run time, so a loop of Python statements compiles once and then only
+dispatches (docs/python.md, "Kernel cache").
 
 Every array is a `Node`:
   * concrete: `data` holds a numpy array (for a distributed array: this

@@ -292,25 +292,40 @@ def _emit_tri(b, node):
     return name, dims, dtype
 
 
-def _slice_operand(b, shape, d, value, from_end):
-    """An offset or size: a literal, or `size - from_end` when it was given
-    relative to the end of dimension `d` of an array of `shape` (so that the
-    kernel does not depend on the size)."""
+def _slice_operand(b, shape, d, value, from_end, literal=True):
+    """An offset or size: a literal (an argument unless `literal`), or
+    `size - from_end` when it was given relative to the end of dimension
+    `d` of an array of `shape` (so that the kernel does not depend on the
+    size)."""
     if from_end is None:
-        return str(int(value))
+        return str(int(value)) if literal else b.index_arg(value)
     if from_end == 0:
         return b.size_value(shape[d])
-    return b.size_minus(shape[d], from_end)
+    return b.size_minus(shape[d], from_end, literal)
+
+
+def _split_axes(node):
+    """The axes along which kernels see `node` distributed."""
+    if not distributed(node):
+        return ()
+    return node.split if isinstance(node.split, tuple) else (0,)
 
 
 def _view_slice(b, node):
     """The offsets, sizes and strides of the view `node` in its parent,
-    and the view's dims."""
-    shape = node.inputs[0].shape
+    and the view's dims. Integer indices and slice bounds are run-time
+    arguments (a loop over indices compiles once), but for slice bounds
+    along the split axes of a distributed array: they decide the
+    communication (halo widths, which ranks hold the slice), so they stay
+    in the kernel."""
+    parent = node.inputs[0]
+    shape = parent.shape
+    split_axes = _split_axes(parent)
     offsets, sizes, strides, dims = [], [], [], []
     for d, entry in enumerate(node.attrs):
         kind, start, start_end, size, size_end, step = entry
-        offsets.append(_slice_operand(b, shape, d, start, start_end))
+        literal = d in split_axes and kind == "slice"
+        offsets.append(_slice_operand(b, shape, d, start, start_end, literal))
         strides.append(str(step))
         if kind == "int":
             sizes.append("1")
@@ -322,8 +337,13 @@ def _view_slice(b, node):
             sizes.append("1")
             dims.append(1)
         else:
-            sizes.append(_slice_operand(b, shape, d, size, size_end)
-                         if size_end is not None else b.index(size))
+            if size_end is not None:
+                sizes.append(_slice_operand(b, shape, d, size, size_end,
+                                            literal))
+            elif literal:
+                sizes.append(b.index(size))
+            else:
+                sizes.append(b.size(size)[1])
             dims.append(None)
     return offsets, sizes, strides, dims
 

@@ -146,3 +146,14 @@ def test_invalid_split_is_reported():
         xp.zeros((3, 4), split=(1, 0))
     with pytest.raises(ValueError, match="increasing axes"):
         xp.zeros((3, 4), split=2)
+
+
+@pytest.mark.parametrize("split", [0, 1, (0, 1)])
+def test_indices_along_any_axis_compile_once(split):
+    x = sample((7, 7), np.float64, seed=3)
+    a = xp.asarray(x, split=split)
+    (a[0] + a[:, -7]).to_numpy()
+    compiles = xp.stats()["compiles"]
+    for i in range(1, 7):
+        check(a[i] + a[:, -i], x[i] + x[:, -i])
+    assert xp.stats()["compiles"] == compiles
