@@ -104,8 +104,10 @@ std::string getCPUCodegenStage(const Options &options) {
       "convert-linalg-to-loops,canonicalize,fold-memref-alias-ops,"
       "expand-strided-metadata,"
       "lower-affine,convert-scf-to-cf,"
-      // Complex arithmetic on the components (arith and math ops).
-      "convert-complex-to-standard,imex-expand-divisions,"
+      // Complex transcendental functions: the C library's (Annex G special
+      // cases); the rest of complex arithmetic on the components.
+      "imex-complex-to-libm,convert-complex-to-standard,"
+      "imex-expand-divisions,"
       "convert-math-to-funcs{convert-ctlz=false},"
       "math-extend-to-supported-types,";
   // Transcendental functions: libm calls (vectorized by the JIT unless

@@ -25,7 +25,7 @@ from ._dtypes import (bool, complex64, complex128, float16, float32,  # noqa: A0
                       float64, int8, int16, int32,
                       int64, uint8, uint16, uint32, uint64)
 
-__array_api_version__ = "2023.12"
+__array_api_version__ = "2024.12"
 
 e = math.e
 pi = math.pi
@@ -125,7 +125,7 @@ def _check_split(split, shape):
     return _core.normalize_split(axes, len(shape))
 
 
-def asarray(obj, /, *, dtype=None, copy=None, split=None):
+def asarray(obj, /, *, dtype=None, device=None, copy=None, split=None):
     """An array holding `obj` (an array, numpy array, nested sequence or
     scalar). numpy data is copied, unless `copy=False`: then the array
     wraps a C-contiguous numpy array of a supported dtype without copying
@@ -146,8 +146,15 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
         return _array._wrap(_copy(obj._node)) if copy else obj
     if copy is False:
         return _wrap_without_copy(obj, dtype, split)
+    if isinstance(obj, int) and not isinstance(obj, builtins.bool) and (
+            dtype is None):
+        _array._check_int_fits(obj, int64)
     data = np.asarray(obj, dtype=None if dtype is None else
                       _dtypes.canonical(dtype))
+    if data.dtype == object:
+        raise OverflowError("asarray: a Python int does not fit a 64-bit "
+                            "integer") if _has_int(obj) else TypeError(
+            f"asarray: cannot make an array of {type(obj).__name__}")
     if dtype is None:
         if data.dtype.kind == "f" and data.dtype not in (np.float16,
                                                          np.float32):
@@ -162,6 +169,12 @@ def asarray(obj, /, *, dtype=None, copy=None, split=None):
 
 
 from_numpy = asarray
+
+
+def _has_int(obj):
+    if isinstance(obj, (list, tuple)):
+        return builtins.any(_has_int(o) for o in obj)
+    return isinstance(obj, int)
 
 
 def _wrap_without_copy(obj, dtype, split):
@@ -288,16 +301,22 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None,
         start, stop = 0, start
     if step == 0:
         raise ValueError("arange: step must not be 0")
-    num = builtins.max(0, math.ceil((stop - start) / step))
-    if dtype is None:
-        ints = builtins.all(isinstance(v, int) for v in (start, stop, step))
-        dtype = int64 if ints else float64
-    dtype = _dtypes.canonical(dtype)
-    values = linspace(start, start + num * step, num, endpoint=False,
-                      split=split)
-    if dtype.kind in "iu":
-        values = round(values)
-    return astype(values, dtype) if dtype != float64 else values
+    ints = builtins.all(isinstance(v, int) for v in (start, stop, step))
+    # (Exact for Python ints of any size: the values are start + i * step.)
+    num = builtins.max(0, -((start - stop) // step) if ints else
+                       math.ceil((stop - start) / step))
+    dtype = _dtypes.canonical(dtype or (int64 if ints else float64))
+    index = linspace(0, num, num, endpoint=False, split=split)
+    if dtype.kind in "iu" and ints:
+        # In 64-bit integers: float64 holds no integer beyond 2**53 exactly.
+        wide = uint64 if dtype.kind == "u" and start >= 0 and step > 0 \
+            else int64
+        values = astype(index, wide) * step + start
+    else:
+        values = index * step + start
+        if dtype.kind in "iu":
+            values = floor(values)
+    return astype(values, dtype) if values.dtype != dtype else values
 
 
 def _tri(shape, k, dtype, split):
@@ -316,6 +335,8 @@ def _tri(shape, k, dtype, split):
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None,
         split=None):
     shape = (n_rows, n_rows if n_cols is None else n_cols)
+    # (A diagonal beyond the matrix is all zeros: any k of that side.)
+    k = builtins.max(builtins.min(operator.index(k), shape[1]), -shape[0])
     band = logical_and(_tri(shape, k, bool, split),
                        logical_not(_tri(shape, k - 1, bool, split)))
     return astype(band, dtype or float64)
@@ -351,7 +372,8 @@ _BINARY = ["add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or",
            "bitwise_right_shift", "bitwise_xor", "copysign", "divide",
            "equal", "floor_divide", "greater", "greater_equal", "hypot",
            "less", "less_equal", "logaddexp", "logical_and", "logical_or",
-           "logical_xor", "maximum", "minimum", "multiply", "not_equal",
+           "logical_xor", "maximum", "minimum", "multiply", "nextafter",
+           "not_equal",
            "pow", "remainder", "subtract"]
 _UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh",
           "bitwise_invert", "ceil", "cos", "cosh", "exp", "expm1", "floor",
@@ -386,6 +408,11 @@ abs = globals()["abs"]  # noqa: A001
 round = globals()["round"]  # noqa: A001
 arccos, arcsin, arctan = acos, globals()["asin"], globals()["atan"]
 power = globals()["pow"]
+
+
+def reciprocal(x, /):
+    """Elementwise 1 / x (array API)."""
+    return divide(1.0, x)
 
 
 def _not_implemented(name):
@@ -583,66 +610,6 @@ for _name in ["sum", "prod", "min", "max", "mean", "var", "std", "any",
         globals()[_name]))
 
 
-# --- data type functions (no compilation) ----------------------------------
-
-def result_type(*arrays_and_dtypes):
-    """The dtype of an operation on these arrays and dtypes (the dialect's
-    promotion rules, which follow numpy's)."""
-    if not arrays_and_dtypes:
-        raise ValueError("result_type: at least one array or dtype needed")
-    dtypes = [a.dtype if isinstance(a, ndarray) else _dtypes.canonical(a)
-              for a in arrays_and_dtypes]
-    result = dtypes[0]
-    for dtype in dtypes[1:]:
-        result = _dtypes.from_mlir(_core.ext().promote(
-            _dtypes.to_mlir(result), _dtypes.to_mlir(dtype)))
-    return result
-
-
-def finfo(type, /):
-    """Machine limits of a floating dtype (numpy's finfo: bits, eps, max,
-    min, smallest_normal, dtype)."""
-    dtype = _dtypes.canonical(type.dtype if isinstance(type, ndarray)
-                              else type)
-    if dtype.kind != "f":
-        raise ValueError(f"finfo: {dtype} is not a floating dtype")
-    return np.finfo(dtype)
-
-
-def iinfo(type, /):
-    """Machine limits of an integer dtype (numpy's iinfo: bits, max, min,
-    dtype)."""
-    dtype = _dtypes.canonical(type.dtype if isinstance(type, ndarray)
-                              else type)
-    if dtype.kind not in "iu":
-        raise ValueError(f"iinfo: {dtype} is not an integer dtype")
-    return np.iinfo(dtype)
-
-
-def can_cast(from_, to, /):
-    """Whether promotion turns `from_` (an array or dtype) into `to`."""
-    to = _dtypes.canonical(to)
-    return result_type(from_, to) == to
-
-
-_KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u",
-          "integral": "iu", "real floating": "f", "complex floating": "c",
-          "numeric": "iufc"}
-
-
-def isdtype(dtype, kind):
-    """Whether `dtype` is `kind`: a dtype, a kind name of the array API, or
-    a tuple of those."""
-    dtype = _dtypes.canonical(dtype)
-    if isinstance(kind, tuple):
-        return builtins.any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, str):
-        if kind not in _KINDS:
-            raise ValueError(f"isdtype: unknown kind {kind!r}")
-        return dtype.kind in _KINDS[kind]
-    return dtype == _dtypes.canonical(kind)
-
-
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     return sum(astype(not_equal(x, 0), int64), axis=axis, keepdims=keepdims)
 
@@ -688,12 +655,21 @@ from ._manipulation import (  # noqa: E402
     unstack,
     vecdot,
 )
+from ._info import (  # noqa: E402
+    __array_namespace_info__,
+    can_cast,
+    finfo,
+    iinfo,
+    isdtype,
+    result_type,
+)
 from ._indexing import (  # noqa: E402
     UniqueAllResult,
     UniqueCountsResult,
     UniqueInverseResult,
     _check_mask,
     _counts,
+    _array_index,
     _integer_assign,
     _masked_assign,
     _masked_select,
@@ -728,6 +704,7 @@ _array.reshape = reshape
 _array.masked_select = _masked_select
 _array.masked_assign = _masked_assign
 _array.integer_assign = _integer_assign
+_array.array_index = _array_index
 _array.broadcast_to = broadcast_to
 _array.take = take
 

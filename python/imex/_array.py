@@ -1,5 +1,6 @@
 """The array object: a Python handle on a node of the deferred graph."""
 
+import builtins
 import functools
 import platform
 import sys
@@ -81,7 +82,7 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
     def to_numpy(self):
         """The values as a numpy array (a copy; a distributed array is
         gathered to every rank)."""
-        return _core.to_numpy(self._node)
+        return np.asarray(_core.to_numpy(self._node))
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
                    copy=None):
@@ -93,7 +94,7 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         return self.to_numpy().__dlpack_device__()
 
     def __array__(self, dtype=None, copy=None):
-        result = self.to_numpy()
+        result = np.asarray(self.to_numpy())
         return result if dtype is None else result.astype(dtype)
 
     def _scalar(self, kind):
@@ -146,6 +147,8 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
             return masked_select(self, key)
         if _is_integer_array(key):
             return take(self, key, axis=0)
+        if _has_index_array(key):
+            return array_index(self, key)
         return _wrap(_view(self._node, key))
 
     def __setitem__(self, key, value):
@@ -315,12 +318,25 @@ def _operand(value, like=None, strict=True):
         return value._node
     if kind is float or kind is int or kind is bool or isinstance(
             value, (bool, int, float, complex)):
-        return (value, _scalar_dtype(value, like))
+        dtype = _scalar_dtype(value, like)
+        if isinstance(value, int) and not isinstance(value, bool):
+            _check_int_fits(value, dtype)
+        return (value, dtype)
     if isinstance(value, (np.ndarray, np.generic)):
         return asarray(value)._node
     if strict:
         raise TypeError(f"unsupported operand type: {type(value).__name__}")
     return None
+
+
+def _check_int_fits(value, dtype):
+    """A Python int operand must fit 64 bits (of the unsigned range for an
+    unsigned dtype): kernels take it as a 64-bit argument."""
+    low, high = ((0, 2**64) if dtype.kind == "u" else (-2**63, 2**63))
+    if not low <= value < high:
+        raise OverflowError(f"Python int {value} does not fit a 64-bit "
+                            f"{'unsigned ' if dtype.kind == 'u' else ''}"
+                            f"integer")
 
 
 def _scalar_node(scalar):
@@ -352,6 +368,8 @@ def _binary(kind, x, y):
     if type(x) is ndarray and type(y) in (float, int):  # a * 2.0: fast path
         a = x._node
         scalar_dtype = _scalar_dtype(y, a.dtype)
+        if type(y) is int and not -2**63 <= y < 2**63:
+            _check_int_fits(y, scalar_dtype)
         try:
             dtype = _ewbin_dtype(kind, a.dtype, scalar_dtype)
         except TypeError as error:
@@ -402,6 +420,14 @@ def _is_integer_array(key):
     """A 1-d integer array used as the whole index (`a[idx]`: take)."""
     return (isinstance(key, (ndarray, np.ndarray)) and
             np.dtype(key.dtype).kind in "iu" and len(key.shape) == 1)
+
+
+def _has_index_array(key):
+    """An index with an array in it (or a list, numpy's array index):
+    integer-array indexing."""
+    items = key if isinstance(key, tuple) else (key,)
+    return builtins.any(isinstance(k, (ndarray, np.ndarray, list))
+                        for k in items)
 
 
 def _is_boolean_mask(key):
@@ -530,5 +556,6 @@ def _positive_view(node, entries, new_axes, reversed_axes=()):
 # Names filled in by imex/__init__.py (circular: the operators use them).
 negative = positive = abs = bitwise_invert = matmul = permute_dims = None
 asarray = masked_select = masked_assign = integer_assign = take = None
+array_index = None
 broadcast_to = reshape = None
 _install_operators()

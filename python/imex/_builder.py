@@ -201,7 +201,10 @@ class Builder:
             if dtype != "f64":
                 v = self.op(f"arith.truncf {v} : f64 to {dtype}")
             return v, storage
-        v = self._arg("i64", [int(value)])
+        value = int(value)
+        if value >= 2**63:
+            value -= 2**64  # (an unsigned value: the same 64 bits)
+        v = self._arg("i64", [value])
         if storage == "i1":
             zero = self.op("arith.constant 0 : i64")
             v = self.op(f"arith.cmpi ne, {v}, {zero} : i64")

@@ -7,6 +7,7 @@ Part of the imex namespace (imex/__init__.py re-exports every name).
 import builtins
 import collections
 import math
+import operator
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from ._dtypes import bool, int64  # noqa: A004
 # --- boolean indexing ---------------------------------------------------------
 
 def _check_mask(x, mask):
-    if mask.ndim == 0 or mask.ndim > x.ndim:
+    if mask.ndim > x.ndim:
         raise IndexError(f"a boolean index must have 1 to {x.ndim} "
                          f"dimensions, got {mask.ndim}")
     for d, (n, m) in enumerate(zip(x.shape, mask.shape)):
@@ -34,6 +35,9 @@ def _masked_select(x, mask):
     computed first (a sync point); the selection keeps the split."""
     mask = asarray(mask)
     _check_mask(x, mask)
+    if mask.ndim == 0:
+        # numpy: a new leading axis, of length 1 where the mask is true.
+        return expand_dims(x, axis=0)[:1 if builtins.bool(mask) else 0]
     count = builtins.int(count_nonzero(mask))
     a, m = x._node, mask._node
     split = 0 if a.split is not None or m.split is not None else None
@@ -47,6 +51,9 @@ def _masked_assign(x, mask, value):
     sub-array): an elementwise where, no sync."""
     mask = asarray(mask)
     _check_mask(x, mask)
+    if mask.ndim == 0:
+        x[...] = where(mask, value, x)
+        return
     rest = x.shape[mask.ndim:]
     shape = np.shape(value) if not isinstance(value, ndarray) else value.shape
     try:
@@ -152,6 +159,46 @@ def _checked_indices(indices, n, what, axis, now=False):
     return where(bad, 0, wide)
 
 
+def _array_index(x, key):
+    """x[key] for an index of integers and integer arrays (one at least;
+    numpy's and the array API's integer-array indexing): the arrays
+    broadcast together and select elements along the leading dimensions,
+    a take from x with those dimensions flattened."""
+    items = key if isinstance(key, tuple) else (key,)
+    if len(items) > x.ndim:
+        raise IndexError(f"too many indices for array: array is "
+                         f"{x.ndim}-dimensional, but {len(items)} were "
+                         f"indexed")
+    arrays = []
+    for item in items:
+        if isinstance(item, (ndarray, np.ndarray, list)):
+            item = asarray(item)
+            if item.dtype.kind not in "iu":
+                raise IndexError("arrays used as indices must be of integer "
+                                 "type")
+        elif hasattr(item, "__index__") and not isinstance(item,
+                                                            builtins.bool):
+            item = asarray(operator.index(item), dtype=int64)
+        else:
+            raise IndexError(f"integer-array indexing combines integers and "
+                             f"integer arrays only, not {item!r}")
+        arrays.append(item)
+    shape = tuple(np.broadcast_shapes(*(a.shape for a in arrays)))
+    lead, rest = x.shape[:len(arrays)], tuple(x.shape[len(arrays):])
+    count = math.prod(shape)
+    flat = None
+    for d, (a, n) in enumerate(zip(arrays, lead)):
+        if count and n == 0:
+            raise IndexError(f"index out of bounds for the empty axis {d}")
+        idx = reshape(broadcast_to(astype(a, int64), shape), (count,))
+        idx = _checked_indices(idx, n, "index", d)
+        idx = where(less(idx, 0), add(idx, n), idx)
+        term = multiply(idx, math.prod(lead[d + 1:]))
+        flat = term if flat is None else add(flat, term)
+    source = reshape(x, (math.prod(lead),) + rest)
+    return reshape(take(source, flat, axis=0), shape + rest)
+
+
 def _integer_assign(x, indices, value):
     """x[indices] = value with a 1-d integer array (numpy's order: the last
     of repeated indices wins)."""
@@ -243,10 +290,16 @@ UniqueInverseResult = collections.namedtuple("UniqueInverseResult",
 def _unique(x, indices=False):
     """The flattened array sorted (stable), the mask of the first element
     of every run of equal values (NaNs are all distinct, as the array API
-    says) and the unique values; with `indices` also the sorting order."""
+    says) and the unique values; with `indices` also the sorting order.
+    Complex values sort by real part, then imaginary part."""
     flat = reshape(x, (-1,))
-    order = argsort(flat) if indices else None
-    s = sort(flat)
+    if flat.dtype.kind == "c":
+        by_imag = argsort(imag(flat))
+        order = take(by_imag, argsort(take(real(flat), by_imag)))
+        s = take(flat, order)
+    else:
+        order = argsort(flat) if indices else None
+        s = sort(flat)
     n = flat.shape[0]
     if n == 0:
         first = zeros((0,), dtype=bool, split=flat.split)
@@ -254,6 +307,14 @@ def _unique(x, indices=False):
         first = concat([ones((1,), dtype=bool),
                         not_equal(s[1:], s[:-1])])
     return flat, order, first, s[first]
+
+
+def _inverse(x, order, first):
+    """The position of each element of x among the unique values: the
+    running count of first elements, scattered back from sorted order."""
+    n = first.shape[0]
+    rank = cumulative_sum(astype(first, int64)) - 1
+    return reshape(_put(zeros((n,), dtype=int64), order, rank, 0), x.shape)
 
 
 def _counts(first, n):
@@ -272,15 +333,13 @@ def unique_counts(x, /):
 
 
 def unique_inverse(x, /):
-    flat, _, _, values = _unique(x)
-    inverse = reshape(searchsorted(values, flat), x.shape)
-    return UniqueInverseResult(values, inverse)
+    _, order, first, values = _unique(x, indices=True)
+    return UniqueInverseResult(values, _inverse(x, order, first))
 
 
 def unique_all(x, /):
     flat, order, first, values = _unique(x, indices=True)
-    return UniqueAllResult(values, order[first],
-                           reshape(searchsorted(values, flat), x.shape),
+    return UniqueAllResult(values, order[first], _inverse(x, order, first),
                            _counts(first, flat.shape[0]))
 
 
@@ -313,22 +372,26 @@ from . import (  # noqa: E402
     asarray,
     astype,
     count_nonzero,
+    cumulative_sum,
     full,
     greater_equal,
+    imag,
     less,
     logical_or,
     multiply,
     not_equal,
     ones,
-    result_type,
+    real,
     where,
     zeros,
 )
+from ._info import result_type  # noqa: E402
 from ._manipulation import (  # noqa: E402
     _axis,
     argsort,
     broadcast_to,
     concat,
+    expand_dims,
     reshape,
     sort,
 )

@@ -81,7 +81,7 @@ def broadcast_to(x, /, shape):
         [node], len(shape)), "broadcast_to", [node])))
 
 
-def expand_dims(x, /, *, axis=0):
+def expand_dims(x, /, axis=0):
     node = x._node
     ndim = x.ndim + 1
     if not -ndim <= axis < ndim:
@@ -238,7 +238,8 @@ def vecdot(x1, x2, /, *, axis=-1):
     # The array API conjugates the first operand (a no-op on real arrays).
     if x1.dtype.kind == "c":
         x1 = conj(x1)
-    return sum(multiply(x1, x2), axis=axis)
+    products = multiply(x1, x2)
+    return sum(products, axis=axis, dtype=products.dtype)
 
 
 def tensordot(x1, x2, /, *, axes=2):

@@ -168,10 +168,10 @@ def test_boolean_mask_assignment_per_element():
     check(a, x, exact=True)
 
 
-def test_unsupported_indexing_raises_not_implemented():
+def test_unsupported_indexing_raises():
     a = xp.ones((3, 3))
-    with pytest.raises(NotImplementedError, match="__getitem__"):
-        a[xp.asarray(np.array([[0, 1]]))]
+    with pytest.raises(IndexError, match="integers and integer arrays"):
+        a[xp.asarray(np.array([[0, 1]])), 1:]
     with pytest.raises(ValueError, match="slice step cannot be zero"):
         a[::0]
 
@@ -232,9 +232,44 @@ def test_take_along_axis(axis):
           np.take_along_axis(x, idx, axis=axis), exact=True)
 
 
+@pytest.mark.parametrize("key", [
+    lambda i, j: (i,), lambda i, j: (i, j), lambda i, j: (1, j),
+    lambda i, j: (i, -2, j), lambda i, j: ([0, -1],), lambda i, j: i,
+    lambda i, j: (i[:0],)], ids=["array", "two arrays", "int and array",
+                                 "arrays around an int", "list", "2-d alone",
+                                 "empty"])
+def test_integer_array_indexing_with_integers(key):
+    x = sample((3, 4, 5), np.float64, seed=41)
+    a = xp.asarray(x)
+    i = np.array([[1, 0], [-1, 2]])
+    j = np.array([3, -4])
+    want = x[key(i, j)]
+    got = a[key(xp.asarray(i), xp.asarray(j))]
+    check(got, want)
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[xp.asarray(np.array([0, 3])), 1].to_numpy()
+    with pytest.raises(IndexError, match="integer type"):
+        a[xp.asarray(np.array([0.5])), 1]
+
+
+def test_zero_dimensional_boolean_index():
+    x = sample((2, 3), np.float64, seed=42)
+    a = xp.asarray(x)
+    for flag in (True, False):
+        check(a[xp.asarray(flag)], x[np.array(flag)])
+        b, y = xp.asarray(x), x.copy()
+        b[xp.asarray(flag)] = -1.0
+        y[np.array(flag)] = -1.0
+        check(b, y)
+
+
 def test_finfo_iinfo():
     for dtype in (xp.float16, xp.float32, xp.float64):
         assert xp.finfo(dtype).eps == np.finfo(dtype).eps
+        assert type(xp.finfo(dtype).eps) is float
+    assert xp.finfo(xp.complex64).dtype == xp.float32
+    assert xp.finfo(xp.complex128).max == np.finfo(np.float64).max
+    assert type(xp.iinfo(xp.int16).min) is int
     assert xp.finfo(xp.ones(2)).bits == 64
     assert xp.iinfo(xp.uint8).max == 255 and xp.iinfo(xp.int64).bits == 64
     with pytest.raises(ValueError, match="not an integer"):

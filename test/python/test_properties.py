@@ -149,8 +149,58 @@ def test_isdtype():
     assert xp.isdtype(xp.bool, "bool") and not xp.isdtype(xp.bool, "numeric")
     assert xp.isdtype(xp.float32, xp.float32)
     assert not xp.isdtype(xp.float32, "complex floating")
-    with pytest.raises(ValueError, match="unknown kind"):
+    with pytest.raises(ValueError, match="unknown data type kind"):
         xp.isdtype(xp.int8, "integer")
+
+
+def test_inspection_namespace():
+    info = xp.__array_namespace_info__()
+    assert xp.__array_api_version__ == "2024.12"
+    assert info.capabilities()["boolean indexing"] is True
+    assert info.default_device() in info.devices()
+    assert info.default_dtypes()["indexing"] == xp.int64
+    assert set(info.dtypes(kind="unsigned integer")) == {
+        "uint8", "uint16", "uint32", "uint64"}
+    assert "float16" not in info.dtypes()  # (not an array API dtype)
+    with pytest.raises(ValueError, match="unknown device"):
+        info.dtypes(device="tpu")
+    assert xp.result_type(xp.bool, xp.bool, True) == xp.bool
+    assert xp.result_type(xp.int8, 1.0) == xp.float64
+    assert xp.result_type(xp.float32, 1j) == xp.complex64
+
+
+def test_large_python_ints():
+    check(xp.arange(2**53, 2**53 + 4), np.arange(2**53, 2**53 + 4))
+    check(xp.arange(-7, 8, 3), np.arange(-7, 8, 3))
+    check(xp.arange(0.5, 3.0, 0.5), np.arange(0.5, 3.0, 0.5))
+    check(xp.full(3, 2**62 + 1), np.full(3, 2**62 + 1))
+    check(xp.asarray(np.ones(2, np.uint64)) + (2**64 - 1),
+          np.zeros(2, np.uint64))
+    with pytest.raises(OverflowError):
+        xp.asarray([1, 2]) + 2**64
+    with pytest.raises(OverflowError):
+        xp.asarray(2**63)
+    check(xp.eye(3, k=2**63), np.zeros((3, 3)))
+
+
+@pytest.mark.parametrize("dtype", [xp.float32, xp.float64], ids=str)
+def test_nextafter_and_reciprocal(dtype):
+    x = np.array([0.0, -0.0, 1.0, 1.0, -1.0, np.nan, np.inf, 5.0], dtype)
+    y = np.array([1.0, 0.0, 2.0, 0.0, -2.0, 1.0, 0.0, 5.0], dtype)
+    got = xp.nextafter(xp.asarray(x), xp.asarray(y)).to_numpy()
+    want = np.nextafter(x, y)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    assert np.signbit(got[1]) == np.signbit(want[1])
+    check(xp.reciprocal(xp.asarray(y[:5] + 1)), 1 / (y[:5] + 1))
+
+
+def test_floor_divide_infinities_follow_the_array_api():
+    x = xp.asarray([np.inf, -np.inf, 1.0, -1.0, 7.0])
+    y = xp.asarray([2.0, 2.0, -np.inf, np.inf, -2.0])
+    got = xp.floor_divide(x, y).to_numpy()
+    np.testing.assert_array_equal(got, [np.inf, -np.inf, -0.0, -0.0, -4.0])
+    assert np.signbit(got[2]) and np.signbit(got[3])
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])

@@ -135,6 +135,27 @@ def MathToLibm : Pass<"imex-math-to-libm", "::mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ComplexToLibm : Pass<"imex-complex-to-libm", "::mlir::ModuleOp"> {
+  let summary = "Lower complex transcendental functions to the C library's";
+  let description = [{
+    Replaces `complex.exp`, `log`, `sqrt`, `sin`, `cos`, `tan` and `tanh`
+    by calls of the C library's `cexp`, `clog`, ... (C99 Annex G: the
+    special cases of the array API at infinities, NaNs and signed zeros,
+    which the component formulas of convert-complex-to-standard do not
+    give). `complex.expm1` and `complex.log1p` keep their accurate
+    component formulas for finite arguments and take `cexp(z) - 1` and
+    `clog(1 + z)` elsewhere (and at z = -1). complex<f32> is computed by
+    the double functions (a `float complex` argument is passed packed in
+    one register, which a call with an MLIR complex<f32> would not match).
+    Runs before convert-complex-to-standard in the CPU pipelines; the GPU
+    pipeline keeps the component formulas.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::complex::ComplexDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def FuseElementwise : Pass<"imex-fuse-elementwise"> {
   let summary = "Fuse elementwise linalg ops, producers with several uses "
                 "included";

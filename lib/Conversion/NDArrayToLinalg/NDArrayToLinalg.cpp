@@ -228,6 +228,7 @@ static Type getEWBinOperandType(EWBinOpKind kind, Type lhs, Type rhs,
   case EWBinOpKind::hypot:
   case EWBinOpKind::copysign:
   case EWBinOpKind::logaddexp:
+  case EWBinOpKind::nextafter:
     return result;
   default:
     return promoteTypes(lhs, rhs);
@@ -643,11 +644,19 @@ struct ConvertNDArrayToLinalgPass
       if (cast->use_empty())
         cast->erase();
     // Array arguments of calls (of callees that only read them) are passed
-    // as the buffers the callees take.
+    // as the buffers the callees take; the C library functions the element
+    // computations call (complex acos, ...) are declared.
     module.walk([&](func::CallOp call) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (!callee)
+      if (!callee) {
+        OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+        auto declaration = func::FuncOp::create(
+            b, module.getLoc(), call.getCallee(),
+            b.getFunctionType(call.getOperandTypes(), call.getResultTypes()));
+        declaration.setPrivate();
+        symbols.insert(declaration);
         return;
+      }
       OpBuilder b(call);
       for (auto [operand, input] : llvm::zip(
                call->getOpOperands(), callee.getFunctionType().getInputs()))

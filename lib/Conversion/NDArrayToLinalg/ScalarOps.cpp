@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -176,9 +177,18 @@ static Value floorDivideFloat(OpBuilder &b, Location loc, Value x, Value y) {
   Value signedZero = math::CopySignOp::create(b, loc, zeroF, quotient);
   Value divNonZero = cmpF(b, loc, arith::CmpFPredicate::UNE, div, zeroF);
   Value result = select(b, loc, divNonZero, floorDiv, signedZero);
-  // Division by zero gives x / y (inf or nan).
-  Value yZero = cmpF(b, loc, arith::CmpFPredicate::OEQ, y, zeroF);
-  return select(b, loc, yZero, quotient, result);
+  // Division by zero and infinite operands give x / y (the array API's
+  // special cases: inf // 2 is inf, 1 // -inf is -0, where numpy's
+  // remainder-based quotient gives nan and -1).
+  Value inf = floatConst(b, loc, type, INFINITY);
+  auto isInf = [&](Value v) {
+    return cmpF(b, loc, arith::CmpFPredicate::OEQ,
+                math::AbsFOp::create(b, loc, v), inf);
+  };
+  Value exact = arith::OrIOp::create(
+      b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, y, zeroF),
+      arith::OrIOp::create(b, loc, isInf(x), isInf(y)));
+  return select(b, loc, exact, quotient, result);
 }
 
 /// numpy's remainder of floats: the sign of the divisor.
@@ -257,6 +267,34 @@ static Value shift(OpBuilder &b, Location loc, bool left, bool isUnsignedType,
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, -1)), zeroI);
   return select(b, loc, inRange, arith::ShRSIOp::create(b, loc, x, safeY),
                 outOfRange);
+}
+
+/// The next representable number after x towards y (C's nextafter): one
+/// step of x's bit pattern, away from zero when y is further from zero on
+/// x's side.
+static Value nextAfter(OpBuilder &b, Location loc, Value x, Value y) {
+  Type type = x.getType();
+  Type bits = b.getIntegerType(type.getIntOrFloatBitWidth());
+  Value zeroF = floatConst(b, loc, type, 0.0);
+  Value asInt = arith::BitcastOp::create(b, loc, bits, x);
+  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(bits, 1));
+  Value up = cmpF(b, loc, arith::CmpFPredicate::OLT, x, y);
+  Value positive = cmpF(b, loc, arith::CmpFPredicate::OGT, x, zeroF);
+  Value away = cmpI(b, loc, arith::CmpIPredicate::eq, up, positive);
+  Value stepped = arith::BitcastOp::create(
+      b, loc, type,
+      select(b, loc, away, arith::AddIOp::create(b, loc, asInt, one),
+             arith::SubIOp::create(b, loc, asInt, one)));
+  // From zero: the smallest subnormal with y's sign.
+  Value tiny = math::CopySignOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, type, one), y);
+  Value result = select(
+      b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, x, zeroF), tiny,
+      stepped);
+  result = select(b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, x, y), y,
+                  result);
+  return select(b, loc, cmpF(b, loc, arith::CmpFPredicate::UNO, x, y),
+                arith::AddFOp::create(b, loc, x, y), result);
 }
 
 static Value hypot(OpBuilder &b, Location loc, Value x, Value y) {
@@ -412,6 +450,8 @@ Value imex::ndarray::buildEWBin(OpBuilder &b, Location loc, EWBinOpKind kind,
     return math::CopySignOp::create(b, loc, lhs, rhs);
   case EWBinOpKind::hypot:
     return hypot(b, loc, lhs, rhs);
+  case EWBinOpKind::nextafter:
+    return nextAfter(b, loc, lhs, rhs);
   case EWBinOpKind::logaddexp:
     return logAddExp(b, loc, lhs, rhs);
   }
@@ -421,6 +461,38 @@ Value imex::ndarray::buildEWBin(OpBuilder &b, Location loc, EWBinOpKind kind,
 //===----------------------------------------------------------------------===//
 // Unary operations
 //===----------------------------------------------------------------------===//
+
+/// A call of the C library's complex function `name` (C99 Annex G: the
+/// special cases of the array API) on `x`; complex<f32> goes through the
+/// double function (a `float complex` argument is passed packed in one
+/// register, which a call with an MLIR complex<f32> would not match).
+/// convert-ndarray-to-linalg declares the callee.
+static Value callComplexLibm(OpBuilder &b, Location loc, StringRef name,
+                             Value x, Type type) {
+  auto complexType = cast<ComplexType>(type);
+  Type f64 = b.getF64Type();
+  auto wide = ComplexType::get(f64);
+  Value arg = x;
+  if (complexType != wide)
+    arg = complex::CreateOp::create(
+        b, loc, wide,
+        arith::ExtFOp::create(b, loc, f64,
+                              Value(complex::ReOp::create(b, loc, x))),
+        arith::ExtFOp::create(b, loc, f64,
+                              Value(complex::ImOp::create(b, loc, x))));
+  Value result =
+      func::CallOp::create(b, loc, name, TypeRange{wide}, ValueRange{arg})
+          .getResult(0);
+  if (complexType == wide)
+    return result;
+  Type component = complexType.getElementType();
+  return complex::CreateOp::create(
+      b, loc, type,
+      arith::TruncFOp::create(b, loc, component,
+                              Value(complex::ReOp::create(b, loc, result))),
+      arith::TruncFOp::create(b, loc, component,
+                              Value(complex::ImOp::create(b, loc, result))));
+}
 
 /// `ewuny kind` on complex numbers (the kinds the type rules accept).
 static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
@@ -441,16 +513,16 @@ static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
         arith::MulFOp::create(b, loc, complex::ReOp::create(b, loc, z), f),
         arith::MulFOp::create(b, loc, complex::ImOp::create(b, loc, z), f));
   };
-  // sinh(x + iy) = sinh x cos y + i cosh x sin y; cosh swaps sinh and cosh.
-  auto hyperbolic = [&](bool isSinh) -> Value {
-    auto [re, im] = parts();
-    Value sh = math::SinhOp::create(b, loc, re);
-    Value ch = math::CoshOp::create(b, loc, re);
-    Value c = math::CosOp::create(b, loc, im),
-          s = math::SinOp::create(b, loc, im);
-    return complex::CreateOp::create(
-        b, loc, type, arith::MulFOp::create(b, loc, isSinh ? sh : ch, c),
-        arith::MulFOp::create(b, loc, isSinh ? ch : sh, s));
+  // i z and -i z: exact (the components swapped, one negated), so that
+  // sinh(z) = -i sin(i z) and cosh(z) = cos(i z) keep the special cases of
+  // C99 Annex G, which defines csin and ccos this way.
+  auto timesI = [&](Value z, bool negative) -> Value {
+    Value re = complex::ReOp::create(b, loc, z);
+    Value im = complex::ImOp::create(b, loc, z);
+    return negative ? complex::CreateOp::create(
+                          b, loc, type, im, arith::NegFOp::create(b, loc, re))
+                    : complex::CreateOp::create(
+                          b, loc, type, arith::NegFOp::create(b, loc, im), re);
   };
   Value inf = floatConst(b, loc, component, INFINITY);
   switch (kind) {
@@ -468,8 +540,16 @@ static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
     return x;
   case EWUnyOpKind::square:
     return complex::MulOp::create(b, loc, x, x);
-  case EWUnyOpKind::sign:
-    return complex::SignOp::create(b, loc, x);
+  case EWUnyOpKind::sign: {
+    // A zero of either sign is 0 + 0j (complex.sign keeps its signs).
+    Value isZero = complex::EqualOp::create(b, loc, x, zero(b, loc, type));
+    Value s = complex::SignOp::create(b, loc, x);
+    Value zeroF = floatConst(b, loc, component, 0.0);
+    return complex::CreateOp::create(
+        b, loc, type,
+        select(b, loc, isZero, zeroF, complex::ReOp::create(b, loc, s)),
+        select(b, loc, isZero, zeroF, complex::ImOp::create(b, loc, s)));
+  }
   case EWUnyOpKind::logical_not:
     return complex::EqualOp::create(b, loc, x, zero(b, loc, type));
   case EWUnyOpKind::isnan:
@@ -511,9 +591,27 @@ static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
   case EWUnyOpKind::tanh:
     return complex::TanhOp::create(b, loc, x);
   case EWUnyOpKind::sinh:
-    return hyperbolic(/*isSinh=*/true);
+    return timesI(complex::SinOp::create(b, loc, timesI(x, false)), true);
   case EWUnyOpKind::cosh:
-    return hyperbolic(/*isSinh=*/false);
+    return complex::CosOp::create(b, loc, timesI(x, false));
+  case EWUnyOpKind::acos:
+    return callComplexLibm(b, loc, "cacos", x, type);
+  case EWUnyOpKind::acosh:
+    return callComplexLibm(b, loc, "cacosh", x, type);
+  case EWUnyOpKind::asin:
+    return callComplexLibm(b, loc, "casin", x, type);
+  case EWUnyOpKind::asinh:
+    return callComplexLibm(b, loc, "casinh", x, type);
+  case EWUnyOpKind::atan:
+    return callComplexLibm(b, loc, "catan", x, type);
+  case EWUnyOpKind::atanh:
+    return callComplexLibm(b, loc, "catanh", x, type);
+  case EWUnyOpKind::round: {
+    auto [re, im] = parts();
+    return complex::CreateOp::create(b, loc, type,
+                                     math::RoundEvenOp::create(b, loc, re),
+                                     math::RoundEvenOp::create(b, loc, im));
+  }
   default:
     llvm_unreachable("ewuny kind without a complex form (rejected by the "
                      "type rules)");

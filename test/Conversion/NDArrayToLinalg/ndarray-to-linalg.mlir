@@ -393,3 +393,24 @@ func.func @ghost_written_argument(%a: !ndarray.ndarray<?x4xf64>, %h: !ndarray.nd
   %1 = ndarray.reduction sum %0 : !ndarray.ndarray<?x4xf64> -> !ndarray.ndarray<f64>
   return %1 : !ndarray.ndarray<f64>
 }
+
+// -----
+
+// nextafter steps the bit pattern; complex acos calls the C library's
+// double function (declared here), complex<f32> through it.
+// CHECK-DAG: func.func private @cacos(complex<f64>) -> complex<f64>
+// CHECK-LABEL: func @next_and_complex_acos
+// CHECK: linalg.generic
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.addi
+// CHECK: arith.subi
+// CHECK: math.copysign
+// CHECK: linalg.generic
+// CHECK: arith.extf
+// CHECK: call @cacos(%{{.*}}) : (complex<f64>) -> complex<f64>
+// CHECK: arith.truncf
+func.func @next_and_complex_acos(%a: !ndarray.ndarray<4xf32>, %z: !ndarray.ndarray<4xcomplex<f32>>) -> (!ndarray.ndarray<4xf32>, !ndarray.ndarray<4xcomplex<f32>>) {
+  %0 = ndarray.ewbin nextafter %a, %a : (!ndarray.ndarray<4xf32>, !ndarray.ndarray<4xf32>) -> !ndarray.ndarray<4xf32>
+  %1 = ndarray.ewuny acos %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
+  return %0, %1 : !ndarray.ndarray<4xf32>, !ndarray.ndarray<4xcomplex<f32>>
+}

@@ -179,6 +179,7 @@ FailureOr<Type> imex::ndarray::inferEWBinElementType(EWBinOpKind kind, Type lhs,
   case EWBinOpKind::hypot:
   case EWBinOpKind::copysign:
   case EWBinOpKind::logaddexp:
+  case EWBinOpKind::nextafter:
     if (complex)
       return needs("real");
     return getFloatTypeFor(common);
@@ -231,9 +232,12 @@ FailureOr<Type> imex::ndarray::inferEWUnyElementType(EWUnyOpKind kind,
     if (isBoolType(source))
       return needs("a numeric");
     return source;
+  case EWUnyOpKind::round:
+    if (isBoolType(source))
+      return needs("a numeric");
+    return source;
   case EWUnyOpKind::ceil:
   case EWUnyOpKind::floor:
-  case EWUnyOpKind::round:
   case EWUnyOpKind::trunc:
     if (isBoolType(source) || complex)
       return needs("a real numeric");
@@ -247,16 +251,16 @@ FailureOr<Type> imex::ndarray::inferEWUnyElementType(EWUnyOpKind kind,
     return getRealType(source);
   case EWUnyOpKind::conj:
     return source;
+  case EWUnyOpKind::erf:
+    if (complex)
+      return needs("a real");
+    return getFloatTypeFor(source);
   case EWUnyOpKind::acos:
   case EWUnyOpKind::acosh:
   case EWUnyOpKind::asin:
   case EWUnyOpKind::asinh:
   case EWUnyOpKind::atan:
   case EWUnyOpKind::atanh:
-  case EWUnyOpKind::erf:
-    if (complex)
-      return needs("a real");
-    return getFloatTypeFor(source);
   case EWUnyOpKind::cos:
   case EWUnyOpKind::cosh:
   case EWUnyOpKind::exp:

@@ -831,10 +831,19 @@ func.func @complex_floor(%a: !ndarray.ndarray<3xcomplex<f64>>) {
 
 // -----
 
-func.func @complex_arcsin(%a: !ndarray.ndarray<3xcomplex<f64>>) {
-  // expected-error @+2 {{'asin' requires a real operand, got complex<f64>}}
+func.func @complex_erf(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{'erf' requires a real operand, got complex<f64>}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = ndarray.ewuny asin %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<3xcomplex<f64>>
+  %0 = ndarray.ewuny erf %a : !ndarray.ndarray<3xcomplex<f64>> -> !ndarray.ndarray<3xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @complex_nextafter(%a: !ndarray.ndarray<3xcomplex<f64>>) {
+  // expected-error @+2 {{'nextafter' requires real operands}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ndarray.ewbin nextafter %a, %a : (!ndarray.ndarray<3xcomplex<f64>>, !ndarray.ndarray<3xcomplex<f64>>) -> !ndarray.ndarray<3xcomplex<f64>>
   return
 }
 

@@ -68,7 +68,7 @@ def NDArray_EWBinOpKind : I32Enum<"EWBinOpKind",
   NDArray_Case<"maximum", 20>, NDArray_Case<"minimum", 21>,
   NDArray_Case<"multiply", 22>, NDArray_Case<"not_equal", 23>,
   NDArray_Case<"pow", 24>, NDArray_Case<"remainder", 25>,
-  NDArray_Case<"subtract", 26>]> {
+  NDArray_Case<"subtract", 26>, NDArray_Case<"nextafter", 27>]> {
   let cppNamespace = "::imex::ndarray";
 }
 
