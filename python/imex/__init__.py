@@ -194,21 +194,32 @@ def _wrap_without_copy(obj, dtype, split):
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
-    """An array on the data of any DLPack producer (a numpy array, ...).
-    A writable C-contiguous buffer is not copied (unless `copy=True`; a
-    read-only or strided one is, unless `copy=False`, which then raises),
-    and the ownership rule is numpy's: the imex array keeps the producer's
-    buffer alive and aliases it; writes through either are seen by the other once the imex array is
+    """An array on the data of any DLPack producer (a numpy array, an imex
+    array, ...; host memory, every dtype). A writable C-contiguous buffer
+    is not copied (unless `copy=True`; a strided one is, unless
+    `copy=False`, which then raises BufferError), and the ownership rule is
+    numpy's: the imex array keeps the producer's buffer alive and aliases
+    it; writes through either are seen by the other once the imex array is
     synchronized (operations are deferred: do not write the buffer from
     outside while operations on the imex array are pending, and call
     `imex.sync()` before reading the buffer after writing through imex)."""
-    # (numpy marks what it imports through DLPack read-only: a numpy array
-    # is wrapped itself; other read-only data is copied, imex arrays being
-    # writable.)
-    data = x if isinstance(x, np.ndarray) else np.from_dlpack(x)
+    if device is not None and device != "cpu":
+        raise ValueError(f"from_dlpack: unknown device {device!r}")
+    if isinstance(x, np.ndarray):
+        data = x
+    else:
+        try:
+            capsule = x.__dlpack__(copy=copy) if copy is not None else \
+                x.__dlpack__()
+        except TypeError:  # (a producer before the copy keyword)
+            capsule = x.__dlpack__()
+        data = _core.ext().from_dlpack(capsule)
     if copy or (copy is None and not (data.flags.writeable and
                                       data.flags.c_contiguous)):
         return asarray(data, copy=True)
+    if not data.flags.c_contiguous:
+        raise BufferError("from_dlpack(copy=False): the producer's data is "
+                          "strided; imex arrays are C-contiguous")
     return _wrap_without_copy(data, None, None)
 
 

@@ -86,12 +86,29 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
                    copy=None):
-        """DLPack export: of the values (to_numpy(): synchronized, and
-        gathered for a split array)."""
-        return self.to_numpy().__dlpack__(stream=stream)
+        """DLPack export (host memory, every dtype) of the synchronized
+        values: this array's own buffer where it is one (a replicated,
+        C-contiguous array computed or wrapped before), which the consumer
+        then shares, else a copy (gathered for a split array; BufferError
+        with copy=False)."""
+        if dl_device is not None and tuple(dl_device) != (1, 0):
+            raise BufferError(f"__dlpack__: only the host device (1, 0) is "
+                              f"supported, not {tuple(dl_device)}")
+        node = self._node
+        if node.base().pending:
+            _core.sync()
+        own = (node.data is not None and node.split is None and
+               isinstance(node.data, np.ndarray) and
+               node.data.flags.c_contiguous)
+        if copy is False and not own:
+            raise BufferError("__dlpack__(copy=False): the array has no "
+                              "buffer of its own (a view, split or pending "
+                              "array); export a copy")
+        data = node.data if own and not copy else self.to_numpy()
+        return _core.ext().to_dlpack(data)
 
     def __dlpack_device__(self):
-        return self.to_numpy().__dlpack_device__()
+        return (1, 0)  # kDLCPU, device 0
 
     def __array__(self, dtype=None, copy=None):
         result = np.asarray(self.to_numpy())

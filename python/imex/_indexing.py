@@ -24,7 +24,7 @@ def _check_mask(x, mask):
         raise IndexError(f"a boolean index must have 1 to {x.ndim} "
                          f"dimensions, got {mask.ndim}")
     for d, (n, m) in enumerate(zip(x.shape, mask.shape)):
-        if n != m:
+        if n != m and m != 0:  # (an empty mask axis selects nothing)
             raise IndexError(f"boolean index did not match indexed array "
                              f"along axis {d}; size of axis is {n} but size "
                              f"of corresponding boolean axis is {m}")
@@ -38,6 +38,8 @@ def _masked_select(x, mask):
     if mask.ndim == 0:
         # numpy: a new leading axis, of length 1 where the mask is true.
         return expand_dims(x, axis=0)[:1 if builtins.bool(mask) else 0]
+    if mask.size == 0:
+        return zeros((0,) + tuple(x.shape[mask.ndim:]), dtype=x.dtype)
     count = builtins.int(count_nonzero(mask))
     a, m = x._node, mask._node
     split = 0 if a.split is not None or m.split is not None else None
@@ -53,6 +55,8 @@ def _masked_assign(x, mask, value):
     _check_mask(x, mask)
     if mask.ndim == 0:
         x[...] = where(mask, value, x)
+        return
+    if mask.size == 0:
         return
     rest = x.shape[mask.ndim:]
     shape = np.shape(value) if not isinstance(value, ndarray) else value.shape

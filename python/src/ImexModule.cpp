@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DLPack.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 #include "imex/ExecutionEngine/JitCompiler.h"
@@ -296,6 +297,7 @@ PYBIND11_MODULE(_imex, m) {
       "object cache directory (None: no cache) and what identifies this "
       "build in cache keys.");
   m.def("default_cache_dir", &imex::ObjectCache::getDefaultDirectory);
+  populateDLPack(m);
 
   py::class_<Kernel>(m, "Kernel")
       .def("__call__", &Kernel::call)

@@ -101,6 +101,7 @@ SPECIAL_CASES = [
     ("sinh", complex(INF, 0), complex(INF, 0)),
     ("cosh", complex(0, NAN), complex(NAN, 0)),
     ("tanh", complex(0, INF), complex(0, NAN)),
+    ("tanh", complex(INF, 2.0), complex(1, 0.0)),  # (C99: 1 - 0j)
     ("acos", complex(-INF, 1), complex(np.pi, -INF)),
     ("asinh", complex(INF, INF), complex(INF, np.pi / 4)),
     ("atanh", complex(1, 0), complex(INF, 0)),

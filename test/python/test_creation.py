@@ -187,3 +187,24 @@ def test_dlpack_export():
     a = xp.asarray(x) + 1
     check(xp.asarray(np.from_dlpack(a)), x + 1)
     assert a.__dlpack_device__() == x.__dlpack_device__()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_dlpack_round_trip_of_every_dtype(dtype):
+    x = sample((3, 2), dtype, seed=12)
+    a = xp.asarray(x)
+    check(xp.from_dlpack(a), x)
+    check(xp.from_dlpack(a, copy=True), x)
+    # An imex array with its own buffer is shared, not copied.
+    b = xp.from_dlpack(a, copy=False)
+    b[0, 0] = x[1, 1]
+    assert a.to_numpy()[0, 0] == x[1, 1]
+
+
+def test_dlpack_of_views_copies_or_refuses():
+    a = xp.asarray(np.arange(6.0))
+    check(xp.from_dlpack(a[::2]), np.arange(0.0, 6.0, 2.0))
+    with pytest.raises(BufferError, match="copy=False"):
+        xp.from_dlpack(a[::2], copy=False)
+    with pytest.raises(BufferError, match="host device"):
+        a.__dlpack__(dl_device=(2, 0))

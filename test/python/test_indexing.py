@@ -252,6 +252,14 @@ def test_integer_array_indexing_with_integers(key):
         a[xp.asarray(np.array([0.5])), 1]
 
 
+def test_an_empty_mask_axis_selects_nothing():
+    a = xp.asarray(np.ones((3, 2)))
+    got = a[xp.asarray(np.zeros((0,), bool))]
+    assert got.shape == (0, 2)
+    a[xp.asarray(np.zeros((0, 2), bool))] = 5.0
+    check(a, np.ones((3, 2)))
+
+
 def test_zero_dimensional_boolean_index():
     x = sample((2, 3), np.float64, seed=42)
     a = xp.asarray(x)

@@ -195,6 +195,12 @@ def test_nextafter_and_reciprocal(dtype):
     check(xp.reciprocal(xp.asarray(y[:5] + 1)), 1 / (y[:5] + 1))
 
 
+def test_sign_of_zero_is_positive_zero():
+    got = xp.sign(xp.asarray([-0.0, 0.0, -3.0, np.nan])).to_numpy()
+    np.testing.assert_array_equal(got, [0.0, 0.0, -1.0, np.nan])
+    assert not np.signbit(got[0])
+
+
 def test_floor_divide_infinities_follow_the_array_api():
     x = xp.asarray([np.inf, -np.inf, 1.0, -1.0, 7.0])
     y = xp.asarray([2.0, 2.0, -np.inf, np.inf, -2.0])

@@ -163,6 +163,28 @@ void guard(Operation *op, LibmCalls &calls) {
     use->set(selected);
 }
 
+/// tanh(±inf + iy) for finite y is ±1 + i0 with the sign of y (the array
+/// API; C99 gives the zero the sign of sin(2y)).
+Value fixTanhAtInfinity(OpBuilder &b, Location loc, Value z, Value result) {
+  Type component = cast<ComplexType>(z.getType()).getElementType();
+  Value re = complex::ReOp::create(b, loc, z);
+  Value im = complex::ImOp::create(b, loc, z);
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(component, INFINITY));
+  Value reInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                      math::AbsFOp::create(b, loc, re), inf);
+  Value imFinite = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::ONE, math::AbsFOp::create(b, loc, im),
+      inf);
+  Value atInfinity = arith::AndIOp::create(b, loc, reInf, imFinite);
+  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(component, 1));
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(component, 0));
+  Value limit = complex::CreateOp::create(
+      b, loc, z.getType(), math::CopySignOp::create(b, loc, one, re),
+      math::CopySignOp::create(b, loc, zero, im));
+  return selectComplex(b, loc, atInfinity, limit, result);
+}
+
 struct ComplexToLibmPass
     : public imex::impl::ComplexToLibmBase<ComplexToLibmPass> {
   void runOnOperation() override {
@@ -181,8 +203,10 @@ struct ComplexToLibmPass
         continue;
       }
       OpBuilder b(op);
-      op->getResult(0).replaceAllUsesWith(
-          calls.call(b, op->getLoc(), name, op->getOperand(0)));
+      Value result = calls.call(b, op->getLoc(), name, op->getOperand(0));
+      if (isa<complex::TanhOp>(op))
+        result = fixTanhAtInfinity(b, op->getLoc(), op->getOperand(0), result);
+      op->getResult(0).replaceAllUsesWith(result);
       op->erase();
     }
   }

@@ -652,10 +652,14 @@ Value imex::ndarray::buildEWUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
   case EWUnyOpKind::sign: {
     Value zeroV = zero(b, loc, type);
     if (isFloat) {
+      // (A zero of either sign is +0; NaN stays NaN.)
       Value pos = cmpF(b, loc, arith::CmpFPredicate::OGT, x, zeroV);
       Value neg = cmpF(b, loc, arith::CmpFPredicate::OLT, x, zeroV);
-      return select(b, loc, pos, floatConst(b, loc, type, 1.0),
-                    select(b, loc, neg, floatConst(b, loc, type, -1.0), x));
+      Value isZero = cmpF(b, loc, arith::CmpFPredicate::OEQ, x, zeroV);
+      return select(
+          b, loc, pos, floatConst(b, loc, type, 1.0),
+          select(b, loc, neg, floatConst(b, loc, type, -1.0),
+                 select(b, loc, isZero, zeroV, x)));
     }
     Value one = intConst(b, loc, type, 1);
     if (dtype == DTypeKind::UnsignedInt)
