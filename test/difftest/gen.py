@@ -37,14 +37,17 @@ UNARY_F = ["abs", "negative", "positive", "square", "sqrt", "exp", "expm1",
            "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",
            "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
            "erf", "floor", "ceil", "trunc", "round", "sign", "signbit",
-           "isnan", "isinf", "isfinite"]
+           "isnan", "isinf", "isfinite", "reciprocal"]
 UNARY_C = ["exp", "sin", "cos", "tanh", "square", "abs", "negative",
-           "positive", "conj", "real", "imag", "isnan", "isfinite", "isinf"]
+           "positive", "conj", "real", "imag", "isnan", "isfinite", "isinf",
+           "sqrt", "sinh", "cosh", "tan", "acos", "asin", "atan", "asinh",
+           "acosh", "atanh", "round", "sign", "expm1"]
 UNARY_I = ["abs", "positive", "square", "sign", "floor", "ceil", "trunc",
            "round", "bitwise_invert", "isnan", "isfinite"]
 UNARY_I_MATH = ["sin", "exp", "sqrt", "cos"]
 BIN_ARITH = ["+", "-", "*"]
-BIN_F = ["atan2", "hypot", "copysign", "logaddexp", "maximum", "minimum"]
+BIN_F = ["atan2", "hypot", "copysign", "logaddexp", "maximum", "minimum",
+         "nextafter"]
 CMP = ["<", "<=", ">", ">=", "==", "!="]
 
 
@@ -690,7 +693,7 @@ class Gen:
             return False
         x = self.ns[a]
         nd, sh = x.ndim, x.shape
-        c = r.randint(0, 6)
+        c = r.randint(0, 9)
         if c == 0 and sh[0] > 0 or c == 1 and sh[0] > 0:
             ax = r.randint(0, nd - 1)
             if sh[ax] == 0:
@@ -726,6 +729,23 @@ class Gen:
                             dtype=np.int64).reshape(ishape)
             return self.define(f"xp.take_along_axis({a}, "
                                f"inp({literal(vals)}, None), axis=-1)")
+        if c == 7 and nd >= 2 and 0 not in sh[:2]:
+            # integer arrays (broadcast together) and integers
+            first = self.index_array(sh[0], r.randint(1, 4),
+                                     negative=r.random() < 0.3)
+            second = (str(r.randint(-sh[1], sh[1] - 1)) if r.random() < 0.5
+                      else self.index_array(sh[1], 1))
+            return self.define(f"{a}[{first}, {second}]")
+        if c == 8:
+            mask = r.choice(["True", "False"])
+            return self.define(f"{a}[inp(np.array({mask}), None)]")
+        if c == 9:
+            fn, field = r.choice([("unique_all", "inverse_indices"),
+                                  ("unique_all", "indices"),
+                                  ("unique_counts", "counts"),
+                                  ("unique_inverse", "inverse_indices"),
+                                  ("unique_inverse", "values")])
+            return self.define(f"xp.{fn}({a}).{field}")
         return False
 
     def f_sort(self):

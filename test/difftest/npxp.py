@@ -10,6 +10,7 @@ this module, `inp(a, split)` returns `a`, `jit` is the identity and
 """
 
 import builtins
+import collections
 import math
 import sys
 
@@ -139,6 +140,7 @@ _B = {"add": (np.add, 1, 0), "subtract": (np.subtract, 1, 0),
       "remainder": (np.remainder, 1, 1), "pow": (np.power, 1, 0),
       "atan2": (np.arctan2, 1, 1), "hypot": (np.hypot, 1, 1),
       "copysign": (np.copysign, 1, 1), "logaddexp": (np.logaddexp, 1, 1),
+      "nextafter": (np.nextafter, 1, 1),
       "maximum": (np.maximum, 0, 1), "minimum": (np.minimum, 0, 1),
       "bitwise_and": (np.bitwise_and, 0, 0),
       "bitwise_or": (np.bitwise_or, 0, 0),
@@ -159,6 +161,15 @@ power = globals()["pow"]
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+def _complex_sign(x):
+    """The array API's sign of complex numbers, z / |z| (numpy 1 gives the
+    sign of the real part)."""
+    x = np.asarray(x)
+    size = np.abs(x)
+    return np.where(size == 0, 0, x / np.where(size == 0, 1, size)).astype(
+        x.dtype)
+
+
 def _erf_typed(x):
     x = np.asarray(x)
     return _erf(x).astype(x.dtype if x.dtype.kind == "f" else np.float64)
@@ -177,8 +188,11 @@ _U = {"abs": (np.abs, 1, 0, 0), "negative": (np.negative, 1, 0, 0),
       "asinh": (np.arcsinh, 1, 0, 0), "acosh": (np.arccosh, 1, 0, 0),
       "atanh": (np.arctanh, 1, 0, 0), "erf": (_erf_typed, 1, 0, 0),
       "floor": (np.floor, 1, 1, 1), "ceil": (np.ceil, 1, 1, 1),
-      "trunc": (np.trunc, 1, 1, 1), "round": (np.round, 1, 1, 1),
-      "sign": (np.sign, 1, 0, 0), "signbit": (np.signbit, 0, 1, 0),
+      "trunc": (np.trunc, 1, 1, 1), "round": (np.round, 1, 0, 1),
+      "sign": (lambda x: _complex_sign(x) if _kind(x) == "c" else
+               np.sign(x) + 0, 1, 0, 0),
+      "signbit": (np.signbit, 0, 1, 0),
+      "reciprocal": (np.reciprocal, 1, 0, 0),
       "isnan": (np.isnan, 0, 0, 0), "isinf": (np.isinf, 0, 0, 0),
       "isfinite": (np.isfinite, 0, 0, 0),
       "bitwise_invert": (np.invert, 0, 0, 0),
@@ -377,7 +391,8 @@ def matmul(x1, x2):
 
 def vecdot(x1, x2, *, axis=-1):
     _no_bool("vecdot", x1, x2)
-    return np.sum(np.conj(x1) * x2, axis=axis)
+    products = np.conj(x1) * x2
+    return np.sum(products, axis=axis, dtype=products.dtype)
 
 
 def tensordot(x1, x2, *, axes=2):
@@ -413,9 +428,36 @@ def searchsorted(x1, x2, *, side="left", sorter=None):
         np.int64)
 
 
+# (Complex values sort by real, then imaginary part, as numpy's.)
 def unique_values(x):
-    _ordered("unique_values", x)
     return np.unique(x)
+
+
+_UniqueAll = collections.namedtuple(
+    "UniqueAllResult", "values indices inverse_indices counts")
+_UniqueCounts = collections.namedtuple("UniqueCountsResult", "values counts")
+_UniqueInverse = collections.namedtuple("UniqueInverseResult",
+                                        "values inverse_indices")
+
+
+def unique_all(x):
+    x = np.asarray(x)
+    v, i, inv, c = np.unique(x, return_index=True, return_inverse=True,
+                             return_counts=True)
+    return _UniqueAll(v, i.astype(np.int64),
+                      inv.reshape(x.shape).astype(np.int64),
+                      c.astype(np.int64))
+
+
+def unique_counts(x):
+    v, c = np.unique(x, return_counts=True)
+    return _UniqueCounts(v, c.astype(np.int64))
+
+
+def unique_inverse(x):
+    x = np.asarray(x)
+    v, inv = np.unique(x, return_inverse=True)
+    return _UniqueInverse(v, inv.reshape(x.shape).astype(np.int64))
 
 
 def take(x, indices, *, axis=None):
