@@ -177,6 +177,9 @@ def _array_index(x, key):
     for item in items:
         if isinstance(item, (ndarray, np.ndarray, list)):
             item = asarray(item)
+            if item.dtype.kind == "b":
+                raise NotImplementedError(
+                    "__getitem__: boolean masks combined with other indices")
             if item.dtype.kind not in "iu":
                 raise IndexError("arrays used as indices must be of integer "
                                  "type")

@@ -1,5 +1,7 @@
 """Indexing, slicing with views and in-place updates against numpy."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -282,3 +284,32 @@ def test_finfo_iinfo():
     assert xp.iinfo(xp.uint8).max == 255 and xp.iinfo(xp.int64).bits == 64
     with pytest.raises(ValueError, match="not an integer"):
         xp.iinfo(xp.float32)
+
+
+UNIT_AXES_SHAPES = [(1, 5, 1, 2, 1), (1, 1, 3), (3, 1, 1), (1, 2, 1, 1),
+                    (1, 1, 1)]
+
+
+@pytest.mark.parametrize("shape", UNIT_AXES_SHAPES, ids=str)
+def test_integer_indices_among_several_unit_axes(shape):
+    """Every set of integer-indexed axes of arrays with several unit axes:
+    the view drops exactly those axes (read whole, permuted and flattened,
+    and written), not other unit axes."""
+    x = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    nd = len(shape)
+    for k in range(1, nd + 1):
+        for positions in itertools.combinations(range(nd), k):
+            key = tuple(0 if d in positions else slice(None)
+                        for d in range(nd))
+            got, want = xp.asarray(x)[key], x[key]
+            check(got, want)
+            if got.ndim >= 2:
+                axes = tuple(reversed(range(got.ndim)))
+                check(xp.reshape(xp.permute_dims(got, axes), (-1,),
+                                 copy=True),
+                      np.transpose(want, axes).reshape(-1))
+            a, y = xp.asarray(x), x.copy()
+            value = -1.0 - np.arange(want.size).reshape(want.shape)
+            a[key] = xp.asarray(value)
+            y[key] = value
+            check(a, y)

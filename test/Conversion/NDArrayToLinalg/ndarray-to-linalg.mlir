@@ -414,3 +414,17 @@ func.func @next_and_complex_acos(%a: !ndarray.ndarray<4xf32>, %z: !ndarray.ndarr
   %1 = ndarray.ewuny acos %z : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
   return %0, %1 : !ndarray.ndarray<4xf32>, !ndarray.ndarray<4xcomplex<f32>>
 }
+
+// -----
+
+// An integer index among several unit axes: the whole slice, then exactly
+// the indexed axis collapsed away (a rank-reducing extract_slice would be
+// read as dropping the first unit axis).
+// CHECK-LABEL: func @drop_a_middle_unit_axis
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}} [1, 5, 1, 2, 1] [1, 1, 1, 1, 1] : tensor<1x5x1x2x1xi16> to tensor<1x5x1x2x1xi16>
+// CHECK: tensor.collapse_shape %[[S]] {{\[}}[0], [1], [2, 3], [4]] : tensor<1x5x1x2x1xi16> into tensor<1x5x2x1xi16>
+func.func @drop_a_middle_unit_axis(%a: !ndarray.ndarray<1x5x1x2x1xi16>) -> !ndarray.ndarray<1x5x2x1xi16> {
+  %c0 = arith.constant 0 : index
+  %0 = ndarray.subview %a[%c0, %c0, %c0, %c0, %c0] [1, 5, 1, 2, 1] [1, 1, 1, 1, 1] : !ndarray.ndarray<1x5x1x2x1xi16> to !ndarray.ndarray<1x5x2x1xi16>
+  return %0 : !ndarray.ndarray<1x5x2x1xi16>
+}
