@@ -27,6 +27,18 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
     __slots__ = ("_node", "__weakref__")
     __array_priority__ = 100  # numpy defers binary operators to us
 
+    def __new__(cls, node):
+        # One array object per node: the node's handle tells whether a
+        # Python object still refers to it (pending values are computed
+        # only then), so a second wrapper must not take the handle from a
+        # living first one (a temporary wrapper dying with it would leave
+        # the value uncomputed).
+        if node.handle is not None:
+            existing = node.handle()
+            if existing is not None and type(existing) is cls:
+                return existing
+        return super().__new__(cls)
+
     def __init__(self, node):
         self._node = node
         node.handle = weakref.ref(self)

@@ -113,3 +113,18 @@ def test_argmax_errors():
     check(xp.argmin(xp.zeros((2, 0)), axis=0), np.zeros((0,), np.int64))
     with pytest.raises(IndexError, match="out of bounds"):
         xp.argmax(xp.zeros((2, 3)), axis=2)
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 1), (1, 1, 3), (2, 1, 1, 1)],
+                         ids=str)
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.float32], ids=str)
+def test_scans_along_every_axis_of_arrays_with_unit_axes(shape, dtype):
+    """(The scans slice one axis at a time: with several unit axes the
+    slice must drop the scanned one, not the first.)"""
+    x = (np.arange(np.prod(shape)) - 1).reshape(shape).astype(dtype)
+    a = xp.asarray(x)
+    for axis in range(-len(shape), len(shape)):
+        check(xp.cumulative_sum(a, axis=axis),
+              np.cumsum(x, axis=axis, dtype=xp.sum(a).dtype))
+        check(xp.cumulative_prod(a, axis=axis),
+              np.cumprod(x, axis=axis, dtype=xp.prod(a).dtype))

@@ -170,6 +170,79 @@ getUnitDimReassociation(int64_t rank, ArrayRef<int64_t> unitAxes) {
   return groups;
 }
 
+/// Whether `reduced` (the rank-reduced type of a slice of `full` with
+/// `sizes`) is what upstream infers for it: the first unit axes dropped.
+static bool isCanonicalRankReduction(RankedTensorType reduced,
+                                     RankedTensorType full,
+                                     ArrayRef<OpFoldResult> sizes) {
+  if (reduced.getRank() == full.getRank())
+    return true;
+  return tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
+             reduced.getRank(), full, sizes)
+             .getShape() == reduced.getShape();
+}
+
+static SmallVector<int64_t> toAxes(const llvm::SmallBitVector &mask) {
+  SmallVector<int64_t> axes;
+  for (int axis : mask.set_bits())
+    axes.push_back(axis);
+  return axes;
+}
+
+void makeRankReductionsExplicit(Operation *root) {
+  SmallVector<tensor::ExtractSliceOp> extracts;
+  SmallVector<tensor::InsertSliceOp> inserts;
+  root->walk([&](Operation *op) {
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      if (!isCanonicalRankReduction(extract.getType(),
+                                    extract.getSourceType(),
+                                    extract.getMixedSizes()))
+        extracts.push_back(extract);
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      if (!isCanonicalRankReduction(insert.getSourceType(),
+                                    insert.getDestType(),
+                                    insert.getMixedSizes()))
+        inserts.push_back(insert);
+    }
+  });
+  for (tensor::ExtractSliceOp extract : extracts) {
+    OpBuilder b(extract);
+    Location loc = extract.getLoc();
+    SmallVector<int64_t> dropped = toAxes(extract.getDroppedDims());
+    Value whole = tensor::ExtractSliceOp::create(
+        b, loc, extract.getSource(), extract.getMixedOffsets(),
+        extract.getMixedSizes(), extract.getMixedStrides());
+    Value collapsed = tensor::CollapseShapeOp::create(
+        b, loc, whole,
+        getUnitDimReassociation(extract.getSourceType().getRank(), dropped));
+    if (collapsed.getType() != extract.getType())
+      collapsed = tensor::CastOp::create(b, loc, extract.getType(), collapsed);
+    extract.replaceAllUsesWith(collapsed);
+    extract.erase();
+  }
+  for (tensor::InsertSliceOp insert : inserts) {
+    OpBuilder b(insert);
+    Location loc = insert.getLoc();
+    SmallVector<int64_t> dropped = toAxes(insert.getDroppedDims());
+    RankedTensorType sourceType = insert.getSourceType();
+    SmallVector<int64_t> shape;
+    for (int64_t axis = 0, kept = 0, e = insert.getDestType().getRank();
+         axis < e; ++axis)
+      shape.push_back(llvm::is_contained(dropped, axis)
+                          ? 1
+                          : sourceType.getDimSize(kept++));
+    Value expanded = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(shape, sourceType.getElementType()),
+        insert.getSource(),
+        getUnitDimReassociation(insert.getDestType().getRank(), dropped));
+    auto replacement = tensor::InsertSliceOp::create(
+        b, loc, expanded, insert.getDest(), insert.getMixedOffsets(),
+        insert.getMixedSizes(), insert.getMixedStrides());
+    insert.replaceAllUsesWith(replacement.getResult());
+    insert.erase();
+  }
+}
+
 /// `tensor` (of ndarray element type `from`) converted to ndarray element
 /// type `to` and broadcast to `sizes` with static shape `shape`.
 Value convertAndBroadcast(OpBuilder &b, Location loc, Value tensor, Type from,

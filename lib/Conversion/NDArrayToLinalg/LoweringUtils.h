@@ -63,6 +63,13 @@ mlir::Value createEmpty(mlir::OpBuilder &b, mlir::Location loc,
 llvm::SmallVector<mlir::ReassociationIndices>
 getUnitDimReassociation(int64_t rank, llvm::ArrayRef<int64_t> unitAxes);
 
+/// Rewrites the rank-reducing tensor.extract_slice and insert_slice ops
+/// under `root` whose dropped unit axes are not the first unit axes (which
+/// is how upstream canonicalization re-infers them, e.g. `a[:, :, 0]` of a
+/// 1x5x1x2x1 tensor) into full-rank slices and an explicit collapse_shape
+/// (expand_shape of the inserted value).
+void makeRankReductionsExplicit(mlir::Operation *root);
+
 /// A parallel loop over `init` whose element at position `i` is
 /// `source[remap(i)]`: `remap` rewrites the loop indices in place.
 mlir::Value

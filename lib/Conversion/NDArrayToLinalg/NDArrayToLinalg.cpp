@@ -634,6 +634,7 @@ struct ConvertNDArrayToLinalgPass
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    makeRankReductionsExplicit(module);
     // Casts back to arrays introduced at function entries are dead now.
     SmallVector<UnrealizedConversionCastOp> casts;
     module.walk([&](UnrealizedConversionCastOp cast) {

@@ -86,41 +86,9 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
                                          resultType.getElementType()));
       return success();
     }
-    SmallVector<OpFoldResult> strides =
-        normalizeUnitStrides(rewriter, sizes, op.getMixedStrides());
-    auto sourceType = cast<RankedTensorType>(source.getType());
-    RankedTensorType canonical =
-        tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
-            resultType.getRank(), sourceType, sizes);
-    if (canonical.getShape() == resultType.getShape()) {
-      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-          op, resultType, source, offsets, sizes, strides);
-      return success();
-    }
-    // The unit axes a rank-reducing extract_slice drops are found by
-    // position (the first ones), which canonicalization relies on: with
-    // several unit axes (`a[:, :, 0]` of 1x5x1x2x1) it would drop another
-    // one than the index did. The whole slice, then exactly the dropped
-    // axes collapsed away.
-    SmallVector<int64_t> dropped =
-        getDroppedAxes(op).value_or(SmallVector<int64_t>());
-    Location loc = op.getLoc();
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, source,
-                                                 offsets, sizes, strides);
-    SmallVector<ReassociationIndices> groups;
-    ReassociationIndices pending;
-    for (int64_t d = 0, e = sizes.size(); d < e; ++d) {
-      pending.push_back(d);
-      if (llvm::is_contained(dropped, d))
-        continue;
-      groups.push_back(pending);
-      pending.clear();
-    }
-    if (!pending.empty() && !groups.empty())
-      groups.back().append(pending.begin(), pending.end());
-    Value collapsed =
-        tensor::CollapseShapeOp::create(rewriter, loc, slice, groups);
-    rewriter.replaceOpWithNewOp<tensor::CastOp>(op, resultType, collapsed);
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, resultType, source, offsets, sizes,
+        normalizeUnitStrides(rewriter, sizes, op.getMixedStrides()));
     return success();
   }
 };
