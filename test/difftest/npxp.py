@@ -136,7 +136,7 @@ def _unary(name, f, numeric=False, ordered=False, keep_int=False):
 
 _B = {"add": (np.add, 1, 0), "subtract": (np.subtract, 1, 0),
       "multiply": (np.multiply, 1, 0), "divide": (np.true_divide, 1, 0),
-      "floor_divide": (np.floor_divide, 1, 1),
+      "floor_divide": (lambda x, y: _floor_divide(x, y), 1, 1),
       "remainder": (np.remainder, 1, 1), "pow": (np.power, 1, 0),
       "atan2": (np.arctan2, 1, 1), "hypot": (np.hypot, 1, 1),
       "copysign": (np.copysign, 1, 1), "logaddexp": (np.logaddexp, 1, 1),
@@ -159,6 +159,19 @@ for _n, (_f, _num, _ord) in _B.items():
 power = globals()["pow"]
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _floor_divide(x, y):
+    """numpy's, but for infinite float operands the array API's x / y
+    (inf // 2 is inf, 1 // -inf is -0; numpy 1 gives nan and -1)."""
+    result = np.floor_divide(x, y)
+    if _kind(result) != "f":
+        return result
+    infinite = np.isinf(x) | np.isinf(y)
+    if not np.any(infinite):
+        return result
+    return np.where(infinite, np.true_divide(x, y), result).astype(
+        result.dtype)
 
 
 def _complex_sign(x):

@@ -595,17 +595,14 @@ static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
   case EWUnyOpKind::cosh:
     return complex::CosOp::create(b, loc, timesI(x, false));
   case EWUnyOpKind::acos:
-    return callComplexLibm(b, loc, "cacos", x, type);
   case EWUnyOpKind::acosh:
-    return callComplexLibm(b, loc, "cacosh", x, type);
   case EWUnyOpKind::asin:
-    return callComplexLibm(b, loc, "casin", x, type);
   case EWUnyOpKind::asinh:
-    return callComplexLibm(b, loc, "casinh", x, type);
   case EWUnyOpKind::atan:
-    return callComplexLibm(b, loc, "catan", x, type);
   case EWUnyOpKind::atanh:
-    return callComplexLibm(b, loc, "catanh", x, type);
+    // (The C names: cacos, cacosh, ...)
+    return callComplexLibm(b, loc, ("c" + stringifyEWUnyOpKind(kind)).str(),
+                           x, type);
   case EWUnyOpKind::round: {
     auto [re, im] = parts();
     return complex::CreateOp::create(b, loc, type,
