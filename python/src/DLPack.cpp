@@ -181,8 +181,8 @@ void populateDLPack(py::module &m) {
         std::vector<ssize_t> strides(tensor.ndim);
         ssize_t step = dtype.itemsize();
         for (int d = tensor.ndim - 1; d >= 0; --d) {
-          strides[d] = tensor.strides ? tensor.strides[d] * dtype.itemsize()
-                                      : step;
+          strides[d] =
+              tensor.strides ? tensor.strides[d] * dtype.itemsize() : step;
           step *= shape[d];
         }
         // The array's base owns the tensor from now on.

@@ -62,9 +62,8 @@ private:
     if (symbols.lookup(name))
       return;
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    auto function =
-        func::FuncOp::create(b, module.getLoc(), name,
-                             b.getFunctionType(TypeRange{type}, {type}));
+    auto function = func::FuncOp::create(
+        b, module.getLoc(), name, b.getFunctionType(TypeRange{type}, {type}));
     function.setPrivate();
     symbols.insert(function);
   }
@@ -100,14 +99,13 @@ Value selectComplex(OpBuilder &b, Location loc, Value cond, Value a, Value c) {
 
 Value isFinite(OpBuilder &b, Location loc, Value z) {
   Type component = cast<ComplexType>(z.getType()).getElementType();
-  Value inf = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(component, INFINITY));
+  Value inf =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(component, INFINITY));
   auto finite = [&](Value v) -> Value {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
                                  math::AbsFOp::create(b, loc, v), inf);
   };
-  return arith::AndIOp::create(b, loc,
-                               finite(complex::ReOp::create(b, loc, z)),
+  return arith::AndIOp::create(b, loc, finite(complex::ReOp::create(b, loc, z)),
                                finite(complex::ImOp::create(b, loc, z)));
 }
 
@@ -139,8 +137,8 @@ void guard(Operation *op, LibmCalls &calls) {
   } else {
     // (log1p(-1) = -inf: the formula's log of a zero modulus is not.)
     Type component = cast<ComplexType>(type).getElementType();
-    Value minusOne = arith::ConstantOp::create(
-        b, loc, b.getFloatAttr(component, -1.0));
+    Value minusOne =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(component, -1.0));
     Value zeroF =
         arith::ConstantOp::create(b, loc, b.getFloatAttr(component, 0.0));
     Value atMinusOne = arith::AndIOp::create(
@@ -154,9 +152,9 @@ void guard(Operation *op, LibmCalls &calls) {
         arith::XOrIOp::create(
             b, loc, atMinusOne,
             arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
-    fallback = calls.call(
-        b, loc, "clog",
-        complex::AddOp::create(b, loc, z, complexOne(b, loc, type)));
+    fallback =
+        calls.call(b, loc, "clog",
+                   complex::AddOp::create(b, loc, z, complexOne(b, loc, type)));
   }
   Value selected = selectComplex(b, loc, formulaHolds, result, fallback);
   for (OpOperand *use : uses)
@@ -169,13 +167,12 @@ Value fixTanhAtInfinity(OpBuilder &b, Location loc, Value z, Value result) {
   Type component = cast<ComplexType>(z.getType()).getElementType();
   Value re = complex::ReOp::create(b, loc, z);
   Value im = complex::ImOp::create(b, loc, z);
-  Value inf = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(component, INFINITY));
+  Value inf =
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(component, INFINITY));
   Value reInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
                                       math::AbsFOp::create(b, loc, re), inf);
-  Value imFinite = arith::CmpFOp::create(
-      b, loc, arith::CmpFPredicate::ONE, math::AbsFOp::create(b, loc, im),
-      inf);
+  Value imFinite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                                         math::AbsFOp::create(b, loc, im), inf);
   Value atInfinity = arith::AndIOp::create(b, loc, reInf, imFinite);
   Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(component, 1));
   Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(component, 0));

@@ -194,8 +194,7 @@ void makeRankReductionsExplicit(Operation *root) {
   SmallVector<tensor::InsertSliceOp> inserts;
   root->walk([&](Operation *op) {
     if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
-      if (!isCanonicalRankReduction(extract.getType(),
-                                    extract.getSourceType(),
+      if (!isCanonicalRankReduction(extract.getType(), extract.getSourceType(),
                                     extract.getMixedSizes()))
         extracts.push_back(extract);
     } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {

@@ -289,10 +289,9 @@ static Value nextAfter(OpBuilder &b, Location loc, Value x, Value y) {
   Value tiny = math::CopySignOp::create(
       b, loc, arith::BitcastOp::create(b, loc, type, one), y);
   Value result = select(
-      b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, x, zeroF), tiny,
-      stepped);
-  result = select(b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, x, y), y,
-                  result);
+      b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, x, zeroF), tiny, stepped);
+  result =
+      select(b, loc, cmpF(b, loc, arith::CmpFPredicate::OEQ, x, y), y, result);
   return select(b, loc, cmpF(b, loc, arith::CmpFPredicate::UNO, x, y),
                 arith::AddFOp::create(b, loc, x, y), result);
 }
@@ -601,8 +600,8 @@ static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
   case EWUnyOpKind::atan:
   case EWUnyOpKind::atanh:
     // (The C names: cacos, cacosh, ...)
-    return callComplexLibm(b, loc, ("c" + stringifyEWUnyOpKind(kind)).str(),
-                           x, type);
+    return callComplexLibm(b, loc, ("c" + stringifyEWUnyOpKind(kind)).str(), x,
+                           type);
   case EWUnyOpKind::round: {
     auto [re, im] = parts();
     return complex::CreateOp::create(b, loc, type,
@@ -653,10 +652,9 @@ Value imex::ndarray::buildEWUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
       Value pos = cmpF(b, loc, arith::CmpFPredicate::OGT, x, zeroV);
       Value neg = cmpF(b, loc, arith::CmpFPredicate::OLT, x, zeroV);
       Value isZero = cmpF(b, loc, arith::CmpFPredicate::OEQ, x, zeroV);
-      return select(
-          b, loc, pos, floatConst(b, loc, type, 1.0),
-          select(b, loc, neg, floatConst(b, loc, type, -1.0),
-                 select(b, loc, isZero, zeroV, x)));
+      return select(b, loc, pos, floatConst(b, loc, type, 1.0),
+                    select(b, loc, neg, floatConst(b, loc, type, -1.0),
+                           select(b, loc, isZero, zeroV, x)));
     }
     Value one = intConst(b, loc, type, 1);
     if (dtype == DTypeKind::UnsignedInt)
