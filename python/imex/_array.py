@@ -414,16 +414,18 @@ def _binary(kind, x, y):
     else:
         b = _operand(y)
         a = _operand(x, b.dtype)
+    # (Shapes first: numpy's ValueError where both shapes and dtypes are
+    # wrong, e.g. bool + bool of mismatched shapes.)
+    sa = a.shape if isinstance(a, Node) else ()
+    sb = b.shape if isinstance(b, Node) else ()
+    shape = sa if sa == sb or not sb else (
+        sb if not sa else np.broadcast_shapes(sa, sb))
     da = a.dtype if isinstance(a, Node) else a[1]
     db = b.dtype if isinstance(b, Node) else b[1]
     try:
         dtype = _ewbin_dtype(kind, da, db)
     except TypeError as error:
         raise TypeError(f"{kind}: {error}") from None
-    sa = a.shape if isinstance(a, Node) else ()
-    sb = b.shape if isinstance(b, Node) else ()
-    shape = sa if sa == sb or not sb else (
-        sb if not sa else np.broadcast_shapes(sa, sb))
     inputs = [n if isinstance(n, Node) else (n[0], _dtypes.to_mlir(n[1]))
               for n in (a, b)]
     return _wrap(_core.record(Node(shape, dtype, _split_of(inputs,

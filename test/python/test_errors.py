@@ -74,3 +74,12 @@ def test_integer_division_by_zero_does_not_crash():
     b = xp.asarray(np.array([0, 1, 0]))
     (a // b).to_numpy()
     (a % b).to_numpy()
+
+
+def test_shapes_are_checked_before_dtypes():
+    # numpy's order: mismatched shapes are a ValueError even where the
+    # dtypes are wrong too (bool is not numeric for +).
+    with pytest.raises(ValueError, match="broadcast"):
+        xp.asarray([True, False]) + xp.asarray([True, False, True])
+    with pytest.raises(TypeError, match="numeric"):
+        xp.asarray([True, False]) + xp.asarray([True, False])
