@@ -421,8 +421,6 @@ struct ScanLowering : public OpConversionPattern<CumulativeOp> {
       return replaceOnOwnedBlock(rewriter, op, array);
     Value owned = array.owned(b, loc);
     NDArrayType rowsType = dist::getRowsType(op.getType());
-    Value local = CumulativeOp::create(b, loc, rowsType, op.getKind(), owned,
-                                       /*axis=*/0, /*include_initial=*/false);
     // This rank's total (the identity when it owns no rows), then the
     // total of the ranks before it.
     SmallVector<int64_t> totalShape(rowsType.getShape());
@@ -438,9 +436,30 @@ struct ScanLowering : public OpConversionPattern<CumulativeOp> {
                                       isSum ? distruntime::ReductionKind::sum
                                             : distruntime::ReductionKind::prod,
                                       total, env.getTeam());
-    Value scan = EWBinOp::create(
-        b, loc, rowsType, isSum ? EWBinOpKind::add : EWBinOpKind::multiply,
-        before, local);
+    // The rows scanned on from that total, in order (not the total applied
+    // to a scan of the rows: the single-process order of the operations,
+    // so that no rank multiplies an overflowed partial product by the
+    // zero before it, and sums round as on one process).
+    Value seeded = ConcatOp::create(
+        b, loc,
+        cast<NDArrayType>(rowsType.cloneWith(
+            SmallVector<int64_t>(rowsType.getRank(), ShapedType::kDynamic),
+            rowsType.getElementType())),
+        ValueRange{before, owned}, 0);
+    auto seededType = cast<NDArrayType>(seeded.getType());
+    Value scanned = CumulativeOp::create(b, loc, seededType, op.getKind(),
+                                         seeded, /*axis=*/0,
+                                         /*include_initial=*/false);
+    SmallVector<OpFoldResult> offsets(rowsType.getRank(), b.getIndexAttr(0));
+    offsets[0] = b.getIndexAttr(1);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < rowsType.getRank(); ++d)
+      sizes.push_back(DimOp::create(b, loc, owned, d).getResult());
+    SmallVector<OpFoldResult> ones(rowsType.getRank(), b.getIndexAttr(1));
+    Value scan = SubviewOp::create(b, loc, seededType, scanned, offsets,
+                                   sizes, ones);
+    if (scan.getType() != rowsType)
+      scan = CastOp::create(b, loc, rowsType, scan);
     return replaceWithOwned(rewriter, op, scan, array.ownedStart(m),
                             array.size0);
   }

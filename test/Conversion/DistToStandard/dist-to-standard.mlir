@@ -164,15 +164,18 @@ func.func @reduce_int(%o: !local, %off: index, %n: index) -> !ndarray.ndarray<4x
 !local = !ndarray.ndarray<?x4xi32>
 !lscan = !ndarray.ndarray<?x4xi64>
 
-// A scan along dimension 0 scans the owned block; the block's total goes
-// into an exclusive scan over the ranks, which is added to every row.
+// A scan along dimension 0: the owned block's total goes into an
+// exclusive scan over the ranks, and the block is scanned on from it (the
+// total of the ranks before, then the rows: the single-process order).
 // Along dimension 1 the scan is local.
 // CHECK-LABEL: func.func @scan
 // CHECK-SAME: (%[[O:[^:]*]]: !ndarray.ndarray<?x4xi32>
-// CHECK: %[[LOC:.*]] = ndarray.cumulative sum %[[O]] axis 0 : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<?x4xi64>
 // CHECK: %[[TOT:.*]] = ndarray.reduction sum %[[O]] axes [0] keepdims : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<1x4xi64>
 // CHECK: %[[BEFORE:.*]] = distruntime.exscan sum %[[TOT]] team = 1 : !ndarray.ndarray<1x4xi64>
-// CHECK: %[[RES:.*]] = ndarray.ewbin add %[[BEFORE]], %[[LOC]] : (!ndarray.ndarray<1x4xi64>, !ndarray.ndarray<?x4xi64>) -> !ndarray.ndarray<?x4xi64>
+// CHECK: %[[SEEDED:.*]] = ndarray.concat %[[BEFORE]], %[[O]] axis 0 : (!ndarray.ndarray<1x4xi64>, !ndarray.ndarray<?x4xi32>) -> !ndarray.ndarray<?x4xi64>
+// CHECK: %[[SCANNED:.*]] = ndarray.cumulative sum %[[SEEDED]] axis 0 : !ndarray.ndarray<?x4xi64> -> !ndarray.ndarray<?x4xi64>
+// CHECK: %[[CAST:.*]] = ndarray.cast %[[SCANNED]]
+// CHECK: ndarray.subview %[[CAST]][1, 0]
 // CHECK-NOT: distruntime.exscan
 // CHECK: ndarray.cumulative prod %{{.*}} axis 1 include_initial : !ndarray.ndarray<?x4xi32> -> !ndarray.ndarray<?x5xi64>
 // CHECK-NOT: distruntime

@@ -323,3 +323,20 @@ def test_two_matmuls_with_column_split_matrices():
     r5 = xp.matmul(v, xp.asarray(b5, split=1))
     check(r4, x @ b4, rtol=1e-6)
     check(r5, x @ b5, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int8],
+                         ids=str)
+def test_scans_along_the_split_axis_keep_the_single_process_order(dtype):
+    # A zero early, then values whose partial products overflow float16:
+    # each rank scans on from the total before it (0 stays 0; the total
+    # applied to a rank's own overflowed partial product was 0 * inf).
+    x = np.array([-4, 0.5, -1, 0, 1, 3.5, -2, -2, -4, 1.5, 2.5, -1, -4.5],
+                 dtype=np.float64) * 7
+    x = x.astype(dtype).reshape(13, 1)
+    a = xp.asarray(x, split=0)
+    with np.errstate(all="ignore"):
+        check(xp.cumulative_prod(a, axis=0),
+              np.cumprod(x, axis=0, dtype=xp.prod(a).dtype))
+        check(xp.cumulative_sum(a, axis=0),
+              np.cumsum(x, axis=0, dtype=xp.sum(a).dtype))
