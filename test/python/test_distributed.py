@@ -2,6 +2,7 @@
 numpy)."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -18,7 +19,8 @@ def test_distributed_frontend(nprocs):
          "-x", "-p", "no:cacheprovider", os.path.join(HERE, "dist")],
         capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-5000:]
-    assert "failed" not in proc.stdout
+    # (Known bugs are xfail tests: "1 xfailed" is not a failure.)
+    assert not re.search(r"\d+ failed", proc.stdout), proc.stdout[-5000:]
 
 
 FAILING_RANK = """
