@@ -456,8 +456,8 @@ struct ScanLowering : public OpConversionPattern<CumulativeOp> {
     for (int64_t d = 0; d < rowsType.getRank(); ++d)
       sizes.push_back(DimOp::create(b, loc, owned, d).getResult());
     SmallVector<OpFoldResult> ones(rowsType.getRank(), b.getIndexAttr(1));
-    Value scan = SubviewOp::create(b, loc, seededType, scanned, offsets,
-                                   sizes, ones);
+    Value scan =
+        SubviewOp::create(b, loc, seededType, scanned, offsets, sizes, ones);
     if (scan.getType() != rowsType)
       scan = CastOp::create(b, loc, rowsType, scan);
     return replaceWithOwned(rewriter, op, scan, array.ownedStart(m),

@@ -44,17 +44,10 @@ class LibmCalls {
 public:
   LibmCalls(ModuleOp module) : module(module), symbols(module) {}
 
-  /// `name`(z) of the double function, converting complex<f32> there and
-  /// back.
+  /// `name`(z) of the double function, declared on first use.
   Value call(OpBuilder &b, Location loc, StringRef name, Value z) {
-    auto type = cast<ComplexType>(z.getType());
-    auto wide = ComplexType::get(b.getF64Type());
-    declare(name, wide);
-    Value arg = type == wide ? z : convert(b, loc, z, wide);
-    Value result =
-        func::CallOp::create(b, loc, name, TypeRange{wide}, ValueRange{arg})
-            .getResult(0);
-    return type == wide ? result : convert(b, loc, result, type);
+    declare(name, ComplexType::get(b.getF64Type()));
+    return imex::createDoubleComplexCall(b, loc, name, z);
   }
 
 private:
@@ -68,22 +61,22 @@ private:
     symbols.insert(function);
   }
 
-  static Value convert(OpBuilder &b, Location loc, Value z, ComplexType to) {
-    Type component = to.getElementType();
-    auto part = [&](Value v) -> Value {
-      if (v.getType().getIntOrFloatBitWidth() <
-          component.getIntOrFloatBitWidth())
-        return arith::ExtFOp::create(b, loc, component, v);
-      return arith::TruncFOp::create(b, loc, component, v);
-    };
-    return complex::CreateOp::create(b, loc, to,
-                                     part(complex::ReOp::create(b, loc, z)),
-                                     part(complex::ImOp::create(b, loc, z)));
-  }
-
   ModuleOp module;
   SymbolTable symbols;
 };
+
+/// `z` as complex numbers of type `to` (its parts extended or truncated).
+Value convertComplex(OpBuilder &b, Location loc, Value z, ComplexType to) {
+  Type component = to.getElementType();
+  auto part = [&](Value v) -> Value {
+    if (v.getType().getIntOrFloatBitWidth() < component.getIntOrFloatBitWidth())
+      return arith::ExtFOp::create(b, loc, component, v);
+    return arith::TruncFOp::create(b, loc, component, v);
+  };
+  return complex::CreateOp::create(b, loc, to,
+                                   part(complex::ReOp::create(b, loc, z)),
+                                   part(complex::ImOp::create(b, loc, z)));
+}
 
 /// `cond ? a : b` on complex values (component selects, which every later
 /// lowering handles).
@@ -181,6 +174,21 @@ Value fixTanhAtInfinity(OpBuilder &b, Location loc, Value z, Value result) {
       math::CopySignOp::create(b, loc, zero, im));
   return selectComplex(b, loc, atInfinity, limit, result);
 }
+
+} // namespace
+
+Value imex::createDoubleComplexCall(OpBuilder &b, Location loc, StringRef name,
+                                    Value z) {
+  auto type = cast<ComplexType>(z.getType());
+  auto wide = ComplexType::get(b.getF64Type());
+  Value arg = type == wide ? z : convertComplex(b, loc, z, wide);
+  Value result =
+      func::CallOp::create(b, loc, name, TypeRange{wide}, ValueRange{arg})
+          .getResult(0);
+  return type == wide ? result : convertComplex(b, loc, result, type);
+}
+
+namespace {
 
 struct ComplexToLibmPass
     : public imex::impl::ComplexToLibmBase<ComplexToLibmPass> {

@@ -2,6 +2,8 @@
 
 #include "ScalarOps.h"
 
+#include "imex/Conversion/MathToLibm/ComplexToLibm.h"
+
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -461,38 +463,6 @@ Value imex::ndarray::buildEWBin(OpBuilder &b, Location loc, EWBinOpKind kind,
 // Unary operations
 //===----------------------------------------------------------------------===//
 
-/// A call of the C library's complex function `name` (C99 Annex G: the
-/// special cases of the array API) on `x`; complex<f32> goes through the
-/// double function (a `float complex` argument is passed packed in one
-/// register, which a call with an MLIR complex<f32> would not match).
-/// convert-ndarray-to-linalg declares the callee.
-static Value callComplexLibm(OpBuilder &b, Location loc, StringRef name,
-                             Value x, Type type) {
-  auto complexType = cast<ComplexType>(type);
-  Type f64 = b.getF64Type();
-  auto wide = ComplexType::get(f64);
-  Value arg = x;
-  if (complexType != wide)
-    arg = complex::CreateOp::create(
-        b, loc, wide,
-        arith::ExtFOp::create(b, loc, f64,
-                              Value(complex::ReOp::create(b, loc, x))),
-        arith::ExtFOp::create(b, loc, f64,
-                              Value(complex::ImOp::create(b, loc, x))));
-  Value result =
-      func::CallOp::create(b, loc, name, TypeRange{wide}, ValueRange{arg})
-          .getResult(0);
-  if (complexType == wide)
-    return result;
-  Type component = complexType.getElementType();
-  return complex::CreateOp::create(
-      b, loc, type,
-      arith::TruncFOp::create(b, loc, component,
-                              Value(complex::ReOp::create(b, loc, result))),
-      arith::TruncFOp::create(b, loc, component,
-                              Value(complex::ImOp::create(b, loc, result))));
-}
-
 /// `ewuny kind` on complex numbers (the kinds the type rules accept).
 static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
                              Value x, Type type) {
@@ -600,8 +570,9 @@ static Value buildComplexUny(OpBuilder &b, Location loc, EWUnyOpKind kind,
   case EWUnyOpKind::atan:
   case EWUnyOpKind::atanh:
     // (The C names: cacos, cacosh, ...)
-    return callComplexLibm(b, loc, ("c" + stringifyEWUnyOpKind(kind)).str(), x,
-                           type);
+    // (convert-ndarray-to-linalg declares the callee.)
+    return imex::createDoubleComplexCall(
+        b, loc, ("c" + stringifyEWUnyOpKind(kind)).str(), x);
   case EWUnyOpKind::round: {
     auto [re, im] = parts();
     return complex::CreateOp::create(b, loc, type,
