@@ -313,3 +313,36 @@ def test_integer_indices_among_several_unit_axes(shape):
             a[key] = xp.asarray(value)
             y[key] = value
             check(a, y)
+
+
+def random_index(rng, size):
+    """An integer or a slice (any bounds, out of range too, any step) of an
+    axis of `size`."""
+    if size and rng.random() < 0.4:
+        return int(rng.integers(-size, size))
+    bound = lambda: (None if rng.random() < 0.3
+                     else int(rng.integers(-2 * size - 2, 2 * size + 3)))
+    step = [None, 1, 2, 3, -1, -2][rng.integers(6)]
+    return slice(bound(), bound(), step)
+
+
+@pytest.mark.parametrize("shape", UNIT_AXES_SHAPES + [(3, 1, 1, 4)],
+                         ids=str)
+def test_random_views_among_several_unit_axes(shape):
+    """Random integer/strided-slice keys into arrays with several unit axes,
+    read and written with a scalar and with an array (views whose unit axes
+    have equal strides, where the dropped axis is ambiguous)."""
+    rng = np.random.default_rng(len(shape) * 100 + shape[0])
+    x = np.arange(np.prod(shape), dtype=np.uint8).reshape(shape)
+    for _ in range(12):
+        key = tuple(random_index(rng, n) for n in shape)
+        check(xp.asarray(x)[key], x[key])
+        a, y = xp.asarray(x), x.copy()
+        a[key] = 200
+        y[key] = 200
+        check(a, y)
+        value = (np.arange(y[key].size, dtype=np.uint8) + 100).reshape(
+            y[key].shape)
+        a[key] = xp.asarray(value)
+        y[key] = value
+        check(a, y)

@@ -170,16 +170,18 @@ getUnitDimReassociation(int64_t rank, ArrayRef<int64_t> unitAxes) {
   return groups;
 }
 
-/// Whether `reduced` (the rank-reduced type of a slice of `full` with
-/// `sizes`) is what upstream infers for it: the first unit axes dropped.
-static bool isCanonicalRankReduction(RankedTensorType reduced,
-                                     RankedTensorType full,
-                                     ArrayRef<OpFoldResult> sizes) {
+/// Whether the rank reduction of a slice of `full` with `sizes` to `reduced`
+/// is unambiguous: no rank reduction, or as many unit sizes as dropped axes.
+/// Where more unit axes than dropped ones exist, upstream infers the first
+/// ones, and after bufferization the strides of the view decide instead
+/// (equal strides leave memref.subview unable to tell which axis went).
+static bool isUnambiguousRankReduction(RankedTensorType reduced,
+                                       RankedTensorType full,
+                                       ArrayRef<OpFoldResult> sizes) {
   if (reduced.getRank() == full.getRank())
     return true;
-  return tensor::ExtractSliceOp::inferCanonicalRankReducedResultType(
-             reduced.getRank(), full, sizes)
-             .getShape() == reduced.getShape();
+  return llvm::count_if(sizes, isOneInteger) ==
+         full.getRank() - reduced.getRank();
 }
 
 static SmallVector<int64_t> toAxes(const llvm::SmallBitVector &mask) {
@@ -194,13 +196,14 @@ void makeRankReductionsExplicit(Operation *root) {
   SmallVector<tensor::InsertSliceOp> inserts;
   root->walk([&](Operation *op) {
     if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
-      if (!isCanonicalRankReduction(extract.getType(), extract.getSourceType(),
-                                    extract.getMixedSizes()))
+      if (!isUnambiguousRankReduction(extract.getType(),
+                                      extract.getSourceType(),
+                                      extract.getMixedSizes()))
         extracts.push_back(extract);
     } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-      if (!isCanonicalRankReduction(insert.getSourceType(),
-                                    insert.getDestType(),
-                                    insert.getMixedSizes()))
+      if (!isUnambiguousRankReduction(insert.getSourceType(),
+                                      insert.getDestType(),
+                                      insert.getMixedSizes()))
         inserts.push_back(insert);
     }
   });

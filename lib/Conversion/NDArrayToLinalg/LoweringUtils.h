@@ -64,10 +64,12 @@ llvm::SmallVector<mlir::ReassociationIndices>
 getUnitDimReassociation(int64_t rank, llvm::ArrayRef<int64_t> unitAxes);
 
 /// Rewrites the rank-reducing tensor.extract_slice and insert_slice ops
-/// under `root` whose dropped unit axes are not the first unit axes (which
-/// is how upstream canonicalization re-infers them, e.g. `a[:, :, 0]` of a
-/// 1x5x1x2x1 tensor) into full-rank slices and an explicit collapse_shape
-/// (expand_shape of the inserted value).
+/// under `root` whose dropped axes are ambiguous, i.e. which have more unit
+/// sizes than dropped axes, into full-rank slices and an explicit
+/// collapse_shape (expand_shape of the inserted value). Upstream re-infers
+/// such reductions: canonicalization as the first unit axes (wrong for
+/// `a[:, :, 0]` of a 1x5x1x2x1 tensor), memref.subview from the strides
+/// (which crashes where unit axes have equal strides).
 void makeRankReductionsExplicit(mlir::Operation *root);
 
 /// A parallel loop over `init` whose element at position `i` is

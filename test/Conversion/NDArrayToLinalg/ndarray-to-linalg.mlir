@@ -428,3 +428,17 @@ func.func @drop_a_middle_unit_axis(%a: !ndarray.ndarray<1x5x1x2x1xi16>) -> !ndar
   %0 = ndarray.subview %a[%c0, %c0, %c0, %c0, %c0] [1, 5, 1, 2, 1] [1, 1, 1, 1, 1] : !ndarray.ndarray<1x5x1x2x1xi16> to !ndarray.ndarray<1x5x2x1xi16>
   return %0 : !ndarray.ndarray<1x5x2x1xi16>
 }
+
+// -----
+
+// Also where the first unit axis is the one dropped: after bufferization a
+// rank-reducing memref.subview would have to tell the two unit axes apart by
+// their strides, equal here.
+// CHECK-LABEL: func @drop_one_of_two_unit_axes
+// CHECK: %[[S:.*]] = tensor.extract_slice %{{.*}} [%{{.*}}, 1, 1] [2, 1, 1] : tensor<?x1x1xi8> to tensor<?x1x1xi8>
+// CHECK: tensor.collapse_shape %[[S]] {{\[}}[0], [1, 2]] : tensor<?x1x1xi8> into tensor<?x1xi8>
+func.func @drop_one_of_two_unit_axes(%a: !ndarray.ndarray<?x1x1xi8>, %n: index) -> !ndarray.ndarray<?x1xi8> {
+  %c0 = arith.constant 0 : index
+  %0 = ndarray.subview %a[%c0, %c0, %c0] [%n, 1, 1] [2, 1, 1] : !ndarray.ndarray<?x1x1xi8> to !ndarray.ndarray<?x1xi8>
+  return %0 : !ndarray.ndarray<?x1xi8>
+}
