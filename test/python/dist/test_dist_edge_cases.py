@@ -310,19 +310,28 @@ def test_float16_reductions_accumulate_in_float32(split):
     check(xp.mean(b), np.mean(y))
 
 
-@pytest.mark.xfail(xp.nprocs() > 1, strict=False,
-                   reason="known bug (difftest soak 2026-11-28): with "
-                          "overlap-comm-and-compute, the second of two matmuls "
-                          "of one vector with column-split matrices is wrong")
-def test_two_matmuls_with_column_split_matrices():
-    x = np.array([[2.0, -1.5, -1.5]], np.float32)
-    b4 = sample((3, 3), np.float32, seed=44)
-    b5 = sample((3, 3), np.float32, seed=45)
-    v = xp.asarray(x)
-    r4 = xp.matmul(v, xp.asarray(b4, split=1))
-    r5 = xp.matmul(v, xp.asarray(b5, split=1))
-    check(r4, x @ b4, rtol=1e-6)
-    check(r5, x @ b5, rtol=1e-6)
+@pytest.mark.parametrize("left", SPLITS_2D)
+@pytest.mark.parametrize("right", SPLITS_2D)
+@pytest.mark.parametrize("shapes", [((1, 3), (3, 3)), ((2, 5), (5, 4)),
+                                    ((3, 1), (1, 3)), ((0, 3), (3, 2)),
+                                    ((2, 0), (0, 3))], ids=str)
+def test_several_exchanges_in_one_kernel(shapes, left, right):
+    """Several matmuls and shifted-slice sums of equally shaped arrays in
+    one kernel: each exchange's halos are received into the buffer where
+    its array is assembled, which may hold another array's copy until then
+    (the second of two matmuls with column-split matrices read the first
+    one's halo rows)."""
+    xs, bs = shapes
+    x = sample(xs, np.float64, seed=40)
+    mats = [sample(bs, np.float64, seed=41 + k) for k in range(3)]
+    v = xp.asarray(x, split=left)
+    products = [xp.matmul(v, xp.asarray(m, split=right)) for m in mats]
+    arrays = [xp.asarray(m, split=right) for m in mats]
+    sums = [a[1:] + a[:-1] for a in arrays]
+    for got, m in zip(products, mats):
+        check(got, x @ m, rtol=1e-12)
+    for got, m in zip(sums, mats):
+        check(got, m[1:] + m[:-1])
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int8],

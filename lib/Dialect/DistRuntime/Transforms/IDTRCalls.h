@@ -24,6 +24,8 @@ inline constexpr llvm::StringLiteral kUpdateHaloPrefix = "_idtr_update_halo_";
 inline constexpr llvm::StringLiteral kGetHaloFunctionPrefix =
     "_imex_idtr_get_halo";
 inline constexpr unsigned kGetHaloFunctionOutputs[] = {1, 2};
+/// The operand of those functions that is the array the halos belong to.
+inline constexpr unsigned kGetHaloFunctionData = 0;
 
 /// An IDTR entry point and the type the module declares it with.
 struct Callee {

@@ -300,6 +300,7 @@ void splitInteriors(Operation *root) {
   SmallVector<RowwiseComputation> computations;
   root->walk([&](ImmutableInsertSliceOp insert) {
     if (insert->hasAttr(kGhostWriteAttrName) ||
+        insert.getDestination().getType().getRank() == 0 ||
         !isOne(insert.getMixedStrides()[0]) ||
         insert.getSource().getType().getRank() !=
             insert.getDestination().getType().getRank())

@@ -123,3 +123,13 @@ func.func @other_arrays(%u: !a, %f: !a, %row: !b, %n: index, %k: index, %b: inde
   %res = ndarray.immutable_insert_slice %scaled into %g2[%at, 0] [%m, 4] [1, 1] : !a into !a
   return %res : !a
 }
+
+// -----
+
+// Inserts into 0-d arrays have no rows to split (they crashed the pass).
+// CHECK-LABEL: func.func @zero_dimensional
+// CHECK: ndarray.immutable_insert_slice %{{.*}} into %{{.*}}[] [] [] : !ndarray.ndarray<f64> into !ndarray.ndarray<f64>
+func.func @zero_dimensional(%x: !ndarray.ndarray<f64>, %y: !ndarray.ndarray<f64>) -> !ndarray.ndarray<f64> {
+  %r = ndarray.immutable_insert_slice %x into %y[] [] [] : !ndarray.ndarray<f64> into !ndarray.ndarray<f64>
+  return %r : !ndarray.ndarray<f64>
+}

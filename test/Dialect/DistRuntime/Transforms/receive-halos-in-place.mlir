@@ -104,6 +104,55 @@ func.func @fresh_destination(%data: memref<?x?xf64, strided<[?, ?], offset: ?>>,
 
 // -----
 
+// The array of the exchange is not in the destination's buffer (it is
+// copied there later): the buffer may hold another array until the copy.
+// Halos are received in place only if nothing but the exchange's calls
+// accesses the destination rows before the copy: not where the whole buffer
+// is read (another array assembled there first), but where only other rows
+// are written (the array's own rows, copied in).
+// CHECK-LABEL: func.func @destination_holds_another_array
+// CHECK-COUNT-2: memref.alloc(
+// CHECK: call @_imex_idtr_get_halo
+// CHECK: call @use
+// CHECK: memref.copy
+// CHECK: memref.copy
+// CHECK-LABEL: func.func @destination_rows_untouched
+// CHECK-NOT: memref.alloc
+// CHECK: call @_imex_idtr_get_halo
+// CHECK: memref.copy %{{.*}}, %{{.*}} : memref<?x?xf64, strided<[?, ?], offset: ?>> to
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func private @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
+func.func private @use(memref<?x8xf64>)
+func.func @destination_holds_another_array(%buf: memref<?x8xf64>, %data: memref<?x?xf64, strided<[?, ?], offset: ?>>, %n: index) {
+  %c1 = arith.constant 1 : i64
+  %lhalo = memref.alloc(%n) : memref<?x8xf64>
+  %rhalo = memref.alloc(%n) : memref<?x8xf64>
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %rcast = memref.cast %rhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%data, %lcast, %rcast, %c1, %c1) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
+  func.call @use(%buf) : (memref<?x8xf64>) -> ()
+  %left = memref.subview %buf[0, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  %rrow = arith.addi %n, %n : index
+  %right = memref.subview %buf[%rrow, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  memref.copy %rhalo, %right : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  return
+}
+func.func @destination_rows_untouched(%buf: memref<?x8xf64>, %data: memref<?x?xf64, strided<[?, ?], offset: ?>>, %n: index) {
+  %c1 = arith.constant 1 : i64
+  %lhalo = memref.alloc(%n) : memref<?x8xf64>
+  %lcast = memref.cast %lhalo : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_get_halo_f64r2_f64r2_f64r2_n5(%data, %lcast, %lcast, %c1, %c1) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64, i64) -> i64
+  %own = memref.subview %buf[%n, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  memref.copy %data, %own : memref<?x?xf64, strided<[?, ?], offset: ?>> to memref<?x8xf64, strided<[8, 1], offset: ?>>
+  %left = memref.subview %buf[0, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  memref.copy %lhalo, %left : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  return
+}
+
+// -----
+
 // A function named like the outlined get_halo but taking fewer arguments is
 // not one.
 // CHECK-LABEL: func.func @foreign

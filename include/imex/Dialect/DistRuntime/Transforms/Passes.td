@@ -154,7 +154,13 @@ def ReceiveHalosInPlace : Pass<"receive-halos-in-place"> {
     the start of the exchange and the copy except as rows of a version that
     holds the same neighbour rows (the ones being received), and nothing
     writes them there, as the buffer holds that version until the copy
-    (bufferization updates it in place only after its last read).
+    (bufferization updates it in place only after its last read). That
+    holds where the exchanged array (the first argument) is a view of the
+    destination's buffer. Where it is not (a repartitioned array whose rows
+    are copied into the buffer later), the buffer may hold another array
+    until the copy; then no op other than the exchange's calls may access
+    the destination rows between the call and the copy (views of the buffer
+    that cannot be proven disjoint from them count as accesses).
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
