@@ -97,7 +97,8 @@ inline std::string getBufferizationStage() {
 /// Buffers and loops to the LLVM dialect for the host CPU.
 template <typename Options>
 std::string getCPUCodegenStage(const Options &options) {
-  std::string pipeline =
+  std::string pipeline = options.blas ? "imex-linalg-to-blas," : "";
+  pipeline +=
       // Copies of views as vectorizable loops, not element-wise calls.
       "imex-strided-copies-to-linalg,"
       // Loops, then the LLVM dialect.

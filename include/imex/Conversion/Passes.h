@@ -5,6 +5,7 @@
 
 #include "imex/Conversion/DistToStandard/DistToStandard.h"
 #include "imex/Conversion/GPUToHost/GPUToHost.h"
+#include "imex/Conversion/LinalgToBlas/LinalgToBlas.h"
 #include "imex/Conversion/MathToLibm/ComplexToLibm.h"
 #include "imex/Conversion/MathToLibm/MathToLibm.h"
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"

@@ -107,6 +107,37 @@ def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
 }
 
 
+def LinalgToBlas : Pass<"imex-linalg-to-blas", "::mlir::ModuleOp"> {
+  let summary = "Call BLAS gemm for the matrix products of f32, f64 and "
+                "complex buffers";
+  let description = [{
+    Runs after bufferization. A linalg op on buffers that is a matrix
+    product (a contraction of two inputs into the init, `linalg.matmul`,
+    `batch_matmul`, `matvec`, `vecmat` or the `linalg.generic`
+    `convert-ndarray-to-linalg` builds for `ndarray.matmul`): indexing maps
+    that are projected permutations, one reduction dimension k, at most one
+    m dimension (of the first input and the init) and one n dimension (of
+    the second input and the init), at least one of them, any batch
+    dimensions (of all three), every element type the same f32, f64,
+    complex<f32> or complex<f64>, and a body computing `out + a * b` with
+    no conversion. It becomes a loop nest over the batch dimensions calling
+    `_imex_blas_gemm_{f32,f64,c64,c128}` of libimex_runner_utils with the
+    base buffer, offset and the row and column strides of A (m x k),
+    B (k x n) and C (m x n), then m, n and k (an absent m or n is a unit
+    dimension with stride 0).
+
+    The wrapper adds A B to C with the BLAS of the build (`?gemm` of
+    OpenBLAS by default; docs/pipeline.md): a view with a unit stride along
+    either axis is passed as it is (transposed where its rows are
+    contiguous), any other view, and an input overlapping C, is packed
+    first. Integer and boolean products, and products with conversions,
+    stay loops.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MathToLibm : Pass<"imex-math-to-libm", "::mlir::ModuleOp"> {
   let summary = "Lower transcendental math ops to libm calls the JIT may "
                 "vectorize";

@@ -37,6 +37,11 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
                      "(glibc's libmvec, at most 4 ulps) in vectorized loops; "
                      "off: scalar libm calls (imex-math-to-libm)"),
       llvm::cl::init(true)};
+  Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("Call BLAS gemm for the matrix products of f32, f64 "
+                     "and complex arrays (imex-linalg-to-blas); off: loops"),
+      llvm::cl::init(true)};
   Option<bool> countAllocations{
       *this, "count-allocations",
       llvm::cl::desc("Allocate through the counting functions of "

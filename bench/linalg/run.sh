@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the Python frontend and the BLAS reference (gemm_reference.c,
+# linked with OpenBLAS), then runs bench/linalg/run.py with every BLAS on
+# the same thread count (options are passed through), e.g.
+#   bench/linalg/run.sh
+#   bench/linalg/run.sh --sizes 1024 --threads 2
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/env.sh
+BUILD_DIR=${BUILD_DIR:-build}
+scripts/setup.sh >/dev/null
+cmake --build "$BUILD_DIR" --target imex-python
+clang-22 -O2 -I/usr/include/x86_64-linux-gnu/openblas-pthread \
+  -o "$BUILD_DIR/bench-gemm-reference" bench/linalg/gemm_reference.c -lopenblas
+threads=1
+for ((i = 1; i <= $#; ++i)); do
+  [ "${!i}" = "--threads" ] && { j=$((i + 1)); threads=${!j}; }
+done
+# (numpy's BLAS and ours read the thread count from the environment.)
+export OPENBLAS_NUM_THREADS=$threads IMEX_BLAS_THREADS=$threads
+exec /usr/bin/python3 bench/linalg/run.py --python "$BUILD_DIR/python" \
+  --reference "$BUILD_DIR/bench-gemm-reference" "$@"
