@@ -74,6 +74,48 @@ def _emit_sort(b, node):
     return r, x[1], dtype
 
 
+def _linalg_result_dims(kind, flag, a, rhs):
+    """The static dims of ndarray.linalg's results before the status (the
+    op's table), from those of its inputs (1 or None each)."""
+    batch, m, n = list(a[:-2]), a[-2], a[-1]
+    k = 1 if 1 in (m, n) else None
+    q = m if flag else k
+    tails = {
+        "cholesky": [[n, n]], "inv": [[n, n]],
+        "solve": [[n, rhs[-1] if rhs else None]],
+        "det": [[]], "slogdet": [[], []],
+        "eigh": [[n], [n, n]], "eigvalsh": [[n]],
+        "qr": [[m, q], [q, n]],
+        "svd": [[m, m], [k], [n, n]] if flag else [[m, k], [k], [k, n]],
+        "svdvals": [[k]],
+    }[kind]
+    return [batch + tail for tail in tails]
+
+
+def _emit_linalg(b, node):
+    ops = _emit_operands(b, node)
+    kind, flag, dtypes = node.attrs
+    dims = _linalg_result_dims(kind, flag, ops[0][1],
+                               ops[1][1] if len(ops) > 1 else None)
+    results = [_type(d, _dtypes.to_mlir(t)) for d, t in zip(dims, dtypes)]
+    results.append(_type([], "i64"))
+    name = b.fresh()
+    operands = ", ".join(x[0] for x in ops)
+    b.line(f"{name}:{len(results)} = ndarray.linalg {kind} {operands}"
+           f"{' flag' if flag else ''} : "
+           f"({', '.join(_type(x[1], x[2]) for x in ops)}) -> "
+           f"({', '.join(results)})")
+    return name, dims, dtypes
+
+
+def _emit_linalg_result(b, node):
+    name, dims, dtypes = b.value(node.inputs[0])
+    i = node.attrs
+    if i == len(dims):  # the status
+        return f"{name}#{i}", [], "i64"
+    return f"{name}#{i}", dims[i], _dtypes.to_mlir(dtypes[i])
+
+
 def _emit_take(b, node):
     x, i = _emit_operands(b, node)
     axis = node.attrs
@@ -518,7 +560,8 @@ EMITTERS = {
     "full": _emit_full, "linspace": _emit_linspace, "random": _emit_random,
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
-    "flip": _emit_flip, "sort": _emit_sort,
+    "flip": _emit_flip, "sort": _emit_sort, "linalg": _emit_linalg,
+    "linalg_result": _emit_linalg_result,
     "searchsorted": _emit_searchsorted, "take": _emit_take, "put": _emit_put,
     "loop": _emit_loop,
     "while": _emit_while,

@@ -335,6 +335,30 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  * means "do not cache". A cached key reused with different metadata is an
  * error unless _idtr_forget_plan(team, key) was called in between.
  */
+/* Dense linear algebra (LAPACK) of ndarray.linalg, not collective:
+ *
+ * int64_t _idtr_linalg_f64(int64_t kind, int64_t flag, (r,d) a, (r,d) b,
+ *             (r,d) out0, (r,d) out1, (r,d) out2);
+ *     The routine `kind` (ndarray::LinalgKind: 0 cholesky, 1 solve, 2 inv,
+ *     3 det, 4 slogdet, 5 eigh, 6 eigvalsh, 7 qr, 8 svd, 9 svdvals) on every
+ *     matrix of the stack `a` (the last two dimensions; `b` the right-hand
+ *     sides of solve), results written into out0..out2 (shapes and element
+ *     types as the op's table in NDArrayReductionOps.td; eigenvalues,
+ *     singular values and log|det| are real). `flag`: upper (cholesky),
+ *     complete (qr), full matrices (svd). Buffers a kind does not use are
+ *     not read. Returns the number of matrices the routine failed on
+ *     (singular, not positive definite, no convergence). f32, f64, c64,
+ *     c128. */
+#define IDTR_DECLARE_LINALG(S, T)                                              \
+  IDTR_API int64_t _idtr_linalg_##S(                                           \
+      int64_t kind, int64_t flag, IDTR_MEMREF(a), IDTR_MEMREF(b),              \
+      IDTR_MEMREF(out0), IDTR_MEMREF(out1), IDTR_MEMREF(out2));
+IDTR_DECLARE_LINALG(f32, float)
+IDTR_DECLARE_LINALG(f64, double)
+IDTR_DECLARE_LINALG(c64, float)
+IDTR_DECLARE_LINALG(c128, double)
+#undef IDTR_DECLARE_LINALG
+
 /* Sorts: element types with an order (all but the complex ones). */
 #define IDTR_DECLARE_SORT(S, T)                                                \
   IDTR_API void _idtr_sort_##S(IDTR_MEMREF(data), int64_t axis,                \

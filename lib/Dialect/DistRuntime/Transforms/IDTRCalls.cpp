@@ -56,7 +56,7 @@ Type idtr_calls::getCommElementType(Operation *op) {
   if (isa<PutOp>(op))
     return getArrayType(cast<PutOp>(op).getData()).getElementType();
   if (isa<SampleSortOp, OrderedReduceOp, TakeOp, GatherOp, RaggedAllToAllOp,
-          ndarray::SortOp, ndarray::ArgSortOp>(op))
+          ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
@@ -106,6 +106,16 @@ Callee idtr_calls::getCallee(Operation *op) {
         return Callee{
             "_idtr_ordered_reduce_" + suffix,
             FunctionType::get(context, {i64, array, i64, i64, i64, array}, {})};
+      })
+      .Case([&](ndarray::LinalgOp) {
+        // (Buffers of any element type: the ABI takes (rank, descriptor)
+        // pairs; which are read depends on the kind.)
+        Type buffer = UnrankedMemRefType::get(IntegerType::get(context, 8), 0);
+        return Callee{"_idtr_linalg_" + suffix,
+                      FunctionType::get(
+                          context,
+                          {i64, i64, buffer, buffer, buffer, buffer, buffer},
+                          {i64})};
       })
       .Case([&](ndarray::SortOp) {
         return Callee{"_idtr_sort_" + suffix,

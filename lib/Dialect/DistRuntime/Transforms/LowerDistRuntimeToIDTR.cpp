@@ -428,6 +428,100 @@ struct LocalSortLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// ndarray.linalg: IDTR's LAPACK wrapper reads the inputs and writes the
+/// results (allocated here, sized as the op's verifier says), returning the
+/// status.
+struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ndarray::LinalgOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs;
+    for (Value input : adaptor.getInputs())
+      inputs.push_back(getBuffer(rewriter, loc, input));
+    Value a = inputs.front();
+    int64_t rank = cast<MemRefType>(a.getType()).getRank();
+    auto dim = [&](Value buffer, int64_t d) -> Value {
+      return memref::DimOp::create(rewriter, loc, buffer, d);
+    };
+    SmallVector<Value> batch;
+    for (int64_t d = 0; d < rank - 2; ++d)
+      batch.push_back(dim(a, d));
+    Value m = dim(a, rank - 2), n = dim(a, rank - 1);
+    Value k = arith::MinSIOp::create(rewriter, loc, m, n);
+    // The sizes after the batch dimensions of each result (the table of
+    // ndarray.linalg).
+    SmallVector<SmallVector<Value>> tails;
+    bool flag = op.getFlag();
+    switch (op.getKind()) {
+    case ndarray::LinalgKind::cholesky:
+    case ndarray::LinalgKind::inv:
+      tails = {{n, n}};
+      break;
+    case ndarray::LinalgKind::solve:
+      tails = {{n, dim(inputs[1], rank - 1)}};
+      break;
+    case ndarray::LinalgKind::det:
+      tails = {{}};
+      break;
+    case ndarray::LinalgKind::slogdet:
+      tails = {{}, {}};
+      break;
+    case ndarray::LinalgKind::eigh:
+      tails = {{n}, {n, n}};
+      break;
+    case ndarray::LinalgKind::eigvalsh:
+      tails = {{n}};
+      break;
+    case ndarray::LinalgKind::qr:
+      tails = {{m, flag ? m : k}, {flag ? m : k, n}};
+      break;
+    case ndarray::LinalgKind::svd:
+      tails = flag ? SmallVector<SmallVector<Value>>{{m, m}, {k}, {n, n}}
+                   : SmallVector<SmallVector<Value>>{{m, k}, {k}, {k, n}};
+      break;
+    case ndarray::LinalgKind::svdvals:
+      tails = {{k}};
+      break;
+    }
+    SmallVector<Value> outputs;
+    for (auto [tail, result] : llvm::zip_equal(tails, op.getResults())) {
+      SmallVector<Value> sizes(batch);
+      llvm::append_range(sizes, tail);
+      outputs.push_back(allocOutput(
+          rewriter, loc, cast<NDArrayType>(result.getType()), sizes));
+    }
+    Callee callee = getCallee(op);
+    Type buffer = callee.type.getInput(2);
+    auto pass = [&](Value memref) -> Value {
+      return UnrealizedConversionCastOp::create(
+                 rewriter, loc, buffer, toUnranked(rewriter, loc, memref))
+          .getResult(0);
+    };
+    SmallVector<Value> args{
+        createI64(rewriter, loc, static_cast<int64_t>(op.getKind())),
+        createI64(rewriter, loc, flag ? 1 : 0)};
+    // (Absent buffers are passed as the first input; IDTR does not read
+    // them.)
+    for (int64_t i = 0; i < 2; ++i)
+      args.push_back(pass(i < (int64_t)inputs.size() ? inputs[i] : a));
+    for (int64_t i = 0; i < 3; ++i)
+      args.push_back(pass(i < (int64_t)outputs.size() ? outputs[i] : a));
+    Value failed = createCall(rewriter, loc, op, args).front();
+    auto statusType = cast<NDArrayType>(op.getResults().back().getType());
+    Value status = allocOutput(rewriter, loc, statusType, {});
+    memref::StoreOp::create(rewriter, loc, failed, status);
+    SmallVector<Value> results;
+    for (auto [output, result] : llvm::zip(outputs, op.getResults()))
+      results.push_back(wrapBuffer(rewriter, loc, output,
+                                   cast<NDArrayType>(result.getType())));
+    results.push_back(wrapBuffer(rewriter, loc, status, statusType));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// distruntime.sample_sort: IDTR writes both the values and their
 /// positions.
 struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
@@ -614,7 +708,7 @@ struct LowerDistRuntimeToIDTRPass
     SmallVector<Callee> callees;
     WalkResult checked = module.walk([&](Operation *op) {
       if (!isa_and_present<DistRuntimeDialect>(op->getDialect()) &&
-          !isa<ndarray::SortOp, ndarray::ArgSortOp>(op))
+          !isa<ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp>(op))
         return WalkResult::advance();
       for (Type type :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
@@ -694,7 +788,8 @@ struct LowerDistRuntimeToIDTRPass
 
     ConversionTarget target(*context);
     target.addIllegalDialect<DistRuntimeDialect>();
-    target.addIllegalOp<ndarray::SortOp, ndarray::ArgSortOp>();
+    target
+        .addIllegalOp<ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto func = dyn_cast<FunctionOpInterface>(op)) {
         auto type = dyn_cast<FunctionType>(func.getFunctionType());
@@ -715,7 +810,8 @@ struct LowerDistRuntimeToIDTRPass
                  CollectiveLowering<AllReduceOp>, CollectiveLowering<ExScanOp>,
                  OrderedReduceLowering, SampleSortLowering, TakeLowering,
                  RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
-                 LocalSortLowering<ndarray::ArgSortOp>>(converter, context);
+                 LocalSortLowering<ndarray::ArgSortOp>, LinalgLowering>(
+        converter, context);
     patterns.add<PutLowering, GatherLowering>(converter, context);
     patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering,

@@ -108,6 +108,17 @@ def NDArray_RandomDistribution : I32Enum<"RandomDistribution",
   let cppNamespace = "::imex::ndarray";
 }
 
+def NDArray_LinalgKind : I32Enum<"LinalgKind",
+    "dense linear algebra routine of ndarray.linalg", [
+  NDArray_Case<"cholesky", 0>, NDArray_Case<"solve", 1>,
+  NDArray_Case<"inv", 2>, NDArray_Case<"det", 3>, NDArray_Case<"slogdet", 4>,
+  NDArray_Case<"eigh", 5>, NDArray_Case<"eigvalsh", 6>, NDArray_Case<"qr", 7>,
+  NDArray_Case<"svd", 8>, NDArray_Case<"svdvals", 9>]> {
+  let cppNamespace = "::imex::ndarray";
+}
+
+def NDArray_LinalgKindAttr
+    : EnumAttr<NDArray_Dialect, NDArray_LinalgKind, "linalg_kind">;
 def NDArray_EWBinOpKindAttr
     : EnumAttr<NDArray_Dialect, NDArray_EWBinOpKind, "binop">;
 def NDArray_RandomDistributionAttr

@@ -298,6 +298,51 @@ def NDArray_MatMulOp : NDArray_InferredOp<"matmul"> {
   }];
 }
 
+def NDArray_LinalgOp : NDArray_Op<"linalg"> {
+  let summary = "dense linear algebra on stacks of matrices (LAPACK)";
+  let description = [{
+    A routine of the array API's linalg extension on the last two
+    dimensions of its inputs (a stack of matrices; the leading, batch,
+    dimensions equal in every operand and result). Element types are
+    `f32`, `f64`, `complex<f32>` or `complex<f64>`, one for all inputs.
+    The last result is a 0-d `i64` status: 0, or the number of matrices
+    the routine failed on (a singular matrix for `solve` and `inv`, one not
+    positive definite for `cholesky`, no convergence for `eigh` and `svd`),
+    whose results are then unspecified. With `n` the matrix size, inputs
+    and results before the status:
+
+    | kind | inputs | results |
+    |---|---|---|
+    | `cholesky` | A (n x n) | L (n x n; U = L^H with `flag`) |
+    | `solve` | A (n x n), B (n x k) | X (n x k) |
+    | `inv` | A (n x n) | A^-1 (n x n) |
+    | `det` | A (n x n) | det (batch dims only) |
+    | `slogdet` | A (n x n) | sign, log abs det (real) |
+    | `eigh` | A (n x n, Hermitian: the lower triangle is read) | eigenvalues (n, real, ascending), eigenvectors (n x n) |
+    | `eigvalsh` | A (n x n) | eigenvalues (n, real) |
+    | `qr` | A (m x n) | Q (m x k), R (k x n): k = min(m, n), or m with `flag` (complete) |
+    | `svd` | A (m x n) | U (m x k), S (k, real, descending), V^H (k x n): k = min(m, n); U m x m and V^H n x n with `flag` (full matrices) |
+    | `svdvals` | A (m x n) | S (k, real) |
+
+    Lowered by `lower-distruntime-to-idtr` to IDTR's LAPACK wrappers
+    (`_idtr_linalg_<T>`); on distributed inputs `ndarray-dist` computes it
+    on the gathered (replicated) arrays.
+
+    ```mlir
+    %x, %status = ndarray.linalg solve %a, %b : (!ndarray.ndarray<3x3xf64>, !ndarray.ndarray<3x2xf64>) -> (!ndarray.ndarray<3x2xf64>, !ndarray.ndarray<i64>)
+    ```
+  }];
+  let arguments = (ins NDArray_LinalgKindAttr:$kind,
+                       Arg<Variadic<NDArray_NDArrayType>, "", [MemRead]>:$inputs,
+                       UnitAttr:$flag);
+  let results = (outs Res<Variadic<NDArray_NDArrayType>, "", [MemAlloc]>:$results);
+  let assemblyFormat = [{
+    `` $kind $inputs (`flag` $flag^)? attr-dict `:`
+    functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
+}
+
 def NDArray_ConcatOp : NDArray_InferredOp<"concat"> {
   let summary = "join arrays along an existing axis";
   let description = [{
