@@ -474,3 +474,24 @@ func.func @name_taken(%a: !ndarray.ndarray<?xf64>, %n: index, %o: index) {
   %w2:3 = distruntime.wait %h2, %a, %l2, %r2 : !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?xf64>
   return
 }
+
+// -----
+
+// ndarray.linalg: results allocated with the sizes of the op's table, one
+// call of the LAPACK wrapper with (kind, flag, a, b, out0..out2: unused
+// ones are the input), the status stored in a 0-d buffer.
+// CHECK: func.func private @_idtr_linalg_f64(i64, i64, memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> i64
+// CHECK-LABEL: func.func @qr
+// CHECK: %[[A:.*]] = bufferization.to_buffer
+// CHECK: %[[M:.*]] = memref.dim %[[A]], %c0
+// CHECK: %[[N:.*]] = memref.dim %[[A]], %c1
+// CHECK: %[[K:.*]] = arith.minsi %[[M]], %[[N]]
+// CHECK: %[[Q:.*]] = memref.alloc(%[[M]], %[[K]]) : memref<?x?xf64>
+// CHECK: %[[R:.*]] = memref.alloc(%[[K]]) : memref<?x4xf64>
+// CHECK: %[[STATUS:.*]] = call @_idtr_linalg_f64(%c7_i64, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<i64>
+// CHECK: memref.store %[[STATUS]], %[[BUF]][]
+func.func @qr(%a: !ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>) {
+  %0:3 = ndarray.linalg qr %a : (!ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>)
+  return %0#0, %0#1, %0#2 : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>
+}

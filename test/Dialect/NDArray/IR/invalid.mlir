@@ -908,3 +908,51 @@ func.func @complex_linspace(%s: complex<f64>, %n: index) {
   %0 = ndarray.linspace %s, %s, %n : complex<f64> -> !ndarray.ndarray<?xcomplex<f64>>
   return
 }
+
+// -----
+
+func.func @linalg_not_square(%a: !ndarray.ndarray<3x4xf64>) {
+  // expected-error @+1 {{'inv' needs square matrices, not 3 x 4}}
+  %0:2 = ndarray.linalg inv %a : (!ndarray.ndarray<3x4xf64>) -> (!ndarray.ndarray<3x4xf64>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @linalg_integers(%a: !ndarray.ndarray<3x3xi64>) {
+  // expected-error @+1 {{element type must be f32, f64, complex<f32> or complex<f64>, not 'i64'}}
+  %0:2 = ndarray.linalg det %a : (!ndarray.ndarray<3x3xi64>) -> (!ndarray.ndarray<i64>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @linalg_real_eigenvalues(%a: !ndarray.ndarray<3x3xcomplex<f64>>) {
+  // expected-error @+1 {{result #0 must have shape (3) and element type 'f64'}}
+  %0:2 = ndarray.linalg eigvalsh %a : (!ndarray.ndarray<3x3xcomplex<f64>>) -> (!ndarray.ndarray<3xcomplex<f64>>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @linalg_rhs(%a: !ndarray.ndarray<3x3xf64>, %b: !ndarray.ndarray<4x2xf64>) {
+  // expected-error @+1 {{the right-hand sides must be a stack (3, ?) of the coefficient matrices' element type}}
+  %0:2 = ndarray.linalg solve %a, %b : (!ndarray.ndarray<3x3xf64>, !ndarray.ndarray<4x2xf64>) -> (!ndarray.ndarray<3x2xf64>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @linalg_status(%a: !ndarray.ndarray<3x3xf64>) {
+  // expected-error @+1 {{'qr' has 3 results (the last the status)}}
+  %0:2 = ndarray.linalg qr %a : (!ndarray.ndarray<3x3xf64>) -> (!ndarray.ndarray<3x3xf64>, !ndarray.ndarray<3x3xf64>)
+  return
+}
+
+// -----
+
+func.func @linalg_flag(%a: !ndarray.ndarray<3x3xf64>) {
+  // expected-error @+1 {{'flag' is only meaningful for cholesky (upper), qr (complete) and svd (full matrices)}}
+  %0:2 = ndarray.linalg det %a flag : (!ndarray.ndarray<3x3xf64>) -> (!ndarray.ndarray<f64>, !ndarray.ndarray<i64>)
+  return
+}

@@ -364,3 +364,17 @@ func.func @complex(%z: !ndarray.ndarray<4xcomplex<f32>>, %f: !ndarray.ndarray<4x
   %9 = ndarray.create value %c : !ndarray.ndarray<2x2xcomplex<f64>>
   return
 }
+
+// -----
+
+// ndarray.linalg: one op per routine, the status last.
+// CHECK-LABEL: func @lapack_routines
+// CHECK: ndarray.linalg solve %{{.*}}, %{{.*}} : (!ndarray.ndarray<2x3x3xf64>, !ndarray.ndarray<2x3x4xf64>) -> (!ndarray.ndarray<2x3x4xf64>, !ndarray.ndarray<i64>)
+// CHECK: ndarray.linalg svd %{{.*}} flag : (!ndarray.ndarray<?x5xcomplex<f32>>) -> (!ndarray.ndarray<?x?xcomplex<f32>>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<5x5xcomplex<f32>>, !ndarray.ndarray<i64>)
+// CHECK: ndarray.linalg slogdet %{{.*}} : (!ndarray.ndarray<2x3x3xf64>) -> (!ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>, !ndarray.ndarray<i64>)
+func.func @lapack_routines(%a: !ndarray.ndarray<2x3x3xf64>, %b: !ndarray.ndarray<2x3x4xf64>, %c: !ndarray.ndarray<?x5xcomplex<f32>>) {
+  %x:2 = ndarray.linalg solve %a, %b : (!ndarray.ndarray<2x3x3xf64>, !ndarray.ndarray<2x3x4xf64>) -> (!ndarray.ndarray<2x3x4xf64>, !ndarray.ndarray<i64>)
+  %s:4 = ndarray.linalg svd %c flag : (!ndarray.ndarray<?x5xcomplex<f32>>) -> (!ndarray.ndarray<?x?xcomplex<f32>>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<5x5xcomplex<f32>>, !ndarray.ndarray<i64>)
+  %d:3 = ndarray.linalg slogdet %a : (!ndarray.ndarray<2x3x3xf64>) -> (!ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>, !ndarray.ndarray<i64>)
+  return
+}

@@ -1,0 +1,49 @@
+"""The linalg extension on distributed arrays (rows, columns, the 2-D
+grid): computed on the gathered matrices, every rank gets numpy's result;
+matrix products of split operands through BLAS on the local blocks."""
+
+import numpy as np
+import pytest
+
+import imex as xp
+from helpers import check, sample
+
+SPLITS = [None, 0, 1, (0, 1)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def setup():
+    xp.init()
+
+
+@pytest.mark.parametrize("split", SPLITS, ids=str)
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_solve_inv_det_of_split_matrices(split, n):
+    a = sample((n, n), np.float64, seed=n, low=-1, high=1) + 3 * n * np.eye(n)
+    b = sample((n, 3), np.float64, seed=n + 1)
+    x, y = xp.asarray(a, split=split), xp.asarray(b, split=split)
+    check(xp.linalg.solve(x, y), np.linalg.solve(a, b), rtol=1e-10)
+    check(xp.linalg.inv(x), np.linalg.inv(a), rtol=1e-10)
+    check(xp.linalg.det(x), np.linalg.det(a), rtol=1e-10)
+    s = xp.linalg.svdvals(x)
+    check(s, np.linalg.svd(a, compute_uv=False), rtol=1e-10)
+    q, r = xp.linalg.qr(x)
+    check(q @ r, a, rtol=1e-10)
+
+
+@pytest.mark.parametrize("split", SPLITS, ids=str)
+@pytest.mark.parametrize("shapes", [((5, 3), (3, 4)), ((1, 4), (4, 1)),
+                                    ((0, 3), (3, 2)), ((3, 2), (2, 7))],
+                         ids=str)
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64], ids=str)
+def test_matmul_of_split_operands(split, shapes, dtype):
+    a = sample(shapes[0], dtype, seed=1)
+    b = sample(shapes[1], dtype, seed=2)
+    check(xp.asarray(a, split=split) @ xp.asarray(b, split=split), a @ b,
+          rtol=1e-4 if dtype == np.complex64 else 1e-12)
+
+
+def test_failure_raises_on_every_rank():
+    singular = xp.asarray(np.ones((3, 3)), split=0)
+    with pytest.raises(xp.linalg.LinAlgError):
+        xp.linalg.inv(singular).to_numpy()
