@@ -721,4 +721,4 @@ _array.take = take
 
 del _kind, _name
 
-from . import linalg, random  # noqa: E402  (use the functions above)
+from . import fft, linalg, random  # noqa: E402  (use the functions above)

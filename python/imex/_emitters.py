@@ -116,6 +116,17 @@ def _emit_linalg_result(b, node):
     return f"{name}#{i}", dims[i], _dtypes.to_mlir(dtypes[i])
 
 
+def _emit_fft(b, node):
+    (x,) = _emit_operands(b, node)
+    kind, axis, length = node.attrs
+    dims = _static_dims(node.shape)
+    dtype = _dtypes.to_mlir(node.dtype)
+    extra = f" length {length}" if kind == "c2r" else ""
+    r = b.op(f"ndarray.fft {kind} {x[0]} axis {axis}{extra} : "
+             f"{_type(x[1], x[2])} -> {_type(dims, dtype)}")
+    return r, dims, dtype
+
+
 def _emit_take(b, node):
     x, i = _emit_operands(b, node)
     axis = node.attrs
@@ -561,7 +572,7 @@ EMITTERS = {
     "tri": _emit_tri, "cumulative": _emit_cumulative,
     "argreduce": _emit_argreduce, "masked_select": _emit_masked_select,
     "flip": _emit_flip, "sort": _emit_sort, "linalg": _emit_linalg,
-    "linalg_result": _emit_linalg_result,
+    "linalg_result": _emit_linalg_result, "fft": _emit_fft,
     "searchsorted": _emit_searchsorted, "take": _emit_take, "put": _emit_put,
     "loop": _emit_loop,
     "while": _emit_while,

@@ -359,6 +359,27 @@ IDTR_DECLARE_LINALG(c64, float)
 IDTR_DECLARE_LINALG(c128, double)
 #undef IDTR_DECLARE_LINALG
 
+/* Discrete Fourier transforms (FFTW) of ndarray.fft, not collective:
+ *
+ * void    _idtr_fft_c128_c128(int64_t kind, int64_t axis, (r,d) in,
+ *             (r,d) out);
+ *     The unnormalized 1-d transform of every lane of `in` along `axis`
+ *     into `out` (any layouts): kind 0 forward, 1 backward (complex to
+ *     complex), 2 r2c (real in, n / 2 + 1 complex out: _idtr_fft_f64_c128),
+ *     3 c2r (n / 2 + 1 complex in, n real out, n the size of out along the
+ *     axis: _idtr_fft_c128_f64). The input is not modified. Also c64_c64,
+ *     f32_c64, c64_f32. */
+#define IDTR_DECLARE_FFT(IN, OUT)                                              \
+  IDTR_API void _idtr_fft_##IN##_##OUT(int64_t kind, int64_t axis,             \
+                                       IDTR_MEMREF(in), IDTR_MEMREF(out));
+IDTR_DECLARE_FFT(c64, c64)
+IDTR_DECLARE_FFT(f32, c64)
+IDTR_DECLARE_FFT(c64, f32)
+IDTR_DECLARE_FFT(c128, c128)
+IDTR_DECLARE_FFT(f64, c128)
+IDTR_DECLARE_FFT(c128, f64)
+#undef IDTR_DECLARE_FFT
+
 /* Sorts: element types with an order (all but the complex ones). */
 #define IDTR_DECLARE_SORT(S, T)                                                \
   IDTR_API void _idtr_sort_##S(IDTR_MEMREF(data), int64_t axis,                \

@@ -56,7 +56,8 @@ Type idtr_calls::getCommElementType(Operation *op) {
   if (isa<PutOp>(op))
     return getArrayType(cast<PutOp>(op).getData()).getElementType();
   if (isa<SampleSortOp, OrderedReduceOp, TakeOp, GatherOp, RaggedAllToAllOp,
-          ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp>(op))
+          ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp,
+          ndarray::FFTOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
@@ -116,6 +117,16 @@ Callee idtr_calls::getCallee(Operation *op) {
                           context,
                           {i64, i64, buffer, buffer, buffer, buffer, buffer},
                           {i64})};
+      })
+      .Case([&](ndarray::FFTOp fft) {
+        // Suffixed by the input and output element types.
+        Type in = fft.getSource().getType().getElementType();
+        Type out = fft.getType().getElementType();
+        return Callee{
+            "_idtr_fft_" + getIDTRTypeSuffix(in).str() + "_" +
+                getIDTRTypeSuffix(out).str(),
+            FunctionType::get(
+                context, {i64, i64, getUnranked(in), getUnranked(out)}, {})};
       })
       .Case([&](ndarray::SortOp) {
         return Callee{"_idtr_sort_" + suffix,

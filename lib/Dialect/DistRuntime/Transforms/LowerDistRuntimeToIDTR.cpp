@@ -522,6 +522,40 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
   }
 };
 
+/// ndarray.fft: IDTR's FFTW wrapper transforms the input into the result
+/// (allocated here: the input's sizes, the axis's from the result type or
+/// n / 2 + 1 for r2c).
+struct FFTLowering : public OpConversionPattern<ndarray::FFTOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ndarray::FFTOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = getBuffer(rewriter, loc, adaptor.getSource());
+    SmallVector<Value> sizes = getSizes(rewriter, loc, input);
+    int64_t axis = op.getAxis();
+    if (op.getKind() == ndarray::FFTKind::r2c) {
+      Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      sizes[axis] = arith::AddIOp::create(
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, sizes[axis], two), one);
+    } else if (op.getKind() == ndarray::FFTKind::c2r) {
+      sizes[axis] =
+          arith::ConstantIndexOp::create(rewriter, loc, *op.getLength());
+    }
+    NDArrayType type = op.getType();
+    Value output = allocOutput(rewriter, loc, type, sizes);
+    createIDTRCall(
+        rewriter, loc, op,
+        {CallArg::constant(rewriter, loc, static_cast<int64_t>(op.getKind())),
+         CallArg::constant(rewriter, loc, axis), CallArg::buffer(input),
+         CallArg::buffer(output)});
+    rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));
+    return success();
+  }
+};
+
 /// distruntime.sample_sort: IDTR writes both the values and their
 /// positions.
 struct SampleSortLowering : public OpConversionPattern<SampleSortOp> {
@@ -708,7 +742,8 @@ struct LowerDistRuntimeToIDTRPass
     SmallVector<Callee> callees;
     WalkResult checked = module.walk([&](Operation *op) {
       if (!isa_and_present<DistRuntimeDialect>(op->getDialect()) &&
-          !isa<ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp>(op))
+          !isa<ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp,
+               ndarray::FFTOp>(op))
         return WalkResult::advance();
       for (Type type :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
@@ -788,8 +823,8 @@ struct LowerDistRuntimeToIDTRPass
 
     ConversionTarget target(*context);
     target.addIllegalDialect<DistRuntimeDialect>();
-    target
-        .addIllegalOp<ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp>();
+    target.addIllegalOp<ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp,
+                        ndarray::FFTOp>();
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
       if (auto func = dyn_cast<FunctionOpInterface>(op)) {
         auto type = dyn_cast<FunctionType>(func.getFunctionType());
@@ -810,8 +845,8 @@ struct LowerDistRuntimeToIDTRPass
                  CollectiveLowering<AllReduceOp>, CollectiveLowering<ExScanOp>,
                  OrderedReduceLowering, SampleSortLowering, TakeLowering,
                  RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
-                 LocalSortLowering<ndarray::ArgSortOp>, LinalgLowering>(
-        converter, context);
+                 LocalSortLowering<ndarray::ArgSortOp>, LinalgLowering,
+                 FFTLowering>(converter, context);
     patterns.add<PutLowering, GatherLowering>(converter, context);
     patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering,

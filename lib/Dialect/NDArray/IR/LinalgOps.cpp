@@ -150,3 +150,54 @@ LogicalResult LinalgOp::verify() {
            << status;
   return success();
 }
+
+LogicalResult FFTOp::verify() {
+  NDArrayType source = getSource().getType(), result = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= source.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range [0, " << source.getRank() << ")";
+  if (result.getRank() != source.getRank())
+    return emitOpError("the result must have the rank of the source");
+  auto precision = [](Type type) -> Type {
+    if (auto complexType = dyn_cast<ComplexType>(type))
+      return complexType.getElementType();
+    return type;
+  };
+  Type in = source.getElementType(), out = result.getElementType();
+  Type real = precision(in);
+  if ((!real.isF32() && !real.isF64()) || precision(out) != real)
+    return emitOpError("source and result must be f32/complex<f32> or "
+                       "f64/complex<f64>, not ")
+           << in << " and " << out;
+  FFTKind kind = getKind();
+  bool complexIn = kind != FFTKind::r2c, complexOut = kind != FFTKind::c2r;
+  if (isa<ComplexType>(in) != complexIn || isa<ComplexType>(out) != complexOut)
+    return emitOpError("'") << stringifyFFTKind(kind) << "' transforms "
+                            << (complexIn ? "complex" : "real") << " to "
+                            << (complexOut ? "complex" : "real") << " elements";
+  if ((kind == FFTKind::c2r) != getLength().has_value())
+    return emitOpError("'length' (the real lane's size) is given for c2r, "
+                       "and only for it");
+  for (int64_t d = 0; d < source.getRank(); ++d) {
+    int64_t s = source.getDimSize(d), r = result.getDimSize(d);
+    if (d == axis) {
+      if (kind == FFTKind::r2c && !ShapedType::isDynamic(s))
+        s = s / 2 + 1;
+      if (kind == FFTKind::c2r) {
+        int64_t length = *getLength();
+        if (length < 1)
+          return emitOpError("'length' must be positive");
+        if (!ShapedType::isDynamic(s) && s != length / 2 + 1)
+          return emitOpError("c2r of length ")
+                 << length << " takes " << length / 2 + 1
+                 << " elements along the axis, not " << s;
+        s = length;
+      }
+    }
+    if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(r) && s != r)
+      return emitOpError("result dimension ")
+             << d << " must be " << s << ", not " << r;
+  }
+  return success();
+}

@@ -495,3 +495,22 @@ func.func @qr(%a: !ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x?xf64>, !nda
   %0:3 = ndarray.linalg qr %a : (!ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>)
   return %0#0, %0#1, %0#2 : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>
 }
+
+// -----
+
+// ndarray.fft: the result allocated (n / 2 + 1 along the axis for r2c), one
+// call of the FFTW wrapper named by the input and output element types.
+// CHECK-DAG: func.func private @_idtr_fft_f64_c128(i64, i64, memref<*xf64>, memref<*xcomplex<f64>>)
+// CHECK-DAG: func.func private @_idtr_fft_c128_c128(i64, i64, memref<*xcomplex<f64>>, memref<*xcomplex<f64>>)
+// CHECK-LABEL: func.func @fft
+// CHECK: %[[N:.*]] = memref.dim %{{.*}}, %c1
+// CHECK: %[[HALF:.*]] = arith.divui %[[N]], %c2
+// CHECK: %[[M:.*]] = arith.addi %[[HALF]], %c1
+// CHECK: memref.alloc(%[[M]]) : memref<4x?xcomplex<f64>>
+// CHECK: call @{{"?}}_imex_idtr_fft_f64_c128
+// CHECK: call @{{"?}}_imex_idtr_fft_c128_c128
+func.func @fft(%a: !ndarray.ndarray<4x?xf64>) -> !ndarray.ndarray<4x?xcomplex<f64>> {
+  %0 = ndarray.fft r2c %a axis 1 : !ndarray.ndarray<4x?xf64> -> !ndarray.ndarray<4x?xcomplex<f64>>
+  %1 = ndarray.fft backward %0 axis 0 : !ndarray.ndarray<4x?xcomplex<f64>> -> !ndarray.ndarray<4x?xcomplex<f64>>
+  return %1 : !ndarray.ndarray<4x?xcomplex<f64>>
+}

@@ -956,3 +956,35 @@ func.func @linalg_flag(%a: !ndarray.ndarray<3x3xf64>) {
   %0:2 = ndarray.linalg det %a flag : (!ndarray.ndarray<3x3xf64>) -> (!ndarray.ndarray<f64>, !ndarray.ndarray<i64>)
   return
 }
+
+// -----
+
+func.func @fft_real_to_complex_kind(%r: !ndarray.ndarray<8xf64>) {
+  // expected-error @+1 {{'forward' transforms complex to complex elements}}
+  %0 = ndarray.fft forward %r axis 0 : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @fft_r2c_size(%r: !ndarray.ndarray<8xf64>) {
+  // expected-error @+1 {{result dimension 0 must be 5, not 8}}
+  %0 = ndarray.fft r2c %r axis 0 : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xcomplex<f64>>
+  return
+}
+
+// -----
+
+func.func @fft_c2r_length(%c: !ndarray.ndarray<4xcomplex<f32>>) {
+  // expected-error @+1 {{c2r of length 8 takes 5 elements along the axis, not 4}}
+  %0 = ndarray.fft c2r %c axis 0 length 8 : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<8xf32>
+  return
+}
+
+// -----
+
+func.func @fft_precision(%c: !ndarray.ndarray<4xcomplex<f32>>) {
+  // expected-error @+1 {{source and result must be f32/complex<f32> or f64/complex<f64>}}
+  %0 = ndarray.fft forward %c axis 0 : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f64>>
+  return
+}

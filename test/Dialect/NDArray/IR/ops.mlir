@@ -378,3 +378,18 @@ func.func @lapack_routines(%a: !ndarray.ndarray<2x3x3xf64>, %b: !ndarray.ndarray
   %d:3 = ndarray.linalg slogdet %a : (!ndarray.ndarray<2x3x3xf64>) -> (!ndarray.ndarray<2xf64>, !ndarray.ndarray<2xf64>, !ndarray.ndarray<i64>)
   return
 }
+
+// -----
+
+// ndarray.fft: complex to complex, real to half the complex lane plus one,
+// back to a real lane of the given length.
+// CHECK-LABEL: func @fourier_transforms
+// CHECK: ndarray.fft forward %{{.*}} axis 0 : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
+// CHECK: ndarray.fft r2c %{{.*}} axis 1 : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<4x4xcomplex<f64>>
+// CHECK: ndarray.fft c2r %{{.*}} axis 1 length 7 : !ndarray.ndarray<4x4xcomplex<f64>> -> !ndarray.ndarray<4x7xf64>
+func.func @fourier_transforms(%c: !ndarray.ndarray<4x6xcomplex<f32>>, %r: !ndarray.ndarray<4x7xf64>) {
+  %0 = ndarray.fft forward %c axis 0 : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
+  %1 = ndarray.fft r2c %r axis 1 : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<4x4xcomplex<f64>>
+  %2 = ndarray.fft c2r %1 axis 1 length 7 : !ndarray.ndarray<4x4xcomplex<f64>> -> !ndarray.ndarray<4x7xf64>
+  return
+}

@@ -117,6 +117,15 @@ def NDArray_LinalgKind : I32Enum<"LinalgKind",
   let cppNamespace = "::imex::ndarray";
 }
 
+def NDArray_FFTKind : I32Enum<"FFTKind",
+    "discrete Fourier transform of ndarray.fft", [
+  NDArray_Case<"forward", 0>, NDArray_Case<"backward", 1>,
+  NDArray_Case<"r2c", 2>, NDArray_Case<"c2r", 3>]> {
+  let cppNamespace = "::imex::ndarray";
+}
+
+def NDArray_FFTKindAttr : EnumAttr<NDArray_Dialect, NDArray_FFTKind, "fft_kind">;
+
 def NDArray_LinalgKindAttr
     : EnumAttr<NDArray_Dialect, NDArray_LinalgKind, "linalg_kind">;
 def NDArray_EWBinOpKindAttr

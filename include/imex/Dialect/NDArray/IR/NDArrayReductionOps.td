@@ -343,6 +343,38 @@ def NDArray_LinalgOp : NDArray_Op<"linalg"> {
   let hasVerifier = 1;
 }
 
+def NDArray_FFTOp : NDArray_Op<"fft"> {
+  let summary = "unnormalized 1-d discrete Fourier transform along an axis";
+  let description = [{
+    The transform of every lane of `source` along `axis`, without scaling
+    (the linalg extension's `norm` is applied by the caller):
+
+    | kind | source | result along `axis` |
+    |---|---|---|
+    | `forward` | complex, n | complex, n: sum x_j e^(-2 pi i jk/n) |
+    | `backward` | complex, n | complex, n: sum x_j e^(+2 pi i jk/n) |
+    | `r2c` | f32/f64, n | complex, n / 2 + 1 (the forward transform's non-negative frequencies) |
+    | `c2r` | complex, `length` / 2 + 1 | f32/f64, `length` (the backward transform of the Hermitian-symmetric lane) |
+
+    The other dimensions are equal; precisions match (f32 with
+    complex<f32>). Lowered by `lower-distruntime-to-idtr` to IDTR's FFTW
+    wrappers (`_idtr_fft_<T>`); on distributed arrays computed on the
+    gathered array.
+
+    ```mlir
+    %f = ndarray.fft r2c %x axis 1 : !ndarray.ndarray<4x8xf64> -> !ndarray.ndarray<4x5xcomplex<f64>>
+    ```
+  }];
+  let arguments = (ins NDArray_FFTKindAttr:$kind, NDArray_ReadArray:$source,
+                       I64Attr:$axis, OptionalAttr<I64Attr>:$length);
+  let results = (outs NDArray_FreshArray:$result);
+  let assemblyFormat = [{
+    `` $kind $source `axis` $axis (`length` $length^)? attr-dict `:`
+    qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def NDArray_ConcatOp : NDArray_InferredOp<"concat"> {
   let summary = "join arrays along an existing axis";
   let description = [{

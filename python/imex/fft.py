@@ -1,0 +1,228 @@
+"""The array API's Fourier transform extension (`xp.fft`).
+
+Every transform is a sequence of 1-d `ndarray.fft` ops (one per axis),
+which the compiler lowers to FFTW (on distributed arrays: on the gathered
+array); `norm` scales the result. Real inputs of the complex transforms and
+integer inputs are converted as numpy does (float32 keeps its precision).
+"""
+
+import math
+
+from . import _core, _dtypes, arange, astype, concat, conj, roll, where, zeros
+from ._array import ndarray
+from ._core import Node
+
+__all__ = ["fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn",
+           "ifftshift", "ihfft", "irfft", "irfftn", "rfft", "rfftfreq",
+           "rfftn"]
+
+_NORMS = ("backward", "ortho", "forward")
+
+
+def _complex(x):
+    if x.dtype in (_dtypes.complex64, _dtypes.complex128):
+        return x
+    return astype(x, _dtypes.complex64 if x.dtype == _dtypes.float32
+                  else _dtypes.complex128)
+
+
+def _real(x):
+    if x.dtype in (_dtypes.complex64, _dtypes.complex128):
+        raise TypeError("the input of a real transform must be real, not "
+                        f"{x.dtype}")
+    if x.dtype in (_dtypes.float32, _dtypes.float64):
+        return x
+    return astype(x, _dtypes.float64)
+
+
+def _axis(x, axis):
+    if not -x.ndim <= axis < x.ndim or x.ndim == 0:
+        raise ValueError(f"axis {axis} is out of range for an array of "
+                         f"{x.ndim} dimensions")
+    return axis % x.ndim
+
+
+def _resize(x, n, axis):
+    """`x` cropped or zero-padded to `n` elements along `axis`."""
+    size = x.shape[axis]
+    if n == size:
+        return x
+    if n < size:
+        key = [slice(None)] * x.ndim
+        key[axis] = slice(0, n)
+        return x[tuple(key)]
+    shape = list(x.shape)
+    shape[axis] = n - size
+    return concat([x, zeros(tuple(shape), dtype=x.dtype)], axis=axis)
+
+
+def _scale(x, norm, n, inverse):
+    if norm not in _NORMS:
+        raise ValueError(f"norm must be one of {_NORMS}, not {norm!r}")
+    if norm == "ortho":
+        factor = 1.0 / math.sqrt(n) if n else 1.0
+    elif (norm == "backward") == inverse:
+        factor = 1.0 / n if n else 1.0
+    else:
+        return x
+    return x * factor
+
+
+def _transform(kind, x, axis, length, shape, dtype):
+    return ndarray(_core.record(Node(shape, dtype, None, "fft", [x._node],
+                                     (kind, axis, length))))
+
+
+def _c2c(x, n, axis, norm, inverse):
+    if not isinstance(x, ndarray):
+        raise TypeError("expected an imex array")
+    x = _complex(x)
+    axis = _axis(x, axis)
+    n = x.shape[axis] if n is None else n
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n})")
+    x = _resize(x, n, axis)
+    y = _transform("backward" if inverse else "forward", x, axis, n,
+                   x.shape, x.dtype)
+    return _scale(y, norm, n, inverse)
+
+
+def fft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _c2c(x, n, axis, norm, False)
+
+
+def ifft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _c2c(x, n, axis, norm, True)
+
+
+def rfft(x, /, *, n=None, axis=-1, norm="backward"):
+    if not isinstance(x, ndarray):
+        raise TypeError("expected an imex array")
+    x = _real(x)
+    axis = _axis(x, axis)
+    n = x.shape[axis] if n is None else n
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n})")
+    x = _resize(x, n, axis)
+    shape = list(x.shape)
+    shape[axis] = n // 2 + 1
+    y = _transform("r2c", x, axis, n, tuple(shape),
+                   _dtypes.complex64 if x.dtype == _dtypes.float32
+                   else _dtypes.complex128)
+    return _scale(y, norm, n, False)
+
+
+def irfft(x, /, *, n=None, axis=-1, norm="backward"):
+    if not isinstance(x, ndarray):
+        raise TypeError("expected an imex array")
+    x = _complex(x)
+    axis = _axis(x, axis)
+    n = 2 * (x.shape[axis] - 1) if n is None else n
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n})")
+    x = _resize(x, n // 2 + 1, axis)
+    shape = list(x.shape)
+    shape[axis] = n
+    y = _transform("c2r", x, axis, n, tuple(shape),
+                   _dtypes.float32 if x.dtype == _dtypes.complex64
+                   else _dtypes.float64)
+    return _scale(y, norm, n, True)
+
+
+def _swapped(norm):
+    return {"backward": "forward", "forward": "backward"}.get(norm, norm)
+
+
+def hfft(x, /, *, n=None, axis=-1, norm="backward"):
+    """The transform of a signal with Hermitian symmetry (real spectrum)."""
+    return irfft(conj(_complex(x)), n=n, axis=axis, norm=_swapped(norm))
+
+
+def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return conj(rfft(x, n=n, axis=axis, norm=_swapped(norm)))
+
+
+def _axes_and_sizes(x, s, axes):
+    if axes is None:
+        axes = (list(range(x.ndim)) if s is None
+                else list(range(x.ndim - len(s), x.ndim)))
+    axes = [_axis(x, a) for a in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("axes must be unique")
+    if s is None:
+        s = [None] * len(axes)
+    elif len(s) != len(axes):
+        raise ValueError("s and axes must have the same length")
+    return axes, [None if n == -1 else n for n in s]
+
+
+def fftn(x, /, *, s=None, axes=None, norm="backward"):
+    axes, sizes = _axes_and_sizes(x, s, axes)
+    for axis, n in zip(axes, sizes):
+        x = fft(x, n=n, axis=axis, norm=norm)
+    return _complex(x)
+
+
+def ifftn(x, /, *, s=None, axes=None, norm="backward"):
+    axes, sizes = _axes_and_sizes(x, s, axes)
+    for axis, n in zip(axes, sizes):
+        x = ifft(x, n=n, axis=axis, norm=norm)
+    return _complex(x)
+
+
+def rfftn(x, /, *, s=None, axes=None, norm="backward"):
+    axes, sizes = _axes_and_sizes(x, s, axes)
+    if not axes:
+        return _complex(_real(x))
+    x = rfft(x, n=sizes[-1], axis=axes[-1], norm=norm)
+    for axis, n in zip(axes[:-1], sizes[:-1]):
+        x = fft(x, n=n, axis=axis, norm=norm)
+    return x
+
+
+def irfftn(x, /, *, s=None, axes=None, norm="backward"):
+    axes, sizes = _axes_and_sizes(x, s, axes)
+    if not axes:
+        return _real(x) if x.dtype not in (
+            _dtypes.complex64, _dtypes.complex128) else astype(
+            x, _dtypes.float32 if x.dtype == _dtypes.complex64
+            else _dtypes.float64)
+    for axis, n in zip(axes[:-1], sizes[:-1]):
+        x = ifft(x, n=n, axis=axis, norm=norm)
+    return irfft(x, n=sizes[-1], axis=axes[-1], norm=norm)
+
+
+def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer, not {n!r}")
+    k = arange(n, dtype=_dtypes.int64)
+    k = where(k < (n + 1) // 2, k, k - n)
+    return astype(astype(k, _dtypes.float64) / (d * n),
+                  dtype or _dtypes.float64)
+
+
+def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer, not {n!r}")
+    dtype = dtype or _dtypes.float64
+    k = arange(n // 2 + 1, dtype=_dtypes.float64)
+    return astype(k / (d * n), dtype)
+
+
+def _shift(x, axes, sign):
+    if axes is None:
+        axes = list(range(x.ndim))
+    elif isinstance(axes, int):
+        axes = [axes]
+    axes = [_axis(x, a) for a in axes]
+    shifts = [sign * (x.shape[a] // 2) for a in axes]
+    return roll(x, tuple(shifts), axis=tuple(axes)) if axes else x
+
+
+def fftshift(x, /, *, axes=None):
+    return _shift(x, axes, 1)
+
+
+def ifftshift(x, /, *, axes=None):
+    return _shift(x, axes, -1)
+
