@@ -283,3 +283,18 @@ def test_unstack_and_broadcast_arrays():
     for g, e in zip(xp.broadcast_arrays(xp.asarray(X), xp.asarray(row)),
                     np.broadcast_arrays(X, row), strict=True):
         check(g, e)
+
+
+@pytest.mark.parametrize("shape", [(1,), (1, 1), (1, 3, 1)], ids=str)
+def test_squeeze_of_data_dependent_sizes(shape):
+    """Squeezing axes whose sizes are known only at run time (a masked
+    selection, unique values) down to any rank, 0-d included (collapsing a
+    dynamic dimension failed to bufferize)."""
+    x = np.arange(np.prod(shape)).reshape(shape)
+    a = xp.asarray(x)
+    picked = a[a >= 0]                     # size known at run time only
+    check(xp.squeeze(xp.reshape(picked, shape), axis=0),
+          np.squeeze(x[x >= 0].reshape(shape), axis=0))
+    values = xp.unique_values(xp.asarray(np.zeros(shape, np.int64)))
+    check(xp.squeeze(values, axis=0), np.squeeze(np.unique(
+        np.zeros(shape, np.int64)), axis=0))

@@ -203,6 +203,16 @@ struct SqueezeLowering : public OpConversionPattern<SqueezeOp> {
                             arith::ConstantIndexOp::create(rewriter, loc, 1)),
                    "cannot squeeze a dimension whose size is not 1");
     }
+    // The squeezed dimensions are 1 (checked above): say so in the type,
+    // since collapsing a dynamic dimension away is invalid on memrefs (a
+    // squeeze to 0-d failed to bufferize).
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<int64_t> shape(sourceType.getShape());
+    for (int64_t axis : op.getAxes())
+      shape[axis] = 1;
+    if (shape != sourceType.getShape())
+      source = tensor::CastOp::create(rewriter, loc, sourceType.clone(shape),
+                                      source);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
         op, getTensorType(op.getType()), source,
         getUnitDimReassociation(getArrayType(op.getSource()).getRank(),
