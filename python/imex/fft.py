@@ -68,22 +68,33 @@ def _scale(x, norm, n, inverse):
     return x * factor
 
 
-def _transform(kind, x, axis, length, shape, dtype):
-    return ndarray(_core.record(Node(shape, dtype, None, "fft", [x._node],
-                                     (kind, axis, length))))
+def _lane(x, n, axis, convert, default):
+    """`x` converted, its axis and the transform length `n` (`default(size)`
+    when None), checked."""
+    if not isinstance(x, ndarray):
+        raise TypeError("expected an imex array")
+    x = convert(x)
+    axis = _axis(x, axis)
+    n = default(x.shape[axis]) if n is None else n
+    if n < 1:
+        raise ValueError(f"invalid number of data points ({n})")
+    return x, axis, n
+
+
+def _transform(kind, x, axis, n, size, dtype):
+    """The ndarray.fft of `x` along `axis` (length `n`), with `size`
+    elements along the axis."""
+    shape = list(x.shape)
+    shape[axis] = size
+    return ndarray(_core.record(Node(tuple(shape), dtype, None, "fft",
+                                     [x._node], (kind, axis, n))))
 
 
 def _c2c(x, n, axis, norm, inverse):
-    if not isinstance(x, ndarray):
-        raise TypeError("expected an imex array")
-    x = _complex(x)
-    axis = _axis(x, axis)
-    n = x.shape[axis] if n is None else n
-    if n < 1:
-        raise ValueError(f"invalid number of data points ({n})")
+    x, axis, n = _lane(x, n, axis, _complex, lambda size: size)
     x = _resize(x, n, axis)
-    y = _transform("backward" if inverse else "forward", x, axis, n,
-                   x.shape, x.dtype)
+    y = _transform("backward" if inverse else "forward", x, axis, n, n,
+                   x.dtype)
     return _scale(y, norm, n, inverse)
 
 
@@ -96,34 +107,16 @@ def ifft(x, /, *, n=None, axis=-1, norm="backward"):
 
 
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
-    if not isinstance(x, ndarray):
-        raise TypeError("expected an imex array")
-    x = _real(x)
-    axis = _axis(x, axis)
-    n = x.shape[axis] if n is None else n
-    if n < 1:
-        raise ValueError(f"invalid number of data points ({n})")
-    x = _resize(x, n, axis)
-    shape = list(x.shape)
-    shape[axis] = n // 2 + 1
-    y = _transform("r2c", x, axis, n, tuple(shape),
+    x, axis, n = _lane(x, n, axis, _real, lambda size: size)
+    y = _transform("r2c", _resize(x, n, axis), axis, n, n // 2 + 1,
                    _dtypes.complex64 if x.dtype == _dtypes.float32
                    else _dtypes.complex128)
     return _scale(y, norm, n, False)
 
 
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
-    if not isinstance(x, ndarray):
-        raise TypeError("expected an imex array")
-    x = _complex(x)
-    axis = _axis(x, axis)
-    n = 2 * (x.shape[axis] - 1) if n is None else n
-    if n < 1:
-        raise ValueError(f"invalid number of data points ({n})")
-    x = _resize(x, n // 2 + 1, axis)
-    shape = list(x.shape)
-    shape[axis] = n
-    y = _transform("c2r", x, axis, n, tuple(shape),
+    x, axis, n = _lane(x, n, axis, _complex, lambda size: 2 * (size - 1))
+    y = _transform("c2r", _resize(x, n // 2 + 1, axis), axis, n, n,
                    _dtypes.float32 if x.dtype == _dtypes.complex64
                    else _dtypes.float64)
     return _scale(y, norm, n, True)
