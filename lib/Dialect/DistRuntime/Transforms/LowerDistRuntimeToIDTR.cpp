@@ -486,7 +486,8 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
       break;
     }
     SmallVector<Value> outputs;
-    for (auto [tail, result] : llvm::zip_equal(tails, op.getResults())) {
+    for (auto [tail, result] :
+         llvm::zip_equal(tails, op.getResults().drop_back())) {
       SmallVector<Value> sizes(batch);
       llvm::append_range(sizes, tail);
       outputs.push_back(allocOutput(
