@@ -272,9 +272,29 @@ class Builder:
         elif node.op == "view":
             result = _emit_view(self, node)
         else:
-            result = EMITTERS[node.op](self, node)
+            result = self._static_ones(node, EMITTERS[node.op](self, node))
         self.ssa[node.id] = result
         return result
+
+    def _static_ones(self, node, result):
+        """`result` with static size 1 wherever `node` has size 1 (a
+        masked selection or a split axis that left 1 element, typed
+        dynamic): the compiler sees where an array broadcasts only from
+        the static 1s of its type."""
+        if not isinstance(result, tuple) or len(result) != 3:
+            return result   # (a loop's results)
+        name, dims, dtype = result
+        shape = node.shape
+        if (not isinstance(dims, (list, tuple)) or
+                not isinstance(shape, (list, tuple)) or
+                len(dims) != len(shape)):
+            return result
+        ones = [1 if n == 1 else d for n, d in zip(shape, dims)]
+        if list(ones) == list(dims):
+            return result
+        name = self.op(f"ndarray.cast {name} : {_type(dims, dtype)} to "
+                       f"{_type(ones, dtype)}")
+        return name, ones, dtype
 
     def _input(self, node):
         dtype = _dtypes.to_mlir(node.dtype)

@@ -112,6 +112,52 @@ def test_broadcast_between_distributions(left, right):
 
 
 @pytest.mark.parametrize("split", SPLITS_2D)
+@pytest.mark.parametrize("other", SPLITS_2D)
+@pytest.mark.parametrize("keep", [0, 1, 2, 3])
+def test_broadcast_of_selections_and_computed_sizes(split, other, keep):
+    """An array whose size 1 is known only when it runs (a masked
+    selection: its type says dynamic) broadcasts like one of static size 1
+    (the rule: every value's type has static 1 where its size is 1), within
+    the kernel that selects and in later ones, against every
+    distribution."""
+    x = np.array([[5.0, 1.0, 7.0], [2.0, 9.0, 4.0]])
+    threshold = np.sort(x.ravel())[::-1][keep - 1] if keep else 10.0
+    a = array(x, split)
+    m = sample((2, 3), np.float64, seed=5)
+    for same_kernel in (True, False):
+        sel = a[a >= threshold]
+        want = x[x >= threshold]
+        if not same_kernel:
+            sel.to_numpy()
+        row = xp.reshape(sel, (1, -1)) if keep == 3 else sel
+        if keep == 1:
+            check(array(m, other) * sel, m * want)
+            check(xp.where(array(m, other) > 0, sel, array(m, other)),
+                  np.where(m > 0, want, m))
+        if keep == 3:
+            check(array(m, other) + row, m + want.reshape(1, -1))
+        check(sel + xp.max(sel, keepdims=True) if keep else sel,
+              want + want.max(keepdims=True) if keep else want)
+        check(sel, want)
+
+
+@pytest.mark.parametrize("split", [None, 0])
+@pytest.mark.parametrize("other", [None, 0])
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_broadcast_of_1d_selections(split, other, n):
+    """As above on vectors: a selection that kept one element broadcasts
+    against a vector of any distribution (found by the differential tester
+    as a halo exchange outside the array)."""
+    x = np.arange(n, dtype=np.int8) + 3
+    v = xp.asarray(x, split=split)
+    sel = v[v > n + 1]
+    w = np.arange(2 * n, dtype=np.int8).reshape(2, n)[1]
+    check(xp.asarray(w, split=other) | sel, w | x[x > n + 1])
+    check(xp.where(xp.asarray(w, split=other) > 2, sel, 0),
+          np.where(w > 2, x[x > n + 1], 0))
+
+
+@pytest.mark.parametrize("split", SPLITS_2D)
 def test_row_normalisation(split):
     x = np.arange(6.0).reshape(3, 2) + 1
     a = array(x, split)
