@@ -24,7 +24,8 @@ int main(int argc, char **argv) {
   }
   int n = atoi(argv[1]), reps = atoi(argv[2]);
   openblas_set_num_threads(atoi(argv[3]));
-  double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n),
+  double *a = malloc(sizeof(double) * n * n),
+         *b = malloc(sizeof(double) * n * n),
          *c = malloc(sizeof(double) * n * n);
   for (long i = 0; i < (long)n * n; ++i) {
     a[i] = (double)(i % 7) - 3.0;

@@ -118,11 +118,12 @@ def _emit_linalg_result(b, node):
 
 def _emit_fft(b, node):
     (x,) = _emit_operands(b, node)
-    kind, axis, length = node.attrs
+    kind, axes, length = node.attrs
     dims = _static_dims(node.shape)
     dtype = _dtypes.to_mlir(node.dtype)
     extra = f" length {length}" if kind == "c2r" else ""
-    r = b.op(f"ndarray.fft {kind} {x[0]} axis {axis}{extra} : "
+    axes = ", ".join(map(str, axes))
+    r = b.op(f"ndarray.fft {kind} {x[0]} axes [{axes}]{extra} : "
              f"{_type(x[1], x[2])} -> {_type(dims, dtype)}")
     return r, dims, dtype
 

@@ -1,8 +1,8 @@
 """The array API's Fourier transform extension (`xp.fft`).
 
-Every transform is a sequence of 1-d `ndarray.fft` ops (one per axis),
-which the compiler lowers to FFTW (on distributed arrays: on the gathered
-array); `norm` scales the result. Real inputs of the complex transforms and
+Every transform is one `ndarray.fft` op over its axes, which the compiler
+lowers to one FFTW plan (on distributed arrays: on the gathered array);
+`norm` scales the result. Real inputs of the complex transforms and
 integer inputs are converted as numpy does (float32 keeps its precision).
 """
 
@@ -68,58 +68,80 @@ def _scale(x, norm, n, inverse):
     return x * factor
 
 
-def _lane(x, n, axis, convert, default):
-    """`x` converted, its axis and the transform length `n` (`default(size)`
-    when None), checked."""
+def _lanes(x, sizes, axes, convert, default_last):
+    """`x` converted and cropped or padded to `sizes` along `axes` (None:
+    the size, or `default_last(size)` for the last axis), with the
+    transform's lengths, checked."""
     if not isinstance(x, ndarray):
         raise TypeError("expected an imex array")
     x = convert(x)
-    axis = _axis(x, axis)
-    n = default(x.shape[axis]) if n is None else n
-    if n < 1:
-        raise ValueError(f"invalid number of data points ({n})")
-    return x, axis, n
+    axes = [_axis(x, axis) for axis in axes]
+    lengths = []
+    for i, (axis, n) in enumerate(zip(axes, sizes)):
+        if n is None:
+            n = (default_last if i == len(axes) - 1 else
+                 (lambda size: size))(x.shape[axis])
+        if n < 1:
+            raise ValueError(f"invalid number of data points ({n})")
+        lengths.append(n)
+    return x, axes, lengths
 
 
-def _transform(kind, x, axis, n, size, dtype):
-    """The ndarray.fft of `x` along `axis` (length `n`), with `size`
-    elements along the axis."""
+def _transform(kind, x, axes, n, size, dtype):
+    """The ndarray.fft of `x` over `axes` (the last one of length `n`, with
+    `size` elements along it in the result)."""
     shape = list(x.shape)
-    shape[axis] = size
+    shape[axes[-1]] = size
     return ndarray(_core.record(Node(tuple(shape), dtype, None, "fft",
-                                     [x._node], (kind, axis, n))))
+                                     [x._node], (kind, tuple(axes), n))))
 
 
-def _c2c(x, n, axis, norm, inverse):
-    x, axis, n = _lane(x, n, axis, _complex, lambda size: size)
-    x = _resize(x, n, axis)
-    y = _transform("backward" if inverse else "forward", x, axis, n, n,
-                   x.dtype)
-    return _scale(y, norm, n, inverse)
+def _c2c(x, sizes, axes, norm, inverse):
+    x, axes, lengths = _lanes(x, sizes, axes, _complex, lambda size: size)
+    for axis, n in zip(axes, lengths):
+        x = _resize(x, n, axis)
+    y = _transform("backward" if inverse else "forward", x, axes, lengths[-1],
+                   lengths[-1], x.dtype)
+    return _scale(y, norm, math.prod(lengths), inverse)
+
+
+def _r2c(x, sizes, axes, norm):
+    x, axes, lengths = _lanes(x, sizes, axes, _real, lambda size: size)
+    for axis, n in zip(axes, lengths):
+        x = _resize(x, n, axis)
+    n = lengths[-1]
+    y = _transform("r2c", x, axes, n, n // 2 + 1,
+                   _dtypes.complex64 if x.dtype == _dtypes.float32
+                   else _dtypes.complex128)
+    return _scale(y, norm, math.prod(lengths), False)
+
+
+def _c2r(x, sizes, axes, norm):
+    x, axes, lengths = _lanes(x, sizes, axes, _complex,
+                              lambda size: 2 * (size - 1))
+    for axis, n in zip(axes[:-1], lengths[:-1]):
+        x = _resize(x, n, axis)
+    n = lengths[-1]
+    y = _transform("c2r", _resize(x, n // 2 + 1, axes[-1]), axes, n, n,
+                   _dtypes.float32 if x.dtype == _dtypes.complex64
+                   else _dtypes.float64)
+    return _scale(y, norm, math.prod(lengths), True)
 
 
 def fft(x, /, *, n=None, axis=-1, norm="backward"):
-    return _c2c(x, n, axis, norm, False)
+    return _c2c(x, [n], [axis], norm, False)
 
 
 def ifft(x, /, *, n=None, axis=-1, norm="backward"):
-    return _c2c(x, n, axis, norm, True)
+    return _c2c(x, [n], [axis], norm, True)
 
 
 def rfft(x, /, *, n=None, axis=-1, norm="backward"):
-    x, axis, n = _lane(x, n, axis, _real, lambda size: size)
-    y = _transform("r2c", _resize(x, n, axis), axis, n, n // 2 + 1,
-                   _dtypes.complex64 if x.dtype == _dtypes.float32
-                   else _dtypes.complex128)
-    return _scale(y, norm, n, False)
+    return _r2c(x, [n], [axis], norm)
 
 
 def irfft(x, /, *, n=None, axis=-1, norm="backward"):
-    x, axis, n = _lane(x, n, axis, _complex, lambda size: 2 * (size - 1))
-    y = _transform("c2r", _resize(x, n // 2 + 1, axis), axis, n, n,
-                   _dtypes.float32 if x.dtype == _dtypes.complex64
-                   else _dtypes.float64)
-    return _scale(y, norm, n, True)
+    return _c2r(x, [n], [axis], norm)
 
 
 def _swapped(norm):
@@ -149,28 +171,27 @@ def _axes_and_sizes(x, s, axes):
     return axes, [None if n == -1 else n for n in s]
 
 
+# The n-d transforms are one ndarray.fft over all their axes: one FFTW plan
+# of that rank.
 def fftn(x, /, *, s=None, axes=None, norm="backward"):
     axes, sizes = _axes_and_sizes(x, s, axes)
-    for axis, n in zip(axes, sizes):
-        x = fft(x, n=n, axis=axis, norm=norm)
-    return _complex(x)
+    if not axes:
+        return _complex(x)
+    return _c2c(x, sizes, axes, norm, False)
 
 
 def ifftn(x, /, *, s=None, axes=None, norm="backward"):
     axes, sizes = _axes_and_sizes(x, s, axes)
-    for axis, n in zip(axes, sizes):
-        x = ifft(x, n=n, axis=axis, norm=norm)
-    return _complex(x)
+    if not axes:
+        return _complex(x)
+    return _c2c(x, sizes, axes, norm, True)
 
 
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):
     axes, sizes = _axes_and_sizes(x, s, axes)
     if not axes:
         return _complex(_real(x))
-    x = rfft(x, n=sizes[-1], axis=axes[-1], norm=norm)
-    for axis, n in zip(axes[:-1], sizes[:-1]):
-        x = fft(x, n=n, axis=axis, norm=norm)
-    return x
+    return _r2c(x, sizes, axes, norm)
 
 
 def irfftn(x, /, *, s=None, axes=None, norm="backward"):
@@ -180,9 +201,7 @@ def irfftn(x, /, *, s=None, axes=None, norm="backward"):
             _dtypes.complex64, _dtypes.complex128) else astype(
             x, _dtypes.float32 if x.dtype == _dtypes.complex64
             else _dtypes.float64)
-    for axis, n in zip(axes[:-1], sizes[:-1]):
-        x = ifft(x, n=n, axis=axis, norm=norm)
-    return irfft(x, n=sizes[-1], axis=axes[-1], norm=norm)
+    return _c2r(x, sizes, axes, norm)
 
 
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):

@@ -145,8 +145,8 @@ def solve(x1, x2, /):
                      _dtypes.complex128):
         dtype = _dtypes.float64
     batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
-    a = broadcast_to(astype(a, dtype), batch + a.shape[-2:])
-    b = broadcast_to(astype(b, dtype), batch + b.shape[-2:])
+    a = broadcast_to(astype(a, dtype, copy=False), batch + a.shape[-2:])
+    b = broadcast_to(astype(b, dtype, copy=False), batch + b.shape[-2:])
     x = _call("solve", [a, b], [b.shape], [dtype])[0]
     return reshape(x, x.shape[:-1]) if vector else x
 

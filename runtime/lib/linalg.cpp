@@ -1,6 +1,7 @@
 // Dense linear algebra of ndarray.linalg on stacks of matrices: LAPACKE
-// (row-major) on a dense copy of each matrix of the stack, results written
-// into the output views. Not collective: distributed inputs are gathered by
+// on a column-major copy of each matrix of the stack (LAPACK's layout: no
+// second transposition inside LAPACKE), results written into the output
+// views. Not collective: distributed inputs are gathered by
 // the compiler first. Returns the number of matrices the routine failed on.
 
 #include "internal.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -41,22 +43,35 @@ template <class T> struct Real<std::complex<T>> {
 };
 template <class T> using real_t = typename Real<T>::type;
 
-/// Matrix `b` of a stack view (rank >= 2, or the batch prefix of a lower
-/// rank result) as a dense row-major copy.
-template <class T>
-std::vector<T> read_matrix(const View<T> &v, int64_t batch, int64_t rows,
-                           int64_t cols) {
-  std::vector<T> m(rows * cols);
-  const T *p = v.base;
-  int nb = v.rank - 2;
-  for (int k = nb - 1; k >= 0; --k) {
-    p += (batch % v.sizes[k]) * v.strides[k];
-    batch /= v.sizes[k];
+/// Reusable scratch storage for the working copies, one block per slot
+/// and thread, grown as needed and kept between calls up to kKeptScratch
+/// bytes: LAPACK overwrites its inputs, and fresh pages for each call
+/// (zeroed by the kernel on first touch) would cost more than the routine
+/// on a small matrix. Uninitialized.
+struct ScratchBlock {
+  std::unique_ptr<char[]> data;
+  size_t bytes = 0;
+};
+constexpr size_t kKeptScratch = size_t(256) << 20;
+thread_local ScratchBlock scratchBlocks[4];
+
+template <class T> T *scratch(int slot, int64_t count) {
+  ScratchBlock &b = scratchBlocks[slot];
+  size_t bytes = sizeof(T) * std::max<int64_t>(count, 1);
+  if (b.bytes < bytes) {
+    b.data.reset(new char[bytes]);
+    b.bytes = bytes;
   }
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      m[i * cols + j] = p[i * v.strides[nb] + j * v.strides[nb + 1]];
-  return m;
+  return reinterpret_cast<T *>(b.data.get());
+}
+
+/// Frees the scratch blocks larger than kKeptScratch.
+void trim_scratch() {
+  for (ScratchBlock &b : scratchBlocks)
+    if (b.bytes > kKeptScratch) {
+      b.data.reset();
+      b.bytes = 0;
+    }
 }
 
 /// The element pointer of batch index `batch` in view `v` whose first
@@ -70,21 +85,46 @@ template <class T> T *batch_base(const View<T> &v, int nb, int64_t batch) {
   return p;
 }
 
-/// Writes the dense row-major `rows` x `cols` matrix `m` (row stride `ld`)
-/// into batch index `batch` of `v` (its last two dimensions), or a vector
+/// Matrix `batch` of a stack view (rank >= 2) copied into `m` in
+/// column-major order with leading dimension `rows`: LAPACK's own layout,
+/// so that LAPACKE does not transpose again.
+template <class T>
+T *read_matrix(const View<T> &v, int64_t batch, int64_t rows, int64_t cols,
+               T *m) {
+  const int nb = v.rank - 2;
+  const T *p = batch_base(v, nb, batch);
+  const int64_t rs = v.strides[nb], cs = v.strides[nb + 1];
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i)
+      m[i + j * rows] = p[i * rs + j * cs];
+  return m;
+}
+
+/// Writes `value(i, j)` for the `rows` x `cols` matrix at batch index
+/// `batch` of `v` (its last two dimensions), or `value(0, j)` for a vector
 /// (its last dimension) when `v` has one dimension after the batch ones.
-template <class T, class S>
-void write(const View<T> &v, int nb, int64_t batch, const S *m, int64_t rows,
-           int64_t cols, int64_t ld) {
+template <class T, class F>
+void write_with(const View<T> &v, int nb, int64_t batch, int64_t rows,
+                int64_t cols, F value) {
   T *p = batch_base(v, nb, batch);
   if (v.rank == nb + 1) {
     for (int64_t j = 0; j < cols; ++j)
-      p[j * v.strides[nb]] = T(m[j]);
+      p[j * v.strides[nb]] = T(value(0, j));
     return;
   }
+  const int64_t rs = v.strides[nb], cs = v.strides[nb + 1];
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
-      p[i * v.strides[nb] + j * v.strides[nb + 1]] = T(m[i * ld + j]);
+      p[i * rs + j * cs] = T(value(i, j));
+}
+
+/// Writes the column-major `rows` x `cols` matrix `m` (leading dimension
+/// `ld`) into `v` as write_with does.
+template <class T, class S>
+void write(const View<T> &v, int nb, int64_t batch, const S *m, int64_t rows,
+           int64_t cols, int64_t ld) {
+  write_with(v, nb, batch, rows, cols,
+             [&](int64_t i, int64_t j) { return m[i + j * ld]; });
 }
 
 // Per element type: the LAPACKE routine of each letter.
@@ -132,8 +172,8 @@ template <class T, class... Args> lapack_int orgqr(Args... args) {
 /// log|det| and the sign (a unit complex number for complex matrices) of
 /// an LU factorization with pivots `ipiv`.
 template <class T>
-void lu_logdet(const std::vector<T> &lu, const std::vector<lapack_int> &ipiv,
-               int64_t n, T &sign, real_t<T> &logabs) {
+void lu_logdet(const T *lu, const lapack_int *ipiv, int64_t n, T &sign,
+               real_t<T> &logabs) {
   sign = T(1);
   logabs = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -144,7 +184,11 @@ void lu_logdet(const std::vector<T> &lu, const std::vector<lapack_int> &ipiv,
       logabs = -INFINITY;
       return;
     }
-    sign *= d / a;
+    // (A real NaN pivot keeps the sign, as numpy's: only log|det| is NaN.)
+    if constexpr (std::is_floating_point_v<T>)
+      sign = d < 0 ? -sign : sign;
+    else
+      sign *= d / a;
     logabs += std::log(a);
     if (ipiv[i] != i + 1)
       sign = -sign;
@@ -167,49 +211,57 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     batches *= a.sizes[k];
   const int64_t k = std::min(m, n);
   int64_t failed = 0;
-  const int lo = LAPACK_ROW_MAJOR;
+  const int lo = LAPACK_COL_MAJOR;
+  // NaNs in the input give NaNs in the result, as numpy's, not an argument
+  // error from LAPACKE's NaN check.
+  LAPACKE_set_nancheck(0);
+  // (Leading dimensions are at least 1, as LAPACK requires, also for empty
+  // matrices.)
+  const lapack_int ldm = std::max<int64_t>(m, 1), ldn = std::max<int64_t>(n, 1);
   for (int64_t b = 0; b < batches; ++b) {
-    std::vector<T> x = read_matrix(a, b, m, n);
+    // QR factors in place into m x max(n, q) columns (Q may have more
+    // columns than `a`).
+    const int64_t q = kind == kQr && flag ? m : k;
+    T *x = read_matrix(a, b, m, n,
+                       scratch<T>(0, m * (kind == kQr ? std::max(n, q) : n)));
     lapack_int info = 0;
     switch (kind) {
     case kCholesky: {
       View<T> out = make_view<T>("l", q0, e0, Use::Out);
       if (n > 0)
-        info = potrf<T>(lo, flag ? 'U' : 'L', n, x.data(), n);
-      for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          if (flag ? j < i : j > i)
-            x[i * n + j] = T(0);
-      write(out, nb, b, x.data(), n, n, n);
+        info = potrf<T>(lo, flag ? 'U' : 'L', n, x, ldn);
+      write_with(out, nb, b, n, n, [&](int64_t i, int64_t j) {
+        return (flag ? j < i : j > i) ? T(0) : x[i + j * n];
+      });
       break;
     }
     case kSolve: {
       View<T> rhs = make_view<T>("b", r1, d1, Use::In);
       View<T> out = make_view<T>("x", q0, e0, Use::Out);
       int64_t nrhs = rhs.sizes[nb + 1];
-      std::vector<T> y = read_matrix(rhs, b, n, nrhs);
-      std::vector<lapack_int> ipiv(n);
+      T *y = read_matrix(rhs, b, n, nrhs, scratch<T>(1, n * nrhs));
+      lapack_int *ipiv = scratch<lapack_int>(2, n);
       if (n > 0 && nrhs > 0)
-        info = gesv<T>(lo, n, nrhs, x.data(), n, ipiv.data(), y.data(), nrhs);
-      write(out, nb, b, y.data(), n, nrhs, nrhs);
+        info = gesv<T>(lo, n, nrhs, x, ldn, ipiv, y, ldn);
+      write(out, nb, b, y, n, nrhs, n);
       break;
     }
     case kInv: {
       View<T> out = make_view<T>("inv", q0, e0, Use::Out);
-      std::vector<lapack_int> ipiv(n);
+      lapack_int *ipiv = scratch<lapack_int>(2, n);
       if (n > 0) {
-        info = getrf<T>(lo, n, n, x.data(), n, ipiv.data());
+        info = getrf<T>(lo, n, n, x, ldn, ipiv);
         if (info == 0)
-          info = getri<T>(lo, n, x.data(), n, ipiv.data());
+          info = getri<T>(lo, n, x, ldn, ipiv);
       }
-      write(out, nb, b, x.data(), n, n, n);
+      write(out, nb, b, x, n, n, n);
       break;
     }
     case kDet:
     case kSlogdet: {
-      std::vector<lapack_int> ipiv(n);
+      lapack_int *ipiv = scratch<lapack_int>(2, n);
       if (n > 0)
-        getrf<T>(lo, n, n, x.data(), n, ipiv.data());
+        getrf<T>(lo, n, n, x, ldn, ipiv);
       T sign;
       R logabs;
       lu_logdet(x, ipiv, n, sign, logabs);
@@ -229,66 +281,66 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     }
     case kEigh:
     case kEigvalsh: {
-      std::vector<R> w(n);
+      R *w = scratch<R>(1, n);
       if (n > 0)
-        info = eigh_lapack<T>(lo, kind == kEigh ? 'V' : 'N', 'L', n, x.data(),
-                              n, w.data());
+        info = eigh_lapack<T>(lo, kind == kEigh ? 'V' : 'N', 'L', n, x, ldn, w);
       View<R> values = make_view<R>("w", q0, e0, Use::Out);
-      write(values, nb, b, w.data(), 1, n, n);
+      write(values, nb, b, w, 1, n, 1);
       if (kind == kEigh)
-        write(make_view<T>("v", q1, e1, Use::Out), nb, b, x.data(), n, n, n);
+        write(make_view<T>("v", q1, e1, Use::Out), nb, b, x, n, n, n);
       break;
     }
     case kQr: {
       // Q: m x q, R: q x n with q = k (reduced) or m (complete).
-      const int64_t q = flag ? m : k, cols = std::max(n, q);
-      std::vector<T> f(m * cols, T(0)), tau(std::max<int64_t>(k, 1));
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          f[i * cols + j] = x[i * n + j];
+      T *tau = scratch<T>(1, k);
       if (m > 0 && n > 0)
-        info = geqrf<T>(lo, m, n, f.data(), cols, tau.data());
-      std::vector<T> r(q * n, T(0));
-      for (int64_t i = 0; i < std::min(q, m); ++i)
-        for (int64_t j = i; j < n; ++j)
-          r[i * n + j] = f[i * cols + j];
+        info = geqrf<T>(lo, m, n, x, ldm, tau);
+      // R (the upper triangle of the factored matrix) before orgqr
+      // overwrites it with Q.
+      write_with(make_view<T>("r", q1, e1, Use::Out), nb, b, q, n,
+                 [&](int64_t i, int64_t j) {
+                   return i <= j && i < m ? x[i + j * m] : T(0);
+                 });
+      // (Columns past a's are Q's too: set, as LAPACKE reads them.)
+      if (q > n)
+        std::fill(x + m * n, x + m * q, T(0));
       if (m > 0 && q > 0 && info == 0)
-        info = orgqr<T>(lo, m, q, k, f.data(), cols, tau.data());
-      write(make_view<T>("q", q0, e0, Use::Out), nb, b, f.data(), m, q, cols);
-      write(make_view<T>("r", q1, e1, Use::Out), nb, b, r.data(), q, n, n);
+        info = orgqr<T>(lo, m, q, k, x, ldm, tau);
+      write(make_view<T>("q", q0, e0, Use::Out), nb, b, x, m, q, m);
       break;
     }
     case kSvd:
     case kSvdvals: {
       const bool vectors = kind == kSvd, full = vectors && flag;
       const int64_t ucols = full ? m : k, vrows = full ? n : k;
-      std::vector<R> s(std::max<int64_t>(k, 1));
-      std::vector<T> u(vectors ? std::max<int64_t>(m * ucols, 1) : 1),
-          vt(vectors ? std::max<int64_t>(vrows * n, 1) : 1);
+      R *s = scratch<R>(1, k);
+      T *u = vectors ? scratch<T>(2, m * ucols) : nullptr;
+      T *vt = vectors ? scratch<T>(3, vrows * n) : nullptr;
+      const lapack_int ldu = vectors ? ldm : 1,
+                       ldvt = vectors ? std::max<int64_t>(vrows, 1) : 1;
       if (k > 0)
         info = gesdd<T>(lo,
                         !vectors ? 'N'
                         : full   ? 'A'
                                  : 'S',
-                        m, n, x.data(), n, s.data(), u.data(),
-                        std::max<int64_t>(ucols, 1), vt.data(),
-                        std::max<int64_t>(n, 1));
-      else if (full) {
-        // (No singular values: U and V^H are identities.)
-        for (int64_t i = 0; i < m; ++i)
-          u[i * ucols + i] = T(1);
-        for (int64_t i = 0; i < n; ++i)
-          vt[i * n + i] = T(1);
+                        m, n, x, ldm, s, u, ldu, vt, ldvt);
+      // (gesdd rejects a matrix with NaNs as an invalid argument A: numpy
+      // reports that the SVD did not converge.)
+      if (info == -5)
+        info = 1;
+      if (vectors && k == 0) {
+        // (No singular values: U and V^H are identities when full, empty
+        // otherwise.)
+        write_with(make_view<T>("u", q0, e0, Use::Out), nb, b, m, ucols,
+                   [](int64_t i, int64_t j) { return T(i == j); });
+        write_with(make_view<T>("vh", q2, e2, Use::Out), nb, b, vrows, n,
+                   [](int64_t i, int64_t j) { return T(i == j); });
+      } else if (vectors) {
+        write(make_view<T>("u", q0, e0, Use::Out), nb, b, u, m, ucols, ldu);
+        write(make_view<T>("vh", q2, e2, Use::Out), nb, b, vt, vrows, n, ldvt);
       }
-      if (vectors) {
-        write(make_view<T>("u", q0, e0, Use::Out), nb, b, u.data(), m, ucols,
-              ucols);
-        write(make_view<R>("s", q1, e1, Use::Out), nb, b, s.data(), 1, k, k);
-        write(make_view<T>("vh", q2, e2, Use::Out), nb, b, vt.data(), vrows, n,
-              n);
-      } else {
-        write(make_view<R>("s", q0, e0, Use::Out), nb, b, s.data(), 1, k, k);
-      }
+      write(make_view<R>("s", vectors ? q1 : q0, vectors ? e1 : e0, Use::Out),
+            nb, b, s, 1, k, 1);
       break;
     }
     default:
@@ -298,6 +350,7 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
       fail("LAPACK rejected argument %d", -static_cast<int>(info));
     failed += info > 0;
   }
+  trim_scratch();
   return failed;
 }
 

@@ -24,7 +24,7 @@ def close(got, want, single):
 
 
 @pytest.mark.parametrize("single", [False, True], ids=["f64", "f32"])
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(16))
 def test_generated_transforms(single, seed):
     rng = np.random.default_rng(seed)
     shape = tuple(int(rng.integers(1, 7)) for _ in range(rng.integers(1, 4)))
@@ -51,10 +51,24 @@ def test_generated_transforms(single, seed):
     if shape[-1] > 1:
         close(xp.fft.irfftn(xc, norm=norm), np.fft.irfftn(c, norm=norm),
               single)
+    # Random axes (a subset in any order: one multi-dimensional transform)
+    # with random lengths.
+    axes = [int(a) for a in rng.permutation(len(shape))[
+        :rng.integers(1, len(shape) + 1)]]
+    s = [int(rng.integers(1, 8)) for _ in axes]
+    kw = dict(s=s, axes=axes, norm=norm)
+    close(xp.fft.fftn(xc, **kw), np.fft.fftn(c, **kw), single)
+    close(xp.fft.ifftn(xc, **kw), np.fft.ifftn(c, **kw), single)
+    close(xp.fft.rfftn(xr, **kw), np.fft.rfftn(r, **kw), single)
+    close(xp.fft.irfftn(xc, **kw), np.fft.irfftn(c, **kw), single)
     # A strided, reversed view as the input.
     key = (slice(None, None, -1),) * len(shape)
     close(xp.fft.fft(xc[key], axis=axis), np.fft.fft(c[key], axis=axis),
           single)
+    close(xp.fft.fftn(xc[key], axes=axes), np.fft.fftn(c[key], axes=axes),
+          single)
+    close(xp.fft.irfftn(xc[key], s=s, axes=axes),
+          np.fft.irfftn(c[key], s=s, axes=axes), single)
 
 
 def test_sizes_and_axes_of_n_d_transforms():

@@ -155,3 +155,36 @@ def test_failures_raise_linalg_error():
     # are unaffected by an earlier failure.
     check(xp.linalg.det(singular), np.float64(0.0))
     check(xp.linalg.inv(xp.asarray(np.eye(2))), np.eye(2))
+
+
+@pytest.mark.parametrize("name", ["qr", "solve", "inv", "det", "slogdet",
+                                  "svd", "svdvals", "eigh", "eigvalsh",
+                                  "cholesky"])
+@pytest.mark.parametrize("shape", [(2, 2), (3, 2, 2)], ids=str)
+def test_nan_inputs_give_numpys_result_or_error(name, shape):
+    # (LAPACKE's NaN check and LAPACK's own reject NaNs as invalid
+    # arguments: numpy returns NaNs or raises LinAlgError instead.)
+    a = sample(shape, np.float64, seed=3)
+    a[..., 0, 1] = np.nan
+    args = (a, np.ones(shape[:-1] + (1,))) if name == "solve" else (a,)
+    ref = "svd" if name == "svdvals" else name
+    kwargs = {"compute_uv": False} if name == "svdvals" else {}
+    try:
+        want = getattr(np.linalg, ref)(*args, **kwargs)
+    except np.linalg.LinAlgError:
+        with pytest.raises(xp.linalg.LinAlgError):
+            got = getattr(xp.linalg, name)(*map(xp.asarray, args))
+            [g.to_numpy() for g in (got if isinstance(got, tuple)
+                                    else (got,))]
+        return
+    got = getattr(xp.linalg, name)(*map(xp.asarray, args))
+    if not isinstance(want, tuple):
+        want, got = (want,), (got,)
+    for g, w in zip(got, want):
+        g = g.to_numpy()
+        assert g.shape == np.shape(w)
+        # (Where numpy's result is finite, the factorization is the same
+        # up to rounding; the NaNs are where numpy's are.)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
+        np.testing.assert_allclose(np.nan_to_num(g), np.nan_to_num(w),
+                                   rtol=1e-12, atol=1e-12)

@@ -44,10 +44,13 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::init(true)};
   Option<bool> countAllocations{
       *this, "count-allocations",
-      llvm::cl::desc("Allocate through the counting functions of "
-                     "libimex_runner_utils (set IMEX_ALLOCATION_STATS=1 to "
-                     "print allocations and frees at exit): leak tests"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Allocate through the functions of "
+                     "libimex_runner_utils, which count (set "
+                     "IMEX_ALLOCATION_STATS=1 to print allocations and frees "
+                     "at exit: leak tests) and put blocks of 4 MiB or more "
+                     "on transparent huge pages, as numpy does; off: malloc "
+                     "and free"),
+      llvm::cl::init(true)};
 };
 
 struct CPUPipelineOptions : public CPUCodegenOptions<CPUPipelineOptions> {};

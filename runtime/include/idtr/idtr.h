@@ -361,17 +361,20 @@ IDTR_DECLARE_LINALG(c128, double)
 
 /* Discrete Fourier transforms (FFTW) of ndarray.fft, not collective:
  *
- * void    _idtr_fft_c128_c128(int64_t kind, int64_t axis, (r,d) in,
- *             (r,d) out);
- *     The unnormalized 1-d transform of every lane of `in` along `axis`
- *     into `out` (any layouts): kind 0 forward, 1 backward (complex to
- *     complex), 2 r2c (real in, n / 2 + 1 complex out: _idtr_fft_f64_c128),
- *     3 c2r (n / 2 + 1 complex in, n real out, n the size of out along the
- *     axis: _idtr_fft_c128_f64). The input is not modified. Also c64_c64,
- *     f32_c64, c64_f32. */
+ * void    _idtr_fft_c128_c128(int64_t kind, int64_t axes, int64_t last,
+ *             (r,d) in, (r,d) out);
+ *     The unnormalized transform of `in` over the axes whose bits are set
+ *     in `axes` (a multi-dimensional transform: one FFTW plan) into `out`
+ *     (any layouts): kind 0 forward, 1 backward (complex to complex), 2 r2c
+ *     (real in; n / 2 + 1 complex out along axis `last`, n its size in `in`:
+ *     _idtr_fft_f64_c128), 3 c2r (n / 2 + 1 complex in along `last`, n real
+ *     out, n the size of out along it: _idtr_fft_c128_f64). `last`, one of
+ *     `axes`, is transformed last (the real axis). The input is not
+ *     modified. Also c64_c64, f32_c64, c64_f32. */
 #define IDTR_DECLARE_FFT(IN, OUT)                                              \
-  IDTR_API void _idtr_fft_##IN##_##OUT(int64_t kind, int64_t axis,             \
-                                       IDTR_MEMREF(in), IDTR_MEMREF(out));
+  IDTR_API void _idtr_fft_##IN##_##OUT(int64_t kind, int64_t axes,             \
+                                       int64_t last, IDTR_MEMREF(in),          \
+                                       IDTR_MEMREF(out));
 IDTR_DECLARE_FFT(c64, c64)
 IDTR_DECLARE_FFT(f32, c64)
 IDTR_DECLARE_FFT(c64, f32)

@@ -122,11 +122,12 @@ Callee idtr_calls::getCallee(Operation *op) {
         // Suffixed by the input and output element types.
         Type in = fft.getSource().getType().getElementType();
         Type out = fft.getType().getElementType();
-        return Callee{
-            "_idtr_fft_" + getIDTRTypeSuffix(in).str() + "_" +
-                getIDTRTypeSuffix(out).str(),
-            FunctionType::get(
-                context, {i64, i64, getUnranked(in), getUnranked(out)}, {})};
+        return Callee{"_idtr_fft_" + getIDTRTypeSuffix(in).str() + "_" +
+                          getIDTRTypeSuffix(out).str(),
+                      FunctionType::get(
+                          context,
+                          {i64, i64, i64, getUnranked(in), getUnranked(out)},
+                          {})};
       })
       .Case([&](ndarray::SortOp) {
         return Callee{"_idtr_sort_" + suffix,

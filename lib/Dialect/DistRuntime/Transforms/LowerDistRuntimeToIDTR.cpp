@@ -524,8 +524,8 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
 };
 
 /// ndarray.fft: IDTR's FFTW wrapper transforms the input into the result
-/// (allocated here: the input's sizes, the axis's from the result type or
-/// n / 2 + 1 for r2c).
+/// (allocated here: the input's sizes, the last axis's from the c2r length
+/// or n / 2 + 1 for r2c). The axes travel as a bit mask and the last one.
 struct FFTLowering : public OpConversionPattern<ndarray::FFTOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -534,7 +534,10 @@ struct FFTLowering : public OpConversionPattern<ndarray::FFTOp> {
     Location loc = op.getLoc();
     Value input = getBuffer(rewriter, loc, adaptor.getSource());
     SmallVector<Value> sizes = getSizes(rewriter, loc, input);
-    int64_t axis = op.getAxis();
+    int64_t axis = op.getAxes().back();
+    uint64_t mask = 0;
+    for (int64_t a : op.getAxes())
+      mask |= uint64_t(1) << a;
     if (op.getKind() == ndarray::FFTKind::r2c) {
       Value two = arith::ConstantIndexOp::create(rewriter, loc, 2);
       Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -550,6 +553,7 @@ struct FFTLowering : public OpConversionPattern<ndarray::FFTOp> {
     createIDTRCall(
         rewriter, loc, op,
         {CallArg::constant(rewriter, loc, static_cast<int64_t>(op.getKind())),
+         CallArg::constant(rewriter, loc, static_cast<int64_t>(mask)),
          CallArg::constant(rewriter, loc, axis), CallArg::buffer(input),
          CallArg::buffer(output)});
     rewriter.replaceOp(op, wrapBuffer(rewriter, loc, output, type));

@@ -8,6 +8,7 @@
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace imex::ndarray;
@@ -153,10 +154,19 @@ LogicalResult LinalgOp::verify() {
 
 LogicalResult FFTOp::verify() {
   NDArrayType source = getSource().getType(), result = getType();
-  int64_t axis = getAxis();
-  if (axis < 0 || axis >= source.getRank())
-    return emitOpError("axis ")
-           << axis << " is out of range [0, " << source.getRank() << ")";
+  ArrayRef<int64_t> axes = getAxes();
+  if (axes.empty())
+    return emitOpError("transforms over at least one axis");
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= source.getRank())
+      return emitOpError("axis ")
+             << axis << " is out of range [0, " << source.getRank() << ")";
+    if (!seen.insert(axis).second)
+      return emitOpError("axis ") << axis << " is repeated";
+  }
+  // (The real transforms halve the last axis.)
+  int64_t axis = axes.back();
   if (result.getRank() != source.getRank())
     return emitOpError("the result must have the rank of the source");
   auto precision = [](Type type) -> Type {

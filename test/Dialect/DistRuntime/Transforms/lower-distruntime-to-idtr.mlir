@@ -498,10 +498,11 @@ func.func @qr(%a: !ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x?xf64>, !nda
 
 // -----
 
-// ndarray.fft: the result allocated (n / 2 + 1 along the axis for r2c), one
-// call of the FFTW wrapper named by the input and output element types.
-// CHECK-DAG: func.func private @_idtr_fft_f64_c128(i64, i64, memref<*xf64>, memref<*xcomplex<f64>>)
-// CHECK-DAG: func.func private @_idtr_fft_c128_c128(i64, i64, memref<*xcomplex<f64>>, memref<*xcomplex<f64>>)
+// ndarray.fft: the result allocated (n / 2 + 1 along the last axis for r2c),
+// one call of the FFTW wrapper named by the input and output element types,
+// with the kind, the axes as a bit mask and the last axis.
+// CHECK-DAG: func.func private @_idtr_fft_f64_c128(i64, i64, i64, memref<*xf64>, memref<*xcomplex<f64>>)
+// CHECK-DAG: func.func private @_idtr_fft_c128_c128(i64, i64, i64, memref<*xcomplex<f64>>, memref<*xcomplex<f64>>)
 // CHECK-LABEL: func.func @fft
 // CHECK: %[[N:.*]] = memref.dim %{{.*}}, %c1
 // CHECK: %[[HALF:.*]] = arith.divui %[[N]], %c2
@@ -509,8 +510,12 @@ func.func @qr(%a: !ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x?xf64>, !nda
 // CHECK: memref.alloc(%[[M]]) : memref<4x?xcomplex<f64>>
 // CHECK: call @{{"?}}_imex_idtr_fft_f64_c128
 // CHECK: call @{{"?}}_imex_idtr_fft_c128_c128
+// CHECK: %[[MASK:.*]] = arith.constant 3 : i64
+// CHECK: %[[LAST:.*]] = arith.constant 0 : i64
+// CHECK: call @{{"?}}_imex_idtr_fft_c128_c128{{[^(]*}}(%{{[^,]*}}, %[[MASK]], %[[LAST]],
 func.func @fft(%a: !ndarray.ndarray<4x?xf64>) -> !ndarray.ndarray<4x?xcomplex<f64>> {
-  %0 = ndarray.fft r2c %a axis 1 : !ndarray.ndarray<4x?xf64> -> !ndarray.ndarray<4x?xcomplex<f64>>
-  %1 = ndarray.fft backward %0 axis 0 : !ndarray.ndarray<4x?xcomplex<f64>> -> !ndarray.ndarray<4x?xcomplex<f64>>
-  return %1 : !ndarray.ndarray<4x?xcomplex<f64>>
+  %0 = ndarray.fft r2c %a axes [1] : !ndarray.ndarray<4x?xf64> -> !ndarray.ndarray<4x?xcomplex<f64>>
+  %1 = ndarray.fft backward %0 axes [0] : !ndarray.ndarray<4x?xcomplex<f64>> -> !ndarray.ndarray<4x?xcomplex<f64>>
+  %2 = ndarray.fft forward %1 axes [1, 0] : !ndarray.ndarray<4x?xcomplex<f64>> -> !ndarray.ndarray<4x?xcomplex<f64>>
+  return %2 : !ndarray.ndarray<4x?xcomplex<f64>>
 }

@@ -961,7 +961,7 @@ func.func @linalg_flag(%a: !ndarray.ndarray<3x3xf64>) {
 
 func.func @fft_real_to_complex_kind(%r: !ndarray.ndarray<8xf64>) {
   // expected-error @+1 {{'forward' transforms complex to complex elements}}
-  %0 = ndarray.fft forward %r axis 0 : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xcomplex<f64>>
+  %0 = ndarray.fft forward %r axes [0] : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xcomplex<f64>>
   return
 }
 
@@ -969,7 +969,7 @@ func.func @fft_real_to_complex_kind(%r: !ndarray.ndarray<8xf64>) {
 
 func.func @fft_r2c_size(%r: !ndarray.ndarray<8xf64>) {
   // expected-error @+1 {{result dimension 0 must be 5, not 8}}
-  %0 = ndarray.fft r2c %r axis 0 : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xcomplex<f64>>
+  %0 = ndarray.fft r2c %r axes [0] : !ndarray.ndarray<8xf64> -> !ndarray.ndarray<8xcomplex<f64>>
   return
 }
 
@@ -977,7 +977,39 @@ func.func @fft_r2c_size(%r: !ndarray.ndarray<8xf64>) {
 
 func.func @fft_c2r_length(%c: !ndarray.ndarray<4xcomplex<f32>>) {
   // expected-error @+1 {{c2r of length 8 takes 5 elements along the axis, not 4}}
-  %0 = ndarray.fft c2r %c axis 0 length 8 : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<8xf32>
+  %0 = ndarray.fft c2r %c axes [0] length 8 : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<8xf32>
+  return
+}
+
+// -----
+
+func.func @fft_no_axes(%c: !ndarray.ndarray<4xcomplex<f32>>) {
+  // expected-error @+1 {{transforms over at least one axis}}
+  %0 = ndarray.fft forward %c axes [] : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_repeated_axis(%c: !ndarray.ndarray<4x4xcomplex<f32>>) {
+  // expected-error @+1 {{axis 1 is repeated}}
+  %0 = ndarray.fft forward %c axes [1, 1] : !ndarray.ndarray<4x4xcomplex<f32>> -> !ndarray.ndarray<4x4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_axis_range(%c: !ndarray.ndarray<4x4xcomplex<f32>>) {
+  // expected-error @+1 {{axis 2 is out of range [0, 2)}}
+  %0 = ndarray.fft forward %c axes [0, 2] : !ndarray.ndarray<4x4xcomplex<f32>> -> !ndarray.ndarray<4x4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_r2c_halves_last_axis(%r: !ndarray.ndarray<8x8xf64>) {
+  // expected-error @+1 {{result dimension 0 must be 5, not 8}}
+  %0 = ndarray.fft r2c %r axes [1, 0] : !ndarray.ndarray<8x8xf64> -> !ndarray.ndarray<8x5xcomplex<f64>>
   return
 }
 
@@ -985,6 +1017,6 @@ func.func @fft_c2r_length(%c: !ndarray.ndarray<4xcomplex<f32>>) {
 
 func.func @fft_precision(%c: !ndarray.ndarray<4xcomplex<f32>>) {
   // expected-error @+1 {{source and result must be f32/complex<f32> or f64/complex<f64>}}
-  %0 = ndarray.fft forward %c axis 0 : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f64>>
+  %0 = ndarray.fft forward %c axes [0] : !ndarray.ndarray<4xcomplex<f32>> -> !ndarray.ndarray<4xcomplex<f64>>
   return
 }

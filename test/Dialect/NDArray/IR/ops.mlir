@@ -382,14 +382,19 @@ func.func @lapack_routines(%a: !ndarray.ndarray<2x3x3xf64>, %b: !ndarray.ndarray
 // -----
 
 // ndarray.fft: complex to complex, real to half the complex lane plus one,
-// back to a real lane of the given length.
+// back to a real lane of the given length; over several axes, the last one
+// halved.
 // CHECK-LABEL: func @fourier_transforms
-// CHECK: ndarray.fft forward %{{.*}} axis 0 : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
-// CHECK: ndarray.fft r2c %{{.*}} axis 1 : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<4x4xcomplex<f64>>
-// CHECK: ndarray.fft c2r %{{.*}} axis 1 length 7 : !ndarray.ndarray<4x4xcomplex<f64>> -> !ndarray.ndarray<4x7xf64>
+// CHECK: ndarray.fft forward %{{.*}} axes [0] : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
+// CHECK: ndarray.fft r2c %{{.*}} axes [1] : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<4x4xcomplex<f64>>
+// CHECK: ndarray.fft c2r %{{.*}} axes [1] length 7 : !ndarray.ndarray<4x4xcomplex<f64>> -> !ndarray.ndarray<4x7xf64>
+// CHECK: ndarray.fft r2c %{{.*}} axes [1, 0] : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<3x7xcomplex<f64>>
+// CHECK: ndarray.fft backward %{{.*}} axes [0, 1] : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
 func.func @fourier_transforms(%c: !ndarray.ndarray<4x6xcomplex<f32>>, %r: !ndarray.ndarray<4x7xf64>) {
-  %0 = ndarray.fft forward %c axis 0 : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
-  %1 = ndarray.fft r2c %r axis 1 : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<4x4xcomplex<f64>>
-  %2 = ndarray.fft c2r %1 axis 1 length 7 : !ndarray.ndarray<4x4xcomplex<f64>> -> !ndarray.ndarray<4x7xf64>
+  %0 = ndarray.fft forward %c axes [0] : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
+  %1 = ndarray.fft r2c %r axes [1] : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<4x4xcomplex<f64>>
+  %2 = ndarray.fft c2r %1 axes [1] length 7 : !ndarray.ndarray<4x4xcomplex<f64>> -> !ndarray.ndarray<4x7xf64>
+  %3 = ndarray.fft r2c %r axes [1, 0] : !ndarray.ndarray<4x7xf64> -> !ndarray.ndarray<3x7xcomplex<f64>>
+  %4 = ndarray.fft backward %c axes [0, 1] : !ndarray.ndarray<4x6xcomplex<f32>> -> !ndarray.ndarray<4x6xcomplex<f32>>
   return
 }

@@ -344,32 +344,35 @@ def NDArray_LinalgOp : NDArray_Op<"linalg"> {
 }
 
 def NDArray_FFTOp : NDArray_Op<"fft"> {
-  let summary = "unnormalized 1-d discrete Fourier transform along an axis";
+  let summary = "unnormalized discrete Fourier transform over some axes";
   let description = [{
-    The transform of every lane of `source` along `axis`, without scaling
-    (the linalg extension's `norm` is applied by the caller):
+    The multi-dimensional transform of `source` over the distinct `axes`,
+    without scaling (the fft extension's `norm` is applied by the caller).
+    The last of `axes` is the real one of the real transforms:
 
-    | kind | source | result along `axis` |
+    | kind | source | result |
     |---|---|---|
-    | `forward` | complex, n | complex, n: sum x_j e^(-2 pi i jk/n) |
-    | `backward` | complex, n | complex, n: sum x_j e^(+2 pi i jk/n) |
-    | `r2c` | f32/f64, n | complex, n / 2 + 1 (the forward transform's non-negative frequencies) |
-    | `c2r` | complex, `length` / 2 + 1 | f32/f64, `length` (the backward transform of the Hermitian-symmetric lane) |
+    | `forward` | complex | complex, same sizes: sum x_j e^(-2 pi i j.k/n) |
+    | `backward` | complex | complex, same sizes: sum x_j e^(+2 pi i j.k/n) |
+    | `r2c` | f32/f64, n along the last axis | complex, n / 2 + 1 along it (the forward transform's non-negative frequencies) |
+    | `c2r` | complex, `length` / 2 + 1 along the last axis | f32/f64, `length` along it (the backward transform of the Hermitian-symmetric input) |
 
     The other dimensions are equal; precisions match (f32 with
-    complex<f32>). Lowered by `lower-distruntime-to-idtr` to IDTR's FFTW
-    wrappers (`_idtr_fft_<T>`); on distributed arrays computed on the
-    gathered array.
+    complex<f32>). One op over several axes is one FFTW plan of that rank
+    (numpy's `fftn`), faster than one transform per axis. Lowered by
+    `lower-distruntime-to-idtr` to IDTR's FFTW wrappers (`_idtr_fft_<T>`);
+    on distributed arrays computed on the gathered array.
 
     ```mlir
-    %f = ndarray.fft r2c %x axis 1 : !ndarray.ndarray<4x8xf64> -> !ndarray.ndarray<4x5xcomplex<f64>>
+    %f = ndarray.fft r2c %x axes [1] : !ndarray.ndarray<4x8xf64> -> !ndarray.ndarray<4x5xcomplex<f64>>
+    %g = ndarray.fft forward %c axes [0, 1] : !ndarray.ndarray<4x8xcomplex<f32>> -> !ndarray.ndarray<4x8xcomplex<f32>>
     ```
   }];
   let arguments = (ins NDArray_FFTKindAttr:$kind, NDArray_ReadArray:$source,
-                       I64Attr:$axis, OptionalAttr<I64Attr>:$length);
+                       DenseI64ArrayAttr:$axes, OptionalAttr<I64Attr>:$length);
   let results = (outs NDArray_FreshArray:$result);
   let assemblyFormat = [{
-    `` $kind $source `axis` $axis (`length` $length^)? attr-dict `:`
+    `` $kind $source `axes` $axes (`length` $length^)? attr-dict `:`
     qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
