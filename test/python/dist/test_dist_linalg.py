@@ -1,5 +1,6 @@
 """The linalg extension on distributed arrays (rows, columns, the 2-D
-grid): computed on the gathered matrices, every rank gets numpy's result;
+grid): stacks split along the batch axis computed on each rank's matrices,
+other arrays on the gathered matrices, every rank gets numpy's result;
 matrix products of split operands through BLAS on the local blocks."""
 
 import numpy as np
@@ -47,3 +48,36 @@ def test_failure_raises_on_every_rank():
     singular = xp.asarray(np.ones((3, 3)), split=0)
     with pytest.raises(xp.linalg.LinAlgError):
         xp.linalg.inv(singular).to_numpy()
+
+
+@pytest.mark.parametrize("split", [None, 0, 1, (0, 1)], ids=str)
+@pytest.mark.parametrize("batch", [0, 1, 3, 5])
+def test_stacks_split_along_the_batch_axis(split, batch):
+    """Each rank runs LAPACK on its own matrices (no gather), with uneven
+    blocks and ranks owning none; a failure on one rank's matrix raises on
+    every rank."""
+    n = 3
+    a = (sample((batch, n, n), np.float64, seed=batch, low=-1, high=1) +
+         3 * n * np.eye(n))
+    b = sample((batch, n, 2), np.float64, seed=batch + 1)
+    h = a + np.swapaxes(a, -1, -2)
+    x, y = xp.asarray(a, split=split), xp.asarray(b, split=split)
+    check(xp.linalg.solve(x, y), np.linalg.solve(a, b), rtol=1e-10)
+    check(xp.linalg.inv(x), np.linalg.inv(a), rtol=1e-10)
+    check(xp.linalg.det(x), np.linalg.det(a), rtol=1e-10)
+    sign, logabs = xp.linalg.slogdet(x)
+    check(logabs, np.linalg.slogdet(a)[1], rtol=1e-10)
+    check(xp.linalg.eigvalsh(xp.asarray(h, split=split)),
+          np.linalg.eigvalsh(h), rtol=1e-10)
+    check(xp.linalg.svdvals(x), np.linalg.svd(a, compute_uv=False),
+          rtol=1e-10)
+    q, r = xp.linalg.qr(x)
+    check(q @ r, a, rtol=1e-10)
+    check(xp.linalg.cholesky(xp.asarray(h + 10 * np.eye(n), split=split)),
+          np.linalg.cholesky(h + 10 * np.eye(n)), rtol=1e-10)
+    if batch:
+        bad = a.copy()
+        bad[-1] = 0.0       # on the last rank that owns matrices
+        with pytest.raises(xp.linalg.LinAlgError):
+            xp.linalg.inv(xp.asarray(bad, split=split)).to_numpy()
+        check(xp.linalg.inv(x), np.linalg.inv(a), rtol=1e-10)

@@ -3,7 +3,8 @@
 //
 // The parts of ndarray-dist that give single ops a distributed algorithm
 // instead of the gather fallback: concatenation, flips, integer and boolean
-// indexing, sorts, scans with an initial row and matrix products, each
+// indexing, sorts, scans with an initial row, matrix products, Fourier
+// transforms along unsplit axes and routines on stacks of matrices, each
 // computing this rank's block of the result (see docs/distribution.md for
 // what each communicates).
 //
@@ -377,6 +378,76 @@ LogicalResult imex::ndarray::detail::distributeVectorMatmul(MatMulOp op) {
     b.setInsertionPointAfter(total);
     redistributeResult(b, loc, total->getResult(0), resultType);
   }
+  op.erase();
+  return success();
+}
+
+/// A Fourier transform over axes other than the split one: this rank
+/// transforms its block of rows (default partition, repartitioned if the
+/// source has another) on its own; nothing else moves.
+LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
+  NDArrayType resultType = op.getType();
+  auto env = dist::getDistEnv(resultType);
+  if (!env || llvm::is_contained(op.getAxes(), 0))
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value rows = dist::getDimValue(b, loc, op.getSource(), 0);
+  auto [first, count] =
+      dist::createDefaultPartition(b, loc, env.getTeam(), rows);
+  Value owned =
+      FFTOp::create(b, loc, dist::getRowsType(resultType), op.getKindAttr(),
+                    dist::createLocalRows(b, loc, op.getSource(), first, count),
+                    op.getAxesAttr(), op.getLengthAttr());
+  replaceWithDistributed(b, op, owned, first, rows, owned);
+  return success();
+}
+
+/// A routine on a stack of matrices split along its first batch dimension:
+/// this rank runs it on its block of matrices (default partition; every
+/// input's block, repartitioned if it has another); the results keep the
+/// partition, and the failure counts are summed over the team so that
+/// every rank raises. Nothing else moves.
+LogicalResult imex::ndarray::detail::distributeBatchLinalg(LinalgOp op) {
+  auto sourceType = cast<NDArrayType>(op.getInputs().front().getType());
+  ResultRange outputs = op.getResults().drop_back();
+  auto env = dist::getDistEnv(sourceType);
+  bool batched = sourceType.getRank() >= 3;
+  for (Value input : op.getInputs())
+    batched &= cast<NDArrayType>(input.getType()).getRank() >= 3;
+  for (Value output : outputs)
+    batched &= cast<NDArrayType>(output.getType()).getRank() >= 1 &&
+               dist::getDistEnv(output.getType()) != nullptr;
+  if (!env || !batched)
+    return rewriteWithGather(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t team = env.getTeam();
+  Value rows = dist::getDimValue(b, loc, op.getInputs().front(), 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  SmallVector<Value> inputs = llvm::map_to_vector(op.getInputs(), [&](Value v) {
+    return dist::createLocalRows(b, loc, v, first, count);
+  });
+  SmallVector<Type> types;
+  for (Value output : outputs)
+    types.push_back(dist::getRowsType(cast<NDArrayType>(output.getType())));
+  Value status = op.getResults().back();
+  types.push_back(dist::withoutDistEnv(cast<NDArrayType>(status.getType())));
+  auto local = LinalgOp::create(b, loc, types, op.getKindAttr(), inputs,
+                                op.getFlagAttr());
+  for (auto [output, owned] : llvm::zip(outputs, local.getResults())) {
+    SmallVector<Value> globalShape{rows};
+    for (int64_t d = 1; d < cast<NDArrayType>(owned.getType()).getRank(); ++d)
+      globalShape.push_back(dist::getDimValue(b, loc, owned, d));
+    output.replaceAllUsesWith(dist::createFromOwned(b, loc, output.getType(),
+                                                    owned, first, globalShape));
+  }
+  Value failures = distruntime::AllReduceOp::create(
+      b, loc, local.getResults().back().getType(),
+      distruntime::ReductionKind::sum, local.getResults().back(), team);
+  if (dist::getDistEnv(status.getType()))
+    failures = dist::createDistribute(b, loc, failures, team, status.getType());
+  status.replaceAllUsesWith(failures);
   op.erase();
   return success();
 }

@@ -114,6 +114,8 @@ mlir::LogicalResult distributeMaskedSelect(MaskedSelectOp op);
 mlir::LogicalResult distributeSort(mlir::Operation *op);
 mlir::LogicalResult splitInitialRow(CumulativeOp op);
 mlir::LogicalResult distributeRowMatmul(MatMulOp op);
+mlir::LogicalResult distributeRowFFT(FFTOp op);
+mlir::LogicalResult distributeBatchLinalg(LinalgOp op);
 mlir::LogicalResult distributeVectorMatmul(MatMulOp op);
 
 } // namespace imex::ndarray::detail

@@ -556,6 +556,11 @@ LogicalResult rewriteOp(Operation *op, InsertTargets &targets) {
       return distributeVectorMatmul(matmul);
     return distributeRowMatmul(matmul);
   }
+  if (auto fft = dyn_cast<FFTOp>(op);
+      fft && dist::getDistEnv(fft.getSource().getType()))
+    return distributeRowFFT(fft);
+  if (auto linalg = dyn_cast<LinalgOp>(op); linalg && getOperandTeam(op))
+    return distributeBatchLinalg(linalg);
   if (auto select = dyn_cast<MaskedSelectOp>(op))
     return distributeMaskedSelect(select);
   if (auto take = dyn_cast<TakeOp>(op))

@@ -681,3 +681,32 @@ func.func @grid_matmul(%n: index, %v: f64, %r: !ndarray.ndarray<?x2xf64>) -> (f6
   %y = ndarray.load %t[] : !ndarray.ndarray<f64>
   return %x, %y : f64, f64
 }
+
+// -----
+
+// A Fourier transform over unsplit axes and a routine on a stack split along
+// its batch axis run on this rank's block (a repartition to the default
+// partition, a no-op when the array has it), nothing gathered; the failure
+// counts are summed over the team. A transform over the split axis is
+// computed on the gathered array.
+// CHECK-LABEL: func.func @local_fft_and_batched_linalg
+// CHECK: dist.repartition
+// CHECK: ndarray.fft forward %{{.*}} axes [2, 1] : !ndarray.ndarray<?x4x6xcomplex<f64>> -> !ndarray.ndarray<?x4x6xcomplex<f64>>
+// CHECK: dist.repartition
+// CHECK: %[[L:.*]]:2 = ndarray.linalg inv %{{.*}} : (!ndarray.ndarray<?x3x3xf64>) -> (!ndarray.ndarray<?x3x3xf64>, !ndarray.ndarray<i64>)
+// CHECK: dist.init_dist_array
+// CHECK: distruntime.allreduce sum %[[L]]#1 team = 1 : !ndarray.ndarray<i64>
+// CHECK: dist.repartition %{{.*}} offset %c0{{.*}} size %c5
+// CHECK: ndarray.fft forward %{{.*}} axes [0] : !ndarray.ndarray<5x4x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>>
+func.func @local_fft_and_batched_linalg(%x: !ndarray.ndarray<5x4x6xcomplex<f64>>, %m: !ndarray.ndarray<5x3x3xf64>) -> (tensor<5x4x6xcomplex<f64>>, tensor<5x3x3xf64>, tensor<i64>, tensor<5x4x6xcomplex<f64>>) {
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<5x4x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>>
+  %b = ndarray.copy %m {dist.team = 1 : i64} : !ndarray.ndarray<5x3x3xf64> -> !ndarray.ndarray<5x3x3xf64>
+  %f = ndarray.fft forward %a axes [2, 1] : !ndarray.ndarray<5x4x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>>
+  %i:2 = ndarray.linalg inv %b : (!ndarray.ndarray<5x3x3xf64>) -> (!ndarray.ndarray<5x3x3xf64>, !ndarray.ndarray<i64>)
+  %g = ndarray.fft forward %f axes [0] : !ndarray.ndarray<5x4x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>>
+  %tf = ndarray.to_tensor %f : !ndarray.ndarray<5x4x6xcomplex<f64>> -> tensor<5x4x6xcomplex<f64>>
+  %ti = ndarray.to_tensor %i#0 : !ndarray.ndarray<5x3x3xf64> -> tensor<5x3x3xf64>
+  %ts = ndarray.to_tensor %i#1 : !ndarray.ndarray<i64> -> tensor<i64>
+  %tg = ndarray.to_tensor %g : !ndarray.ndarray<5x4x6xcomplex<f64>> -> tensor<5x4x6xcomplex<f64>>
+  return %tf, %ti, %ts, %tg : tensor<5x4x6xcomplex<f64>>, tensor<5x3x3xf64>, tensor<i64>, tensor<5x4x6xcomplex<f64>>
+}
