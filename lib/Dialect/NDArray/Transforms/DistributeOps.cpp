@@ -412,7 +412,7 @@ LogicalResult imex::ndarray::detail::distributeBatchLinalg(LinalgOp op) {
   auto sourceType = cast<NDArrayType>(op.getInputs().front().getType());
   ResultRange outputs = op.getResults().drop_back();
   auto env = dist::getDistEnv(sourceType);
-  bool batched = sourceType.getRank() >= 3;
+  bool batched = true;
   for (Value input : op.getInputs())
     batched &= cast<NDArrayType>(input.getType()).getRank() >= 3;
   for (Value output : outputs)
@@ -435,13 +435,9 @@ LogicalResult imex::ndarray::detail::distributeBatchLinalg(LinalgOp op) {
   types.push_back(dist::withoutDistEnv(cast<NDArrayType>(status.getType())));
   auto local = LinalgOp::create(b, loc, types, op.getKindAttr(), inputs,
                                 op.getFlagAttr());
-  for (auto [output, owned] : llvm::zip(outputs, local.getResults())) {
-    SmallVector<Value> globalShape{rows};
-    for (int64_t d = 1; d < cast<NDArrayType>(owned.getType()).getRank(); ++d)
-      globalShape.push_back(dist::getDimValue(b, loc, owned, d));
-    output.replaceAllUsesWith(dist::createFromOwned(b, loc, output.getType(),
-                                                    owned, first, globalShape));
-  }
+  for (auto [output, owned] : llvm::zip(outputs, local.getResults()))
+    output.replaceAllUsesWith(
+        bindOwnedRows(b, loc, output.getType(), owned, first, rows, owned));
   Value failures = distruntime::AllReduceOp::create(
       b, loc, local.getResults().back().getType(),
       distruntime::ReductionKind::sum, local.getResults().back(), team);

@@ -97,6 +97,14 @@ void redistributeResult(mlir::OpBuilder &b, mlir::Location loc,
 /// Computes `op` on gathered operands and distributes its result again.
 mlir::LogicalResult rewriteWithGather(mlir::Operation *op);
 
+/// The distributed array of type `distType` whose block of the default
+/// partition, starting at global row `first`, is `owned`; `rows` is its
+/// global size of dimension 0, `shapeOf` has its sizes of dimensions 1...
+mlir::Value bindOwnedRows(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Type distType, mlir::Value owned,
+                          mlir::Value first, mlir::Value rows,
+                          mlir::Value shapeOf);
+
 /// Replaces the result of `op` by the distributed array of its type whose
 /// block of the default partition, starting at global row `first`, is
 /// `owned`; `rows` is its global size of dimension 0, `shapeOf` has its

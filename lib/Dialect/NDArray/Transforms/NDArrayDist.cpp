@@ -106,21 +106,26 @@ template <typename OpTy> LogicalResult gatherSelectedRows(OpTy op) {
 
 } // namespace
 
-/// Replaces the result of `op` by the distributed array of its type whose
-/// block of the default partition, starting at global row `first`, is
-/// `owned`; `rows` is its global size of dimension 0, `shapeOf` has its
-/// sizes of dimensions 1...
-void imex::ndarray::detail::replaceWithDistributed(OpBuilder &b, Operation *op,
-                                                   Value owned, Value first,
-                                                   Value rows, Value shapeOf) {
-  Location loc = op->getLoc();
-  Type distType = op->getResult(0).getType();
+/// The distributed array of type `distType` whose block of the default
+/// partition, starting at global row `first`, is `owned`; `rows` is its
+/// global size of dimension 0, `shapeOf` has its sizes of dimensions 1...
+Value imex::ndarray::detail::bindOwnedRows(OpBuilder &b, Location loc,
+                                           Type distType, Value owned,
+                                           Value first, Value rows,
+                                           Value shapeOf) {
   SmallVector<Value> globalShape{rows};
   for (int64_t d = 1; d < cast<NDArrayType>(distType).getRank(); ++d)
     globalShape.push_back(dist::getDimValue(b, loc, shapeOf, d));
-  Value distributed =
-      dist::createFromOwned(b, loc, distType, owned, first, globalShape);
-  op->getResult(0).replaceAllUsesWith(distributed);
+  return dist::createFromOwned(b, loc, distType, owned, first, globalShape);
+}
+
+/// Replaces the result of `op` by bindOwnedRows of its type.
+void imex::ndarray::detail::replaceWithDistributed(OpBuilder &b, Operation *op,
+                                                   Value owned, Value first,
+                                                   Value rows, Value shapeOf) {
+  op->getResult(0).replaceAllUsesWith(
+      bindOwnedRows(b, op->getLoc(), op->getResult(0).getType(), owned, first,
+                    rows, shapeOf));
   op->erase();
 }
 
