@@ -12,7 +12,8 @@
 //
 // With imex-cpu-pipeline{count-allocations=1} (the default), the lowered
 // code allocates through the _mlir_memref_to_llvm_* functions below, which
-// count and ask for huge pages for large blocks; with
+// count, ask for huge pages for large blocks and keep freed large blocks
+// for the next allocations (BlockCache below); with
 // IMEX_ALLOCATION_STATS=1 the counts are printed to stderr at exit, by every
 // rank:
 //
@@ -25,15 +26,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -192,14 +197,19 @@ struct AllocationStats {
 } allocationStats;
 } // namespace
 
+namespace {
+constexpr size_t kHugePageBlock = size_t(4) << 20;
+constexpr size_t kCachedBlock = size_t(64) << 10;
+constexpr size_t kCacheAlignment = 64;
+
 /// Asks for transparent huge pages for a block of at least 4 MiB, as
 /// numpy does for its arrays: a fresh block's first touch then faults once
 /// per 2 MiB instead of once per 4 KiB page, which costs as much as a
 /// library routine on the array (an FFT, a solve) where faults are slow.
-static void *hugePages(void *block, size_t size) {
+void *hugePages(void *block, size_t size) {
 #ifdef MADV_HUGEPAGE
-  constexpr size_t kHuge = size_t(4) << 20, kPage = 4096;
-  if (block && size >= kHuge) {
+  constexpr size_t kPage = 4096;
+  if (block && size >= kHugePageBlock) {
     uintptr_t start =
         (reinterpret_cast<uintptr_t>(block) + kPage - 1) & ~(kPage - 1);
     uintptr_t end = reinterpret_cast<uintptr_t>(block) + size;
@@ -209,22 +219,105 @@ static void *hugePages(void *block, size_t size) {
   return block;
 }
 
+/// Blocks of at least 64 KiB freed by lowered code, kept for the next
+/// allocations of about their size (up to IMEX_BLOCK_CACHE_MB in all,
+/// default 512). A kernel's temporaries are fresh blocks on every call, and
+/// the first touch of a fresh block's pages costs more than the loops that
+/// fill it (glibc maps a block again on every call: freeing a mapped block
+/// raises its mapping threshold to the block's size, which the next
+/// request of that size still reaches).
+class BlockCache {
+public:
+  /// A block of `size` bytes aligned to `alignment` (a power of two; cached
+  /// blocks are aligned to kCacheAlignment).
+  void *allocate(size_t size, size_t alignment) {
+    if (size >= kCachedBlock && alignment <= kCacheAlignment) {
+      std::lock_guard<std::mutex> lock(mutex);
+      // The most recently freed block that fits without wasting a quarter.
+      for (size_t i = cached.size(); i-- > 0;) {
+        auto [block, capacity] = cached[i];
+        if (capacity < size || capacity - size > size / 4)
+          continue;
+        cached.erase(cached.begin() + i);
+        cachedBytes -= capacity;
+        live.emplace(block, capacity);
+        return block;
+      }
+    }
+    if (size >= kCachedBlock)
+      alignment = std::max(alignment, kCacheAlignment);
+    // aligned_alloc needs a size that is a multiple of the alignment.
+    size_t rounded = (size + alignment - 1) / alignment * alignment;
+    if (rounded == 0)
+      rounded = alignment;
+    void *block = hugePages(alignment <= alignof(std::max_align_t)
+                                ? std::malloc(rounded)
+                                : std::aligned_alloc(alignment, rounded),
+                            rounded);
+    if (block && size >= kCachedBlock) {
+      std::lock_guard<std::mutex> lock(mutex);
+      live.emplace(block, rounded);
+    }
+    return block;
+  }
+
+  void release(void *block) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = live.find(block);
+      if (it != live.end()) {
+        size_t capacity = it->second;
+        live.erase(it);
+        if (capacity <= limit()) {
+          cached.emplace_back(block, capacity);
+          cachedBytes += capacity;
+          block = nullptr;
+          while (cachedBytes > limit()) {
+            std::free(cached.front().first);
+            cachedBytes -= cached.front().second;
+            cached.erase(cached.begin());
+          }
+        }
+      }
+    }
+    std::free(block);
+  }
+
+private:
+  static size_t limit() {
+    static const size_t bytes = [] {
+      const char *text = std::getenv("IMEX_BLOCK_CACHE_MB");
+      return size_t(text ? std::strtoull(text, nullptr, 10) : 512) << 20;
+    }();
+    return bytes;
+  }
+
+  std::mutex mutex;
+  std::unordered_map<void *, size_t> live;
+  std::vector<std::pair<void *, size_t>> cached;
+  size_t cachedBytes = 0;
+};
+
+BlockCache &blockCache() {
+  // Never destroyed: lowered code may free blocks during exit.
+  static BlockCache *cache = new BlockCache;
+  return *cache;
+}
+} // namespace
+
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
   ++allocated;
-  return hugePages(std::malloc(size), size);
+  return blockCache().allocate(size, alignof(std::max_align_t));
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                     size_t size) {
   ++allocated;
-  // aligned_alloc needs a size that is a multiple of the alignment.
-  size_t rounded = (size + alignment - 1) / alignment * alignment;
-  return hugePages(std::aligned_alloc(alignment, rounded ? rounded : alignment),
-                   rounded);
+  return blockCache().allocate(size, alignment);
 }
 
 extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
   if (ptr)
     ++freed;
-  std::free(ptr);
+  blockCache().release(ptr);
 }

@@ -117,9 +117,13 @@ std::string getCPUCodegenStage(const Options &options) {
                                  : "imex-math-to-libm{vector-math=0},";
   pipeline +=
       "convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,";
+  // (aligned_alloc: the aligned pointer is the allocation's, not an
+  // integer rounded up from it, so LLVM knows it aliases nothing else and
+  // vectorizes loops writing a fresh buffer without run-time checks.)
   pipeline += options.countAllocations
-                  ? "finalize-memref-to-llvm{use-generic-functions=1},"
-                  : "finalize-memref-to-llvm,";
+                  ? "finalize-memref-to-llvm{use-generic-functions=1 "
+                    "use-aligned-alloc=1},"
+                  : "finalize-memref-to-llvm{use-aligned-alloc=1},";
   pipeline += "convert-complex-to-llvm,convert-arith-to-llvm,"
               "convert-index-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
               "imex-llvm-noalias-args,"

@@ -542,14 +542,24 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("prod", x, axis, dtype, include_initial)
 
 
+def _accumulating(kind, x, axis, dtype, keepdims):
+    """sum or prod with `dtype`: accumulated in `dtype` as numpy does (the
+    elements converted first); integer results wrap as they would, so they
+    are reduced in the default width and converted at the end."""
+    if dtype is None:
+        return _reduce(kind, x, axis, keepdims)
+    dtype = _dtypes.canonical(dtype)
+    if dtype.kind in "fc":
+        return _reduce(kind, astype(x, dtype, copy=False), axis, keepdims)
+    return astype(_reduce(kind, x, axis, keepdims), dtype)
+
+
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
-    result = _reduce("sum", x, axis, keepdims)
-    return result if dtype is None else astype(result, dtype)
+    return _accumulating("sum", x, axis, dtype, keepdims)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    result = _reduce("prod", x, axis, keepdims)
-    return result if dtype is None else astype(result, dtype)
+    return _accumulating("prod", x, axis, dtype, keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):  # noqa: A001

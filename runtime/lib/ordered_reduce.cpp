@@ -1,15 +1,18 @@
 // Reproducible sums and products of floating point (and complex) arrays
 // split over a team along dimension 0. Their result depends on the order of
 // the operations, so the order is fixed by the array, not by the ranks: the
-// rows are reduced in blocks of IDTR_ORDERED_BLOCK consecutive global rows,
-// each block in row order by the rank holding its first row (the rest of
-// the block, fewer rows than a block, comes from the next ranks), and the
-// block results in block order on every rank. Every rank count gives the
-// same bits. Moved: less than a block of rows per rank boundary, and the
+// pairwise tree of the global row indices (rows 2i and 2i+1, then those
+// results pairwise, ...), the tree the lowered code of one process uses.
+// Its subtrees of IDTR_ORDERED_BLOCK consecutive global rows (blocks) are
+// computed by the rank holding the block's first row (the rest of the
+// block, fewer rows than a block, comes from the next ranks), the tree of
+// the block results on every rank. Every rank count gives the same bits as
+// one process. Moved: less than a block of rows per rank boundary, and the
 // block results (rows / IDTR_ORDERED_BLOCK per column) to every rank.
 #include "internal.hpp"
 #include "typed.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <vector>
 
@@ -44,6 +47,47 @@ void combine_row(typename TR::T *__restrict acc,
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// out = the pairwise tree of `count` rows of R elements (`row(i)` points
+/// to row i): rows 2i and 2i+1 combined, then those results pairwise, an
+/// odd last one passed up; the identity for no row. The tree of a
+/// distributed array's rows that the lowered code of one process builds
+/// (PairwiseReduction.cpp): a stack of complete subtrees (a binary
+/// counter), merged from the right at the end, over chunks of columns.
+template <class TR, class RowFn>
+void tree_rows(int64_t count, int64_t R, RowFn row, typename TR::T *out,
+               bool sum) {
+  using T = typename TR::T;
+  constexpr int64_t kChunk = 256;
+  const T identity = static_cast<T>(sum ? 0.0f : 1.0f);
+  std::vector<T> stack;
+  std::vector<int> level;
+  for (int64_t c0 = 0; c0 < R; c0 += kChunk) {
+    const int64_t w = std::min(kChunk, R - c0);
+    stack.clear();
+    level.clear();
+    for (int64_t i = 0; i < count; ++i) {
+      const T *r = row(i) + c0;
+      stack.resize((level.size() + 1) * kChunk);
+      std::copy(r, r + w, stack.end() - kChunk);
+      level.push_back(0);
+      while (level.size() >= 2 &&
+             level[level.size() - 1] == level[level.size() - 2]) {
+        T *right = stack.data() + (level.size() - 1) * kChunk;
+        combine_row<TR>(right - kChunk, right, w, sum);
+        level.pop_back();
+        ++level.back();
+      }
+    }
+    while (level.size() >= 2) {
+      T *right = stack.data() + (level.size() - 1) * kChunk;
+      combine_row<TR>(right - kChunk, right, w, sum);
+      level.pop_back();
+    }
+    for (int64_t c = 0; c < w; ++c)
+      out[c0 + c] = level.empty() ? identity : stack[c];
+  }
+}
 
 template <class TR>
 void ordered_reduce(const char *entry, int64_t team, int64_t ir, void *id,
@@ -156,21 +200,23 @@ void ordered_reduce(const char *entry, int64_t team, int64_t ir, void *id,
                          MPI_STATUSES_IGNORE);
     });
 
-  // Each block in row order.
+  // Each block by the tree of its rows.
   const bool sum = op == IDTR_OP_SUM;
   const T identity = static_cast<T>(sum ? 0.0f : 1.0f);
   const int64_t total_blocks = ceil_div(rows, B);
   std::vector<T> results(
       static_cast<size_t>(std::max<int64_t>(total_blocks * R, 1)), identity);
   for (int64_t b = first_block; b < first_block + blocks; ++b) {
-    T *acc = results.data() + b * R;
-    for (int64_t g = b * B; g < block_end(b); ++g) {
-      const T *row =
-          g < end ? local + (g - offset) * R : tail_rows.data() + (g - end) * R;
-      combine_row<TR>(acc, row, R, sum);
-    }
+    tree_rows<TR>(
+        block_end(b) - b * B, R,
+        [&](int64_t i) {
+          const int64_t g = b * B + i;
+          return g < end ? local + (g - offset) * R
+                         : tail_rows.data() + (g - end) * R;
+        },
+        results.data() + b * R, sum);
   }
-  // The block results to every rank, then in block order.
+  // The block results to every rank, then their tree.
   if (p > 1 && total_blocks * R > 0) {
     std::vector<int> cnts(p), displs(p);
     for (int r = 0; r < p; ++r) {
@@ -189,10 +235,16 @@ void ordered_reduce(const char *entry, int64_t team, int64_t ir, void *id,
              blocks * R * int64_t(sizeof(T)));
   }
   std::vector<T> total(static_cast<size_t>(std::max<int64_t>(R, 1)), identity);
-  for (int64_t b = 0; b < total_blocks; ++b)
-    combine_row<TR>(total.data(), results.data() + b * R, R, sum);
+  tree_rows<TR>(
+      total_blocks, R,
+      [&](int64_t i) -> const T * { return results.data() + i * R; },
+      total.data(), sum);
+  // The identity combined with the tree, as one process does (numpy's
+  // +0.0 for sums of -0.0).
+  std::vector<T> ident(static_cast<size_t>(std::max<int64_t>(R, 1)), identity);
+  combine_row<TR>(ident.data(), total.data(), R, sum);
   if (R > 0)
-    copy_view(out, dense_view(total.data(), out.sizes, d));
+    copy_view(out, dense_view(ident.data(), out.sizes, d));
 }
 
 } // namespace

@@ -18,6 +18,8 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace imex;
 using namespace imex::ndarray;
@@ -42,28 +44,38 @@ TypedAttr getIdentity(OpBuilder &b, Type element,
       real.isUnsignedInteger() ? b.getIntegerType(width) : real, one ? 1 : 0);
 }
 
-/// Floating point sums and products over split axes of a grid array are
-/// computed in tiles of kOrderedTile elements along each of them, fixed by
-/// global indices, and the tiles' results in tile order.
+/// Floating point sums and products over a split axis of a grid array are
+/// computed in tiles of kOrderedTile elements along it, fixed by global
+/// indices: subtrees of the pairwise tree one process builds.
 constexpr int64_t kOrderedTile = 64;
 
 /// Grids: the partials of each rank are written into its part of an array
 /// of the combined shape filled with the identity and allreduced (each
 /// element has one contributor, the identity elsewhere). Floating point sums
-/// and products: the other reduced axes are reduced on the block first (they
-/// are whole on every rank), then each rank fetches the tiles starting in its
-/// block (the rest of its last tiles from the next ranks: less than a tile
-/// per block boundary, one repartition), reduces each tile, and the tiles'
-/// results, combined as above, are reduced in tile order. Every grid and
-/// rank count gives the same bits.
+/// and products, axes innermost first as on one process: the reduced axes
+/// after the innermost reduced split axis on the block (they are whole on
+/// every rank), then each rank fetches the tiles along that axis starting
+/// in its block (the rest of its last tile from the next ranks: less than a
+/// tile per block boundary, one repartition) and reduces each tile; the
+/// tiles' results, combined as above (the outer axes at their global size),
+/// are reduced with the outer reduced axes on every rank. Every grid and
+/// rank count gives the bits of one process.
 TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
                        NDArrayType sourceType, ArrayRef<int64_t> reducedAxes,
                        const GridArray &array) {
   SmallVector<int64_t> axes(reducedAxes);
   int64_t team = env.getTeam();
-  SmallVector<int64_t> tileAxes, localAxes;
+  // Floating point sums and products reduce the axes innermost first, as
+  // one process does (PairwiseReduction.cpp): the reduced axes after the
+  // innermost split one on the block, then the tiles along that split axis,
+  // then the tile results and the outer reduced axes, replicated.
+  int64_t tiledAxis = -1;
   for (int64_t d : axes)
-    (llvm::is_contained(env.getSplit(), d) ? tileAxes : localAxes).push_back(d);
+    if (llvm::is_contained(env.getSplit(), d))
+      tiledAxis = std::max(tiledAxis, d);
+  SmallVector<int64_t> tileAxes = {tiledAxis}, localAxes, replicatedAxes;
+  for (int64_t d : axes)
+    (d > tiledAxis ? localAxes : replicatedAxes).push_back(d);
   // The offsets of a kept-shape array of this rank's block.
   auto keptOffsets = [&b, loc, axes, array] {
     IndexMath m{b, loc};
@@ -212,7 +224,7 @@ TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
     Value all = combineInto(tileResults, like(allShape), allSizes, tileOffsets,
                             combineKind);
     return ReductionOp::create(b, loc, combinedType(type, element), kind, all,
-                               b.getDenseI64ArrayAttr(tileAxes),
+                               b.getDenseI64ArrayAttr(replicatedAxes),
                                /*keepdims=*/true, /*correction=*/nullptr)
         .getResult();
   };

@@ -16,6 +16,16 @@ struct LLVMNoAliasArgsPass
     : public imex::impl::LLVMNoAliasArgsBase<LLVMNoAliasArgsPass> {
   void runOnOperation() override {
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      // The allocation functions of the generic memref lowering return
+      // fresh blocks, as malloc does (which LLVM knows).
+      if (func.isExternal() &&
+          (func.getSymName() == "_mlir_memref_to_llvm_alloc" ||
+           func.getSymName() == "_mlir_memref_to_llvm_aligned_alloc") &&
+          func.getNumResults() == 1) {
+        func.setResultAttr(0, LLVM::LLVMDialect::getNoAliasAttrName(),
+                           UnitAttr::get(&getContext()));
+        return;
+      }
       Attribute attr = func->getAttr(imex::kNoAliasArgsAttrName);
       if (!attr)
         return;

@@ -115,6 +115,23 @@ mlir::Value convertAndBroadcast(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Type to, llvm::ArrayRef<int64_t> shape,
                                 llvm::ArrayRef<mlir::OpFoldResult> sizes);
 
+/// `source` reduced over `axes` by `kind` (a floating point or complex sum
+/// or product, or a moment's sum) along the pairwise tree of each axis's
+/// indices, innermost axis first (PairwiseReduction.cpp). `element` (null:
+/// the elements are of the accumulator type) maps a source element and the
+/// elements of `extraInputs` (read by `extraMaps`) to the accumulator type
+/// `accType`; `finish` reduces an axis holding at most one value.
+mlir::Value buildPairwiseReduction(
+    mlir::OpBuilder &b, mlir::Location loc, ReductionKind kind,
+    mlir::Value source, llvm::ArrayRef<int64_t> axes, mlir::Type accType,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        element,
+    mlir::ValueRange extraInputs, llvm::ArrayRef<mlir::AffineMap> extraMaps,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   ReductionKind, mlir::Value, int64_t)>
+        finish);
+
 /// The patterns of SliceLowering.cpp: views, slices and inserts
 /// (`inPlaceOverwrites` as in populateNDArrayToLinalgConversionPatterns).
 void populateSliceLoweringPatterns(

@@ -626,7 +626,7 @@ struct ConvertNDArrayToLinalgPass
         arith::ArithDialect, bufferization::BufferizationDialect,
         cf::ControlFlowDialect, complex::ComplexDialect, linalg::LinalgDialect,
         math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-        tensor::TensorDialect>();
+        tensor::TensorDialect, vector::VectorDialect>();
     target.addLegalOp<UnrealizedConversionCastOp>();
     auto legalTypes = [&](Operation *op) {
       return converter.isLegal(op->getOperandTypes()) &&

@@ -10,6 +10,7 @@
 #include "imex/Conversion/NDArrayToLinalg/NDArrayToLinalg.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
+#include "imex/Dialect/Region/IR/Region.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
@@ -101,15 +102,38 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
           "zero-size array to reduction operation min/max, which has no "
           "identity");
 
-    auto convertInput = [&](Type to) {
-      return [=](OpBuilder &b, Location nloc, ValueRange args) {
-        return convertScalar(b, nloc, args[0], sourceType, to);
-      };
+    auto convertInput = [&](OpBuilder &b, Location nloc, ValueRange args) {
+      return convertScalar(b, nloc, args[0], sourceType, resultType);
     };
     bool moment = kind == ReductionKind::mean || kind == ReductionKind::var ||
                   kind == ReductionKind::std;
-    Value result = buildReduction(rewriter, loc, kind, source, axes, resultType,
-                                  convertInput(resultType));
+    // Floating point sums and products along the pairwise tree (numpy's
+    // accuracy, and the bits of distributed programs); on the GPU the
+    // region lowering splits reductions itself.
+    bool pairwise = kind != ReductionKind::min && kind != ReductionKind::max &&
+                    kind != ReductionKind::any && kind != ReductionKind::all &&
+                    isa<FloatType, ComplexType>(resultType) &&
+                    !getArrayType(op.getSource())
+                         .getEnvironment<imex::region::GPUEnvAttr>();
+    auto finish = [&](OpBuilder &b, Location nloc, ReductionKind k,
+                      Value partial, int64_t axis) {
+      return buildReduction(
+          b, nloc, k, partial, {axis}, resultType,
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+    };
+    auto reduce =
+        [&](ReductionKind k,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> element,
+            bool converts, ValueRange extras = {},
+            ArrayRef<AffineMap> extraMaps = {}) {
+          if (!pairwise)
+            return buildReduction(rewriter, loc, k, source, axes, resultType,
+                                  element, extras, extraMaps);
+          return buildPairwiseReduction(
+              rewriter, loc, k, source, axes, resultType,
+              converts ? element : nullptr, extras, extraMaps, finish);
+        };
+    Value result = reduce(kind, convertInput, sourceType != resultType);
     if (moment) {
       Type storage = getStorageType(resultType);
       auto keptType = cast<RankedTensorType>(result.getType());
@@ -132,14 +156,14 @@ struct ReductionLowering : public OpConversionPattern<ReductionOp> {
             keptExprs.push_back(rewriter.getAffineDimExpr(dim));
         AffineMap meanMap = AffineMap::get(tensorType.getRank(), 0, keptExprs,
                                            rewriter.getContext());
-        Value squares = buildReduction(
-            rewriter, loc, ReductionKind::sum, source, axes, resultType,
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
+        Value squares = reduce(
+            ReductionKind::sum,
+            [&](OpBuilder &b, Location nloc, ValueRange args) -> Value {
               Value x = convertScalar(b, nloc, args[0], sourceType, resultType);
               Value d = arith::SubFOp::create(b, nloc, x, args[1]);
               return arith::MulFOp::create(b, nloc, d, d);
             },
-            result, meanMap);
+            /*converts=*/true, result, meanMap);
         double correction =
             op.getCorrection() ? op.getCorrection()->convertToDouble() : 0.0;
         Value dof = arith::SubFOp::create(

@@ -305,9 +305,12 @@ IDTR_API void _idtr_forget_plan(int64_t team, int64_t key);
  *     product (op 1) over dimension 0 of the array of `rows` rows split over
  *     the team (blocks in rank order) whose block on this rank is `in`
  *     (global rows [offset, offset + size)), in an order fixed by the
- *     array: blocks of IDTR_ORDERED_BLOCK global rows, each reduced in row
- *     order from the identity, then the block results in block order. The
- *     same bits on every number of ranks. The rank holding a block's first
+ *     array: the pairwise tree of the global row indices (rows 2i and 2i+1,
+ *     then those results pairwise, an odd last one passed up), combined
+ *     with the identity at the end (+0.0 for sums), the tree one process's
+ *     lowered code uses. The same bits on every number of ranks. Its
+ *     subtrees of IDTR_ORDERED_BLOCK rows are computed where the block's
+ *     first row is; the rank holding a block's first
  *     row receives the rest of it from the next ranks (less than a block
  *     per rank boundary); the block results go to every rank (one
  *     allgather).
