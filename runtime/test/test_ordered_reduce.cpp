@@ -1,7 +1,8 @@
 // _idtr_ordered_reduce_*: sums and products over dimension 0 of a split
-// array in the array's fixed blocking, the same bits on every rank count and
-// partition (checked against the blocking computed on the whole array by
-// every rank), moving less than a block of rows per rank boundary.
+// array along the pairwise tree of its global rows, the same bits on every
+// rank count and partition (checked against the tree computed level by level
+// on the whole array by every rank), moving less than a block of rows per
+// rank boundary.
 #include "test_util.hpp"
 
 #include <cstring>
@@ -58,25 +59,38 @@ TYPED_TEST(OrderedReduce, SameBitsOnEveryPartition) {
   const int64_t B = IDTR_ORDERED_BLOCK;
   int config = 0;
   for (int64_t op : {IDTR_OP_SUM, IDTR_OP_PROD})
-    for (int64_t rows : {int64_t(0), int64_t(1), B - 1, B, B + 1, 3 * B + 7})
+    for (int64_t rows : {int64_t(0), int64_t(1), int64_t(2), int64_t(5), B - 1,
+                         B, B + 1, 3 * B + 7, 5 * B + 3})
       for (const Vec &trailing : {Vec{}, Vec{3}, Vec{2, 2}})
         for (PartKind kind : all_parts())
           for (Layout layout : {Layout::Dense, Layout::Strided}) {
             if (!sampled<D>(config++))
               continue;
             const int64_t R = numel(trailing);
-            // The reference: blocks of B rows in row order, then the block
-            // results in block order, on the whole array.
+            // The reference: the pairwise tree of the global rows, level by
+            // level (rows 2i and 2i+1 combined, an odd last one passed up),
+            // on the whole array, then combined with the identity.
             const T identity = static_cast<T>(op == IDTR_OP_SUM ? 0.0 : 1.0);
-            std::vector<T> expect(static_cast<size_t>(R), identity);
-            for (int64_t b = 0; b * B < rows; ++b) {
-              std::vector<T> acc(static_cast<size_t>(R), identity);
-              for (int64_t g = b * B; g < std::min((b + 1) * B, rows); ++g)
-                for (int64_t c = 0; c < R; ++c)
-                  acc[c] = combine<D>(acc[c], input<D>(op, g * R + c), op);
+            std::vector<std::vector<T>> level;
+            for (int64_t g = 0; g < rows; ++g) {
+              level.emplace_back();
               for (int64_t c = 0; c < R; ++c)
-                expect[c] = combine<D>(expect[c], acc[c], op);
+                level.back().push_back(input<D>(op, g * R + c));
             }
+            while (level.size() > 1) {
+              std::vector<std::vector<T>> next;
+              for (size_t i = 0; i + 1 < level.size(); i += 2) {
+                next.push_back(level[i]);
+                for (int64_t c = 0; c < R; ++c)
+                  next.back()[c] = combine<D>(level[i][c], level[i + 1][c], op);
+              }
+              if (level.size() % 2)
+                next.push_back(level.back());
+              level = std::move(next);
+            }
+            std::vector<T> expect(static_cast<size_t>(R), identity);
+            for (int64_t c = 0; c < R && !level.empty(); ++c)
+              expect[c] = combine<D>(identity, level[0][c], op);
             Part part = make_part(rows, p, kind);
             Vec shape{part.size[me]};
             shape.insert(shape.end(), trailing.begin(), trailing.end());

@@ -41,3 +41,23 @@ def check(actual, expected, exact=False, rtol=None):
                                    equal_nan=True)
     else:
         np.testing.assert_array_equal(got, expected)
+
+
+def pairwise_reduce(x, axes, kind="sum"):
+    """The documented order of floating point sums and products (docs/
+    python.md, Reductions): each reduced axis, innermost first, by the
+    pairwise tree of its indices (elements 2i and 2i+1 combined, then those
+    results pairwise, an odd last one passed up), level by level; then the
+    identity combined with the result (numpy's +0.0 for sums of -0.0)."""
+    op = np.multiply if kind == "prod" else np.add
+    x = np.asarray(x)
+    for axis in sorted(axes, reverse=True):
+        x = np.moveaxis(x, axis, 0)
+        while x.shape[0] > 1:
+            half = x.shape[0] // 2
+            pairs = op(x[0:2 * half:2], x[1:2 * half:2])
+            x = np.concatenate([pairs, x[2 * half:]], axis=0)
+        identity = np.ones if kind == "prod" else np.zeros
+        result = identity(x.shape[1:], dtype=x.dtype)
+        x = op(result, x[0]) if x.shape[0] == 1 else result
+    return x

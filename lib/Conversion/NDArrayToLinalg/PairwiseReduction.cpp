@@ -50,13 +50,14 @@ public:
   /// when it has none). `element` maps an element and the elements of
   /// `extras` (read by `extraMaps` in the source's index space, not using
   /// `axis`) to the accumulator type.
+  /// The first six levels in one pass, then the levels above (on n / 64
+  /// values) one at a time.
   Value reduce(Value source, int64_t axis,
                function_ref<Value(OpBuilder &, Location, ValueRange)> element,
                ValueRange extras, ArrayRef<AffineMap> extraMaps) {
     Value blocks = level(source, axis, element, extras, extraMaps);
-    return whileLonger(blocks, axis, [&](Value tensor) {
-      return level(tensor, axis, nullptr, {}, {});
-    });
+    return whileLonger(blocks, axis,
+                       [&](Value tensor) { return halve(tensor, axis); });
   }
 
 private:
@@ -268,14 +269,12 @@ private:
 
   /// The blocks along the innermost axis, where the loop vectorizer would
   /// vectorize across blocks (a gather per element): loops over the blocks
-  /// reading each as 8 vectors of 8 elements, whose tree is built of
-  /// vector shuffles (the even and the odd elements of two vectors) and
-  /// additions, the last three levels within one vector.
+  /// reading each as a vector of 64 elements, whose first levels are
+  /// vector shuffles (the even and the odd elements) and additions.
   Value innermostBlocks(Value source, Value whole) {
     IndexMath m{b, loc};
     int64_t rank = shapeOf(source).size();
     Type elementType = getElementTypeOrSelf(source.getType());
-    auto vectorType = VectorType::get({kLanes}, elementType);
     SmallVector<Value> bounds;
     for (int64_t d = 0; d + 1 < rank; ++d)
       bounds.push_back(toIndex(b, loc, getSize(b, loc, source, d)));
@@ -286,44 +285,59 @@ private:
         b, loc, lower, bounds, steps, ValueRange{init},
         [&](OpBuilder &nb, Location nloc, ValueRange ivs,
             ValueRange iterArgs) -> scf::ValueVector {
-          SmallVector<Value> index(ivs);
+          // The block as one vector of 64, read by a loop over its 8 rows
+          // (unrolled by LLVM into vector loads where the axis is
+          // contiguous).
           Value start = arith::MulIOp::create(
               nb, nloc, ivs.back(),
               arith::ConstantIndexOp::create(nb, nloc, kBlock));
-          SmallVector<Value> rows;
-          for (int64_t r = 0; r < kLanes; ++r) {
-            SmallVector<Value> lanes;
-            for (int64_t l = 0; l < kLanes; ++l) {
-              index.back() = arith::AddIOp::create(
-                  nb, nloc, start,
-                  arith::ConstantIndexOp::create(nb, nloc, r * kLanes + l));
-              lanes.push_back(
-                  tensor::ExtractOp::create(nb, nloc, source, index));
+          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+          Value one = arith::ConstantIndexOp::create(nb, nloc, 1);
+          Value rowCount = arith::ConstantIndexOp::create(nb, nloc, kLanes);
+          auto blockType = VectorType::get({kBlock}, elementType);
+          // (Every element is overwritten: the zeros fold away.)
+          Value initial = arith::ConstantOp::create(nb, nloc, blockType,
+                                                    nb.getZeroAttr(blockType));
+          auto read = scf::ForOp::create(
+              nb, nloc, zero, rowCount, one, ValueRange{initial},
+              [&](OpBuilder &lb, Location lloc, Value r, ValueRange acc) {
+                Value rowOffset = arith::MulIOp::create(
+                    lb, lloc, r,
+                    arith::ConstantIndexOp::create(lb, lloc, kLanes));
+                Value rowStart =
+                    arith::AddIOp::create(lb, lloc, start, rowOffset);
+                Value block = acc[0];
+                for (int64_t l = 0; l < kLanes; ++l) {
+                  Value lane = arith::ConstantIndexOp::create(lb, lloc, l);
+                  SmallVector<Value> index(ivs);
+                  index.back() =
+                      arith::AddIOp::create(lb, lloc, rowStart, lane);
+                  Value x = tensor::ExtractOp::create(lb, lloc, source, index);
+                  Value position =
+                      arith::AddIOp::create(lb, lloc, rowOffset, lane);
+                  block = vector::InsertOp::create(lb, lloc, x, block,
+                                                   OpFoldResult(position));
+                }
+                scf::YieldOp::create(lb, lloc, block);
+              });
+          Value values = read.getResult(0);
+          // Levels 1-3: the even and the odd elements combined.
+          for (int64_t width = kBlock / 2; width >= kLanes; width /= 2) {
+            SmallVector<int64_t> evens, odds;
+            for (int64_t i = 0; i < width; ++i) {
+              evens.push_back(2 * i);
+              odds.push_back(2 * i + 1);
             }
-            rows.push_back(
-                vector::FromElementsOp::create(nb, nloc, vectorType, lanes));
+            Value even =
+                vector::ShuffleOp::create(nb, nloc, values, values, evens);
+            Value odd =
+                vector::ShuffleOp::create(nb, nloc, values, values, odds);
+            values = combine(nb, nloc, even, odd);
           }
-          // Levels 1-3: pairs of vectors to one vector of pair results.
-          SmallVector<int64_t> evens, odds;
-          for (int64_t l = 0; l < kLanes; ++l) {
-            evens.push_back(2 * l);
-            odds.push_back(2 * l + 1);
-          }
-          while (rows.size() > 1) {
-            SmallVector<Value> next;
-            for (size_t i = 0; i < rows.size(); i += 2) {
-              Value even = vector::ShuffleOp::create(nb, nloc, rows[i],
-                                                     rows[i + 1], evens);
-              Value odd = vector::ShuffleOp::create(nb, nloc, rows[i],
-                                                    rows[i + 1], odds);
-              next.push_back(combine(nb, nloc, even, odd));
-            }
-            rows = std::move(next);
-          }
-          // Levels 4-6 within the vector of the 8 results of 8 elements.
+          // Levels 4-6 on the 8 results of 8 elements.
           SmallVector<Value> lanes;
           for (int64_t l = 0; l < kLanes; ++l)
-            lanes.push_back(vector::ExtractOp::create(nb, nloc, rows[0], l));
+            lanes.push_back(vector::ExtractOp::create(nb, nloc, values, l));
           Value value = tree(nb, nloc, lanes);
           SmallVector<Value> at(ivs);
           return {tensor::InsertOp::create(nb, nloc, value, iterArgs[0], at)};

@@ -581,28 +581,29 @@ func.func @grid_stencil_update(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: i
 
 // -----
 
-// A floating point sum over split axes of a grid array: each rank fetches
-// the tiles (64 elements along each split axis, fixed by global indices)
-// starting in its block, pads them with -0.0, reduces each tile, and the
-// tiles' results (an identity-filled array of all tiles, allreduced) are
-// reduced in tile order on every rank.
+// A floating point sum over split axes of a grid array, axes innermost
+// first as on one process: each rank fetches the tiles along the innermost
+// split axis (64 elements, fixed by global indices) starting in its block,
+// pads them with -0.0 and reduces each tile; the tiles' results (an
+// identity-filled array of all tiles and all rows, allreduced) are reduced
+// with the outer axis on every rank.
 !grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // CHECK-LABEL: func.func @grid_float_sum
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
 // CHECK-DAG: %[[ID:.*]] = arith.constant -0.000000e+00 : f64
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
-// CHECK: %[[T0:.*]] = arith.ceildivsi %[[O0]], %[[C64]]
-// CHECK: %[[L0:.*]] = arith.muli %[[T0]], %[[C64]]
-// CHECK: %[[LO0:.*]] = arith.minsi %[[L0]], %[[N]]
-// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[LO0]], %{{.*}}] target_sizes[%[[S0:.*]], %[[S1:.*]]] team = 1
+// CHECK: %[[T1:.*]] = arith.ceildivsi %[[O1]], %[[C64]]
+// CHECK: %[[L1:.*]] = arith.muli %[[T1]], %[[C64]]
+// CHECK: %[[LO1:.*]] = arith.minsi %[[L1]], %[[M]]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[O0]], %[[LO1]]] target_sizes[%[[S0:.*]], %[[S1:.*]]] team = 1
 // CHECK: %[[BOX:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
 // CHECK: %[[PAD:.*]] = ndarray.create(%{{.*}}, %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
 // CHECK: %[[IN:.*]] = ndarray.immutable_insert_slice %[[BOX]]#1 into %[[PAD]][0, 0] [%[[S0]], %[[S1]]] [1, 1]
-// CHECK: %[[TILED:.*]] = ndarray.reshape %[[IN]](%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x64x?x64xf64>
-// CHECK: %[[PER:.*]] = ndarray.reduction sum %[[TILED]] axes [1, 3] keepdims : !ndarray.ndarray<?x64x?x64xf64> -> !ndarray.ndarray<?x1x?x1xf64>
-// CHECK: %[[TILES:.*]] = ndarray.squeeze %[[PER]] [1, 3]
-// CHECK: %[[ALL:.*]] = ndarray.create(%{{.*}}, %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
-// CHECK: %[[MINE:.*]] = ndarray.immutable_insert_slice %[[TILES]] into %[[ALL]]
+// CHECK: %[[TILED:.*]] = ndarray.reshape %[[IN]](%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?x64xf64>
+// CHECK: %[[PER:.*]] = ndarray.reduction sum %[[TILED]] axes [2] keepdims : !ndarray.ndarray<?x?x64xf64> -> !ndarray.ndarray<?x?x1xf64>
+// CHECK: %[[TILES:.*]] = ndarray.squeeze %[[PER]] [2]
+// CHECK: %[[ALL:.*]] = ndarray.create(%[[N]], %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
+// CHECK: %[[MINE:.*]] = ndarray.immutable_insert_slice %[[TILES]] into %[[ALL]][%[[O0]], %{{.*}}]
 // CHECK: %[[R:.*]] = distruntime.allreduce sum %[[MINE]] team = 1
 // CHECK: %[[S:.*]] = ndarray.reduction sum %[[R]] axes [0, 1] keepdims : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x1xf64>
 // CHECK: ndarray.squeeze %[[S]] [0, 1] : !ndarray.ndarray<1x1xf64> -> !ndarray.ndarray<f64>
