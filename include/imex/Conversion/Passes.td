@@ -102,7 +102,10 @@ def LLVMNoAliasArgs : Pass<"imex-llvm-noalias-args", "::mlir::ModuleOp"> {
     records in `imex.noalias_llvm_args` where their allocated and aligned
     pointers land in the expanded LLVM signature, and this pass marks those
     arguments `llvm.noalias` (upstream drops `llvm.noalias` of memref
-    arguments unless the bare-pointer calling convention is used).
+    arguments unless the bare-pointer calling convention is used). The
+    results of the allocation functions the generic memref lowering calls
+    (`_mlir_memref_to_llvm_alloc`, `_mlir_memref_to_llvm_aligned_alloc`)
+    are marked `llvm.noalias` too: fresh blocks, as malloc's.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
