@@ -238,7 +238,7 @@ private:
       maps.push_back(map);
     }
     maps.push_back(b.getMultiDimIdentityMap(rank));
-    Value init = blocksInit(source, axis, count);
+    Value init = empty(source, axis, count);
     return linalg::GenericOp::create(
                b, loc, init.getType(), inputs, init, maps,
                SmallVector<utils::IteratorType>(rank,
@@ -257,16 +257,6 @@ private:
         .getResult(0);
   }
 
-  /// An empty tensor shaped like `source` with `count` along `axis`.
-  Value blocksInit(Value source, int64_t axis, Value count) {
-    SmallVector<int64_t> shape = shapeOf(source);
-    SmallVector<OpFoldResult> sizes = getSizes(b, loc, source);
-    sizes[axis] = getAsOpFoldResult(count);
-    std::optional<int64_t> constant = getConstantIntValue(sizes[axis]);
-    shape[axis] = constant ? *constant : ShapedType::kDynamic;
-    return createEmpty(b, loc, shape, sizes, storage);
-  }
-
   /// The blocks along the innermost axis, where the loop vectorizer would
   /// vectorize across blocks (a gather per element): loops over the blocks
   /// reading each as a vector of 64 elements, whose first levels are
@@ -279,7 +269,7 @@ private:
     for (int64_t d = 0; d + 1 < rank; ++d)
       bounds.push_back(toIndex(b, loc, getSize(b, loc, source, d)));
     bounds.push_back(whole);
-    Value init = blocksInit(source, rank - 1, whole);
+    Value init = empty(source, rank - 1, whole);
     SmallVector<Value> lower(rank, m.c(0)), steps(rank, m.c(1));
     scf::LoopNest nest = scf::buildLoopNest(
         b, loc, lower, bounds, steps, ValueRange{init},
