@@ -1,0 +1,96 @@
+"""The statements of bench/statements, timed with the Python frontend (and
+numpy with --numpy) on n x m float64 arrays A and B split by --split; run
+under mpirun for several ranks. Prints one JSON line per statement from
+rank 0: the best mean time per execution over 5 rounds of --reps, the
+slowest rank's."""
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+
+def statements(xp):
+    """name -> function of (A, B) running the statement once."""
+    def assign_expr(A, B):
+        B[:, :] = A + 1.0
+
+    def update_rows(A, B):
+        B[1:-1, :] = B[1:-1, :] + A[1:-1, :]
+
+    def iadd_rows(A, B):
+        B[1:-1, :] += A[1:-1, :]
+
+    def scale_columns(A, B):
+        B[:, 1:-1] = A[:, 1:-1] * 2.0
+
+    def imul_whole(A, B):
+        view = B[:, :]
+        view *= 0.5
+
+    def stencil(A, B):
+        B[1:-1, 1:-1] = 0.25 * (A[:-2, 1:-1] + A[2:, 1:-1] + A[1:-1, :-2] +
+                                A[1:-1, 2:])
+
+    def normalize(A, B):
+        B[:, :] = A / xp.sum(A)
+
+    def where(A, B):
+        B[:, :] = xp.where(A > 0.5, A, 0.0)
+
+    def mask_assign(A, B):
+        B[A > 0.5] = 0.0
+
+    return {f.__name__: f for f in (assign_expr, update_rows, iadd_rows,
+                                    scale_columns, imul_whole, stencil,
+                                    normalize, where, mask_assign)}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n", type=int, default=4096)
+    parser.add_argument("--m", type=int, default=4096)
+    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--split", default="0")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--numpy", action="store_true")
+    args = parser.parse_args()
+    i, j = np.meshgrid(np.arange(args.n), np.arange(args.m), indexing="ij")
+    a = ((i * 7919 + j * 104729) % 1000) / 1000.0
+    if args.numpy:
+        xp, sync, slowest, rank = np, (lambda: None), (lambda t: t), 0
+        A, B = a, np.zeros_like(a)
+    else:
+        import imex as xp
+        xp.init()
+        split = tuple(int(s) for s in args.split.split(","))
+        split = split[0] if len(split) == 1 else split
+        A = xp.asarray(a, split=split)
+        B = xp.zeros(a.shape, split=split)
+        sync, rank = xp.sync, xp.rank()
+        try:
+            from mpi4py import MPI
+            slowest = lambda t: MPI.COMM_WORLD.allreduce(t, op=MPI.MAX)
+        except ImportError:
+            slowest = lambda t: t
+    chosen = [s for s in args.only.split(",") if s]
+    for name, run in statements(xp).items():
+        if chosen and name not in chosen:
+            continue
+        run(A, B)
+        sync()
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(args.reps):
+                run(A, B)
+            sync()
+            best = min(best, slowest((time.perf_counter() - t0) / args.reps))
+        if rank == 0:
+            print(json.dumps({"statement": name, "seconds": best}),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
