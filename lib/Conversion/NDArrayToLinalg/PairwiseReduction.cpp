@@ -73,9 +73,10 @@ private:
     // (Sliced to the complete blocks, so that static sizes verify.)
     Value blocks = fullBlocks(slice(source, axis, m.c(0), tailStart), axis,
                               whole, element, extras, extraMaps);
-    Value tail = slice(source, axis, tailStart, m.sub(n, tailStart));
-    tail = whileLonger(mapElements(tail, element, extras, extraMaps), axis,
-                       [&](Value tensor) { return halve(tensor, axis); });
+    Value rest = m.sub(n, tailStart);
+    Value tail = partialBlock(mapElements(slice(source, axis, tailStart, rest),
+                                          element, extras, extraMaps),
+                              axis, rest);
     // The complete blocks' results followed by the partial block's.
     Value tailLength = tensor::DimOp::create(b, loc, tail, axis);
     Value joined = empty(blocks, axis, m.add(whole, tailLength));
@@ -333,6 +334,68 @@ private:
           return {tensor::InsertOp::create(nb, nloc, value, iterArgs[0], at)};
         });
     return nest.results.front();
+  }
+
+  /// The tree of `tail` (`rest` < 64 elements along `axis`), at most one
+  /// value along it. Up to 8 elements (a reduction over a short axis: the
+  /// whole work) in one pass: 8 reads of single elements (the last one
+  /// repeated), the missing ones replaced by the identity, which leaves the
+  /// tree's results as they are; more by halving.
+  Value partialBlock(Value tail, int64_t axis, Value rest) {
+    IndexMath m{b, loc};
+    auto type = cast<RankedTensorType>(tail.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] = ShapedType::kDynamic;
+    auto resultType = RankedTensorType::get(shape, type.getElementType());
+    auto halved = [&](OpBuilder &nb, Location nloc) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      Value result =
+          whileLonger(tail, axis, [&](Value t) { return halve(t, axis); });
+      if (result.getType() != resultType)
+        result = tensor::CastOp::create(b, nloc, resultType, result);
+      scf::YieldOp::create(nb, nloc, result);
+    };
+    std::optional<int64_t> known = getConstantIntValue(rest);
+    if (known && (*known == 0 || *known > kLanes)) {
+      Value result =
+          whileLonger(tail, axis, [&](Value t) { return halve(t, axis); });
+      return result.getType() == resultType
+                 ? result
+                 : tensor::CastOp::create(b, loc, resultType, result)
+                       .getResult();
+    }
+    Value one = m.c(1);
+    Value short_ = arith::AndIOp::create(
+        b, loc, cmpIndex(b, loc, arith::CmpIPredicate::uge, rest, one),
+        cmpIndex(b, loc, arith::CmpIPredicate::ule, rest, m.c(kLanes)));
+    auto shortTree = [&](OpBuilder &nb, Location nloc) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+      Value last = m.sub(rest, one);
+      SmallVector<Value> inputs, present;
+      for (int64_t e = 0; e < kLanes; ++e) {
+        Value at = b.createOrFold<arith::MinUIOp>(nloc, m.c(e), last);
+        inputs.push_back(slice(tail, axis, at, one));
+        present.push_back(
+            cmpIndex(b, nloc, arith::CmpIPredicate::ult, m.c(e), rest));
+      }
+      Value identity = buildReductionIdentity(b, nloc, kind, accType);
+      Value result = buildElementwise(
+          b, nloc, inputs, shapeOf(inputs.front()), storage,
+          [&](OpBuilder &eb, Location eloc, ValueRange args) {
+            SmallVector<Value> values;
+            for (int64_t e = 0; e < kLanes; ++e)
+              values.push_back(arith::SelectOp::create(eb, eloc, present[e],
+                                                       args[e], identity));
+            return tree(eb, eloc, values);
+          },
+          getSizes(b, nloc, inputs.front()));
+      if (result.getType() != resultType)
+        result = tensor::CastOp::create(b, nloc, resultType, result);
+      scf::YieldOp::create(nb, nloc, result);
+    };
+    return scf::IfOp::create(b, loc, short_, shortTree, halved).getResult(0);
   }
 
   /// `step` applied to `tensor` while it has more than one element along
