@@ -240,7 +240,7 @@ public:
           continue;
         cached.erase(cached.begin() + i);
         cachedBytes -= capacity;
-        live.emplace(block, capacity);
+        live[block] = capacity;
         return block;
       }
     }
@@ -255,8 +255,10 @@ public:
                                 : std::aligned_alloc(alignment, rounded),
                             rounded);
     if (block && size >= kCachedBlock) {
+      // (Assigned: an entry of a block freed elsewhere than release() must
+      // not outlive it.)
       std::lock_guard<std::mutex> lock(mutex);
-      live.emplace(block, rounded);
+      live[block] = rounded;
     }
     return block;
   }
