@@ -195,6 +195,11 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
             return
         destination, reversed_axes, new_axes = _view(self._node, key,
                                                      for_write=True)
+        if (isinstance(value, ndarray) and not reversed_axes and
+                not new_axes and _same_region(value._node, destination)):
+            # `a[k] += x` ends with `a[k] = a[k]` (Python's augmented
+            # assignment of an item): the in-place operator has written it.
+            return
         source = _operand(value, self.dtype)
         if isinstance(source, Node):
             shape = source.shape
@@ -559,6 +564,15 @@ def _view(node, key, for_write=False):
         return _positive_view(node, entries, []), reversed_axes, new_axes
     view = _positive_view(node, entries, new_axes, reversed_axes)
     return view
+
+
+def _same_region(node, other):
+    """Whether two nodes are the same array or views of one node by the same
+    index."""
+    if node is other:
+        return True
+    return (node.op == "view" and other.op == "view" and
+            node.inputs[0] is other.inputs[0] and node.attrs == other.attrs)
 
 
 def _positive_view(node, entries, new_axes, reversed_axes=()):

@@ -181,6 +181,30 @@ def test_inplace_operators():
     check(i, (np.arange(6, dtype=np.int32) // 2) << 1)
 
 
+def test_augmented_item_assignment_runs_one_kernel():
+    # `a[k] op= x` is `t = a[k]; t op= x; a[k] = t` in Python: the in-place
+    # operator writes the view, and the final self-assignment must not copy
+    # the region again (a second kernel, as slow as the update itself).
+    x = sample((6, 5), np.float64, seed=14)
+    a, b = xp.asarray(x), xp.asarray(x)
+    xp.sync()
+    before = xp.stats()["dispatches"]
+    a[1:-1, :] += b[1:-1, :]
+    xp.sync()
+    assert xp.stats()["dispatches"] - before == 1
+    a[:, ::2] *= 3.0
+    a[...] -= 1.0
+    expected = x.copy()
+    expected[1:-1, :] += x[1:-1, :]
+    expected[:, ::2] *= 3.0
+    expected -= 1.0
+    check(a, expected)
+    # A different region of the same array is still written.
+    a[1:3] = a[0:2]
+    expected[1:3] = expected[0:2].copy()
+    check(a, expected)
+
+
 def test_inplace_keeps_the_dtype():
     a = xp.asarray(np.arange(4, dtype=np.int32))
     a += xp.asarray(np.ones(4, np.int64))
