@@ -25,8 +25,7 @@ struct Block {
   MPI_Comm comm;
 };
 
-void partition(int64_t n, int parts, int index, int64_t &start,
-               int64_t &size) {
+void partition(int64_t n, int parts, int index, int64_t &start, int64_t &size) {
   int64_t base = n / parts, extra = n % parts;
   // The last ranks one more, as IDTR.
   int64_t first_long = parts - extra;
@@ -65,9 +64,8 @@ void exchange(std::vector<double> &a, const Block &b) {
                   MPI_DOUBLE, &column);
   MPI_Type_commit(&column);
   int cols = static_cast<int>(b.cols);
-  MPI_Sendrecv(&at(a, b, 0, 0), cols, MPI_DOUBLE, b.up, 0,
-               &at(a, b, b.rows, 0), cols, MPI_DOUBLE, b.down, 0, b.comm,
-               MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&at(a, b, 0, 0), cols, MPI_DOUBLE, b.up, 0, &at(a, b, b.rows, 0),
+               cols, MPI_DOUBLE, b.down, 0, b.comm, MPI_STATUS_IGNORE);
   MPI_Sendrecv(&at(a, b, b.rows - 1, 0), cols, MPI_DOUBLE, b.down, 1,
                &at(a, b, -1, 0), cols, MPI_DOUBLE, b.up, 1, b.comm,
                MPI_STATUS_IGNORE);
