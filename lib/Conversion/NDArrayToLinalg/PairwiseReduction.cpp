@@ -347,24 +347,18 @@ private:
     SmallVector<int64_t> shape(type.getShape());
     shape[axis] = ShapedType::kDynamic;
     auto resultType = RankedTensorType::get(shape, type.getElementType());
+    // (whileLonger's result is dynamic along `axis`: of `resultType`.)
+    auto halvedTail = [&] {
+      return whileLonger(tail, axis, [&](Value t) { return halve(t, axis); });
+    };
+    std::optional<int64_t> known = getConstantIntValue(rest);
+    if (known && (*known == 0 || *known > kLanes))
+      return halvedTail();
     auto halved = [&](OpBuilder &nb, Location nloc) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-      Value result =
-          whileLonger(tail, axis, [&](Value t) { return halve(t, axis); });
-      if (result.getType() != resultType)
-        result = tensor::CastOp::create(b, nloc, resultType, result);
-      scf::YieldOp::create(nb, nloc, result);
+      scf::YieldOp::create(nb, nloc, halvedTail());
     };
-    std::optional<int64_t> known = getConstantIntValue(rest);
-    if (known && (*known == 0 || *known > kLanes)) {
-      Value result =
-          whileLonger(tail, axis, [&](Value t) { return halve(t, axis); });
-      return result.getType() == resultType
-                 ? result
-                 : tensor::CastOp::create(b, loc, resultType, result)
-                       .getResult();
-    }
     Value one = m.c(1);
     Value short_ = arith::AndIOp::create(
         b, loc, cmpIndex(b, loc, arith::CmpIPredicate::uge, rest, one),
