@@ -82,6 +82,10 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
 /// Tensors -> buffers, in place where possible, every buffer freed.
 inline std::string getBufferizationStage() {
   return "imex-keep-update-temporaries,imex-eliminate-empty-tensors,"
+         // (A view an elementwise op reads and the slice it then writes,
+         // both of one destination at equal offsets, as one value: one-shot
+         // bufferization sees the update in place, `d[s] = d[s] + x`.)
+         "cse,"
          "one-shot-bufferize{allow-return-allocs-from-"
          "loops bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"

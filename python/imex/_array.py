@@ -181,12 +181,16 @@ class ndarray:  # noqa: N801 (the array API's name for the array object)
         return _wrap(_view(self._node, key))
 
     def __setitem__(self, key, value):
-        # A value no variable holds (`a[k] = expr`: referenced only by the
-        # caller's stack, this frame and getrefcount's argument) need not be
-        # stored: it is computed straight into its destination.
+        # A value or index array no variable holds (`a[k > 0] = expr`:
+        # referenced only by the caller's stack, this frame and getrefcount's
+        # argument) need not be stored: it is computed in the kernel that
+        # writes the destination.
         if (_TEMPORARY_REFCOUNT and isinstance(value, ndarray) and
                 sys.getrefcount(value) <= _TEMPORARY_REFCOUNT):
             value._node.handle = None
+        if (_TEMPORARY_REFCOUNT and isinstance(key, ndarray) and
+                sys.getrefcount(key) <= _TEMPORARY_REFCOUNT):
+            key._node.handle = None
         if _is_boolean_mask(key):
             masked_assign(self, key, value)
             return

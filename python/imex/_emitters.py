@@ -379,7 +379,11 @@ def _view_slice(b, node):
     for d, entry in enumerate(node.attrs):
         kind, start, start_end, size, size_end, step = entry
         literal = d in split_axes and kind == "slice"
-        offsets.append(_slice_operand(b, shape, d, start, start_end, literal))
+        if start_end is None and not literal:
+            offsets.append(b.offset_arg(start, parent.id, d))
+        else:
+            offsets.append(_slice_operand(b, shape, d, start, start_end,
+                                          literal))
         strides.append(str(step))
         if kind == "int":
             sizes.append("1")
@@ -415,6 +419,10 @@ def _emit_write(b, destination, source):
     """`destination[...] = source`; a view is written as a slice of its
     parent (the same IR as `parent[slice] = source`, which distributed
     arrays update in place without copies of the view)."""
+    if destination.op == "view":
+        b.share_write_offsets(destination.inputs[0].id, {
+            d: entry[1] for d, entry in enumerate(destination.attrs)
+            if entry[2] is None})
     src = (b.value(source) if isinstance(source, Node)
            else b.scalar(*source))
     # (Views dropping dimensions keep the subview: the source broadcasts to

@@ -65,8 +65,10 @@ def _masked_assign(x, mask, value):
     except ValueError:
         fits = False
     if fits:
-        wide = reshape(mask, tuple(mask.shape) + (1,) * len(rest))
-        x[...] = where(wide, value, x)
+        if rest:
+            mask = reshape(mask, tuple(mask.shape) + (1,) * len(rest))
+            mask._node.handle = None  # (an intermediate: not stored)
+        x[...] = where(mask, value, x)
         return
     # One value (or sub-array) per selected element, in row-major order of
     # the mask: a put at the positions of the selected elements.

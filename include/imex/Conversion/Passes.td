@@ -320,7 +320,15 @@ def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
     their root tensor (through `tensor.extract_slice` sources,
     `tensor.insert_slice` destinations and `tensor.cast`s, e.g. the ghost
     writes of a halo exchange); views proven disjoint from `s` (direct
-    slices of D, by value bounds) do not count.
+    slices of D, by value bounds) do not count, nor does the slice `s`
+    itself (offsets, sizes and strides equal by value bounds) where f is
+    elementwise and reads it with the indexing map it writes with
+    (`D[s] = D[s] + x`: each element is read before it is written, in the
+    same iteration). An elementwise f reading the whole of D when `s` is
+    all of D (`D[...] = D * 2`) is made to read it as the slice `s`, which
+    `eliminate-empty-tensors` then makes f's init: after CSE, one-shot
+    bufferization sees one value read and written elementwise and computes
+    the update in place.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
@@ -39,24 +40,103 @@ Value getRoot(Value value) {
   return value;
 }
 
-/// Whether the input `view` of the op whose result `insert` writes may
-/// overlap the elements `insert` writes into its destination.
-bool mayOverlap(Value view, tensor::InsertSliceOp insert) {
+/// Whether `linalgOp` reads its `input` at the element it writes with
+/// `init`, in every iteration (an elementwise op: reading and writing the
+/// same buffer then needs no temporary).
+bool readsWhereItWrites(linalg::LinalgOp linalgOp, OpOperand *input,
+                        OpOperand *init) {
+  return linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+         linalgOp.getMatchingIndexingMap(input) ==
+             linalgOp.getMatchingIndexingMap(init) &&
+         linalgOp.getMatchingIndexingMap(init).isPermutation();
+}
+
+/// Size `d` of the tensor `value`: static, or the size a buffer it was made
+/// of was given (a kernel argument's `memref.reinterpret_cast`), or else
+/// the size as a value bounds variable.
+ValueBoundsConstraintSet::Variable sizeOf(Value value, int64_t d) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(d))
+    return OpFoldResult(
+        Builder(value.getContext()).getIndexAttr(type.getDimSize(d)));
+  if (auto toTensor = value.getDefiningOp<bufferization::ToTensorOp>()) {
+    Value buffer = toTensor.getBuffer();
+    auto view = buffer.getDefiningOp<OffsetSizeAndStrideOpInterface>();
+    if (view && view.getMixedSizes().size() == size_t(type.getRank()))
+      return view.getMixedSizes()[d];
+  }
+  return ValueBoundsConstraintSet::Variable(value, d);
+}
+
+/// Whether `insert` writes its whole destination (offsets 0, unit strides,
+/// the destination's sizes).
+bool writesWholeDestination(tensor::InsertSliceOp insert) {
+  for (auto [d, offset, size, stride] :
+       llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes(),
+                       insert.getMixedStrides())) {
+    FailureOr<bool> whole =
+        ValueBoundsConstraintSet::areEqual(size, sizeOf(insert.getDest(), d));
+    if (!isConstantIntValue(offset, 0) || !isConstantIntValue(stride, 1) ||
+        failed(whole) || !*whole)
+      return false;
+  }
+  return true;
+}
+
+/// Whether the input `view` of `linalgOp`, whose result `insert` writes
+/// into its destination, may read elements the op overwrites before it
+/// reads them: views overlapping the written slice, but for the written
+/// slice itself read elementwise (`d[s] = d[s] + x`).
+bool mayOverlap(linalg::LinalgOp linalgOp, OpOperand *input, OpOperand *init,
+                tensor::InsertSliceOp insert) {
+  Value view = input->get();
   if (getRoot(view) != getRoot(insert.getDest()))
     return false;
   auto extract = view.getDefiningOp<tensor::ExtractSliceOp>();
   if (!extract || extract.getSource() != insert.getDest())
     return true;
+  MLIRContext *context = insert.getContext();
+  if (readsWhereItWrites(linalgOp, input, init)) {
+    FailureOr<bool> equivalent = ValueBoundsConstraintSet::areEquivalentSlices(
+        context, HyperrectangularSlice(extract), HyperrectangularSlice(insert));
+    if (succeeded(equivalent) && *equivalent)
+      return false;
+  }
   FailureOr<bool> overlapping = ValueBoundsConstraintSet::areOverlappingSlices(
-      insert.getContext(), HyperrectangularSlice(extract),
-      HyperrectangularSlice(insert));
+      context, HyperrectangularSlice(extract), HyperrectangularSlice(insert));
   return failed(overlapping) || *overlapping;
+}
+
+/// An elementwise op reading the whole destination its result overwrites
+/// (`d[...] = d * 2`) reads it as the slice written, whose equal slice
+/// `eliminate-empty-tensors` makes the op's init: then the update is in
+/// place (after CSE, one-shot bufferization sees one value read and written
+/// elementwise).
+void readWholeDestinationAsSlice(IRRewriter &rewriter, DominanceInfo &domInfo,
+                                 linalg::LinalgOp linalgOp, OpOperand *init,
+                                 tensor::InsertSliceOp insert) {
+  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+    if (input->get() != insert.getDest() ||
+        !readsWhereItWrites(linalgOp, input, init) ||
+        !writesWholeDestination(insert) ||
+        llvm::any_of(insert.getOperands().drop_front(2), [&](Value operand) {
+          return !domInfo.properlyDominates(operand, linalgOp);
+        }))
+      continue;
+    rewriter.setInsertionPoint(linalgOp);
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, insert.getLoc(), insert.getSourceType(), insert.getDest(),
+        insert.getMixedOffsets(), insert.getMixedSizes(),
+        insert.getMixedStrides());
+    rewriter.modifyOpInPlace(linalgOp, [&] { input->set(slice); });
+  }
 }
 
 struct KeepUpdateTemporariesPass
     : public imex::impl::KeepUpdateTemporariesBase<KeepUpdateTemporariesPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    DominanceInfo domInfo(getOperation());
     getOperation()->walk([&](tensor::InsertSliceOp insert) {
       auto result = dyn_cast<OpResult>(insert.getSource());
       auto linalgOp =
@@ -65,8 +145,11 @@ struct KeepUpdateTemporariesPass
         return;
       OpOperand *init = linalgOp.getDpsInitOperand(result.getResultNumber());
       auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
-      if (!empty || llvm::none_of(linalgOp.getDpsInputs(), [&](Value input) {
-            return mayOverlap(input, insert);
+      if (!empty)
+        return;
+      readWholeDestinationAsSlice(rewriter, domInfo, linalgOp, init, insert);
+      if (llvm::none_of(linalgOp.getDpsInputOperands(), [&](OpOperand *input) {
+            return mayOverlap(linalgOp, input, init, insert);
           }))
         return;
       rewriter.setInsertionPoint(linalgOp);

@@ -77,3 +77,73 @@ func.func @other_tensor(%d: tensor<?xf64>, %o: tensor<?xf64>, %n: index) -> tens
   %i = tensor.insert_slice %r into %d[1] [%n] [1] : tensor<?xf64> into tensor<?xf64>
   return %i : tensor<?xf64>
 }
+
+// -----
+
+#map = affine_map<(d0) -> (d0)>
+
+// An elementwise op reading exactly the slice it writes (`d[s] = d[s] + x`,
+// equal offsets as one SSA value) reads each element before writing it:
+// no temporary.
+// CHECK-LABEL: func.func @same_slice
+// CHECK-NOT: bufferization.alloc_tensor
+// CHECK: tensor.empty
+func.func @same_slice(%d: tensor<?xf64>, %o: index, %n: index) -> tensor<?xf64> {
+  %a = tensor.extract_slice %d[%o] [%n] [1] : tensor<?xf64> to tensor<?xf64>
+  %e = tensor.empty(%n) : tensor<?xf64>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%a : tensor<?xf64>) outs(%e : tensor<?xf64>) {
+  ^bb0(%x: f64, %z: f64):
+    %s = arith.mulf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<?xf64>
+  %i = tensor.insert_slice %r into %d[%o] [%n] [1] : tensor<?xf64> into tensor<?xf64>
+  return %i : tensor<?xf64>
+}
+
+// -----
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#transposed = affine_map<(d0, d1) -> (d1, d0)>
+
+// The same slice read transposed is not read where it is written: a
+// temporary.
+// CHECK-LABEL: func.func @same_slice_transposed
+// CHECK: bufferization.alloc_tensor
+func.func @same_slice_transposed(%d: tensor<?x?xf64>, %n: index) -> tensor<?x?xf64> {
+  %a = tensor.extract_slice %d[0, 0] [%n, %n] [1, 1] : tensor<?x?xf64> to tensor<?x?xf64>
+  %e = tensor.empty(%n, %n) : tensor<?x?xf64>
+  %r = linalg.generic {indexing_maps = [#transposed, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x?xf64>) outs(%e : tensor<?x?xf64>) {
+  ^bb0(%x: f64, %z: f64):
+    linalg.yield %x : f64
+  } -> tensor<?x?xf64>
+  %i = tensor.insert_slice %r into %d[0, 0] [%n, %n] [1, 1] : tensor<?x?xf64> into tensor<?x?xf64>
+  return %i : tensor<?x?xf64>
+}
+
+// -----
+
+#map = affine_map<(d0) -> (d0)>
+
+// An elementwise op reading the whole destination its result overwrites
+// (`d[...] = d * 2`, the sizes those the kernel argument was given) reads
+// it as the slice written (which eliminate-empty-tensors then makes its
+// init, CSE one value): no temporary.
+// CHECK-LABEL: func.func @whole_destination
+// CHECK: %[[D:.*]] = bufferization.to_tensor
+// CHECK-NOT: bufferization.alloc_tensor
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[D]][0] [%{{.*}}] [1]
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<?xf64>)
+func.func @whole_destination(%m: memref<?xf64>, %n: index) {
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [%n], strides: [1] : memref<?xf64> to memref<?xf64>
+  %d = bufferization.to_tensor %v restrict writable : memref<?xf64> to tensor<?xf64>
+  %e = tensor.empty(%n) : tensor<?xf64>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%d : tensor<?xf64>) outs(%e : tensor<?xf64>) {
+  ^bb0(%x: f64, %z: f64):
+    %s = arith.mulf %x, %x : f64
+    linalg.yield %s : f64
+  } -> tensor<?xf64>
+  %i = tensor.insert_slice %r into %d[0] [%n] [1] : tensor<?xf64> into tensor<?xf64>
+  bufferization.materialize_in_destination %i in writable %v : (tensor<?xf64>, memref<?xf64>) -> ()
+  return
+}
+
