@@ -12,7 +12,8 @@ import numpy as np
 
 
 def statements(xp):
-    """name -> function of (A, B) running the statement once."""
+    """name -> function of (A, B) (and C, A's values distributed
+    otherwise, for `redistribute`) running the statement once."""
     def assign_expr(A, B):
         B[:, :] = A + 1.0
 
@@ -42,9 +43,13 @@ def statements(xp):
     def mask_assign(A, B):
         B[A > 0.5] = 0.0
 
+    def redistribute(A, B, C):
+        B[:, :] = C
+
     return {f.__name__: f for f in (assign_expr, update_rows, iadd_rows,
                                     scale_columns, imul_whole, stencil,
-                                    normalize, where, mask_assign)}
+                                    normalize, where, mask_assign,
+                                    redistribute)}
 
 
 def main():
@@ -60,7 +65,7 @@ def main():
     a = ((i * 7919 + j * 104729) % 1000) / 1000.0
     if args.numpy:
         xp, sync, slowest, rank = np, (lambda: None), (lambda t: t), 0
-        A, B = a, np.zeros_like(a)
+        A, B, C = a, np.zeros_like(a), a.copy()
     else:
         import imex as xp
         xp.init()
@@ -68,6 +73,8 @@ def main():
         split = split[0] if len(split) == 1 else split
         A = xp.asarray(a, split=split)
         B = xp.zeros(a.shape, split=split)
+        # A's values distributed otherwise (rows: on columns; grid: rows).
+        C = xp.asarray(a, split=1 if split == 0 else 0)
         sync, rank = xp.sync, xp.rank()
         try:
             from mpi4py import MPI
@@ -78,13 +85,14 @@ def main():
     for name, run in statements(xp).items():
         if chosen and name not in chosen:
             continue
-        run(A, B)
+        arrays = (A, B, C) if name == "redistribute" else (A, B)
+        run(*arrays)
         sync()
         best = float("inf")
         for _ in range(5):
             t0 = time.perf_counter()
             for _ in range(args.reps):
-                run(A, B)
+                run(*arrays)
             sync()
             best = min(best, slowest((time.perf_counter() - t0) / args.reps))
         if rank == 0:

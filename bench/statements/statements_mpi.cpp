@@ -1,7 +1,8 @@
 // Hand-written C++/MPI loops for the statements of bench/statements: each
 // rank owns a block of the n x m float64 arrays A and B (rows, or the 2-D
 // grid of MPI_Dims_create), with one ghost row and column on each side for
-// the stencil. Usage:
+// the stencil, and C, A's values on columns (rows: on the grid), for the
+// redistribution. Usage:
 //
 //   statements_mpi STATEMENT N M REPS GRID
 //
@@ -33,10 +34,14 @@ void partition(int64_t n, int parts, int index, int64_t &start, int64_t &size) {
   size = base + (index >= first_long ? 1 : 0);
 }
 
-Block make_block(int64_t n, int64_t m, bool grid) {
+enum Layout { Rows, Grid, Columns };
+
+Block make_block(int64_t n, int64_t m, Layout layout) {
   int p, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  int dims[2] = {grid ? 0 : p, grid ? 0 : 1}, periods[2] = {0, 0};
+  int dims[2] = {layout == Rows ? p : layout == Columns ? 1 : 0,
+                 layout == Rows ? 1 : layout == Columns ? p : 0};
+  int periods[2] = {0, 0};
   MPI_Dims_create(p, 2, dims);
   Block b;
   MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &b.comm);
@@ -87,6 +92,93 @@ void clip(int64_t lo, int64_t hi, int64_t start, int64_t size, int64_t &from,
     to = from;
 }
 
+/// The blocks of every rank of MPI_COMM_WORLD (its rank order).
+std::vector<Block> all_blocks(const Block &mine) {
+  int p;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  std::vector<int64_t> mine4 = {mine.row0, mine.rows, mine.col0, mine.cols},
+                       every(4 * static_cast<size_t>(p));
+  MPI_Allgather(mine4.data(), 4, MPI_INT64_T, every.data(), 4, MPI_INT64_T,
+                MPI_COMM_WORLD);
+  std::vector<Block> blocks(static_cast<size_t>(p));
+  for (int r = 0; r < p; ++r)
+    blocks[r] = {every[4 * r], every[4 * r + 1], every[4 * r + 2],
+                 every[4 * r + 3], 0, 0, 0, 0, 0, MPI_COMM_NULL};
+  return blocks;
+}
+
+/// dst (blocks `to`) = src (blocks `from`) for two block distributions of
+/// one array: each rank packs the intersection of its source block with
+/// every destination block, one MPI_Alltoallv, then unpacks.
+struct Redistribution {
+  std::vector<Block> from, to;
+  int me;
+  std::vector<int> send_counts, send_offsets, recv_counts, recv_offsets;
+  std::vector<double> send, recv;
+
+  Redistribution(const Block &src, const Block &dst) {
+    from = all_blocks(src);
+    to = all_blocks(dst);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    size_t p = from.size();
+    send_counts.assign(p, 0);
+    recv_counts.assign(p, 0);
+    send_offsets.assign(p, 0);
+    recv_offsets.assign(p, 0);
+    for (size_t r = 0; r < p; ++r) {
+      send_counts[r] = static_cast<int>(overlap(from[me], to[r]));
+      recv_counts[r] = static_cast<int>(overlap(from[r], to[me]));
+      if (r > 0) {
+        send_offsets[r] = send_offsets[r - 1] + send_counts[r - 1];
+        recv_offsets[r] = recv_offsets[r - 1] + recv_counts[r - 1];
+      }
+    }
+    send.resize(static_cast<size_t>(send_offsets[p - 1] + send_counts[p - 1]));
+    recv.resize(static_cast<size_t>(recv_offsets[p - 1] + recv_counts[p - 1]));
+  }
+
+  static int64_t overlap(const Block &a, const Block &b) {
+    int64_t rows = std::min(a.row0 + a.rows, b.row0 + b.rows) -
+                   std::max(a.row0, b.row0);
+    int64_t cols = std::min(a.col0 + a.cols, b.col0 + b.cols) -
+                   std::max(a.col0, b.col0);
+    return rows > 0 && cols > 0 ? rows * cols : 0;
+  }
+
+  /// Visits the elements of block `owner` (as laid out locally in
+  /// `owner_block`'s array) that lie in `other`, row-major.
+  template <typename F>
+  static void each(const Block &owner, const Block &other, F f) {
+    int64_t r0 = std::max(owner.row0, other.row0),
+            r1 = std::min(owner.row0 + owner.rows, other.row0 + other.rows),
+            c0 = std::max(owner.col0, other.col0),
+            c1 = std::min(owner.col0 + owner.cols, other.col0 + other.cols);
+    for (int64_t i = r0; i < r1; ++i)
+      f(i - owner.row0, c0 - owner.col0, c1 - c0);
+  }
+
+  void run(std::vector<double> &src, const Block &sb, std::vector<double> &dst,
+           const Block &db) {
+    for (size_t r = 0; r < from.size(); ++r) {
+      double *out = send.data() + send_offsets[r];
+      each(from[me], to[r], [&](int64_t i, int64_t j, int64_t count) {
+        std::memcpy(out, &at(src, sb, i, j), count * sizeof(double));
+        out += count;
+      });
+    }
+    MPI_Alltoallv(send.data(), send_counts.data(), send_offsets.data(),
+                  MPI_DOUBLE, recv.data(), recv_counts.data(),
+                  recv_offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    for (size_t r = 0; r < from.size(); ++r) {
+      const double *in = recv.data() + recv_offsets[r];
+      each(to[me], from[r], [&](int64_t i, int64_t j, int64_t count) {
+        std::memcpy(&at(dst, db, i, j), in, count * sizeof(double));
+        in += count;
+      });
+    }
+  }
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -98,15 +190,22 @@ int main(int argc, char **argv) {
   const std::string statement = argv[1];
   const int64_t n = std::atoll(argv[2]), m = std::atoll(argv[3]);
   const int reps = std::atoi(argv[4]);
-  const Block b = make_block(n, m, std::atoi(argv[5]) != 0);
+  const bool grid = std::atoi(argv[5]) != 0;
+  const Block b = make_block(n, m, grid ? Grid : Rows);
+  // C: A's values distributed otherwise (rows: on columns; grid: on rows).
+  const Block cb = make_block(n, m, grid ? Rows : Columns);
   std::vector<double> A(static_cast<size_t>((b.rows + 2) * b.ld), 0.0),
-      B(A.size(), 0.0);
+      B(A.size(), 0.0), C(static_cast<size_t>((cb.rows + 2) * cb.ld), 0.0);
+  auto value = [](int64_t i, int64_t j) {
+    return static_cast<double>((i * 7919 + j * 104729) % 1000) / 1000.0;
+  };
   for (int64_t i = 0; i < b.rows; ++i)
     for (int64_t j = 0; j < b.cols; ++j)
-      at(A, b, i, j) =
-          static_cast<double>(((b.row0 + i) * 7919 + (b.col0 + j) * 104729) %
-                              1000) /
-          1000.0;
+      at(A, b, i, j) = value(b.row0 + i, b.col0 + j);
+  for (int64_t i = 0; i < cb.rows; ++i)
+    for (int64_t j = 0; j < cb.cols; ++j)
+      at(C, cb, i, j) = value(cb.row0 + i, cb.col0 + j);
+  Redistribution c_to_b(cb, b);
   int64_t r0, r1, c0, c1;
   clip(1, n - 1, b.row0, b.rows, r0, r1);
   clip(1, m - 1, b.col0, b.cols, c0, c1);
@@ -155,6 +254,8 @@ int main(int argc, char **argv) {
         for (int64_t j = 0; j < b.cols; ++j)
           if (at(A, b, i, j) > 0.5)
             at(B, b, i, j) = 0.0;
+    } else if (statement == "redistribute") { // B[:, :] = C
+      c_to_b.run(C, cb, B, b);
     } else {
       std::fprintf(stderr, "unknown statement %s\n", statement.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -172,12 +273,22 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, b.comm);
     best = std::min(best, slowest);
   }
+  if (statement == "redistribute")
+    for (int64_t i = 0; i < b.rows; ++i)
+      for (int64_t j = 0; j < b.cols; ++j)
+        if (at(B, b, i, j) != at(A, b, i, j)) {
+          std::fprintf(stderr, "redistribute: wrong element (%ld, %ld)\n",
+                       static_cast<long>(b.row0 + i),
+                       static_cast<long>(b.col0 + j));
+          MPI_Abort(MPI_COMM_WORLD, 1);
+        }
   int rank;
   MPI_Comm_rank(b.comm, &rank);
   if (rank == 0)
     std::printf("{\"statement\": \"%s\", \"seconds\": %.9g}\n",
                 statement.c_str(), best);
   MPI_Comm_free(const_cast<MPI_Comm *>(&b.comm));
+  MPI_Comm_free(const_cast<MPI_Comm *>(&cb.comm));
   MPI_Finalize();
   return 0;
 }

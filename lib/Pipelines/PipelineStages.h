@@ -35,7 +35,12 @@ std::string getFrontOfPipeline(const Options &options) {
 /// becomes IDTR calls before the ndarray ops are lowered.
 template <typename Options> std::string getDistStage(const Options &options) {
   std::string pipeline =
-      "ndarray-value-semantics,ndarray-dist,canonicalize,cse,";
+      "ndarray-value-semantics,ndarray-dist,canonicalize,cse,"
+      // (Twice more: sizes of distributed arrays fold to their global sizes,
+      // CSE makes their comparisons one value, then the broadcast size of
+      // equal sizes folds to the size, `select(n == 0 || n == 0, 0, n)`,
+      // and the operands of elementwise ops are seen aligned.)
+      "canonicalize,cse,canonicalize,cse,";
   if (options.coalesce)
     pipeline += "dist-coalesce,canonicalize,cse,";
   pipeline += "convert-dist-to-standard,canonicalize,cse,";

@@ -90,6 +90,14 @@ def stats():
     return dict(_core._State.stats)
 
 
+def comm_stats():
+    """This process's communication counters since it started (the
+    runtime's, over every kind of exchange): calls, messages_sent,
+    bytes_sent, collectives, collective_bytes, local_bytes (copied within
+    the process by exchanges)."""
+    return dict(_core.ext().comm_stats())
+
+
 def print0(*args, **kwargs):
     """print() on rank 0 only (the arguments are converted on every rank,
     so that gathers run everywhere)."""

@@ -72,7 +72,7 @@ class Builder:
         self.ssa = {}  # node id -> (name, dims, mlir dtype)
         self.constants = {}
         self.sizes = {}  # size -> (argument number, argument)
-        self.write_offsets = {}  # (array id, axis, offset) -> argument
+        self.write_offsets = {}  # (shape, axis, offset) -> argument
         self.inputs = set()  # ids of the nodes passed as arguments
         self.count = 0
         self.distributed = False
@@ -107,24 +107,26 @@ class Builder:
     def index_arg(self, n):
         return self._arg("index", [int(n)])
 
-    def offset_arg(self, n, array, axis):
-        """The index argument holding the run-time offset `n` of a view of
-        `array` (a node id) along `axis`: shared by the views at that
-        offset of the array a write updates (`share_write_offsets`), so that
-        the compiler sees an update reading its own target at the written
-        offsets (`b[1:] = b[1:] + a[1:]`) as one slice, computed in place."""
-        key = (array, axis, int(n))
+    def offset_arg(self, n, shape, axis):
+        """The index argument holding the run-time offset `n` of a view
+        along `axis` of an array of `shape`: shared by the views of arrays
+        of the write's shape at the written offsets (`share_write_offsets`),
+        so that the compiler sees an update reading its target or arrays
+        like it at the written slice (`b[1:, k:] = b[1:, k:] + a[1:, k:]`)
+        as that slice: computed in place, aligned with the target."""
+        key = (tuple(shape), axis, int(n))
         if key not in self.write_offsets:
             return self.index_arg(n)
         if self.write_offsets[key] is None:
             self.write_offsets[key] = self.index_arg(n)
         return self.write_offsets[key]
 
-    def share_write_offsets(self, array, offsets):
-        """Views of `array` at `offsets` (axis -> offset) are to share
-        their offset arguments with the write into it (emitted later)."""
+    def share_write_offsets(self, shape, offsets):
+        """Views at `offsets` (axis -> offset) of arrays of `shape` are to
+        share their offset arguments with the write into one (emitted
+        later)."""
         for axis, n in offsets.items():
-            self.write_offsets.setdefault((array, axis, int(n)), None)
+            self.write_offsets.setdefault((tuple(shape), axis, int(n)), None)
 
     def size(self, n):
         """The index argument holding size `n`, shared by every array

@@ -380,7 +380,7 @@ def _view_slice(b, node):
         kind, start, start_end, size, size_end, step = entry
         literal = d in split_axes and kind == "slice"
         if start_end is None and not literal:
-            offsets.append(b.offset_arg(start, parent.id, d))
+            offsets.append(b.offset_arg(start, shape, d))
         else:
             offsets.append(_slice_operand(b, shape, d, start, start_end,
                                           literal))
@@ -420,7 +420,7 @@ def _emit_write(b, destination, source):
     parent (the same IR as `parent[slice] = source`, which distributed
     arrays update in place without copies of the view)."""
     if destination.op == "view":
-        b.share_write_offsets(destination.inputs[0].id, {
+        b.share_write_offsets(destination.inputs[0].shape, {
             d: entry[1] for d, entry in enumerate(destination.attrs)
             if entry[2] is None})
     src = (b.value(source) if isinstance(source, Node)

@@ -349,6 +349,24 @@ PYBIND11_MODULE(_imex, m) {
 
   // IDTR teams (team 1 is MPI_COMM_WORLD; MPI is initialized on first use
   // unless the application, e.g. mpi4py, did).
+  m.def(
+      "comm_stats",
+      []() {
+        // (Summed over the kinds of communication: halos, repartitions,
+        // gathers, reductions, ... and plan metadata.)
+        py::dict stats;
+        for (auto [name, counter] :
+             {std::pair{"calls", IDTR_CNT_CALLS},
+              {"messages_sent", IDTR_CNT_MSGS_SENT},
+              {"bytes_sent", IDTR_CNT_BYTES_SENT},
+              {"collectives", IDTR_CNT_COLLECTIVES},
+              {"collective_bytes", IDTR_CNT_COLL_BYTES},
+              {"local_bytes", IDTR_CNT_LOCAL_BYTES}})
+          stats[name] = _idtr_stats(IDTR_STAT_ALL, counter);
+        return stats;
+      },
+      "This process's communication counters of the runtime (IDTR), summed "
+      "over kinds, since it started.");
   m.def("team_size", [](int64_t team) { return _idtr_nprocs(team); });
   m.def("team_rank", [](int64_t team) { return _idtr_prank(team); });
   // The Fortran handle of the team's cached Cartesian communicator of the

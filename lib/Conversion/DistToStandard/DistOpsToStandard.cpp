@@ -196,6 +196,47 @@ GhostAnalysis dist::detail::analyzeGhostCells(Operation *root) {
   return analysis;
 }
 
+/// Whether `view` is all of its source, seen with other (equal) sizes of
+/// dimensions 1.. (as `withViewSizes` makes it).
+static bool isWholeView(SubviewOp view) {
+  OpFoldResult rows = view.getMixedSizes()[0];
+  auto value = dyn_cast<Value>(rows);
+  auto dim = value ? value.getDefiningOp<DimOp>() : DimOp();
+  int64_t sourceRows =
+      cast<NDArrayType>(view.getSource().getType()).getDimSize(0);
+  bool allRows = dim ? dim.getSource() == view.getSource() &&
+                           isConstantIntValue(dim.getIndex(), 0)
+                     : !ShapedType::isDynamic(sourceRows) &&
+                           isConstantIntValue(rows, sourceRows);
+  return allRows &&
+         llvm::all_of(
+             view.getMixedOffsets(),
+             [](OpFoldResult o) { return isConstantIntValue(o, 0); }) &&
+         llvm::all_of(view.getMixedStrides(),
+                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+}
+
+/// The buffer `view` (of whole rows) is a view of, with the view's sizes
+/// of dimensions 1.. (the caller's: the global shape's, known to the
+/// compiler, where the buffer's own are not).
+static Value withViewSizes(OpBuilder &b, Location loc,
+                           ndarray::SubviewOp view) {
+  Value buffer = view.getSource();
+  int64_t rank = view.getType().getRank();
+  auto type = cast<NDArrayType>(buffer.getType());
+  if (type.getRank() != rank || rank < 2)
+    return buffer;
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes = view.getMixedSizes();
+  for (int64_t d = 1; d < rank; ++d)
+    if (!isConstantIntValue(view.getMixedOffsets()[d], 0) ||
+        !isConstantIntValue(view.getMixedStrides()[d], 1))
+      return buffer;
+  sizes[0] = dist::getDimSize(b, loc, buffer, 0);
+  return SubviewOp::create(b, loc, type, buffer, offsets, sizes, strides);
+}
+
 /// Whether `value` is a version of `root`: `root` itself, or made from a
 /// version by inserts into it, casts, and loops and ifs that carry versions.
 static bool isVersionOf(Value value, Value root, unsigned depth = 0) {
@@ -208,6 +249,8 @@ static bool isVersionOf(Value value, Value root, unsigned depth = 0) {
     return isVersionOf(insert.getDestination(), root, depth + 1);
   if (auto cast = dyn_cast<CastOp>(def))
     return isVersionOf(cast.getSource(), root, depth + 1);
+  if (auto view = dyn_cast<SubviewOp>(def); view && isWholeView(view))
+    return isVersionOf(view.getSource(), root, depth + 1);
   unsigned i = cast<OpResult>(value).getResultNumber();
   if (auto loop = dyn_cast<scf::ForOp>(def))
     return isVersionOf(loop.getInitArgs()[i], root, depth + 1) &&
@@ -286,7 +329,7 @@ struct InitDistArrayLowering
       Value first =
           getValueOrCreateConstantIndexOp(b, loc, view.getMixedOffsets()[0]);
       Value rows = m.rows(block);
-      local = {castTo(b, loc, view.getSource(), bufferType),
+      local = {castTo(b, loc, withViewSizes(b, loc, view), bufferType),
                first,
                m.c(0),
                rows,

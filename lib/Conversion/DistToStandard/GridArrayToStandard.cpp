@@ -536,6 +536,20 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
   GridUpdates &updates;
 };
 
+/// Whether inserting `src` at `offsets` of `shape` into `dest` writes all of
+/// `dest` from arrays with the same blocks (the same offset, size and
+/// global shape values): each rank's block is then the source's.
+static bool isWholeAlignedInsert(const GridArray &src, const GridArray &dest,
+                                 ArrayRef<Value> offsets,
+                                 ArrayRef<Value> shape) {
+  for (size_t d = 0; d < dest.shape.size(); ++d)
+    if (!isConstantIntValue(offsets[d], 0) || shape[d] != dest.shape[d] ||
+        src.shape[d] != dest.shape[d] || src.offsets[d] != dest.offsets[d] ||
+        src.sizes[d] != dest.sizes[d])
+      return false;
+  return true;
+}
+
 /// An insert with unit strides: each rank writes the part of the slice in
 /// its block, its source elements taken from the source's blocks (when
 /// they are that part, as for a stencil update), else fetched from them
@@ -575,6 +589,14 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
         getPartOf(op.getSource(), ghosts) == part) {
       // (The source was computed in this part: a stencil update.)
       local = GridArray::unpack(source).block(b, loc);
+    } else if (isGridArray(sourceType) && lead == 0 &&
+               isWholeAlignedInsert(GridArray::unpack(source), dest,
+                                    sliceOffsets, sliceShape)) {
+      // (The whole of an array with the same blocks: `b[...] = f(a)`.)
+      GridArray src = GridArray::unpack(source);
+      local = src.block(b, loc);
+      first = dest.offsets; // (in slice coordinates: the slice is all)
+      count = src.sizes;
     } else if (isGridArray(sourceType)) {
       GridArray src = GridArray::unpack(source);
       SmallVector<Value> boxOffsets, boxSizes;

@@ -59,8 +59,30 @@ struct CollapseRepartitions : public OpRewritePattern<RepartitionOp> {
   }
 };
 
+/// Whether `target` is the target of the whole of its array (offsets 0,
+/// strides 1, dimension 0 its global number of rows), whose local target
+/// is the rows the array owns.
+static bool targetsWholeArray(LocalTargetOfSliceOp target) {
+  std::optional<SmallVector<InitDistArrayOp>> roots =
+      getStorageRoots(target.getArray());
+  if (!roots || roots->empty())
+    return false;
+  OpFoldResult rows = target.getMixedSizes()[0];
+  bool wholeRows = llvm::all_of(*roots, [&](InitDistArrayOp init) {
+    return !init.getGlobalShape().empty() &&
+           isEqualConstantIntOrValue(rows, init.getGlobalShape()[0]);
+  });
+  return wholeRows &&
+         llvm::all_of(
+             target.getMixedOffsets(),
+             [](OpFoldResult o) { return isConstantIntValue(o, 0); }) &&
+         llvm::all_of(target.getMixedStrides(),
+                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+}
+
 /// Whether [offset, offset + size) are the rows the view `view` owns: the
-/// target of the same slice of an array owning the same rows as its base.
+/// target of the same slice of an array owning the same rows as its base,
+/// or of the whole of an array owning the rows `view` owns.
 static bool isOwnedRangeOfView(Value view, Value offset, Value size) {
   auto target = offset.getDefiningOp<LocalTargetOfSliceOp>();
   if (!target || size.getDefiningOp() != target ||
@@ -69,6 +91,8 @@ static bool isOwnedRangeOfView(Value view, Value offset, Value size) {
   int64_t rank = target.getArray().getType().getRank();
   if (size != target->getResult(rank))
     return false;
+  if (targetsWholeArray(target) && haveSameOwnedRows(view, target.getArray()))
+    return true;
   // (An update of the view owns the rows the view owns.)
   while (Operation *def = view.getDefiningOp()) {
     if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def))
@@ -78,11 +102,17 @@ static bool isOwnedRangeOfView(Value view, Value offset, Value size) {
     else
       break;
   }
+  // (The same rows: dimension 0 of the slices alike; the others do not
+  // decide which rows a rank owns.)
   auto slice = view.getDefiningOp<OffsetSizeAndStrideOpInterface>();
   if (!slice || !isa<ExtractSliceOp, SubviewOp>(slice.getOperation()) ||
-      !slice.isSameAs(target, [](OpFoldResult a, OpFoldResult b) {
-        return isEqualConstantIntOrValue(a, b);
-      }))
+      slice.getMixedOffsets().size() != target.getMixedOffsets().size() ||
+      !isEqualConstantIntOrValue(slice.getMixedOffsets()[0],
+                                 target.getMixedOffsets()[0]) ||
+      !isEqualConstantIntOrValue(slice.getMixedSizes()[0],
+                                 target.getMixedSizes()[0]) ||
+      !isEqualConstantIntOrValue(slice.getMixedStrides()[0],
+                                 target.getMixedStrides()[0]))
     return false;
   return haveSameOwnedRows(slice->getOperand(0), target.getArray());
 }

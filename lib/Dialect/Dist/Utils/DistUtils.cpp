@@ -38,8 +38,10 @@ OpFoldResult dist::getDimSize(OpBuilder &b, Location loc, Value array,
   auto type = cast<NDArrayType>(array.getType());
   if (!type.isDynamicDim(dim))
     return b.getIndexAttr(type.getDimSize(dim));
-  Value index = arith::ConstantIndexOp::create(b, loc, dim);
-  return DimOp::create(b, loc, array, index).getResult();
+  // (Folded where the array's sizes are given, e.g. a subview's: arrays
+  // of the same sizes then have the same size values.)
+  Value index = b.createOrFold<arith::ConstantIndexOp>(loc, dim);
+  return b.createOrFold<DimOp>(loc, array, index);
 }
 
 Value dist::createBroadcastSize(OpBuilder &b, Location loc, Value x, Value y) {

@@ -278,9 +278,23 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
         globalShape[d] = ShapedType::kDynamic;
       auto distType = dist::withDistEnv(
           type.cloneWith(globalShape, type.getElementType()), *env);
+      // (Seen with the partition's sizes, checked equal: the blocks of
+      // arrays of one shape and distribution then have the same size
+      // values, and operations between them need no broadcasting.)
+      NDArrayType localType = dist::getLocalType(distType);
+      SmallVector<OpFoldResult> blockSizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        blockSizes.push_back(
+            localType.isDynamicDim(d)
+                ? OpFoldResult(sizes[d])
+                : OpFoldResult(b.getIndexAttr(localType.getDimSize(d))));
+      SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+      SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
       Value owned = block;
-      if (owned.getType() != dist::getLocalType(distType))
-        owned = CastOp::create(b, loc, dist::getLocalType(distType), owned);
+      if (owned.getType() != localType)
+        owned = CastOp::create(b, loc, localType, owned);
+      owned = SubviewOp::create(b, loc, localType, owned, zeros, blockSizes,
+                                ones);
       Value distributed = dist::InitDistArrayOp::create(
           b, loc, distType, owned, offsets, shape, /*spare_rows=*/nullptr);
       for (OpOperand *use : uses)

@@ -621,17 +621,19 @@ func.func @columns_scan_and_sort(%n: index) -> (tensor<?x?xf64>, tensor<?x?xi64>
 // -----
 
 // An argument with dist.split is this rank's block of that distribution
-// (checked against the block's sizes at run time); an update in place is
-// written back as this rank's block of the final value.
+// (checked against the block's sizes at run time, then seen with them);
+// an update in place is written back as this rank's block of the final
+// value.
 // CHECK-LABEL: func.func @grid_argument
 // CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[U:.*]]: !ndarray.ndarray<?x?xf64>)
 // CHECK: %[[ME:.*]] = distruntime.team_member team = 1
 // CHECK: %[[OFF:.*]]:2, %[[SIZE:.*]]:2 = dist.grid_partition %[[ME]] grid(%{{.*}}, %{{.*}}) shape(%[[N]], %[[M]]) split [0, 1]
 // CHECK: cf.assert %{{.*}}, "argument #2 of @grid_argument is not this rank's block of its array in #dist.dist_env<team = 1, split = [0, 1]>"
-// CHECK: %[[D:.*]] = dist.init_dist_array %[[U]] offsets(%[[OFF]]#0, %[[OFF]]#1) shape(%[[N]], %[[M]]) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+// CHECK: %[[V:.*]] = ndarray.subview %[[U]][0, 0] [%[[SIZE]]#0, %[[SIZE]]#1] [1, 1]
+// CHECK: %[[D:.*]] = dist.init_dist_array %[[V]] offsets(%[[OFF]]#0, %[[OFF]]#1) shape(%[[N]], %[[M]]) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // CHECK: %[[S:.*]] = ndarray.ewbin add %[[D]], %[[D]]
 // CHECK: %[[B:.*]] = dist.owned_block_of %[[S]]
-// CHECK: ndarray.insert_slice %[[B]] into %[[U]][0, 0]
+// CHECK: ndarray.insert_slice %[[B]] into %[[V]][0, 0]
 func.func @grid_argument(%n: index, %m: index, %u: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1>, dist.split = array<i64: 0, 1>}) {
   %d = ndarray.ewbin add %u, %u : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
   ndarray.insert_slice %d into %u[0, 0] [%n, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
