@@ -39,8 +39,12 @@ enum Layout { Rows, Grid, Columns };
 Block make_block(int64_t n, int64_t m, Layout layout) {
   int p, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  int dims[2] = {layout == Rows ? p : layout == Columns ? 1 : 0,
-                 layout == Rows ? 1 : layout == Columns ? p : 0};
+  int dims[2] = {layout == Rows      ? p
+                 : layout == Columns ? 1
+                                     : 0,
+                 layout == Rows      ? 1
+                 : layout == Columns ? p
+                                     : 0};
   int periods[2] = {0, 0};
   MPI_Dims_create(p, 2, dims);
   Block b;
@@ -102,8 +106,16 @@ std::vector<Block> all_blocks(const Block &mine) {
                 MPI_COMM_WORLD);
   std::vector<Block> blocks(static_cast<size_t>(p));
   for (int r = 0; r < p; ++r)
-    blocks[r] = {every[4 * r], every[4 * r + 1], every[4 * r + 2],
-                 every[4 * r + 3], 0, 0, 0, 0, 0, MPI_COMM_NULL};
+    blocks[r] = {every[4 * r],
+                 every[4 * r + 1],
+                 every[4 * r + 2],
+                 every[4 * r + 3],
+                 0,
+                 0,
+                 0,
+                 0,
+                 0,
+                 MPI_COMM_NULL};
   return blocks;
 }
 
@@ -138,10 +150,10 @@ struct Redistribution {
   }
 
   static int64_t overlap(const Block &a, const Block &b) {
-    int64_t rows = std::min(a.row0 + a.rows, b.row0 + b.rows) -
-                   std::max(a.row0, b.row0);
-    int64_t cols = std::min(a.col0 + a.cols, b.col0 + b.cols) -
-                   std::max(a.col0, b.col0);
+    int64_t rows =
+        std::min(a.row0 + a.rows, b.row0 + b.rows) - std::max(a.row0, b.row0);
+    int64_t cols =
+        std::min(a.col0 + a.cols, b.col0 + b.cols) - std::max(a.col0, b.col0);
     return rows > 0 && cols > 0 ? rows * cols : 0;
   }
 
