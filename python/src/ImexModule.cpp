@@ -355,13 +355,12 @@ PYBIND11_MODULE(_imex, m) {
         // (Summed over the kinds of communication: halos, repartitions,
         // gathers, reductions, ... and plan metadata.)
         py::dict stats;
-        for (auto [name, counter] :
-             {std::pair{"calls", IDTR_CNT_CALLS},
-              {"messages_sent", IDTR_CNT_MSGS_SENT},
-              {"bytes_sent", IDTR_CNT_BYTES_SENT},
-              {"collectives", IDTR_CNT_COLLECTIVES},
-              {"collective_bytes", IDTR_CNT_COLL_BYTES},
-              {"local_bytes", IDTR_CNT_LOCAL_BYTES}})
+        for (auto [name, counter] : {std::pair{"calls", IDTR_CNT_CALLS},
+                                     {"messages_sent", IDTR_CNT_MSGS_SENT},
+                                     {"bytes_sent", IDTR_CNT_BYTES_SENT},
+                                     {"collectives", IDTR_CNT_COLLECTIVES},
+                                     {"collective_bytes", IDTR_CNT_COLL_BYTES},
+                                     {"local_bytes", IDTR_CNT_LOCAL_BYTES}})
           stats[name] = _idtr_stats(IDTR_STAT_ALL, counter);
         return stats;
       },

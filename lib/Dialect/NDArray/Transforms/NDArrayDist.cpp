@@ -293,8 +293,8 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
       Value owned = block;
       if (owned.getType() != localType)
         owned = CastOp::create(b, loc, localType, owned);
-      owned = SubviewOp::create(b, loc, localType, owned, zeros, blockSizes,
-                                ones);
+      owned =
+          SubviewOp::create(b, loc, localType, owned, zeros, blockSizes, ones);
       Value distributed = dist::InitDistArrayOp::create(
           b, loc, distType, owned, offsets, shape, /*spare_rows=*/nullptr);
       for (OpOperand *use : uses)
