@@ -66,6 +66,9 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
     pipeline += "drop-regions,";
   pipeline += "canonicalize,cse,"
               "resolve-shaped-type-result-dims,canonicalize,"
+              // (Sizes resolved equal: their broadcasting tests as one
+              // value, which folds, `select(n == 0 || n == 0, 0, n)`.)
+              "cse,canonicalize,"
               "imex-slice-elementwise-producers,canonicalize,";
   if (options.fuseElementwise)
     pipeline += "imex-fuse-elementwise,canonicalize,cse,";

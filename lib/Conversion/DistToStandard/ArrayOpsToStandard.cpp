@@ -151,14 +151,18 @@ template <typename OpTy> struct SliceLowering : public DistPattern<OpTy> {
     // The slice rows i with offset + i * stride in global rows [begin, end)
     // are [ceil((begin - offset) / stride), ceil((end - offset) / stride)),
     // clamped to the slice; so for the valid and the owned rows.
-    auto sliceRowAt = [&](Value globalRow) {
-      return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), m.c(0), size);
+    // (The end of a range clamped to at least its start, as the local
+    // target of a slice is (dist.local_target_of_slice): the same values
+    // then, which CSE makes one, e.g. for an update reading its target.)
+    auto sliceRowAt = [&](Value globalRow, Value lo) {
+      return m.clamp(m.ceilDiv(m.sub(globalRow, offset), stride), lo, size);
     };
     Value ownedStart = array.ownedStart(m);
-    Value firstRow = sliceRowAt(array.offset);
-    Value ownedFirst = sliceRowAt(ownedStart);
-    Value ownedLast = sliceRowAt(m.add(ownedStart, array.ownedCount));
-    Value lastRow = sliceRowAt(m.add(array.offset, array.validCount));
+    Value firstRow = sliceRowAt(array.offset, m.c(0));
+    Value ownedFirst = sliceRowAt(ownedStart, m.c(0));
+    Value ownedLast =
+        sliceRowAt(m.add(ownedStart, array.ownedCount), ownedFirst);
+    Value lastRow = sliceRowAt(m.add(array.offset, array.validCount), firstRow);
     Value count = m.sub(lastRow, firstRow);
     result.ownedFrom = m.sub(ownedFirst, firstRow);
     result.ownedCount = m.sub(ownedLast, ownedFirst);

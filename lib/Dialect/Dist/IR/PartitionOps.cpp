@@ -115,6 +115,24 @@ getOwnedViewRows(IndexMath &math, OwnedRows owned, OpFoldResult viewOffset,
   return {first, last};
 }
 
+/// Whether rows `[offset, offset + size)` with `stride` are all rows of the
+/// distributed `array` (of an init_dist_array, through its versions).
+static bool isAllRows(Value array, OpFoldResult offset, OpFoldResult size,
+                      OpFoldResult stride) {
+  while (Operation *def = array.getDefiningOp()) {
+    if (auto insert = dyn_cast<ndarray::ImmutableInsertSliceOp>(def))
+      array = insert.getDestination();
+    else if (auto cast = dyn_cast<ndarray::CastOp>(def))
+      array = cast.getSource();
+    else
+      break;
+  }
+  auto init = array.getDefiningOp<InitDistArrayOp>();
+  return init && !init.getGlobalShape().empty() &&
+         isConstantIntValue(offset, 0) && isConstantIntValue(stride, 1) &&
+         isEqualConstantIntOrValue(size, init.getGlobalShape()[0]);
+}
+
 /// `[first, last)` clamped into `[lo, hi)`: `lo <= offset <= offset + size
 /// <= hi`.
 static IndexRange clampRange(IndexMath &math, OpFoldResult first,
@@ -351,9 +369,14 @@ LocalTargetOfSliceOp::computeResults(IndexMath &math,
       static_cast<int64_t>(strides.size()) != rank)
     return failure();
   OwnedRows owned = getOwnedRows(math, getArray());
-  auto [first, last] = getOwnedViewRows(math, owned, offsets[0], strides[0]);
   SmallVector<IndexRange> ranges;
-  ranges.push_back(clampRange(math, first, last, math.constant(0), sizes[0]));
+  if (isAllRows(getArray(), offsets[0], sizes[0], strides[0])) {
+    // (The owned rows, which lie in the array: no clamping.)
+    ranges.push_back({owned.offset, owned.size});
+  } else {
+    auto [first, last] = getOwnedViewRows(math, owned, offsets[0], strides[0]);
+    ranges.push_back(clampRange(math, first, last, math.constant(0), sizes[0]));
+  }
   for (OpFoldResult size : ArrayRef(sizes).drop_front())
     ranges.push_back({math.constant(0), size});
   return appendRanges(ranges, results);
