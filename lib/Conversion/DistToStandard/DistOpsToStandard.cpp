@@ -208,12 +208,8 @@ static bool isWholeView(SubviewOp view) {
                            isConstantIntValue(dim.getIndex(), 0)
                      : !ShapedType::isDynamic(sourceRows) &&
                            isConstantIntValue(rows, sourceRows);
-  return allRows &&
-         llvm::all_of(
-             view.getMixedOffsets(),
-             [](OpFoldResult o) { return isConstantIntValue(o, 0); }) &&
-         llvm::all_of(view.getMixedStrides(),
-                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+  return allRows && areAllConstantIntValue(view.getMixedOffsets(), 0) &&
+         areAllConstantIntValue(view.getMixedStrides(), 1);
 }
 
 /// The buffer `view` (of whole rows) is a view of, with the view's sizes

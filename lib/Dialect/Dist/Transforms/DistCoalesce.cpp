@@ -23,6 +23,7 @@
 #include "imex/Dialect/Dist/Utils/DistUtils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -72,12 +73,8 @@ static bool targetsWholeArray(LocalTargetOfSliceOp target) {
     return !init.getGlobalShape().empty() &&
            isEqualConstantIntOrValue(rows, init.getGlobalShape()[0]);
   });
-  return wholeRows &&
-         llvm::all_of(
-             target.getMixedOffsets(),
-             [](OpFoldResult o) { return isConstantIntValue(o, 0); }) &&
-         llvm::all_of(target.getMixedStrides(),
-                      [](OpFoldResult s) { return isConstantIntValue(s, 1); });
+  return wholeRows && areAllConstantIntValue(target.getMixedOffsets(), 0) &&
+         areAllConstantIntValue(target.getMixedStrides(), 1);
 }
 
 /// Whether [offset, offset + size) are the rows the view `view` owns: the
