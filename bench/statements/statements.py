@@ -82,9 +82,11 @@ def main():
         except ImportError:
             slowest = lambda t: t
     chosen = [s for s in args.only.split(",") if s]
+    reference = statements(np)
     for name, run in statements(xp).items():
         if chosen and name not in chosen:
             continue
+        B[:, :] = 0.0
         arrays = (A, B, C) if name == "redistribute" else (A, B)
         run(*arrays)
         sync()
@@ -95,9 +97,24 @@ def main():
                 run(*arrays)
             sync()
             best = min(best, slowest((time.perf_counter() - t0) / args.reps))
+        if not args.numpy:
+            check(name, reference[name], 1 + 5 * args.reps, a, B)
         if rank == 0:
             print(json.dumps({"statement": name, "seconds": best}),
                   flush=True)
+
+
+def check(name, statement, runs, a, B):
+    """B (run `runs` times from zeros) against numpy running the statement
+    as often: a benchmark that computed wrong values would not count."""
+    expected = np.zeros_like(a)
+    arrays = (a, expected, a) if name == "redistribute" else (a, expected)
+    for _ in range(runs):
+        statement(*arrays)
+    got = B.to_numpy()
+    if not np.allclose(got, expected, rtol=1e-9, atol=1e-12):
+        raise SystemExit(f"{name}: ours differs from numpy (largest "
+                         f"difference {np.max(np.abs(got - expected))})")
 
 
 if __name__ == "__main__":
