@@ -540,13 +540,23 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
 /// `dest` from arrays with the same blocks (the same offset, size and
 /// global shape values): each rank's block is then the source's.
 static bool isWholeAlignedInsert(const GridArray &src, const GridArray &dest,
-                                 ArrayRef<Value> offsets,
+                                 NDArrayType destType, ArrayRef<Value> offsets,
                                  ArrayRef<Value> shape) {
-  for (size_t d = 0; d < dest.shape.size(); ++d)
-    if (!isConstantIntValue(offsets[d], 0) || shape[d] != dest.shape[d] ||
-        src.shape[d] != dest.shape[d] || src.offsets[d] != dest.offsets[d] ||
-        src.sizes[d] != dest.sizes[d])
+  for (size_t d = 0; d < dest.shape.size(); ++d) {
+    // (All of dimension d: the global size, as a value or in the type.)
+    int64_t staticSize = destType.getDimSize(d);
+    auto same = [](Value a, Value b) {
+      return isEqualConstantIntOrValue(a, b);
+    };
+    bool all = same(shape[d], dest.shape[d]) ||
+               (!ShapedType::isDynamic(staticSize) &&
+                isConstantIntValue(shape[d], staticSize));
+    if (!isConstantIntValue(offsets[d], 0) || !all ||
+        !same(src.shape[d], dest.shape[d]) ||
+        !same(src.offsets[d], dest.offsets[d]) ||
+        !same(src.sizes[d], dest.sizes[d]))
       return false;
+  }
   return true;
 }
 
@@ -590,7 +600,7 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
       // (The source was computed in this part: a stencil update.)
       local = GridArray::unpack(source).block(b, loc);
     } else if (isGridArray(sourceType) && lead == 0 &&
-               isWholeAlignedInsert(GridArray::unpack(source), dest,
+               isWholeAlignedInsert(GridArray::unpack(source), dest, type,
                                     sliceOffsets, sliceShape)) {
       // (The whole of an array with the same blocks: `b[...] = f(a)`.)
       GridArray src = GridArray::unpack(source);

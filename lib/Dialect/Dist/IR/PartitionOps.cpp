@@ -119,6 +119,11 @@ getOwnedViewRows(IndexMath &math, OwnedRows owned, OpFoldResult viewOffset,
 /// distributed `array` (of an init_dist_array, through its versions).
 static bool isAllRows(Value array, OpFoldResult offset, OpFoldResult size,
                       OpFoldResult stride) {
+  if (!isConstantIntValue(offset, 0) || !isConstantIntValue(stride, 1))
+    return false;
+  int64_t rows = cast<ShapedType>(array.getType()).getDimSize(0);
+  if (!ShapedType::isDynamic(rows) && isConstantIntValue(size, rows))
+    return true;
   while (Operation *def = array.getDefiningOp()) {
     if (auto insert = dyn_cast<ndarray::ImmutableInsertSliceOp>(def))
       array = insert.getDestination();

@@ -69,10 +69,16 @@ static bool targetsWholeArray(LocalTargetOfSliceOp target) {
   if (!roots || roots->empty())
     return false;
   OpFoldResult rows = target.getMixedSizes()[0];
-  bool wholeRows = llvm::all_of(*roots, [&](InitDistArrayOp init) {
-    return !init.getGlobalShape().empty() &&
-           isEqualConstantIntOrValue(rows, init.getGlobalShape()[0]);
-  });
+  // (The global number of rows: static in the array's type, or the
+  // storage's.)
+  int64_t staticRows = target.getArray().getType().getDimSize(0);
+  bool wholeRows =
+      (!ShapedType::isDynamic(staticRows) &&
+       isConstantIntValue(rows, staticRows)) ||
+      llvm::all_of(*roots, [&](InitDistArrayOp init) {
+        return !init.getGlobalShape().empty() &&
+               isEqualConstantIntOrValue(rows, init.getGlobalShape()[0]);
+      });
   return wholeRows && areAllConstantIntValue(target.getMixedOffsets(), 0) &&
          areAllConstantIntValue(target.getMixedStrides(), 1);
 }
