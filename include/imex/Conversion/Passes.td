@@ -328,7 +328,11 @@ def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
     all of D (`D[...] = D * 2`) is made to read it as the slice `s`, which
     `eliminate-empty-tensors` then makes f's init: after CSE, one-shot
     bufferization sees one value read and written elementwise and computes
-    the update in place.
+    the update in place. First, slices that are their whole tensor
+    (offsets 0, unit strides, sizes equal by value bounds, which
+    canonicalization cannot prove for dynamic sizes) are replaced by the
+    tensor: writing a block back whole after an update in place then reads
+    no overwritten value (which one-shot bufferization would copy).
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }

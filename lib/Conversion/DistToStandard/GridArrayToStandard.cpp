@@ -174,6 +174,18 @@ getOwnedPart(IndexMath &m, const GridArray &array, ArrayRef<Value> offsets,
   return {first, count};
 }
 
+/// Where the part [first, first + count) along `d` of a slice at `offset`
+/// of `array` starts in its buffer (the block's start where it is empty:
+/// an empty part's offset stays in bounds). Views of an update's part and
+/// the update's insert compute it alike, so that they fold to one slice.
+Value getPositionInBuffer(IndexMath &m, const GridArray &array, int64_t d,
+                          Value offset, Value first, Value count) {
+  return m.select(
+      m.gt(count, m.c(0)),
+      m.add(m.sub(m.add(offset, first), array.offsets[d]), array.first[d]),
+      array.first[d]);
+}
+
 /// The update whose part of its slice the blocks of the grid array `value`
 /// cover: the one an aligned view is for, or that of the first operand of
 /// rank >= 1 of an elementwise op or a cast (whose blocks it takes); null
@@ -441,9 +453,8 @@ template <typename OpTy> struct GridSliceLowering : public GridPattern<OpTy> {
     // view's offset from the slice's, in the buffer.
     SmallVector<Value> at;
     for (auto [d, offset] : llvm::enumerate(viewOffsets))
-      at.push_back(
-          m.add(m.sub(m.add(offset, partOffsets[d]), source.offsets[d]),
-                source.first[d]));
+      at.push_back(getPositionInBuffer(m, source, d, offset, partOffsets[d],
+                                       partSizes[d]));
     GridArray view{buffer, at, partSizes, partOffsets, viewShape};
     Value block = castTo(b, loc, view.block(b, loc), localType);
     rewriter.replaceOpWithMultiple(
@@ -635,11 +646,8 @@ struct GridInsertLowering : public GridPattern<ImmutableInsertSliceOp> {
     // At the part's position in the buffer.
     SmallVector<Value> at;
     for (int64_t d = 0; d < rank; ++d)
-      at.push_back(m.select(
-          m.gt(count[d], m.c(0)),
-          m.add(m.sub(m.add(sliceOffsets[d], first[d]), dest.offsets[d]),
-                dest.first[d]),
-          dest.first[d]));
+      at.push_back(
+          getPositionInBuffer(m, dest, d, sliceOffsets[d], first[d], count[d]));
     // Into the buffer its halos were exchanged into for this update, if
     // they were (the same elements; the ghost writes and the update then
     // form one chain of writes into the buffer, which double-buffer-loops

@@ -68,19 +68,53 @@ ValueBoundsConstraintSet::Variable sizeOf(Value value, int64_t d) {
   return ValueBoundsConstraintSet::Variable(value, d);
 }
 
-/// Whether `insert` writes its whole destination (offsets 0, unit strides,
-/// the destination's sizes).
-bool writesWholeDestination(tensor::InsertSliceOp insert) {
-  for (auto [d, offset, size, stride] :
-       llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes(),
-                       insert.getMixedStrides())) {
+/// Whether the slice `op` (offsets 0, unit strides) is the whole of the
+/// tensor `of` (sizes equal to its sizes by value bounds).
+bool isWholeSlice(OffsetSizeAndStrideOpInterface op, Value of) {
+  for (auto [d, offset, size, stride] : llvm::enumerate(
+           op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides())) {
     FailureOr<bool> whole =
-        ValueBoundsConstraintSet::areEqual(size, sizeOf(insert.getDest(), d));
+        ValueBoundsConstraintSet::areEqual(size, sizeOf(of, d));
     if (!isConstantIntValue(offset, 0) || !isConstantIntValue(stride, 1) ||
         failed(whole) || !*whole)
       return false;
   }
   return true;
+}
+
+/// Whether `insert` writes its whole destination.
+bool writesWholeDestination(tensor::InsertSliceOp insert) {
+  return isWholeSlice(insert, insert.getDest());
+}
+
+/// Replaces slices that are their whole tensor (`extract_slice %t[0, 0]
+/// [dims of %t]`, and `insert_slice %s into %d[0, 0] [dims of %d]` where
+/// %s is a version of %d; sizes equal by value bounds where dynamic, which
+/// canonicalization does not fold) by the tensor: a write-back of a whole
+/// block after an update in place then does not read the block the update
+/// overwrote (a conflict one-shot bufferization resolves by copying the
+/// block). (Other whole inserts stay: eliminate-empty-tensors makes their
+/// destination the init of the op computing their source.)
+void foldWholeSlices(IRRewriter &rewriter, Operation *root) {
+  auto replace = [&](Operation *op, Value by) {
+    rewriter.setInsertionPoint(op);
+    Type type = op->getResult(0).getType();
+    if (by.getType() != type)
+      by = tensor::CastOp::create(rewriter, op->getLoc(), type, by);
+    rewriter.replaceOp(op, by);
+  };
+  root->walk([&](Operation *op) {
+    if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      if (extract.getSourceType().getRank() == extract.getType().getRank() &&
+          isWholeSlice(extract, extract.getSource()))
+        replace(extract, extract.getSource());
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      if (insert.getSourceType().getRank() == insert.getType().getRank() &&
+          getRoot(insert.getSource()) == getRoot(insert.getDest()) &&
+          writesWholeDestination(insert))
+        replace(insert, insert.getSource());
+    }
+  });
 }
 
 /// Whether the input `view` of `linalgOp`, whose result `insert` writes
@@ -136,6 +170,7 @@ struct KeepUpdateTemporariesPass
     : public imex::impl::KeepUpdateTemporariesBase<KeepUpdateTemporariesPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
+    foldWholeSlices(rewriter, getOperation());
     DominanceInfo domInfo(getOperation());
     getOperation()->walk([&](tensor::InsertSliceOp insert) {
       auto result = dyn_cast<OpResult>(insert.getSource());

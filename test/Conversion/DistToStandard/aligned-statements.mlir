@@ -57,3 +57,40 @@ func.func @assign_grid(%a0: index, %a1: !ndarray.ndarray<?x?xf64> {dist.team = 1
   ndarray.insert_slice %2 into %a3[0, 0] [%4, %6] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
   return
 }
+
+// -----
+
+// b[1:-1, :] = b[1:-1, :] + a[1:-1, :] on the grid: views with no shift
+// from the written slice need no ghost cells (the blocks stay the
+// arguments' buffers), and the view of b's part and the insert into it
+// are one slice (in place).
+// CHECK-LABEL: llvm.func @update_rows_grid
+// CHECK-NOT: llvm.call @_idtr_{{(update_halo|repartition|fetch_boxes|wait)}}
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_aligned_alloc
+// CHECK: llvm.return
+func.func @update_rows_grid(%a0: index, %a1: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 0>, dist.split = array<i64: 0, 1>}, %a2: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 0>, dist.split = array<i64: 0, 1>}) {
+  %1 = arith.constant 2 : index
+  %2 = arith.subi %a0, %1 : index
+  %3 = ndarray.subview %a1[1, 0] [%2, %a0] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %4 = ndarray.subview %a2[1, 0] [%2, %a0] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %5 = ndarray.ewbin add %3, %4 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %5 into %a1[1, 0] [%2, %a0] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  return
+}
+
+// -----
+
+// b[:, 1:-1] = a[:, 1:-1] * s on the grid.
+// CHECK-LABEL: llvm.func @scale_columns_grid
+// CHECK-NOT: llvm.call @_idtr_{{(update_halo|repartition|fetch_boxes|wait)}}
+// CHECK-NOT: llvm.call @_mlir_memref_to_llvm_aligned_alloc
+// CHECK: llvm.return
+func.func @scale_columns_grid(%a0: index, %a1: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 0>, dist.split = array<i64: 0, 1>}, %a2: f64, %a3: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 0>, dist.split = array<i64: 0, 1>}) {
+  %1 = arith.constant 2 : index
+  %2 = arith.subi %a0, %1 : index
+  %3 = ndarray.subview %a1[0, 1] [%a0, %2] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %4 = ndarray.create value %a2 : !ndarray.ndarray<f64>
+  %5 = ndarray.ewbin multiply %3, %4 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<f64>) -> !ndarray.ndarray<?x?xf64>
+  ndarray.insert_slice %5 into %a3[0, 1] [%a0, %2] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  return
+}

@@ -147,3 +147,23 @@ func.func @whole_destination(%m: memref<?xf64>, %n: index) {
   return
 }
 
+
+// -----
+
+// A block written back whole after an update in place (the write-back of
+// a distributed argument): the whole slices fold to their tensors (sizes
+// equal by value bounds), so the write-back reads nothing overwritten.
+// CHECK-LABEL: func.func @whole_write_back
+// CHECK-SAME: (%[[ARG:.*]]: tensor<?x?xf64>, %[[N:.*]]: index, %[[M:.*]]: index
+// CHECK: %[[BLOCK:.*]] = tensor.extract_slice %[[ARG]][0, 0] [%[[N]], %[[M]]] [1, 1]
+// CHECK: %[[UPDATED:.*]] = tensor.insert_slice %{{.*}} into %[[BLOCK]]
+// CHECK-NEXT: %[[BACK:.*]] = tensor.insert_slice %[[UPDATED]] into %[[ARG]][0, 0] [%[[N]], %[[M]]] [1, 1]
+// CHECK-NEXT: return %[[BACK]]
+func.func @whole_write_back(%arg: tensor<?x?xf64>, %n: index, %m: index, %x: tensor<2x2xf64>) -> tensor<?x?xf64> {
+  %block = tensor.extract_slice %arg[0, 0] [%n, %m] [1, 1] : tensor<?x?xf64> to tensor<?x?xf64>
+  %updated = tensor.insert_slice %x into %block[1, 1] [2, 2] [1, 1] : tensor<2x2xf64> into tensor<?x?xf64>
+  %whole = tensor.extract_slice %updated[0, 0] [%n, %m] [1, 1] : tensor<?x?xf64> to tensor<?x?xf64>
+  %again = tensor.insert_slice %whole into %block[0, 0] [%n, %m] [1, 1] : tensor<?x?xf64> into tensor<?x?xf64>
+  %back = tensor.insert_slice %again into %arg[0, 0] [%n, %m] [1, 1] : tensor<?x?xf64> into tensor<?x?xf64>
+  return %back : tensor<?x?xf64>
+}
