@@ -196,8 +196,9 @@ class Builder:
     def dist_arg(self, type_text, block, shape, buffer=None, split=0):
         """A distributed array argument: this rank's `block` of an array of
         global `shape` (docs/distribution.md), passed as the `buffer` with
-        GHOST_ROWS spare rows around it where there is one; split on the
-        axes `split` (a tuple) over the grid of ranks, or on rows."""
+        GHOST_ROWS spare rows (elements along each split axis) around it
+        where there is one; split on the axes `split` (a tuple) over the
+        grid of ranks, or on rows."""
         self.distributed = True
         numbers = ", ".join(str(self.size(n)[0]) for n in shape)
         ghost = "" if buffer is None else \
@@ -347,9 +348,9 @@ class Builder:
         offset, buffer = 0, None
         if split and isinstance(node.split, tuple):
             offset, sizes = block_of(shape, node.split)
-            data = np.empty(sizes, node.dtype)
+            data, buffer = ghosted_grid_block(sizes, node.split, node.dtype)
             dims = _static_dims(shape, node.split)
-            out = self.dist_arg(_type(dims, dtype), data, shape,
+            out = self.dist_arg(_type(dims, dtype), data, shape, buffer,
                                 split=node.split)
         elif split:
             offset, rows = default_partition(shape[0])
@@ -393,6 +394,7 @@ from ._core import (  # noqa: E402
     default_partition,
     distributed,
     ghosted_block,
+    ghosted_grid_block,
 )
 from ._emitters import (  # noqa: E402
     EMITTERS,

@@ -157,6 +157,16 @@ def ghosted_block(rows, shape, dtype):
     return buffer[GHOST_ROWS:GHOST_ROWS + rows], buffer
 
 
+def ghosted_grid_block(sizes, split, dtype):
+    """(block, buffer): an uninitialized block of `sizes` of an array split
+    on the axes `split`, as the middle of a buffer with GHOST_ROWS spare
+    elements on each side along each split axis."""
+    spare = [2 * GHOST_ROWS if d in split else 0 for d in range(len(sizes))]
+    buffer = np.empty([n + s for n, s in zip(sizes, spare)], dtype)
+    return buffer[tuple(slice(s // 2, s // 2 + n)
+                        for n, s in zip(sizes, spare))], buffer
+
+
 def normalize_split(split, ndim):
     """How an array of `ndim` dimensions is distributed: None (replicated),
     0 (rows: dimension 0 split, the default distribution) or a tuple of the
@@ -188,9 +198,14 @@ def concrete(data, split=None, copy=True):
     split = normalize_split(split, data.ndim)
     if isinstance(split, tuple):
         offsets, sizes = block_of(data.shape, split)
-        block = data[tuple(slice(o, o + n) for o, n in zip(offsets, sizes))]
-        return Node(data.shape, data.dtype, split,
-                    data=np.array(block, order="C"), offset=offsets)
+        # (One rank: kernels take the whole array, contiguous.)
+        block, buffer = (ghosted_grid_block(sizes, split, data.dtype)
+                         if team_info()[0] > 1 else
+                         (np.empty(sizes, data.dtype), None))
+        block[...] = data[tuple(slice(o, o + n)
+                                for o, n in zip(offsets, sizes))]
+        return Node(data.shape, data.dtype, split, data=block,
+                    offset=offsets, buffer=buffer)
     if split is not None and data.ndim > 0:
         offset, size = default_partition(data.shape[0])
         block, buffer = ghosted_block(size, data.shape, data.dtype)

@@ -205,7 +205,9 @@ Operation *getPartOf(Value value, const GridGhosts &ghosts) {
 }
 
 /// The block in a buffer with the ghost cells its updates need
-/// (GridGhosts), copied there once (created there, if it is created).
+/// (GridGhosts): the caller's buffer where it has enough (`spare_rows`),
+/// else a new one the block is copied into once (created there, if it is
+/// created).
 struct InitGridArrayLowering : public GridPattern<dist::InitDistArrayOp> {
   InitGridArrayLowering(const TypeConverter &converter, MLIRContext *context,
                         const GridGhosts &ghosts)
@@ -229,7 +231,22 @@ struct InitGridArrayLowering : public GridPattern<dist::InitDistArrayOp> {
       shape.push_back(size.front());
     GridArray array = GridArray::fromBlock(b, loc, block, offsets, shape);
     auto it = ghosts.margins.find(op);
-    if (it != ghosts.margins.end()) {
+    ArrayRef<int64_t> split = dist::getDistEnv(type).getSplit();
+    std::optional<ArrayRef<int64_t>> spare = op.getSpareRows();
+    auto fits = [&](const GridGhosts::Widths &margins) {
+      return llvm::all_of(split, [&](int64_t d) {
+        return margins.first[d] <= (*spare)[0] &&
+               margins.second[d] <= (*spare)[1];
+      });
+    };
+    if (spare && (it == ghosts.margins.end() || fits(it->second))) {
+      // A view of the caller's buffer with ghost cells around it along the
+      // split axes (`dist.ghost`): that buffer, the block at `before`.
+      ndarray::SubviewOp view = op.getSpareRowsView();
+      array.buffer = castTo(b, loc, view.getSource(), localType);
+      for (int64_t d : split)
+        array.first[d] = m.c((*spare)[0]);
+    } else if (it != ghosts.margins.end()) {
       auto &[before, after] = it->second;
       SmallVector<Value> dynamicSizes;
       for (int64_t d = 0; d < type.getRank(); ++d) {

@@ -168,6 +168,17 @@ void analyzeUpdate(ImmutableInsertSliceOp insert, ImmutableInsertSliceOp part,
       auto &margins = ghosts.margins[init.getOperation()];
       maxInto(margins.first, before);
       maxInto(margins.second, after);
+      // Ghost cells the caller allocated are kept (and given to the arrays
+      // of the same part, unifyMargins: one layout).
+      if (std::optional<ArrayRef<int64_t>> spare = init.getSpareRows()) {
+        SmallVector<int64_t> spareBefore(rank, 0), spareAfter(rank, 0);
+        for (int64_t d : split) {
+          spareBefore[d] = (*spare)[0];
+          spareAfter[d] = (*spare)[1];
+        }
+        maxInto(margins.first, spareBefore);
+        maxInto(margins.second, spareAfter);
+      }
     }
   }
 }

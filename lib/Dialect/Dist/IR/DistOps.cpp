@@ -228,10 +228,6 @@ LogicalResult InitDistArrayOp::verify() {
       return emitOpError("spare_rows must be two non-negative row counts "
                          "(before, after the block), got ")
              << getSpareRowsAttr();
-    if (!getDistEnv(type).isDefaultDistribution())
-      return emitOpError("spare_rows needs an array split on rows (the "
-                         "default distribution), got ")
-             << getDistEnv(type);
     if (rank == 0 || !getSpareRowsView())
       return emitOpError("spare_rows needs the block to be an "
                          "ndarray.subview of the buffer holding them");

@@ -242,10 +242,6 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
     if (failed(env->verifyArrayType(
             [&] { return func.emitOpError("argument #") << i << ": "; }, type)))
       return failure();
-    if (ghostAttr && !env->isDefaultDistribution())
-      return func.emitOpError("argument #")
-             << i << ": '" << kGhostAttrName
-             << "' (spare rows) needs an argument split on rows";
     for (StringRef name : {StringRef(kTeamAttrName), StringRef(kShapeAttrName),
                            StringRef(kGhostAttrName), splitName, gridName})
       func.removeArgAttr(i, name);
@@ -259,13 +255,23 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
         });
     OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
     if (!env->isDefaultDistribution()) {
-      // The block of that distribution: all of the argument (checked).
+      // The block of that distribution: all of the argument, or with
+      // `dist.ghost` its middle, `before` and `after` elements from its ends
+      // along each split axis (checked).
       auto [offsets, sizes] = dist::createBlock(b, loc, *env, shape);
+      ArrayRef<int64_t> split = env->getSplit();
+      auto spareAlong = [&](int64_t d, int64_t side) -> int64_t {
+        return ghost && llvm::is_contained(split, d) ? ghost[side] : 0;
+      };
       Value fits;
       for (int64_t d = 0; d < type.getRank(); ++d) {
         Value size = dist::getDimValue(b, loc, block, d);
+        Value expected = sizes[d];
+        if (int64_t spare = spareAlong(d, 0) + spareAlong(d, 1))
+          expected = arith::AddIOp::create(
+              b, loc, expected, arith::ConstantIndexOp::create(b, loc, spare));
         Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            size, sizes[d]);
+                                            size, expected);
         fits = fits ? arith::AndIOp::create(b, loc, fits, equal) : equal;
       }
       std::string message;
@@ -288,15 +294,29 @@ LogicalResult distributeArguments(FunctionOpInterface func, bool &any) {
             localType.isDynamicDim(d)
                 ? OpFoldResult(sizes[d])
                 : OpFoldResult(b.getIndexAttr(localType.getDimSize(d))));
-      SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
-      SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+      SmallVector<OpFoldResult> blockOffsets,
+          ones(type.getRank(), b.getIndexAttr(1));
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        blockOffsets.push_back(b.getIndexAttr(spareAlong(d, 0)));
       Value owned = block;
-      if (owned.getType() != localType)
-        owned = CastOp::create(b, loc, localType, owned);
-      owned =
-          SubviewOp::create(b, loc, localType, owned, zeros, blockSizes, ones);
-      Value distributed = dist::InitDistArrayOp::create(
-          b, loc, distType, owned, offsets, shape, /*spare_rows=*/nullptr);
+      NDArrayType bufferType = localType;
+      if (ghost)
+        bufferType = localType.cloneWith(
+            SmallVector<int64_t>(
+                llvm::map_range(llvm::enumerate(localType.getShape()),
+                                [&](auto dim) -> int64_t {
+                                  auto [d, size] = dim;
+                                  return llvm::is_contained(split, int64_t(d))
+                                             ? ShapedType::kDynamic
+                                             : size;
+                                })),
+            localType.getElementType());
+      if (owned.getType() != bufferType)
+        owned = CastOp::create(b, loc, bufferType, owned);
+      owned = SubviewOp::create(b, loc, localType, owned, blockOffsets,
+                                blockSizes, ones);
+      Value distributed = dist::InitDistArrayOp::create(b, loc, distType, owned,
+                                                        offsets, shape, ghost);
       for (OpOperand *use : uses)
         use->set(distributed);
       continue;
@@ -503,13 +523,30 @@ LogicalResult writeBackGridArguments(FunctionOpInterface func) {
           b, loc, dist::withDistEnv(insert.getSource().getType(), env), value);
     Value block = init.getBlock();
     auto type = cast<NDArrayType>(block.getType());
-    SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d)
       sizes.push_back(dist::getDimSize(b, loc, block, d));
-    InsertSliceOp::create(b, loc, dist::OwnedBlockOfOp::create(b, loc, value),
-                          block, zeros, sizes, ones);
+    // A version of the argument with ghost cells (its storage, through
+    // updates and loops) is written back as its whole buffer (see
+    // writeBackToArgument).
+    std::optional<SmallVector<dist::InitDistArrayOp>> roots =
+        dist::getStorageRoots(value);
+    SubviewOp spareView = init.getSpareRowsView();
+    bool ghosted = spareView && roots && !roots->empty() &&
+                   llvm::all_of(*roots, [&](dist::InitDistArrayOp root) {
+                     return root == init;
+                   });
+    if (ghosted) {
+      block = getArgumentBlock(init);
+      offsets = spareView.getMixedOffsets();
+    }
+    auto write = InsertSliceOp::create(
+        b, loc, dist::OwnedBlockOfOp::create(b, loc, value), block, offsets,
+        sizes, ones);
+    if (ghosted)
+      write->setAttr(dist::kGhostedWriteBackAttrName, b.getUnitAttr());
     insert.erase();
   }
   return success();

@@ -159,15 +159,6 @@ func.func @split_0d() {
 
 // -----
 
-// Spare rows (ghost cells the caller allocates) are for arguments split on
-// rows only.
-// expected-error @+1 {{argument #0: 'dist.ghost' (spare rows) needs an argument split on rows}}
-func.func @ghost_split_argument(%a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 1, 2>, dist.split = array<i64: 1>, dist.ghost = array<i64: 1, 1>}, %n: index, %m: index) {
-  return
-}
-
-// -----
-
 // expected-error @+1 {{argument #0: dist_env splits axis 2 of an array of rank 2}}
 func.func @split_beyond_rank(%a: !ndarray.ndarray<?x?xf64> {dist.team = 1 : i64, dist.shape = array<i64: 1, 2>, dist.split = array<i64: 2>}, %n: index, %m: index) {
   return

@@ -642,6 +642,30 @@ func.func @grid_argument(%n: index, %m: index, %u: !ndarray.ndarray<?x?xf64> {di
 
 // -----
 
+// A grid argument with ghost cells (`dist.ghost`: spare elements before
+// and after the block along each split axis) is checked to be the block
+// with them, and seen as its middle; an update of it (a version of it) is
+// written back as the whole buffer.
+// CHECK-LABEL: func.func @grid_argument_with_ghosts
+// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[U:.*]]: !ndarray.ndarray<?x?x3xf64>, %{{.*}}: index)
+// CHECK: %[[OFF:.*]]:3, %[[SIZE:.*]]:3 = dist.grid_partition
+// CHECK: %[[WITH:.*]] = arith.addi %[[SIZE]]#0, %{{c3.*}} : index
+// CHECK: arith.cmpi eq, %{{.*}}, %[[WITH]]
+// CHECK: %[[WITH1:.*]] = arith.addi %[[SIZE]]#1, %{{c3.*}} : index
+// CHECK: arith.cmpi eq, %{{.*}}, %[[WITH1]]
+// CHECK: cf.assert
+// CHECK: %[[V:.*]] = ndarray.subview %[[U]][1, 1, 0] [%[[SIZE]]#0, %[[SIZE]]#1, 3] [1, 1, 1]
+// CHECK: dist.init_dist_array %[[V]] offsets(%[[OFF]]#0, %[[OFF]]#1, %{{.*}}) shape(%[[N]], %[[M]], %{{.*}}) spare_rows [1, 2]
+// CHECK: ndarray.insert_slice %{{.*}} into %[[U]][1, 1, 0] [%[[SIZE]]#0, %[[SIZE]]#1, 3] [1, 1, 1] {dist.ghosted_write_back}
+func.func @grid_argument_with_ghosts(%n: index, %m: index, %u: !ndarray.ndarray<?x?x3xf64> {dist.team = 1 : i64, dist.shape = array<i64: 0, 1, 3>, dist.split = array<i64: 0, 1>, dist.ghost = array<i64: 1, 2>}, %k: index) {
+  %d = ndarray.ewbin add %u, %u : (!ndarray.ndarray<?x?x3xf64>, !ndarray.ndarray<?x?x3xf64>) -> !ndarray.ndarray<?x?x3xf64>
+  %v = ndarray.immutable_insert_slice %d into %u[0, 0, 0] [%n, %m, 3] [1, 1, 1] : !ndarray.ndarray<?x?x3xf64> into !ndarray.ndarray<?x?x3xf64>
+  ndarray.insert_slice %v into %u[0, 0, 0] [%n, %m, 3] [1, 1, 1] : !ndarray.ndarray<?x?x3xf64> into !ndarray.ndarray<?x?x3xf64>
+  return
+}
+
+// -----
+
 // Views dropping axes of a grid array stay on it (no redistribution to
 // rows): a[:, :, k] keeps both split axes, a[i, :, :] drops one and is
 // replicated.

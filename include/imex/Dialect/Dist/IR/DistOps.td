@@ -77,10 +77,12 @@ def Dist_InitDistArrayOp : Dist_Op<"init_dist_array", [
     that arrays of one shape and distribution have the same blocks.
 
     With `spare_rows = array<i64: before, after>` the block is an
-    `ndarray.subview` of dimension 0 of a larger buffer whose `before` rows
-    in front of it and `after` rows behind it are free: halo exchanges write
-    into them in place (ghost cells the caller allocated, e.g. a distributed
-    function argument with `dist.ghost`).
+    `ndarray.subview` of a larger buffer whose `before` rows in front of it
+    and `after` rows behind it are free (along dimension 0; for an array
+    split on other axes or a grid, `before` and `after` elements along each
+    split axis): halo exchanges write into them in place (ghost cells the
+    caller allocated, e.g. a distributed function argument with
+    `dist.ghost`).
 
     ```mlir
     %d = dist.init_dist_array %block offsets(%off, %c0) shape(%n, %c16) : !ndarray.ndarray<?x16xf64> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
