@@ -16,6 +16,7 @@
 #include "imex/Dialect/DistRuntime/IR/DistRuntime.h"
 #include "imex/Dialect/NDArray/IR/TypeRules.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <algorithm>
@@ -146,68 +147,105 @@ TeamReduction overGrid(OpBuilder &b, Location loc, dist::DistEnvAttr env,
           source, b.getDenseI64ArrayAttr(localAxes),
           /*keepdims=*/true, /*correction=*/nullptr);
     auto partialType = cast<NDArrayType>(partials.getType());
-    // The tiles starting in this rank's block, fetched whole.
+    // The tiles starting in this rank's block: those it holds whole reduced
+    // on a view of the block; the last, if it holds only its start (or it
+    // is the array's last, shorter one), fetched (its rest from the next
+    // ranks) and padded with the identity. Each tile is reduced alike.
+    int64_t t = tiledAxis;
     Value tile = m.c(kOrderedTile);
-    SmallVector<Value> boxOffsets, boxSizes, tiles;
-    SmallVector<int64_t> boxShape(partialType.getShape());
-    for (int64_t d = 0; d < rank; ++d) {
-      Value offset = array.offsets[d];
-      Value size = dist::getDimValue(b, loc, partials, d);
-      if (!llvm::is_contained(tileAxes, d)) {
-        boxOffsets.push_back(llvm::is_contained(localAxes, d) ? m.c(0)
-                                                              : offset);
-        boxSizes.push_back(size);
-        continue;
+    Value offset = array.offsets[t];
+    Value end = m.add(offset, dist::getDimValue(b, loc, partials, t));
+    Value lo = m.min(m.mul(m.ceilDiv(offset, tile), tile), array.shape[t]);
+    Value hi = m.min(m.mul(m.ceilDiv(end, tile), tile), array.shape[t]);
+    Value whole =
+        m.max(m.sub(m.floorDiv(end, tile), m.ceilDiv(offset, tile)), m.c(0));
+    Value restStart = m.add(lo, m.mul(whole, tile));
+    Value restSize = m.max(m.sub(hi, restStart), m.c(0));
+    Value rest = m.select(m.gt(restSize, m.c(0)), m.c(1), m.c(0));
+    // `value` (sizes `sizes`, `count` tiles along t) reduced per tile.
+    auto reduceTiles = [&](Value value, Value count) {
+      auto valueType = cast<NDArrayType>(value.getType());
+      SmallVector<int64_t> expandedShape, reducedShape;
+      SmallVector<Value> expandedDynamic;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == t) {
+          expandedShape.append({ShapedType::kDynamic, kOrderedTile});
+          reducedShape.append({ShapedType::kDynamic, 1});
+          expandedDynamic.push_back(count);
+          continue;
+        }
+        expandedShape.push_back(valueType.getDimSize(d));
+        reducedShape.push_back(valueType.getDimSize(d));
+        if (valueType.isDynamicDim(d))
+          expandedDynamic.push_back(dist::getDimValue(b, loc, value, d));
       }
-      auto tileStart = [&](Value index) {
-        return m.min(m.mul(m.ceilDiv(index, tile), tile), array.shape[d]);
-      };
-      Value lo = tileStart(offset), hi = tileStart(m.add(offset, size));
-      boxOffsets.push_back(lo);
-      boxSizes.push_back(m.sub(hi, lo));
-      boxShape[d] = ShapedType::kDynamic;
+      Value expanded = ReshapeOp::create(b, loc, like(expandedShape), value,
+                                         expandedDynamic, /*copy=*/false);
+      SmallVector<int64_t> resultShape(valueType.getShape());
+      resultShape[t] = ShapedType::kDynamic;
+      return SqueezeOp::create(
+                 b, loc, like(resultShape),
+                 ReductionOp::create(b, loc, like(reducedShape), kind, expanded,
+                                     b.getDenseI64ArrayAttr({t + 1}),
+                                     /*keepdims=*/true,
+                                     /*correction=*/nullptr),
+                 b.getDenseI64ArrayAttr({t + 1}))
+          .getResult();
+    };
+    SmallVector<int64_t> boxShape(partialType.getShape());
+    boxShape[t] = ShapedType::kDynamic;
+    SmallVector<OpFoldResult> zeros(rank, b.getIndexAttr(0)),
+        ones(rank, b.getIndexAttr(1)), viewOffsets(zeros), viewSizes;
+    SmallVector<Value> boxOffsets, restOffsets, restSizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = dist::getDimValue(b, loc, partials, d);
+      viewSizes.push_back(dist::getDimSize(b, loc, partials, d));
+      boxOffsets.push_back(llvm::is_contained(localAxes, d) ? m.c(0)
+                                                            : array.offsets[d]);
+      restOffsets.push_back(d == t ? restStart : boxOffsets[d]);
+      restSizes.push_back(d == t ? restSize : size);
     }
-    Value box = fetchBox(
+    boxOffsets[t] = lo;
+    viewOffsets[t] = m.select(m.gt(whole, m.c(0)), m.sub(lo, offset), m.c(0));
+    viewSizes[t] = m.mul(whole, tile);
+    // (An array with a dimension of static size 0 has no slice of static
+    // offset 0 along it: an empty array instead.)
+    Value inBlock =
+        llvm::is_contained(partialType.getShape(), 0)
+            ? createFilled(b, loc, like(boxShape),
+                           getValueOrCreateConstantIndexOp(b, loc, viewSizes),
+                           getIdentity(b, element, combineKind))
+            : SubviewOp::create(b, loc, like(boxShape), partials, viewOffsets,
+                                viewSizes, ones)
+                  .getResult();
+    Value restBox = fetchBox(
         b, loc, team,
         GridArray::fromBlock(b, loc, partials,
                              keptShape<Value>(array.offsets, localAxes, m.c(0)),
                              partialShape),
-        boxOffsets, boxSizes, like(boxShape));
-    // Padded to whole tiles with the identity; each tile reduced.
-    SmallVector<Value> paddedSizes(boxSizes), expandedDynamic;
-    SmallVector<int64_t> expandedShape, tileSizeAxes;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!llvm::is_contained(tileAxes, d)) {
-        expandedShape.push_back(boxShape[d]);
-        if (ShapedType::isDynamic(boxShape[d]))
-          expandedDynamic.push_back(boxSizes[d]);
-        continue;
-      }
-      Value count = m.ceilDiv(boxSizes[d], tile);
-      tiles.push_back(count);
-      paddedSizes[d] = m.mul(count, tile);
-      expandedShape.append({ShapedType::kDynamic, kOrderedTile});
-      expandedDynamic.push_back(count);
-      tileSizeAxes.push_back(expandedShape.size() - 1);
-    }
+        restOffsets, restSizes, like(boxShape));
+    SmallVector<Value> paddedSizes(restSizes);
+    paddedSizes[t] = m.mul(rest, tile);
     Value padded = createFilled(b, loc, like(boxShape), paddedSizes,
                                 getIdentity(b, element, combineKind));
-    padded = ImmutableInsertSliceOp::create(
-        b, loc, box, padded, SmallVector<OpFoldResult>(rank, b.getIndexAttr(0)),
-        getAsOpFoldResult(boxSizes),
-        SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
-    Value expanded = ReshapeOp::create(b, loc, like(expandedShape), padded,
-                                       expandedDynamic, /*copy=*/false);
-    SmallVector<int64_t> reducedShape(expandedShape);
-    for (int64_t d : tileSizeAxes)
-      reducedShape[d] = 1;
-    SmallVector<int64_t> tileShape(boxShape);
-    Value tileResults = SqueezeOp::create(
-        b, loc, like(tileShape),
-        ReductionOp::create(b, loc, like(reducedShape), kind, expanded,
-                            b.getDenseI64ArrayAttr(tileSizeAxes),
-                            /*keepdims=*/true, /*correction=*/nullptr),
-        b.getDenseI64ArrayAttr(tileSizeAxes));
+    padded = ImmutableInsertSliceOp::create(b, loc, restBox, padded, zeros,
+                                            getAsOpFoldResult(restSizes), ones);
+    // The tile results: the whole tiles', then the last one's.
+    SmallVector<Value> tileCounts(restSizes);
+    tileCounts[t] = m.add(whole, rest);
+    Value tileResults = createFilled(b, loc, like(boxShape), tileCounts,
+                                     getIdentity(b, element, combineKind));
+    SmallVector<Value> wholeSizes(restSizes), restCounts(restSizes);
+    wholeSizes[t] = whole;
+    restCounts[t] = rest;
+    SmallVector<OpFoldResult> restAt(zeros);
+    restAt[t] = whole;
+    tileResults = ImmutableInsertSliceOp::create(
+        b, loc, reduceTiles(inBlock, whole), tileResults, zeros,
+        getAsOpFoldResult(wholeSizes), ones);
+    tileResults = ImmutableInsertSliceOp::create(
+        b, loc, reduceTiles(padded, rest), tileResults, restAt,
+        getAsOpFoldResult(restCounts), ones);
     // The results of all tiles on every rank, reduced in tile order.
     SmallVector<Value> allSizes(partialShape), tileOffsets;
     SmallVector<int64_t> allShape(

@@ -55,6 +55,9 @@ Value IndexMath::select(Value cond, Value x, Value y) const {
 Value IndexMath::ceilDiv(Value x, Value y) const {
   return b.createOrFold<arith::CeilDivSIOp>(loc, x, y);
 }
+Value IndexMath::floorDiv(Value x, Value y) const {
+  return b.createOrFold<arith::DivSIOp>(loc, x, y);
+}
 Value IndexMath::rows(Value array) const {
   return dist::getDimValue(b, loc, array, 0);
 }

@@ -55,6 +55,8 @@ struct IndexMath {
   mlir::Value land(mlir::Value x, mlir::Value y) const;
   mlir::Value select(mlir::Value cond, mlir::Value x, mlir::Value y) const;
   mlir::Value ceilDiv(mlir::Value x, mlir::Value y) const;
+  /// x / y rounded down (x >= 0, y > 0).
+  mlir::Value floorDiv(mlir::Value x, mlir::Value y) const;
   /// The size of dimension 0 of `array`.
   mlir::Value rows(mlir::Value array) const;
 };

@@ -145,9 +145,10 @@ private:
     offsets[axis] = getAsOpFoldResult(offset);
     sizes[axis] = getAsOpFoldResult(size);
     strides[axis] = b.getIndexAttr(stride);
-    // (A static empty slice: offsets past a static empty axis do not
-    // verify.)
-    if (isConstantIntValue(sizes[axis], 0)) {
+    // (A static empty slice: offsets past a static empty axis, 0 on one of
+    // size 0 included, do not verify.)
+    if (llvm::any_of(sizes,
+                     [](OpFoldResult s) { return isConstantIntValue(s, 0); })) {
       SmallVector<int64_t> shape;
       for (OpFoldResult s : sizes)
         shape.push_back(getConstantIntValue(s).value_or(ShapedType::kDynamic));
@@ -160,6 +161,10 @@ private:
   /// `source` inserted into `dest` at `offset` along `axis`.
   Value insert(Value source, Value dest, int64_t axis, Value offset) {
     int64_t rank = shapeOf(dest).size();
+    // (Nothing to insert; the offsets would not verify on a static empty
+    // axis.)
+    if (llvm::is_contained(shapeOf(source), 0))
+      return dest;
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
     offsets[axis] = getAsOpFoldResult(offset);
     return tensor::InsertSliceOp::create(

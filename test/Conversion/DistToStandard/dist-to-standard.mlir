@@ -582,11 +582,13 @@ func.func @grid_stencil_update(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: i
 // -----
 
 // A floating point sum over split axes of a grid array, axes innermost
-// first as on one process: each rank fetches the tiles along the innermost
-// split axis (64 elements, fixed by global indices) starting in its block,
-// pads them with -0.0 and reduces each tile; the tiles' results (an
-// identity-filled array of all tiles and all rows, allreduced) are reduced
-// with the outer axis on every rank.
+// first as on one process: each rank reduces the tiles along the innermost
+// split axis (64 elements, fixed by global indices) that start in its
+// block: those it holds whole on a view of the block, the last one (if it
+// holds only its start, or it is the array's shorter last one) fetched
+// (its rest from the next ranks) and padded with -0.0; the tiles' results
+// (an identity-filled array of all tiles and all rows, allreduced) are
+// reduced with the outer axis on every rank.
 !grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
 // CHECK-LABEL: func.func @grid_float_sum
 // CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index)
@@ -595,17 +597,24 @@ func.func @grid_stencil_update(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: i
 // CHECK: %[[T1:.*]] = arith.ceildivsi %[[O1]], %[[C64]]
 // CHECK: %[[L1:.*]] = arith.muli %[[T1]], %[[C64]]
 // CHECK: %[[LO1:.*]] = arith.minsi %[[L1]], %[[M]]
-// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[O0]], %[[LO1]]] target_sizes[%[[S0:.*]], %[[S1:.*]]] team = 1
+// CHECK: %[[WHOLE:.*]] = ndarray.subview %[[A]][0, %{{.*}}] [%[[R:.*]], %{{.*}}] [1, 1]
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[O0]], %[[REST:.*]]] target_sizes[%[[R]], %[[S1:.*]]] team = 1
 // CHECK: %[[BOX:.*]]:2 = distruntime.wait %[[H]], %[[A]], %[[OUT]]
-// CHECK: %[[PAD:.*]] = ndarray.create(%{{.*}}, %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
-// CHECK: %[[IN:.*]] = ndarray.immutable_insert_slice %[[BOX]]#1 into %[[PAD]][0, 0] [%[[S0]], %[[S1]]] [1, 1]
-// CHECK: %[[TILED:.*]] = ndarray.reshape %[[IN]](%{{.*}}, %{{.*}}) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?x64xf64>
+// CHECK: %[[PAD:.*]] = ndarray.create(%[[R]], %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
+// CHECK: %[[IN:.*]] = ndarray.immutable_insert_slice %[[BOX]]#1 into %[[PAD]][0, 0] [%[[R]], %[[S1]]] [1, 1]
+// CHECK: %[[TILES:.*]] = ndarray.create(%[[R]], %{{.*}}) value %[[ID]]
+// CHECK: %[[TILED:.*]] = ndarray.reshape %[[WHOLE]](%[[R]], %[[K:.*]]) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?x64xf64>
 // CHECK: %[[PER:.*]] = ndarray.reduction sum %[[TILED]] axes [2] keepdims : !ndarray.ndarray<?x?x64xf64> -> !ndarray.ndarray<?x?x1xf64>
-// CHECK: %[[TILES:.*]] = ndarray.squeeze %[[PER]] [2]
+// CHECK: %[[SQ:.*]] = ndarray.squeeze %[[PER]] [2]
+// CHECK: %[[T:.*]] = ndarray.immutable_insert_slice %[[SQ]] into %[[TILES]][0, 0] [%[[R]], %[[K]]] [1, 1]
+// CHECK: %[[TILED2:.*]] = ndarray.reshape %[[IN]](%[[R]], %{{.*}}) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?x64xf64>
+// CHECK: %[[PER2:.*]] = ndarray.reduction sum %[[TILED2]] axes [2] keepdims
+// CHECK: %[[SQ2:.*]] = ndarray.squeeze %[[PER2]] [2]
+// CHECK: %[[T2:.*]] = ndarray.immutable_insert_slice %[[SQ2]] into %[[T]][0, %[[K]]]
 // CHECK: %[[ALL:.*]] = ndarray.create(%[[N]], %{{.*}}) value %[[ID]] : !ndarray.ndarray<?x?xf64>
-// CHECK: %[[MINE:.*]] = ndarray.immutable_insert_slice %[[TILES]] into %[[ALL]][%[[O0]], %{{.*}}]
-// CHECK: %[[R:.*]] = distruntime.allreduce sum %[[MINE]] team = 1
-// CHECK: %[[S:.*]] = ndarray.reduction sum %[[R]] axes [0, 1] keepdims : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x1xf64>
+// CHECK: %[[MINE:.*]] = ndarray.immutable_insert_slice %[[T2]] into %[[ALL]][%[[O0]], %{{.*}}]
+// CHECK: %[[RED:.*]] = distruntime.allreduce sum %[[MINE]] team = 1
+// CHECK: %[[S:.*]] = ndarray.reduction sum %[[RED]] axes [0, 1] keepdims : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<1x1xf64>
 // CHECK: ndarray.squeeze %[[S]] [0, 1] : !ndarray.ndarray<1x1xf64> -> !ndarray.ndarray<f64>
 func.func @grid_float_sum(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index) -> !ndarray.ndarray<f64> {
   %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid

@@ -62,3 +62,17 @@ func.func @moments_and_integers(%a: !ndarray.ndarray<?x3xf64>, %i: !ndarray.ndar
   %1 = ndarray.reduction sum %i : !ndarray.ndarray<?xi64> -> !ndarray.ndarray<i64>
   return %0, %1 : !ndarray.ndarray<3xf64>, !ndarray.ndarray<i64>
 }
+
+// -----
+
+// An axis of static size 0 beside the reduced ones: no slice at a constant
+// offset of it verifies (0 included), so the slices and inserts of the
+// tree are empty tensors and no-ops; the result is the identity.
+// CHECK-LABEL: func @static_empty_axis
+// CHECK-NOT: tensor.extract_slice{{.*}}tensor<0x
+// CHECK: return
+func.func @static_empty_axis(%n: index, %v: f64) -> !ndarray.ndarray<1x1xf64> {
+  %a = ndarray.create(%n) value %v : !ndarray.ndarray<0x?xf64>
+  %r = ndarray.reduction prod %a axes [0, 1] keepdims : !ndarray.ndarray<0x?xf64> -> !ndarray.ndarray<1x1xf64>
+  return %r : !ndarray.ndarray<1x1xf64>
+}
