@@ -459,6 +459,16 @@ LogicalResult checkWholeArrayWriteBack(InsertSliceOp insert) {
   return success();
 }
 
+/// Whether `value` is a version of the argument bound by `init` (its
+/// storage, through updates and loops, is that of `init` alone).
+bool isVersionOfArgument(Value value, dist::InitDistArrayOp init) {
+  std::optional<SmallVector<dist::InitDistArrayOp>> roots =
+      dist::getStorageRoots(value);
+  return roots && !roots->empty() &&
+         llvm::all_of(*roots,
+                      [&](dist::InitDistArrayOp root) { return root == init; });
+}
+
 LogicalResult writeBackToArgument(InsertSliceOp insert,
                                   dist::InitDistArrayOp init, Value block) {
   if (failed(checkWholeArrayWriteBack(insert)))
@@ -479,12 +489,7 @@ LogicalResult writeBackToArgument(InsertSliceOp insert,
   // A version of the argument (its storage, through updates and loops)
   // holds exactly the block's rows as its owned part; anything else is
   // repartitioned to them.
-  std::optional<SmallVector<dist::InitDistArrayOp>> roots =
-      dist::getStorageRoots(insert.getSource());
-  bool isVersion = roots && !roots->empty() &&
-                   llvm::all_of(*roots, [&](dist::InitDistArrayOp root) {
-                     return root == init;
-                   });
+  bool isVersion = isVersionOfArgument(insert.getSource(), init);
   Value rows = isVersion
                    ? dist::OwnedBlockOfOp::create(b, loc, insert.getSource())
                    : dist::createLocalRows(b, loc, insert.getSource(),
@@ -531,13 +536,8 @@ LogicalResult writeBackGridArguments(FunctionOpInterface func) {
     // A version of the argument with ghost cells (its storage, through
     // updates and loops) is written back as its whole buffer (see
     // writeBackToArgument).
-    std::optional<SmallVector<dist::InitDistArrayOp>> roots =
-        dist::getStorageRoots(value);
     SubviewOp spareView = init.getSpareRowsView();
-    bool ghosted = spareView && roots && !roots->empty() &&
-                   llvm::all_of(*roots, [&](dist::InitDistArrayOp root) {
-                     return root == init;
-                   });
+    bool ghosted = spareView && isVersionOfArgument(value, init);
     if (ghosted) {
       block = getArgumentBlock(init);
       offsets = spareView.getMixedOffsets();
