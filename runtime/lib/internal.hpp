@@ -275,10 +275,11 @@ constexpr int kMaxOpArrays = 3;
 /// Peer, tag and size of a point-to-point request (timeout diagnostics).
 struct ReqInfo {
   int peer = 0;
-  int tag = 0;
+  int tag = 0; // kBcastTag: a broadcast rooted at peer
   bool send = false;
   int64_t bytes = 0;
 };
+constexpr int kBcastTag = -1;
 
 struct AsyncOp {
   std::shared_ptr<Team> team; // keeps the communicator alive
@@ -352,6 +353,10 @@ struct Xfer {
 struct Plan {
   Rec meta; // this rank's metadata record (cache validation)
   std::vector<Xfer> sends, recvs, locals;
+  // Parts that every other rank receives, one MPI_Ibcast each, rooted at
+  // `peer`, in the same order on every rank: the root's has `src` set,
+  // the others' `dst` and `out`.
+  std::vector<Xfer> bcasts;
 };
 
 enum PlanKind {

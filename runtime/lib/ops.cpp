@@ -83,9 +83,49 @@ template <class T> Span view_span(const View<T> &v) {
   return detail::span_of(v.base, sizeof(T), v.rank, v.sizes, v.strides);
 }
 
-/// Run a plan: post receives, pack and post sends, do local copies. Returns
-/// a handle (0 if nothing is outstanding). `names` names the input and the
-/// `nouts` outputs for _idtr_wait_buffers.
+/// Where a receive into region `r` of `o` lands: `o` itself where the region
+/// is dense, else a buffer of `op` copied into it when the op completes.
+template <class T>
+T *receive_buffer(AsyncOp &op, const View<T> &o, const Region &r) {
+  if (r.flat) {
+    if (is_dense(o))
+      return o.base + r.fstart;
+    T *p = alloc_buffer<T>(op, r.count);
+    op.finish.push_back(
+        [o, r, p] { copy_flat(o, r.fstart, r.count, p, false); });
+    return p;
+  }
+  View<T> dv = subview(o, r);
+  if (is_dense(dv))
+    return dv.base;
+  T *p = alloc_buffer<T>(op, r.count);
+  op.finish.push_back(
+      [dv, p] { copy_view(dv, dense_view(p, dv.sizes, dv.rank)); });
+  return p;
+}
+
+/// The elements of region `r` of `src`, contiguous: in place where dense,
+/// else packed into a buffer of `op`.
+template <class T>
+T *send_buffer(AsyncOp &op, const View<T> &src, const Region &r) {
+  if (r.flat) {
+    if (is_dense(src))
+      return src.base + r.fstart;
+    T *p = alloc_buffer<T>(op, r.count);
+    copy_flat(src, r.fstart, r.count, p, true);
+    return p;
+  }
+  View<T> sv = subview(src, r);
+  if (is_dense(sv))
+    return sv.base;
+  T *p = alloc_buffer<T>(op, r.count);
+  copy_view(dense_view(p, sv.sizes, sv.rank), sv);
+  return p;
+}
+
+/// Run a plan: post receives, pack and post sends and broadcasts, do local
+/// copies. Returns a handle (0 if nothing is outstanding). `names` names the
+/// input and the `nouts` outputs for _idtr_wait_buffers.
 template <class TR>
 int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
                 uint32_t seq, const View<typename TR::T> &src,
@@ -98,7 +138,7 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
     local_copy(src, x.src, outs[x.out], x.dst);
     stat_add(kind, IDTR_CNT_LOCAL_BYTES, es * x.src.count);
   }
-  if (plan.sends.empty() && plan.recvs.empty())
+  if (plan.sends.empty() && plan.recvs.empty() && plan.bcasts.empty())
     return 0;
   auto op = std::make_unique<AsyncOp>();
   op->team = team;
@@ -115,56 +155,33 @@ int64_t execute(const std::shared_ptr<Team> &team, const Plan &plan,
     op->arrays[1 + i] = view_span(registered ? *registered : outs[i]);
     op->array_names[1 + i] = names[1 + i];
   }
-  op->reqs.reserve(plan.sends.size() + plan.recvs.size());
-  op->req_info.reserve(plan.sends.size() + plan.recvs.size());
+  const size_t nreqs =
+      plan.sends.size() + plan.recvs.size() + plan.bcasts.size();
+  op->reqs.reserve(nreqs);
+  op->req_info.reserve(nreqs);
   for (const Xfer &x : plan.recvs) {
-    const View<T> &o = outs[x.out];
-    T *p;
-    if (x.dst.flat) {
-      if (is_dense(o)) {
-        p = o.base + x.dst.fstart;
-      } else {
-        p = alloc_buffer<T>(*op, x.dst.count);
-        op->finish.push_back(
-            [o, r = x.dst, p] { copy_flat(o, r.fstart, r.count, p, false); });
-      }
-    } else {
-      View<T> dv = subview(o, x.dst);
-      if (is_dense(dv)) {
-        p = dv.base;
-      } else {
-        p = alloc_buffer<T>(*op, x.dst.count);
-        op->finish.push_back(
-            [dv, p] { copy_view(dv, dense_view(p, dv.sizes, dv.rank)); });
-      }
-    }
-    post<TR>(*op, false, p, x.dst.count, x.peer, make_tag(seq, x.sub),
-             team->comm);
+    post<TR>(*op, false, receive_buffer(*op, outs[x.out], x.dst), x.dst.count,
+             x.peer, make_tag(seq, x.sub), team->comm);
     stat_add(kind, IDTR_CNT_MSGS_RECV, 1);
     stat_add(kind, IDTR_CNT_BYTES_RECV, es * x.dst.count);
   }
   for (const Xfer &x : plan.sends) {
-    T *p;
-    if (x.src.flat) {
-      if (is_dense(src)) {
-        p = src.base + x.src.fstart;
-      } else {
-        p = alloc_buffer<T>(*op, x.src.count);
-        copy_flat(src, x.src.fstart, x.src.count, p, true);
-      }
-    } else {
-      View<T> sv = subview(src, x.src);
-      if (is_dense(sv)) {
-        p = sv.base;
-      } else {
-        p = alloc_buffer<T>(*op, x.src.count);
-        copy_view(dense_view(p, sv.sizes, sv.rank), sv);
-      }
-    }
-    post<TR>(*op, true, p, x.src.count, x.peer, make_tag(seq, x.sub),
-             team->comm);
+    post<TR>(*op, true, send_buffer(*op, src, x.src), x.src.count, x.peer,
+             make_tag(seq, x.sub), team->comm);
     stat_add(kind, IDTR_CNT_MSGS_SENT, 1);
     stat_add(kind, IDTR_CNT_BYTES_SENT, es * x.src.count);
+  }
+  for (const Xfer &x : plan.bcasts) {
+    const bool root = x.peer == team->rank;
+    if (root)
+      post_bcast<TR>(*op, send_buffer(*op, src, x.src), x.src.count, x.peer,
+                     true, team->comm);
+    else
+      post_bcast<TR>(*op, receive_buffer(*op, outs[x.out], x.dst), x.dst.count,
+                     x.peer, false, team->comm);
+    stat_add(kind, IDTR_CNT_COLLECTIVES, 1);
+    if (root)
+      stat_add(kind, IDTR_CNT_COLL_BYTES, es * x.src.count);
   }
   return register_op(std::move(op));
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <iterator>
 
 namespace idtr::detail {
 namespace {
@@ -266,6 +267,101 @@ std::vector<int64_t> gather_blocks(Team &t, const Rec &meta, int len,
   return all;
 }
 
+// The box every rank asks for (`rec`'s requested box), into `box`; false if
+// the ranks ask for different boxes or for nothing.
+bool common_box(const std::vector<int64_t> &all, int p, int d, Box &box) {
+  const int64_t *r0 = all.data();
+  for (int k = 0; k < d; ++k) {
+    box.lo[k] = r0[kBoxOff + k];
+    box.hi[k] = box.lo[k] + r0[kBoxSize + k];
+  }
+  if (box_empty(box, d))
+    return false;
+  for (int r = 1; r < p; ++r) {
+    const int64_t *rec = all.data() + static_cast<size_t>(r) * kBoxLen;
+    for (int k = 0; k < d; ++k)
+      if (rec[kBoxOff + k] != r0[kBoxOff + k] ||
+          rec[kBoxSize + k] != r0[kBoxSize + k])
+        return false;
+  }
+  return true;
+}
+
+// Whether the halo boxes (the common box less each rank's own rows along
+// `split`) give each owner's part of the common box whole to every other
+// rank: the blocks span the other dimensions, and no empty block's offset
+// cuts a non-empty block in two (its lower and upper halo would take one
+// part each).
+bool halo_parts_whole(const std::vector<int64_t> &all, int p, int d,
+                      int split) {
+  std::vector<std::pair<int64_t, int64_t>> rows; // non-empty, [lo, hi)
+  std::vector<int64_t> cuts;                     // offsets of empty blocks
+  for (int r = 0; r < p; ++r) {
+    const int64_t *rec = all.data() + static_cast<size_t>(r) * kBoxLen;
+    Box own = owned_box(rec);
+    if (box_empty(own, d)) {
+      cuts.push_back(rec[kBoxOwnOff + split]);
+      continue;
+    }
+    for (int k = 0; k < d; ++k)
+      if (k != split && (own.lo[k] != 0 || own.hi[k] != rec[kBoxG + k]))
+        return false;
+    rows.emplace_back(own.lo[split], own.hi[split]);
+  }
+  std::sort(rows.begin(), rows.end());
+  for (int64_t c : cuts) {
+    auto it =
+        std::upper_bound(rows.begin(), rows.end(), c,
+                         [](int64_t v, const std::pair<int64_t, int64_t> &b) {
+                           return v < b.first;
+                         });
+    if (it != rows.begin() && c > std::prev(it)->first &&
+        c < std::prev(it)->second)
+      return false;
+  }
+  return true;
+}
+
+// Replaces the transfers of `plan` by broadcasts when every rank asks for
+// the same box (a replicated read, `a[i]` on every rank) and each owner's
+// part reaches every other rank whole: one MPI_Ibcast per owner, rooted
+// there (O(log P) messages at the owner, not P - 1 sends). Every rank
+// decides this from the same records, so all issue the same broadcasts in
+// the same (rank) order.
+void broadcast_common_parts(Plan &plan, const std::vector<int64_t> &all, int p,
+                            int me, int d, const Box &box) {
+  std::vector<Xfer> bcasts;
+  for (int r = 0; r < p; ++r) {
+    Box part;
+    if (!intersect(owned_box(all.data() + static_cast<size_t>(r) * kBoxLen),
+                   box, d, part))
+      continue;
+    if (r == me) {
+      if (plan.sends.size() != static_cast<size_t>(p - 1))
+        fail("internal error: rank %d broadcasts its part of a box but "
+             "sends it to %zu of the %d other ranks",
+             me, plan.sends.size(), p - 1);
+      bcasts.push_back(plan.sends.front());
+      bcasts.back().peer = me;
+      continue;
+    }
+    auto from_r = [r](const Xfer &x) { return x.peer == r; };
+    if (std::count_if(plan.recvs.begin(), plan.recvs.end(), from_r) != 1)
+      fail("internal error: rank %d receives rank %d's part of a broadcast "
+           "box in other than one piece",
+           me, r);
+    bcasts.push_back(
+        *std::find_if(plan.recvs.begin(), plan.recvs.end(), from_r));
+  }
+  if (bcasts.size() != plan.recvs.size() + (plan.sends.empty() ? 0 : 1))
+    fail("internal error: rank %d has transfers outside the broadcasts of a "
+         "box every rank reads",
+         me);
+  plan.bcasts = std::move(bcasts);
+  plan.sends.clear();
+  plan.recvs.clear();
+}
+
 std::shared_ptr<Plan> build_box_plan(Team &t, int split, const Rec &meta,
                                      int nboxes, BoxFn boxfn) {
   std::vector<int64_t> all =
@@ -313,6 +409,11 @@ std::shared_ptr<Plan> build_box_plan(Team &t, int split, const Rec &meta,
       plan->recvs.push_back(x);
     }
   }
+  // (With two ranks a broadcast is the one send.)
+  Box box;
+  if (p > 2 && common_box(all, p, d, box) &&
+      (boxfn == target_box || halo_parts_whole(all, p, d, split)))
+    broadcast_common_parts(*plan, all, p, me, d, box);
   return plan;
 }
 

@@ -508,9 +508,15 @@ void wait_requests(AsyncOp &op) {
     ReqInfo r;
     if (static_cast<size_t>(i) < op.req_info.size())
       r = op.req_info[i];
-    std::snprintf(item, sizeof item, "%s%s rank %d (tag %d, %" PRId64 " bytes)",
-                  list.empty() ? "" : ", ", r.send ? "send to" : "receive from",
-                  r.peer, r.tag, r.bytes);
+    if (r.tag == kBcastTag)
+      std::snprintf(
+          item, sizeof item, "%sbroadcast %s rank %d (%" PRId64 " bytes)",
+          list.empty() ? "" : ", ", r.send ? "as" : "from", r.peer, r.bytes);
+    else
+      std::snprintf(
+          item, sizeof item, "%s%s rank %d (tag %d, %" PRId64 " bytes)",
+          list.empty() ? "" : ", ", r.send ? "send to" : "receive from", r.peer,
+          r.tag, r.bytes);
     list += item;
   }
   if (pending == 0)

@@ -282,6 +282,22 @@ void post(AsyncOp &op, bool send, typename TR::T *p, int64_t count, int peer,
   }
 }
 
+/// MPI_Ibcast of `count` elements at `p` from `root` (in chunks, as post).
+template <class TR>
+void post_bcast(AsyncOp &op, typename TR::T *p, int64_t count, int root,
+                bool is_root, MPI_Comm comm) {
+  while (count > 0) {
+    int c = static_cast<int>(std::min(count, kChunk));
+    MPI_Request rq;
+    IDTR_MPI(MPI_Ibcast(p, c, TR::mpi(), root, comm, &rq));
+    op.reqs.push_back(rq);
+    op.req_info.push_back({root, kBcastTag, is_root,
+                           static_cast<int64_t>(sizeof(typename TR::T)) * c});
+    p += c;
+    count -= c;
+  }
+}
+
 /// A buffer of `count` elements owned by `op` (freed with it).
 template <class T> T *alloc_buffer(AsyncOp &op, int64_t count) {
   op.buffers.emplace_back(

@@ -116,13 +116,30 @@ void run_repart(const Vec &g, PartKind pin, Target tk, PartKind pk, Layout li,
                       << " wrong (iteration " << it << ")";
     });
     EXPECT_TRUE(out.gaps_intact()) << what();
-    // Only the part of the target not owned locally is received.
+    // Only the part of the target not owned locally is received: point to
+    // point, or, when every rank asks for the same non-empty box (and there
+    // are more than two ranks), through one broadcast per owner.
     int64_t own_lo = std::max(to[0], a.off[me]),
             own_hi = std::min(to[0] + ts[0], a.off[me] + a.size[me]);
     int64_t self = std::max<int64_t>(0, own_hi - own_lo) *
                    (numel(ts) / std::max<int64_t>(ts[0], 1));
+    bool common = p > 2 && numel(ts) > 0;
+    int64_t owners = 0;
+    for (int r = 0; r < p && common; ++r) {
+      Vec ro, rs;
+      target_box(g, tk, pk, p, r, ro, rs);
+      common = ro == to && rs == ts;
+      owners += std::max(to[0], a.off[r]) <
+                std::min(to[0] + ts[0], a.off[r] + a.size[r]);
+    }
     EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_BYTES_RECV),
-              static_cast<int64_t>(sizeof(T)) * (numel(ts) - self))
+              common ? 0 : static_cast<int64_t>(sizeof(T)) * (numel(ts) - self))
+        << what();
+    EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_COLLECTIVES),
+              common ? owners : 0)
+        << what();
+    EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_COLL_BYTES),
+              common ? static_cast<int64_t>(sizeof(T)) * self : 0)
         << what();
     EXPECT_EQ(stat(IDTR_STAT_REPARTITION, IDTR_CNT_LOCAL_BYTES),
               static_cast<int64_t>(sizeof(T)) * self)

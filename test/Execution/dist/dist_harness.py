@@ -106,7 +106,7 @@ def team_attrs(split=None, grid=None):
 # IDTR statistics (runtime/include/idtr/idtr.h) the programs print last.
 STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
               "alltoall", "reduce", "metadata", "all"]
-STAT_HALO, STAT_ALL = 0, 8
+STAT_HALO, STAT_REPARTITION, STAT_ALL = 0, 3, 8
 CNT_CALLS, CNT_MSGS_SENT, CNT_BYTES_SENT, CNT_COLL_BYTES = 0, 1, 2, 6
 
 RNG = np.random.default_rng(20240611)  # reseeded per case by build()
@@ -621,7 +621,9 @@ class Dist(DataDependentOps):
                                   f"(i64, i64) -> i64"))
         for kind, counter in ((STAT_HALO, CNT_MSGS_SENT),
                               (STAT_ALL, CNT_BYTES_SENT),
-                              (STAT_ALL, CNT_COLL_BYTES)):
+                              (STAT_ALL, CNT_COLL_BYTES),
+                              (STAT_HALO, CNT_COLL_BYTES),
+                              (STAT_REPARTITION, CNT_COLL_BYTES)):
             k = self.op(f"arith.constant {kind} : i64")
             c = self.op(f"arith.constant {counter} : i64")
             values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
@@ -770,6 +772,15 @@ def run_cases(cases, ranks=None, expect_halo=False, max_bytes=None,
                 errors.append(f"{label}: {n} ranks give {a}, {base} ranks "
                               f"give {b}")
     assert not errors, "\n\n".join(errors)
+
+
+def data_bytes_sent(stats_row):
+    """The bytes of array data a rank sent: point to point, and as the root
+    of the broadcasts IDTR makes of the halo and repartition plans that
+    every rank reads alike (replicated reads)."""
+    base = len(STAT_KINDS)
+    return int(stats_row[base + 1]) + int(stats_row[base + 3]) + \
+        int(stats_row[base + 4])
 
 
 def _check_stats(stats, n, expect_halo, max_bytes=None):

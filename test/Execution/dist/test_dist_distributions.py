@@ -16,8 +16,8 @@ of distributions moves each element at most once."""
 import numpy as np
 import pytest
 
-from dist_harness import (RANKS, STAT_KINDS, _run, build, data, iota, named,
-                          run_cases)
+from dist_harness import (RANKS, STAT_KINDS, _run, build, data,
+                          data_bytes_sent, iota, named, run_cases)
 
 # name: (split axes, grid shape or None)
 # (Rows, the default distribution, are what every other test runs.)
@@ -338,9 +338,10 @@ def _blocks(n, p):
 
 def test_redistribution_moves_each_element_at_most_once():
     # rows -> columns, then (printing) columns -> rows and the gather of the
-    # rows: point-to-point bytes per rank are exactly the elements of its
-    # blocks it does not own in the other distribution, plus its rows to
-    # every other rank.
+    # rows: the bytes a rank sends are exactly the elements of its blocks it
+    # does not own in the other distribution (point to point), plus its rows
+    # once (the root of their broadcast to every other rank; the one send
+    # at 2 ranks).
     for p in RANKS:
         if p == 1:
             continue
@@ -352,14 +353,14 @@ def test_redistribution_moves_each_element_at_most_once():
         for r, s in enumerate(stats):
             own_rows, own_cols = len(rows[r]) * 10, 12 * len(cols[r])
             both = len(rows[r]) * len(cols[r])
-            expected = own_rows + own_cols - 2 * both + (p - 1) * own_rows
-            assert int(s[len(STAT_KINDS) + 1]) == 8 * expected, \
-                f"rank {r} of {p} sent {s[len(STAT_KINDS) + 1]} bytes, " \
+            expected = own_rows + own_cols - 2 * both + own_rows
+            assert data_bytes_sent(s) == 8 * expected, \
+                f"rank {r} of {p} sent {data_bytes_sent(s)} bytes, " \
                 f"expected {8 * expected} (stats {s})"
 
 
 def _extra_bytes_on_grid(case, expected):
-    """Bytes each rank sends (point to point) for the op `case(d, True)`
+    """Bytes each rank sends (data_bytes_sent) for the op `case(d, True)`
     performs on a 2x2 grid at 4 ranks: the difference from `case(d, False)`,
     the same program printing an array of the same shape and distribution
     without the op. Both print `expected`."""
@@ -369,7 +370,7 @@ def _extra_bytes_on_grid(case, expected):
         got, stats, errors = _run(d, 4)
         assert not errors, errors
         np.testing.assert_array_equal(got["volume:result"], expected)
-        sent[with_op] = [int(s[len(STAT_KINDS) + 1]) for s in stats]
+        sent[with_op] = [data_bytes_sent(s) for s in stats]
     return [x - y for x, y in zip(sent[True], sent[False])]
 
 
@@ -461,13 +462,13 @@ def plane_volume(d, extract):
 def test_grid_views_dropping_axes_move_only_the_view():
     # On a 2x2 grid: a[7, :] drops a split axis, so it is replicated (as
     # a[i, :] of rows): the two owners of parts of row 7 (ranks 2 and 3)
-    # each send their 5 elements to the 3 other ranks; a[:, :, 2] keeps both
+    # each broadcast their 5 elements to the 3 other ranks; a[:, :, 2] keeps both
     # split axes: each rank's block of the plane lies in its block of a, so
     # nothing moves (not the whole array through rows, as before).
     if 4 not in RANKS:
         pytest.skip("needs 4 ranks")
     moved = _extra_bytes_on_grid(row_volume, iota((12, 10))[7])
-    assert moved == [0, 0, 8 * 5 * 3, 8 * 5 * 3], f"row: {moved}"
+    assert moved == [0, 0, 8 * 5, 8 * 5], f"row: {moved}"
     moved = _extra_bytes_on_grid(plane_volume, iota((6, 5, 4))[:, :, 2])
     assert moved == [0] * 4, f"plane: {moved}"
 
@@ -497,12 +498,12 @@ def load_volume(d, load):
 
 
 def test_grid_load_moves_one_element():
-    # a[7, 3] of an array on a 2x2 grid: the owner sends the element to each
-    # other rank, nothing else moves.
+    # a[7, 3] of an array on a 2x2 grid: the owner broadcasts the element
+    # to the other ranks, nothing else moves.
     if 4 not in RANKS:
         pytest.skip("needs 4 ranks")
     moved = _extra_bytes_on_grid(load_volume, 73.0)
-    assert sorted(moved) == [0, 0, 0, 8 * 3], \
+    assert sorted(moved) == [0, 0, 0, 8], \
         f"bytes sent per rank for the load: {moved}"
 
 
@@ -531,7 +532,7 @@ def test_grid_stencil_moves_boundaries_only(name):
         d = build([named("jacobi", grid_jacobi, n, steps)], distribution)
         got, stats, errors = _run(d, p)
         assert not errors, errors
-        sent[steps] = max(int(s[len(STAT_KINDS) + 1]) for s in stats)
+        sent[steps] = max(data_bytes_sent(s) for s in stats)
         calls[steps] = [int(s[repartition]) for s in stats]
     assert all(b - a == 4 for a, b in zip(calls[1], calls[5])), \
         f"{name}: exchange calls per rank after 1 and 5 steps: {calls}"
