@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <climits>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -147,11 +148,26 @@ void argsort_local(const char *entry, int64_t ir, void *id, int64_t orr,
   }
 }
 
+/// The most regular samples a rank offers for the splitters of a sample
+/// sort: IDTR_SORT_SAMPLES (a positive integer), default 64. (The pool is
+/// allgathered, so ranks need not agree on it.)
+int64_t max_samples() {
+  const char *e = std::getenv("IDTR_SORT_SAMPLES");
+  if (!e)
+    return 64;
+  char *end = nullptr;
+  long long v = std::strtoll(e, &end, 10);
+  if (!*e || *end || v < 1)
+    fail("IDTR_SORT_SAMPLES must be a positive integer, got '%s'", e);
+  return v;
+}
+
 /// The distributed sample sort of 1-d blocks `in` (global offset `offset`,
 /// rank order) into the blocks `out` (values) and/or `indices` (global
 /// positions in the input) of the caller's partition:
 ///  1. each rank sorts its block (value, position) pairs;
-///  2. P-1 splitters from regular samples of every rank (one allgather);
+///  2. P-1 splitters from regular samples of every rank (min(P - 1, 64)
+///     each, one allgather);
 ///  3. one all-to-all of the pairs to the rank of their bucket, merged;
 ///  4. rebalance: each rank sends the part of its bucket that falls into
 ///     another rank's output block (point to point, neighbours only when
@@ -218,8 +234,11 @@ void sample_sort(const char *entry, int64_t team, int64_t ir, void *id,
   if (p == 1) {
     bucket.swap(local);
   } else {
-    // Splitters: every rank offers up to p - 1 regular samples.
-    const int64_t s = std::min<int64_t>(nIn, p - 1);
+    // Splitters: every rank offers up to p - 1 regular samples, at most
+    // max_samples() (the pool every rank holds grows as P * s: O(P), not
+    // O(P^2)). A bucket then holds about n/P + n/(s + 1) pairs at most: 2n/P
+    // (PSRS's bound) up to 65 ranks by default.
+    const int64_t s = std::min<int64_t>({nIn, p - 1, max_samples()});
     std::vector<K> samples(static_cast<size_t>(s));
     for (int64_t i = 0; i < s; ++i)
       samples[i] = local[(i + 1) * nIn / (s + 1)];

@@ -4,6 +4,7 @@
 #include "test_util.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 using namespace idtest;
@@ -103,39 +104,46 @@ TYPED_TEST(Sort, SampleSortAnyPartition) {
   using D = TypeParam;
   using T = typename D::T;
   const int p = nprocs(), me = rank();
-  for (int64_t n : {0, 1, 5, 37, 400})
-    for (int shift : {0, 1})
-      for (bool descending : {false, true}) {
-        const int salt = static_cast<int>(n) + shift;
-        Vec in = blocks(n, p, shift), out = blocks(n, p, shift + 1);
-        int64_t offset = 0, outOffset = 0;
-        for (int r = 0; r < me; ++r) {
-          offset += in[r];
-          outOffset += out[r];
+  // Every rank's P - 1 samples (P <= 64 here), and one sample per rank (the
+  // splitters of many ranks, where each offers fewer than P - 1).
+  for (const char *samples : {"", "1"}) {
+    if (*samples)
+      setenv("IDTR_SORT_SAMPLES", samples, 1);
+    for (int64_t n : {0, 1, 5, 37, 400})
+      for (int shift : {0, 1})
+        for (bool descending : {false, true}) {
+          const int salt = static_cast<int>(n) + shift;
+          Vec in = blocks(n, p, shift), out = blocks(n, p, shift + 1);
+          int64_t offset = 0, outOffset = 0;
+          for (int r = 0; r < me; ++r) {
+            offset += in[r];
+            outOffset += out[r];
+          }
+          Arr<T> block({in[me]}, Layout::Strided);
+          for (int64_t i = 0; i < in[me]; ++i)
+            block.at({i}) = element<D>(offset + i, salt);
+          Arr<T> values({out[me]}, Layout::Reversed);
+          Arr<int64_t> positions({out[me]});
+          D::sample_sort(IDTR_TEAM_WORLD, block.rank(), block.d(), offset,
+                         values.rank(), values.d(), positions.rank(),
+                         positions.d(), descending);
+          std::vector<int64_t> order = stable_order<D>(n, salt, descending);
+          for (int64_t i = 0; i < out[me]; ++i) {
+            EXPECT_EQ(positions.at({i}), order[outOffset + i])
+                << "n " << n << " shift " << shift << " descending "
+                << descending << " element " << i;
+            EXPECT_TRUE(
+                same(values.at({i}), element<D>(order[outOffset + i], salt)));
+          }
+          // Values only (no positions).
+          Arr<T> only({out[me]});
+          D::sample_sort(IDTR_TEAM_WORLD, block.rank(), block.d(), offset,
+                         only.rank(), only.d(), 0, nullptr, descending);
+          for (int64_t i = 0; i < out[me]; ++i)
+            EXPECT_TRUE(same(only.at({i}), values.at({i})));
         }
-        Arr<T> block({in[me]}, Layout::Strided);
-        for (int64_t i = 0; i < in[me]; ++i)
-          block.at({i}) = element<D>(offset + i, salt);
-        Arr<T> values({out[me]}, Layout::Reversed);
-        Arr<int64_t> positions({out[me]});
-        D::sample_sort(IDTR_TEAM_WORLD, block.rank(), block.d(), offset,
-                       values.rank(), values.d(), positions.rank(),
-                       positions.d(), descending);
-        std::vector<int64_t> order = stable_order<D>(n, salt, descending);
-        for (int64_t i = 0; i < out[me]; ++i) {
-          EXPECT_EQ(positions.at({i}), order[outOffset + i])
-              << "n " << n << " shift " << shift << " descending " << descending
-              << " element " << i;
-          EXPECT_TRUE(
-              same(values.at({i}), element<D>(order[outOffset + i], salt)));
-        }
-        // Values only (no positions).
-        Arr<T> only({out[me]});
-        D::sample_sort(IDTR_TEAM_WORLD, block.rank(), block.d(), offset,
-                       only.rank(), only.d(), 0, nullptr, descending);
-        for (int64_t i = 0; i < out[me]; ++i)
-          EXPECT_TRUE(same(only.at({i}), values.at({i})));
-      }
+    unsetenv("IDTR_SORT_SAMPLES");
+  }
 }
 
 TYPED_TEST(Sort, SampleSortAllKeysOnOneRank) {

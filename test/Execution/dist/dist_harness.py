@@ -107,7 +107,8 @@ def team_attrs(split=None, grid=None):
 STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
               "alltoall", "reduce", "metadata", "all"]
 STAT_HALO, STAT_REPARTITION, STAT_ALL = 0, 3, 8
-CNT_CALLS, CNT_MSGS_SENT, CNT_BYTES_SENT, CNT_COLL_BYTES = 0, 1, 2, 6
+CNT_CALLS, CNT_MSGS_SENT, CNT_BYTES_SENT, CNT_COLLECTIVES, CNT_COLL_BYTES = \
+    0, 1, 2, 5, 6
 
 RNG = np.random.default_rng(20240611)  # reseeded per case by build()
 
@@ -608,7 +609,9 @@ class Dist(DataDependentOps):
 
     def finish(self):
         """Prints the IDTR counters: calls per kind, halo messages sent,
-        bytes sent point-to-point and contributed to collectives."""
+        bytes sent point-to-point and contributed to collectives (all, the
+        halo and repartition kinds' broadcasts), messages sent and
+        collectives issued."""
         if EMULATE:
             return
         self.p.globals.append("func.func private @_idtr_stats(i64, i64) -> "
@@ -623,7 +626,9 @@ class Dist(DataDependentOps):
                               (STAT_ALL, CNT_BYTES_SENT),
                               (STAT_ALL, CNT_COLL_BYTES),
                               (STAT_HALO, CNT_COLL_BYTES),
-                              (STAT_REPARTITION, CNT_COLL_BYTES)):
+                              (STAT_REPARTITION, CNT_COLL_BYTES),
+                              (STAT_ALL, CNT_MSGS_SENT),
+                              (STAT_ALL, CNT_COLLECTIVES)):
             k = self.op(f"arith.constant {kind} : i64")
             c = self.op(f"arith.constant {counter} : i64")
             values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "

@@ -104,11 +104,26 @@ def _partition(n, p):
     return [slice(sum(sizes[:r]), sum(sizes[:r + 1])) for r in range(p)]
 
 
+def _dims_create(nprocs, ndims):
+    """MPI_Dims_create's grid (Open MPI's: the prime factors, largest
+    first, each multiplying the dimension with the smallest product;
+    dimensions in non-increasing order)."""
+    primes, n, f = [], nprocs, 2
+    while n > 1:
+        while n % f == 0:
+            primes.append(f)
+            n //= f
+        f += 1
+    dims = [1] * ndims
+    for prime in sorted(primes, reverse=True):
+        dims[dims.index(min(dims))] *= prime
+    return sorted(dims, reverse=True)
+
+
 def _grid_block(whole, split, rank, nprocs):
     """Rank `rank`'s block of `whole` split on the axes `split` over the
     grid MPI_Dims_create gives (row-major rank order)."""
-    dims = {1: [nprocs], 2: {1: [1, 1], 2: [2, 1], 3: [3, 1], 4: [2, 2],
-                             5: [5, 1], 6: [3, 2]}[nprocs]}[len(split)]
+    dims = _dims_create(nprocs, len(split))
     index = [slice(None)] * whole.ndim
     coords, r = [], rank
     for extent in reversed(dims):
