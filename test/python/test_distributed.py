@@ -23,6 +23,19 @@ def test_distributed_frontend(nprocs):
     assert not re.search(r"\d+ failed", proc.stdout), proc.stdout[-5000:]
 
 
+def test_grids_on_eight_ranks():
+    # Many ranks: a 4 x 2 grid of small arrays, most ranks owning little or
+    # nothing (scripts/scale-test.sh runs every file on 8 and 16 ranks).
+    proc = subprocess.run(
+        [MPIEXEC, "-n", "8", sys.executable, "-m", "pytest", "-q", "-x",
+         "-p", "no:cacheprovider", os.path.join(HERE, "dist",
+                                                 "test_dist_grids.py"),
+         os.path.join(HERE, "dist", "test_dist_mpi4py.py")],
+        capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-5000:]
+    assert not re.search(r"\d+ failed", proc.stdout), proc.stdout[-5000:]
+
+
 FAILING_RANK = """
 import sys
 sys.path.insert(0, {path!r})
