@@ -604,8 +604,8 @@ void run_fetch_boxes(const Vec &g, const Dist &dist, const Stencil &st,
     _idtr_wait_buffers(handle, in.rank(), in.d(), 1, out.d(), 1, out.d());
     int64_t at = 0;
     int bad = 0;
-    for (auto &[lo, ext] : reads)
-      for_each_index(ext, [&](const Vec &i) {
+    for (auto &[read_lo, ext] : reads)
+      for_each_index(ext, [&, &lo = read_lo](const Vec &i) {
         Vec gi = i;
         for (int k = 0; k < d; ++k)
           gi[k] += lo[k];
