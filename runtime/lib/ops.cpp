@@ -83,24 +83,36 @@ template <class T> Span view_span(const View<T> &v) {
   return detail::span_of(v.base, sizeof(T), v.rank, v.sizes, v.strides);
 }
 
+/// Region `r` of `v` where it is contiguous in memory, else null.
+template <class T> T *dense_region(const View<T> &v, const Region &r) {
+  if (r.flat)
+    return is_dense(v) ? v.base + r.fstart : nullptr;
+  View<T> sv = subview(v, r);
+  return is_dense(sv) ? sv.base : nullptr;
+}
+
+/// Copies region `r` of `v` to the contiguous `buf` (`to_buf`) or back.
+template <class T>
+void copy_region(const View<T> &v, const Region &r, T *buf, bool to_buf) {
+  if (r.flat) {
+    copy_flat(v, r.fstart, r.count, buf, to_buf);
+    return;
+  }
+  View<T> sv = subview(v, r), dense = dense_view(buf, sv.sizes, sv.rank);
+  if (to_buf)
+    copy_view(dense, sv);
+  else
+    copy_view(sv, dense);
+}
+
 /// Where a receive into region `r` of `o` lands: `o` itself where the region
 /// is dense, else a buffer of `op` copied into it when the op completes.
 template <class T>
 T *receive_buffer(AsyncOp &op, const View<T> &o, const Region &r) {
-  if (r.flat) {
-    if (is_dense(o))
-      return o.base + r.fstart;
-    T *p = alloc_buffer<T>(op, r.count);
-    op.finish.push_back(
-        [o, r, p] { copy_flat(o, r.fstart, r.count, p, false); });
+  if (T *p = dense_region(o, r))
     return p;
-  }
-  View<T> dv = subview(o, r);
-  if (is_dense(dv))
-    return dv.base;
   T *p = alloc_buffer<T>(op, r.count);
-  op.finish.push_back(
-      [dv, p] { copy_view(dv, dense_view(p, dv.sizes, dv.rank)); });
+  op.finish.push_back([o, r, p] { copy_region(o, r, p, false); });
   return p;
 }
 
@@ -108,18 +120,10 @@ T *receive_buffer(AsyncOp &op, const View<T> &o, const Region &r) {
 /// else packed into a buffer of `op`.
 template <class T>
 T *send_buffer(AsyncOp &op, const View<T> &src, const Region &r) {
-  if (r.flat) {
-    if (is_dense(src))
-      return src.base + r.fstart;
-    T *p = alloc_buffer<T>(op, r.count);
-    copy_flat(src, r.fstart, r.count, p, true);
+  if (T *p = dense_region(src, r))
     return p;
-  }
-  View<T> sv = subview(src, r);
-  if (is_dense(sv))
-    return sv.base;
   T *p = alloc_buffer<T>(op, r.count);
-  copy_view(dense_view(p, sv.sizes, sv.rank), sv);
+  copy_region(src, r, p, true);
   return p;
 }
 
