@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "imex-bench: " << object.takeError() << "\n";
     return 1;
   }
-  auto session = imex::JitSession::create(*machine, {});
+  auto session = imex::JitSession::create(*machine, {IMEX_RUNNER_UTILS_LIB});
   if (!session) {
     llvm::errs() << "imex-bench: " << session.takeError() << "\n";
     return 1;

@@ -160,9 +160,11 @@ int main(int argc, char **argv) {
   auto object = imex::compileToObject(*module, *machine, 3, stats);
   if (!object)
     return fail(rank, llvm::toString(object.takeError()));
-  // memrefCopy and friends, as imex-runner links them; libidtr is linked
-  // into this executable, so the JIT resolves _idtr_* from the process.
-  std::vector<std::string> libs{IMEX_MLIR_LIB_DIR "/libmlir_c_runner_utils.so"};
+  // memrefCopy and friends and the counting allocator (count-allocations,
+  // on by default), as imex-runner links them; libidtr is linked into this
+  // executable, so the JIT resolves _idtr_* from the process.
+  std::vector<std::string> libs{IMEX_MLIR_LIB_DIR "/libmlir_c_runner_utils.so",
+                                IMEX_RUNNER_UTILS_LIB};
   libs.insert(libs.end(), sharedLibs.begin(), sharedLibs.end());
   auto session = imex::JitSession::create(*machine, libs);
   if (!session)

@@ -41,6 +41,10 @@ template <typename Options> std::string getDistStage(const Options &options) {
       // equal sizes folds to the size, `select(n == 0 || n == 0, 0, n)`,
       // and the operands of elementwise ops are seen aligned.)
       "canonicalize,cse,canonicalize,cse,";
+  if (options.ghostZoneDepth >= 0)
+    pipeline += "dist-expand-ghost-zones{depth=" +
+                std::to_string(options.ghostZoneDepth) + " exchange-cost-us=" +
+                std::to_string(options.exchangeCostUs) + "},canonicalize,cse,";
   if (options.coalesce)
     pipeline += "dist-coalesce,canonicalize,cse,";
   pipeline += "convert-dist-to-standard,canonicalize,cse,";

@@ -65,6 +65,17 @@ struct DistCodegenOptions : public CPUCodegenOptions<Derived> {
       llvm::cl::desc("One halo exchange per array and block for all the "
                      "views that read it (dist-coalesce)"),
       llvm::cl::init(true)};
+  Option<int> ghostZoneDepth{
+      *this, "ghost-zone-depth",
+      llvm::cl::desc("Steps per halo exchange of stencil time-step loops, "
+                     "the overlap recomputed (dist-expand-ghost-zones): 0 "
+                     "chooses by its cost model, -1 exchanges every step"),
+      llvm::cl::init(0)};
+  Option<double> exchangeCostUs{
+      *this, "exchange-cost-us",
+      llvm::cl::desc("The cost of a halo exchange in microseconds, for "
+                     "dist-expand-ghost-zones' cost model"),
+      llvm::cl::init(20.0)};
   Option<bool> overlapCommAndCompute{
       *this, "overlap-comm-and-compute",
       llvm::cl::desc("Start halo exchanges early, compute what needs no "

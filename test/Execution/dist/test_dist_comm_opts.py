@@ -7,8 +7,10 @@ a rank owning no rows), also with the runtime's asynchronous progress
 thread (IDTR_ASYNC_PROGRESS=1) testing the messages while the core
 computes, with one buffer per updated grid (double-buffer-loops=0) and
 with the interior of each update computed before the halos arrive
-(split-interior=1), and match their numpy twins. With dist-coalesce a stencil step
-exchanges each array once."""
+(split-interior=1), with k steps per halo exchange of k halo widths, the
+overlap recomputed (ghost-zone-depth=2, 4, 6: rows and a grid of ranks), and
+match their numpy twins. With dist-coalesce a stencil step exchanges each
+array once; with ghost-zone-depth=2 every second step exchanges nothing."""
 
 import os
 import sys
@@ -25,7 +27,12 @@ sys.path.insert(0, EXAMPLES)
 
 OPTIONS = ["dist-coalesce", "overlap-comm-and-compute",
            "add-comm-cache-keys"]
-ALL_OFF = " ".join(f"{o}=0" for o in OPTIONS)
+# (ghost-zone-depth=-1: one halo exchange per step.)
+ALL_OFF = " ".join(f"{o}=0" for o in OPTIONS) + " ghost-zone-depth=-1"
+# Steps per exchange forced (dist-expand-ghost-zones), on every rank count:
+# blocks of 2 and 4 steps plus the remaining steps, and a depth the blocks
+# of the smaller rank counts cannot hold (limited at run time).
+DEPTHS = [2, 4, 6]
 # Each optimization alone off is checked on three ranks (a middle rank with
 # neighbours on both sides, uneven blocks).
 SINGLE_OFF_RANKS = [n for n in RANKS if n == 3] or list(RANKS[-1:])
@@ -198,11 +205,20 @@ def jacobi():
     return [np.array(u.sum())]
 
 
+def jacobi_grid_source():
+    # The same on a 2-D grid of ranks (faces, edges and corners exchanged
+    # through _idtr_fetch_boxes, not counted as halo calls).
+    return jacobi_source().replace(
+        "{dist.team = 1 : i64}",
+        "{dist.team = 1 : i64, dist.split = array<i64: 0, 1>}")
+
+
 PROGRAMS = {
     # name: (source, numpy results, steps, exchanged arrays per step)
     "shallow": (lambda: SHALLOW, shallow, 4, 2),
     "shifted": (lambda: SHIFTED, shifted, 2, None),
     "jacobi": (jacobi_source, jacobi, 12, 1),
+    "jacobi_grid": (jacobi_grid_source, jacobi, 12, None),
 }
 
 
@@ -250,6 +266,12 @@ def test_results_do_not_depend_on_optimizations(name):
                  for n in SINGLE_OFF_RANKS]
     variants += [(n, "split-interior=1", "split-interior=1 async progress",
                   ASYNC_PROGRESS) for n in SINGLE_OFF_RANKS]
+    # k steps per exchange of k halo widths, the overlap recomputed.
+    variants += [(n, f"ghost-zone-depth={k}", f"ghost-zone-depth={k}", None)
+                 for k in [-1] + DEPTHS for n in RANKS]
+    variants += [(n, "ghost-zone-depth=4 split-interior=1",
+                  "ghost-zone-depth=4 split-interior=1", None)
+                 for n in SINGLE_OFF_RANKS]
     results = {}
     for nprocs, options, label, env in variants:
         calls, arrays = run(source, nprocs, options, env)
@@ -276,3 +298,10 @@ def test_results_do_not_depend_on_optimizations(name):
             off = results[(nprocs, ALL_OFF)][0]
             assert calls < off, (f"{name} on {nprocs} ranks: dist-coalesce "
                                  f"did not reduce exchanges ({calls} vs {off})")
+            # Blocks of 2 steps halve the exchanges of the steps they run
+            # (each array once per block).
+            blocked = results[(nprocs, "ghost-zone-depth=2")][0]
+            plain = results[(nprocs, "ghost-zone-depth=-1")][0]
+            assert blocked == plain - exchanged * (steps // 2), \
+                (f"{name} on {nprocs} ranks: {blocked} halo exchanges with "
+                 f"ghost-zone-depth=2, {plain} with one per step")

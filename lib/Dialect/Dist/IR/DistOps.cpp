@@ -292,26 +292,27 @@ OpFoldResult op_helpers::getKnownLocalOffset(Value array) {
 
 LogicalResult LocalOffsetsOfOp::fold(FoldAdaptor,
                                      SmallVectorImpl<OpFoldResult> &results) {
-  OpFoldResult first = getKnownLocalOffset(getArray());
-  if (!first || getOffsets().empty())
+  // (The offsets the block was bound with: of every split axis of a grid.)
+  auto init = getArray().getDefiningOp<InitDistArrayOp>();
+  if (!init || getOffsets().empty() ||
+      init.getOffsets().size() != getOffsets().size())
     return failure();
-  results.push_back(first);
-  Builder builder(getContext());
-  for (size_t dim = 1; dim < getOffsets().size(); ++dim)
-    results.push_back(builder.getIndexAttr(0));
+  for (Value offset : init.getOffsets())
+    results.push_back(getAsOpFoldResult(offset));
   return success();
 }
 
 namespace {
-/// The local offsets of dimensions 1.. are 0.
+/// The local offsets of the axes the distribution does not split are 0.
 struct ZeroTrailingLocalOffsets : public OpRewritePattern<LocalOffsetsOfOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(LocalOffsetsOfOp op,
                                 PatternRewriter &rewriter) const override {
     Value zero;
-    for (Value offset : op.getOffsets().drop_front()) {
-      if (offset.use_empty())
+    ArrayRef<int64_t> split = getDistEnv(op.getArray().getType()).getSplit();
+    for (auto [dim, offset] : llvm::enumerate(op.getOffsets())) {
+      if (offset.use_empty() || llvm::is_contained(split, int64_t(dim)))
         continue;
       if (!zero) {
         rewriter.setInsertionPoint(op);

@@ -176,14 +176,14 @@ def Dist_LocalOffsetsOfOp : Dist_Op<"local_offsets_of", [
   let description = [{
     Returns one index per dimension of `array`: the global index of the
     first element of this rank's owned block (`dist.owned_block_of`): its
-    first row on dimension 0, and 0 on dimensions 1...
+    first index along each split axis (rows: dimension 0), 0 on the others.
 
     ```mlir
     %off:2 = dist.local_offsets_of %d : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
     ```
 
-    Folds to the offsets of a `dist.init_dist_array`; the offsets of
-    dimensions 1.. always fold to 0.
+    Folds to the offsets of a `dist.init_dist_array`; the offsets of the
+    axes the distribution does not split always fold to 0.
   }];
   let arguments = (ins Dist_DistArray:$array);
   let results = (outs Variadic<Index>:$offsets);

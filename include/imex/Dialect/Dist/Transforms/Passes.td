@@ -55,4 +55,55 @@ def DistCoalesce : Pass<"dist-coalesce"> {
                            "::imex::ndarray::NDArrayDialect"];
 }
 
+def DistExpandGhostZones : Pass<"dist-expand-ghost-zones"> {
+  let summary = "Exchange halos of k steps at once in stencil time-step "
+                "loops and recompute the overlap (communication avoiding)";
+  let description = [{
+    Runs after `ndarray-dist` (before `dist-coalesce`). A time-step loop
+    (`scf.for` without uses of its induction variable) carrying
+    row-distributed arrays of one static shape, whose body updates each
+    carried array at most once, by an insert of a chain of row-wise ops
+    (elementwise ops, `where`, element type conversions) of views of the
+    carried arrays at constant row offsets, reads rows up to `h` away from
+    the rows it writes, and exchanges halos of `h` rows every step.
+
+    With depth k (even), each rank instead keeps its owned block widened by
+    `k*h` rows on each side in two local buffers, fetches the `k*h` rows on
+    each side with one `distruntime.get_halo` every k steps and computes the
+    k steps locally, alternating between the buffers: step j of a block
+    (0-based) computes the written rows within `(k-1-j)*h` rows of the owned
+    block, so that step j+1 finds the rows it reads valid; the last step
+    computes the owned rows. Each element is the same expression of the same
+    inputs as with one exchange per step: the results are bitwise equal.
+    The blocks run in front of the loop, which keeps the remaining
+    iterations (fewer than k).
+
+    k: `depth` if > 0, else the cost model: per step the exchange cost is
+    divided by k and `h*(k-1)` more rows are computed, optimal at
+    `k = sqrt(exchange-cost-us / (h * row cost))`, the row cost being
+    `element-cost-ns` times the elements of a row times the row-wise ops of
+    a step; rounded down to even, at most `max-depth` (unless `depth` is
+    larger). At run time k is further limited so that `k*h` rows come from
+    the neighbours only (at most the rows of the smallest block), and is 1
+    on one rank: the loop then runs unchanged.
+  }];
+  let options = [
+    Option<"depth", "depth", "int64_t", /*default=*/"0",
+           "Steps per halo exchange (even; 0: the cost model)">,
+    Option<"maxDepth", "max-depth", "int64_t", /*default=*/"8",
+           "The cost model's largest depth">,
+    Option<"exchangeCostUs", "exchange-cost-us", "double",
+           /*default=*/"20.0",
+           "The cost of a halo exchange, in microseconds (latency and the "
+           "wait for the neighbours)">,
+    Option<"elementCostNs", "element-cost-ns", "double", /*default=*/"0.5",
+           "The cost of one row-wise op on one element, in nanoseconds">
+  ];
+  let dependentDialects = ["::imex::dist::DistDialect",
+                           "::imex::distruntime::DistRuntimeDialect",
+                           "::imex::ndarray::NDArrayDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // IMEX_DIALECT_DIST_TRANSFORMS_PASSES_TD
