@@ -301,18 +301,27 @@ from ._emitters import (  # noqa: E402
 
 # --- evaluation -------------------------------------------------------------
 
+def _pipeline(distributed):
+    """The pipeline with the options the environment variables set."""
+    pipeline = "imex-dist-cpu-pipeline" if distributed else "imex-cpu-pipeline"
+    options = [f"{option}=0" for option, variable in
+               (("bounds-checks", "IMEX_BOUNDS_CHECKS"),
+                ("vector-math", "IMEX_VECTOR_MATH"))
+               if os.environ.get(variable, "1") == "0"]
+    depth = os.environ.get("IMEX_GHOST_ZONE_DEPTH")
+    if distributed and depth is not None:
+        # Steps per halo exchange of stencil loops (0: the cost model).
+        options.append(f"ghost-zone-depth={int(depth)}")
+    if options:
+        pipeline += "{" + " ".join(options) + "}"
+    return pipeline
+
+
 def _run(builder):
     text = builder.text()
-    kernel = _State.kernels.get(text)
+    pipeline = _pipeline(builder.distributed)
+    kernel = _State.kernels.get((pipeline, text))
     if kernel is None:
-        pipeline = ("imex-dist-cpu-pipeline" if builder.distributed
-                    else "imex-cpu-pipeline")
-        options = [f"{option}=0" for option, variable in
-                   (("bounds-checks", "IMEX_BOUNDS_CHECKS"),
-                    ("vector-math", "IMEX_VECTOR_MATH"))
-                   if os.environ.get(variable, "1") == "0"]
-        if options:
-            pipeline += "{" + " ".join(options) + "}"
         if os.environ.get("IMEX_PRINT_KERNELS"):
             sys.stderr.write(f"// imex kernel ({pipeline})\n{text}")
         try:
@@ -339,7 +348,7 @@ def _run(builder):
             raise error
         if os.environ.get("IMEX_PRINT_KERNELS"):
             sys.stderr.write(f"// {kernel.stats}\n")
-        _State.kernels[text] = kernel
+        _State.kernels[(pipeline, text)] = kernel
         _State.stats["compiles"] += 1
         if kernel.stats["cache"] == "hit":
             _State.stats["disk_hits"] += 1

@@ -172,6 +172,64 @@ def shifted():
     return [a]
 
 
+# Two stages per step: u is updated from the h of this step (a
+# forward-backward scheme): the second update reads the first one's result,
+# each step needs two halo widths of the previous step's arrays.
+STAGED = PRINT + """
+func.func @main() {
+  %n = arith.constant 19 : index
+  %steps = arith.constant 7 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %f0 = arith.constant 0.0 : f64
+  %f1 = arith.constant 1.0 : f64
+  %f2 = arith.constant 2.0 : f64
+  %fc = arith.constant 0.25 : f64
+  %h = ndarray.create(%n, %n) value %f1 {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  %u = ndarray.create(%n, %n) value %f0 {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64>
+  %two = ndarray.create value %f2 : !ndarray.ndarray<f64>
+  %c = ndarray.create value %fc : !ndarray.ndarray<f64>
+  ndarray.insert_slice %two into %h[7, 3] [3, 5] [1, 1] : !ndarray.ndarray<f64> into !ndarray.ndarray<?x?xf64>
+  %m = arith.subi %n, %c2 : index
+  scf.for %it = %c0 to %steps step %c1 {
+    %us = ndarray.subview %u[0, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %un = ndarray.subview %u[2, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %hc = ndarray.subview %h[1, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %du = ndarray.ewbin subtract %un, %us : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %cdu = ndarray.ewbin multiply %c, %du : (!ndarray.ndarray<f64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %hnew = ndarray.ewbin subtract %hc, %cdu : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    ndarray.insert_slice %hnew into %h[1, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+    %hs = ndarray.subview %h[0, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %hn = ndarray.subview %h[2, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %hw = ndarray.subview %h[1, 0] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %uc = ndarray.subview %u[1, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+    %dh = ndarray.ewbin subtract %hn, %hs : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %dhw = ndarray.ewbin add %dh, %hw : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %cdh = ndarray.ewbin multiply %c, %dhw : (!ndarray.ndarray<f64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    %unew = ndarray.ewbin subtract %uc, %cdh : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> !ndarray.ndarray<?x?xf64>
+    ndarray.insert_slice %unew into %u[1, 1] [%m, %m] [1, 1] : !ndarray.ndarray<?x?xf64> into !ndarray.ndarray<?x?xf64>
+  }
+  func.call @print_halo_calls() : () -> ()
+  func.call @print(%h) : (!ndarray.ndarray<?x?xf64>) -> ()
+  func.call @print(%u) : (!ndarray.ndarray<?x?xf64>) -> ()
+  return
+}
+"""
+
+
+def staged():
+    n, steps, c = 19, 7, 0.25
+    h = np.ones((n, n))
+    u = np.zeros((n, n))
+    h[7:10, 3:8] = 2.0
+    for _ in range(steps):
+        h[1:-1, 1:-1] = h[1:-1, 1:-1] - c * (u[2:, 1:-1] - u[:-2, 1:-1])
+        u[1:-1, 1:-1] = u[1:-1, 1:-1] - c * (
+            (h[2:, 1:-1] - h[:-2, 1:-1]) + h[1:-1, :-2])
+    return [h, u]
+
+
 def jacobi_source():
     with open(os.path.join(EXAMPLES, "jacobi2d_dist.mlir")) as f:
         source = f.read()
@@ -217,6 +275,7 @@ PROGRAMS = {
     # name: (source, numpy results, steps, exchanged arrays per step)
     "shallow": (lambda: SHALLOW, shallow, 4, 2),
     "shifted": (lambda: SHIFTED, shifted, 2, None),
+    "staged": (lambda: STAGED, staged, 7, 2),
     "jacobi": (jacobi_source, jacobi, 12, 1),
     "jacobi_grid": (jacobi_grid_source, jacobi, 12, None),
 }

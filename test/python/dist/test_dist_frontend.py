@@ -536,3 +536,74 @@ def test_ghost_cells_of_arguments(radius, n):
         p, q = q, p
     check(p, a)
     check(q, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+@pytest.mark.parametrize("shape,split", [((13,), 0), ((11, 6), 0),
+                                         ((9, 7), (0, 1)), ((3, 5), 0)])
+def test_ghost_zone_depths(monkeypatch, dtype, shape, split):
+    """Stencil loops with k steps per halo exchange (IMEX_GHOST_ZONE_DEPTH,
+    dist-expand-ghost-zones) compute what one exchange per step computes,
+    bit for bit, and what numpy computes: an update in place of radius 1
+    and 2, and a double-buffered loop (two updates per iteration, the
+    second reading the first), on rows and on a grid of ranks, blocks of
+    one row or none (3 rows), odd step counts (a remainder after the
+    blocks)."""
+    x = sample(shape, dtype, seed=sum(shape))
+    lead = (slice(None),) * (len(shape) - 1)
+
+    def sl(start, stop):
+        return (slice(start, stop),) + lead
+
+    def in_place(a, r):
+        a[sl(r, -r)] = a[sl(None, -2 * r)] + a[sl(2 * r, None)] - a[sl(r, -r)]
+
+    @xp.jit
+    def radius1(a, steps):
+        def body(i, a):
+            in_place(a, 1)
+            return a
+        return xp.fori_loop(0, steps, body, a)
+
+    @xp.jit
+    def radius2(a, steps):
+        def body(i, a):
+            in_place(a, 2)
+            return a
+        return xp.fori_loop(0, steps, body, a)
+
+    @xp.jit
+    def swapped(a, b, steps):
+        def body(i, state):
+            a, b = state
+            b[sl(1, -1)] = a[sl(None, -2)] - a[sl(2, None)] + b[sl(1, -1)]
+            return b, a
+        return xp.fori_loop(0, steps, body, (a, b))
+
+    def twin(steps):
+        a, r2 = x.copy(), x.copy()
+        for _ in range(steps):
+            in_place(a, 1)
+            in_place(r2, 2)
+        p, q = x.copy(), x.copy()
+        for _ in range(steps):
+            q[sl(1, -1)] = p[sl(None, -2)] - p[sl(2, None)] + q[sl(1, -1)]
+            p, q = q, p
+        return [a, r2, p, q]
+
+    steps = 7
+    want = twin(steps)
+    results = {}
+    for depth in ["-1", "2", "4"]:
+        monkeypatch.setenv("IMEX_GHOST_ZONE_DEPTH", depth)
+        a = radius1(xp.asarray(x, split=split), steps)
+        r2 = radius2(xp.asarray(x, split=split), steps)
+        p, q = swapped(xp.asarray(x, split=split), xp.asarray(x, split=split),
+                       steps)
+        got = [v.to_numpy() for v in (a, r2, p, q)]
+        for g, w in zip(got, want):
+            check(g, w)
+        results[depth] = got
+    for depth in ["2", "4"]:
+        for g, w in zip(results[depth], results["-1"]):
+            assert np.array_equal(g, w), f"depth {depth} differs from -1"

@@ -57,6 +57,11 @@ struct StencilLoop {
   scf::ForOp loop;
   /// Per carried array, the insert updating it (null: unchanged).
   SmallVector<ImmutableInsertSliceOp> inserts;
+  /// Per insert, its stage: 1 + the largest stage of the updates of this
+  /// iteration it reads (0: it reads the arrays of the previous iteration
+  /// only); `stages` is one more than the largest.
+  DenseMap<Operation *, int64_t> stage;
+  int64_t stages = 1;
   /// The distribution of every carried array, its split axes and their
   /// extents (all equal: one partition).
   DistEnvAttr env;
@@ -80,23 +85,41 @@ std::optional<unsigned> carriedIndex(scf::ForOp loop, Value value) {
   return arg.getArgNumber() - 1;
 }
 
-/// The static offsets and sizes along the split axes of a box view or
-/// insert, if they are all static.
-std::optional<std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
-staticBox(OffsetSizeAndStrideOpInterface slice, ArrayRef<int64_t> split) {
+/// The offsets (static) and sizes (static or values defined outside
+/// `loop`) along the split axes of a box view or insert.
+std::optional<std::pair<SmallVector<int64_t>, SmallVector<OpFoldResult>>>
+getBox(OffsetSizeAndStrideOpInterface slice, ArrayRef<int64_t> split,
+       scf::ForOp loop) {
   if (!isBoxSlice(slice))
     return std::nullopt;
-  SmallVector<int64_t> offsets, sizes;
+  SmallVector<int64_t> offsets;
+  SmallVector<OpFoldResult> sizes;
   for (int64_t d : split) {
     std::optional<int64_t> offset =
         getConstantIntValue(slice.getMixedOffsets()[d]);
-    std::optional<int64_t> size = getConstantIntValue(slice.getMixedSizes()[d]);
-    if (!offset || !size)
+    OpFoldResult size = slice.getMixedSizes()[d];
+    if (!offset || (isa<Value>(size) && !loop.isDefinedOutsideOfLoop(
+                                            cast<Value>(size))))
       return std::nullopt;
     offsets.push_back(*offset);
-    sizes.push_back(*size);
+    sizes.push_back(size);
   }
   return std::make_pair(offsets, sizes);
+}
+
+/// Whether `op` may be computed again: no effects but allocating its
+/// results (a scalar wrapped in a 0-d array).
+bool isClonable(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  return llvm::all_of(list, [](const MemoryEffects::EffectInstance &effect) {
+    return isa<MemoryEffects::Allocate>(effect.getEffect());
+  });
 }
 
 /// Checks the cone of values an update reads (row-wise ops of views of the
@@ -109,7 +132,8 @@ public:
 
   /// `value` feeds an update writing the box `written` (offsets, sizes
   /// along the split axes); empty for index operands.
-  bool check(Value value, ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  bool check(Value value, ArrayRef<int64_t> offsets,
+             ArrayRef<OpFoldResult> sizes) {
     if (!plan.loop.getBody()->getParent()->isAncestor(
             value.getParentRegion()))
       return true; // defined outside the loop
@@ -119,10 +143,12 @@ public:
     if (!def || sizes.empty())
       return false; // a carried array read whole: not a shifted view
     auto type = cast<NDArrayType>(value.getType());
+    // (Static sizes along the split axes are the update's; dynamic ones
+    // are checked at the views the value is computed from.)
     bool aligned = type.getRank() == plan.rank;
     for (auto [i, d] : llvm::enumerate(plan.split))
-      aligned = aligned && !type.isDynamicDim(d) &&
-                type.getDimSize(d) == sizes[i];
+      aligned = aligned && (type.isDynamicDim(d) ||
+                            getConstantIntValue(sizes[i]) == type.getDimSize(d));
     if (!aligned)
       return isa<CastOp>(def) && check(def->getOperand(0), offsets, sizes);
     allowed.insert(def);
@@ -130,11 +156,23 @@ public:
       return check(def->getOperand(0), offsets, sizes);
     if (isa<ExtractSliceOp, SubviewOp>(def)) {
       auto slice = cast<OffsetSizeAndStrideOpInterface>(def);
-      auto box = staticBox(slice, plan.split);
-      if (!box || !carriedIndex(plan.loop, def->getOperand(0)) ||
+      auto box = getBox(slice, plan.split, plan.loop);
+      if (!box ||
           cast<NDArrayType>(def->getOperand(0).getType()).getRank() !=
-              type.getRank())
+              type.getRank() ||
+          !llvm::all_of(llvm::zip(box->second, sizes), [](auto pair) {
+            return isEqualConstantIntOrValue(std::get<0>(pair),
+                                             std::get<1>(pair));
+          }))
         return false;
+      // A view of a carried array, or of an update earlier in the body.
+      if (!carriedIndex(plan.loop, def->getOperand(0))) {
+        Operation *update = throughCasts(def->getOperand(0)).getDefiningOp();
+        auto it = plan.stage.find(update);
+        if (it == plan.stage.end())
+          return false;
+        stage = std::max(stage, it->second + 1);
+      }
       for (auto [read, written] : llvm::zip(box->first, offsets))
         plan.halo = std::max(plan.halo, std::abs(read - written));
       for (Value operand : def->getOperands().drop_front())
@@ -145,16 +183,26 @@ public:
     if (!isRowwise(def))
       return false;
     ++plan.opsPerStep;
-    for (Value operand : def->getOperands())
+    for (Value operand : def->getOperands()) {
+      // A replicated operand broadcasts along the split axes (numpy aligns
+      // trailing dimensions): size 1 there or fewer dimensions.
+      auto other = dyn_cast<NDArrayType>(operand.getType());
+      if (other && !isDist(other))
+        for (int64_t d : plan.split) {
+          int64_t at = d - (plan.rank - other.getRank());
+          if (at >= 0 && (other.isDynamicDim(at) || other.getDimSize(at) != 1))
+            return false;
+        }
       if (!check(operand, offsets, sizes))
         return false;
+    }
     return true;
   }
 
 private:
   bool checkScalar(Value value) {
     Operation *def = value.getDefiningOp();
-    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    if (!def || def->getNumRegions() != 0 || !isClonable(def))
       return false;
     allowed.insert(def);
     for (Value operand : def->getOperands())
@@ -163,6 +211,11 @@ private:
     return true;
   }
 
+public:
+  /// The stage of the update whose cone is checked.
+  int64_t stage = 0;
+
+private:
   StencilLoop &plan;
   DenseSet<Operation *> &allowed;
 };
@@ -176,8 +229,7 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
   for (BlockArgument arg : loop.getRegionIterArgs()) {
     auto type = dyn_cast<NDArrayType>(arg.getType());
     DistEnvAttr env = type ? getDistEnv(type) : DistEnvAttr();
-    if (!env || type.getRank() == 0 || !type.hasStaticShape() ||
-        (plan.env && env != plan.env))
+    if (!env || type.getRank() == 0 || (plan.env && env != plan.env))
       return std::nullopt;
     SmallVector<int64_t> extents;
     for (int64_t d : env.getSplit())
@@ -191,15 +243,23 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
       return std::nullopt;
     plan.rank = type.getRank();
     // (The elements of a widest face of the global array: an upper bound
-    // of a block's, whose extents are known at run time only.)
-    int64_t shortest = std::max<int64_t>(1, *llvm::min_element(extents));
+    // of a block's, whose extents are known at run time only; 1024 per
+    // dynamic size.)
+    int64_t elements = 1, shortest = std::numeric_limits<int64_t>::max();
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t size = type.isDynamicDim(d) ? 1024 : type.getDimSize(d);
+      elements *= size;
+      if (llvm::is_contained(plan.split, d))
+        shortest = std::min(shortest, size);
+    }
     plan.rowElements =
-        std::max(plan.rowElements, type.getNumElements() / shortest);
+        std::max(plan.rowElements, elements / std::max<int64_t>(shortest, 1));
   }
 
   DenseSet<Operation *> allowed;
   ConeChecker cone(plan, allowed);
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<ImmutableInsertSliceOp> updates;
   for (auto [index, yielded] : llvm::enumerate(yield.getOperands())) {
     Value value = throughCasts(yielded);
     if (carriedIndex(loop, value) == index) {
@@ -209,14 +269,24 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
     auto insert = value.getDefiningOp<ImmutableInsertSliceOp>();
     if (!insert || carriedIndex(loop, insert.getDestination()) != index)
       return std::nullopt;
-    auto box = staticBox(insert, plan.split);
+    plan.inserts.push_back(insert);
+    updates.push_back(insert);
+  }
+  // (In body order: the stages of the updates an update reads are known.)
+  llvm::sort(updates, [](ImmutableInsertSliceOp a, ImmutableInsertSliceOp b) {
+    return a->isBeforeInBlock(b);
+  });
+  for (ImmutableInsertSliceOp insert : updates) {
+    auto box = getBox(insert, plan.split, loop);
+    cone.stage = 0;
     if (!box || !cone.check(insert.getSource(), box->first, box->second))
       return std::nullopt;
     for (Value operand : insert->getOperands().drop_front(2))
       if (!cone.check(operand, {}, {}))
         return std::nullopt;
     allowed.insert(insert);
-    plan.inserts.push_back(insert);
+    plan.stage[insert] = cone.stage;
+    plan.stages = std::max(plan.stages, cone.stage + 1);
   }
   if (plan.halo == 0)
     return std::nullopt; // no communication to save
@@ -232,7 +302,7 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
           allowed.contains(root.getDefiningOp()))
         continue;
     }
-    if (op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+    if (op.getNumRegions() == 0 && isClonable(&op) &&
         llvm::none_of(op.getResultTypes(), isDist))
       continue; // unused or only feeding the ops above
     return std::nullopt;
@@ -283,8 +353,13 @@ private:
   /// Per split axis: this rank's owned block [owned, owned + count) and the
   /// global index of index 0 of the widened buffers.
   SmallVector<OpFoldResult> owned, count, base;
+  /// The global extents of the carried arrays along the split axes.
+  SmallVector<OpFoldResult> extents;
   /// The owned blocks of the carried arrays when the blocks start.
   SmallVector<Value> blocks;
+  /// While a step is emitted: the local versions the updates emitted so far
+  /// made (by insert of the loop body).
+  DenseMap<Operation *, Value> updated;
   int64_t frame = 0;
 };
 
@@ -306,7 +381,11 @@ Value Expander::localize(Value value, ValueRange from, IRMapping &mapping,
     result = localize(def->getOperand(0), from, mapping, first, count);
   } else if (isa<ExtractSliceOp, SubviewOp>(def)) {
     auto slice = cast<OffsetSizeAndStrideOpInterface>(def);
-    Value buffer = from[*carriedIndex(plan.loop, def->getOperand(0))];
+    // (The previous iteration's array, or this iteration's update.)
+    std::optional<unsigned> carried = carriedIndex(plan.loop, def->getOperand(0));
+    Value buffer =
+        carried ? from[*carried]
+                : updated.lookup(throughCasts(def->getOperand(0)).getDefiningOp());
     auto mixed = [&](ArrayRef<OpFoldResult> list) {
       SmallVector<OpFoldResult> out;
       for (OpFoldResult entry : list)
@@ -349,22 +428,27 @@ Value Expander::localize(Value value, ValueRange from, IRMapping &mapping,
 SmallVector<Value> Expander::emitStep(ValueRange from, ValueRange into,
                                       Value widen) {
   SmallVector<Value> out(into);
-  // (All updates read the versions before the step, as the loop's body.)
-  SmallVector<std::pair<unsigned, Value>> updates;
-  for (auto [index, insert] : llvm::enumerate(plan.inserts)) {
-    if (!insert)
-      continue;
-    auto [offsets0, sizes0] = *staticBox(insert, plan.split);
-    // The update's elements whose base elements lie in the widened owned
-    // block, along each split axis.
+  updated.clear();
+  SmallVector<std::pair<unsigned, ImmutableInsertSliceOp>> order;
+  for (auto [index, insert] : llvm::enumerate(plan.inserts))
+    if (insert)
+      order.push_back({static_cast<unsigned>(index), insert});
+  llvm::sort(order, [](auto &a, auto &b) {
+    return a.second->isBeforeInBlock(b.second);
+  });
+  for (auto [index, insert] : order) {
+    auto [offsets0, sizes0] = *getBox(insert, plan.split, plan.loop);
+    // The update's elements whose base elements lie in the owned block
+    // widened by what the later stages of the block still read.
+    OpFoldResult reach = m.sub(widen, c(plan.stage.lookup(insert) * plan.halo));
     SmallVector<OpFoldResult> first, extent;
     for (unsigned i = 0; i < plan.split.size(); ++i) {
-      OpFoldResult lo = m.clamp(m.sub(m.sub(owned[i], widen), c(offsets0[i])),
-                                c(0), c(sizes0[i]));
+      OpFoldResult lo = m.clamp(m.sub(m.sub(owned[i], reach), c(offsets0[i])),
+                                c(0), sizes0[i]);
       OpFoldResult hi =
-          m.clamp(m.sub(m.add(m.add(owned[i], count[i]), widen),
+          m.clamp(m.sub(m.add(m.add(owned[i], count[i]), reach),
                         c(offsets0[i])),
-                  lo, c(sizes0[i]));
+                  lo, sizes0[i]);
       first.push_back(lo);
       extent.push_back(m.sub(hi, lo));
     }
@@ -381,13 +465,10 @@ SmallVector<Value> Expander::emitStep(ValueRange from, ValueRange into,
       sizes[d] = extent[i];
     }
     SmallVector<OpFoldResult> ones(offsets.size(), c(1));
-    updates.push_back(
-        {static_cast<unsigned>(index),
-         ImmutableInsertSliceOp::create(b, loc, values, into[index], offsets,
-                                        sizes, ones)});
+    out[index] = ImmutableInsertSliceOp::create(b, loc, values, into[index],
+                                                offsets, sizes, ones);
+    updated[insert] = out[index];
   }
-  for (auto [index, value] : updates)
-    out[index] = value;
   return out;
 }
 
@@ -408,13 +489,26 @@ void Expander::run() {
   int64_t h = plan.halo;
   int64_t team = plan.env.getTeam();
   unsigned axes = plan.split.size();
-  frame = (depth & ~int64_t(1)) * h;
+  // (Each step shrinks the valid block by h per stage.)
+  int64_t shrink = h * plan.stages;
+  frame = (depth & ~int64_t(1)) * shrink;
 
   // k: even (the steps alternate between two buffers) and at most the
   // extent of the smallest block per halo along every split axis (halos
   // from the neighbours only); 0 on one rank, where nothing is exchanged.
   Value ranks = createTeamSize(b, loc, team);
   OpFoldResult k = c(depth & ~int64_t(1));
+  // The global extents along the split axes; arrays of dynamic sizes that
+  // differ at run time (other partitions) run the loop alone.
+  ValueRange initArgs = loop.getInitArgs();
+  for (int64_t d : plan.split)
+    extents.push_back(getDimSize(b, loc, initArgs.front(), d));
+  for (Value other : initArgs.drop_front())
+    for (auto [i, d] : llvm::enumerate(plan.split))
+      if (!isEqualConstantIntOrValue(extents[i],
+                                     getDimSize(b, loc, other, d)))
+        k = m.select(arith::CmpIPredicate::eq, extents[i],
+                     getDimSize(b, loc, other, d), k, c(0));
   ArrayRef<int64_t> grid = plan.env.getGrid();
   for (unsigned i = 0; i < axes; ++i) {
     OpFoldResult ranksAlong =
@@ -425,7 +519,7 @@ void Expander::run() {
                                                           i)
                                .getResult());
     OpFoldResult perRank =
-        m.div(m.div(c(plan.extents[i]), m.max(ranksAlong, c(1))), c(h));
+        m.div(m.div(extents[i], m.max(ranksAlong, c(1))), c(shrink));
     k = m.min(k, m.mul(m.div(perRank, c(2)), c(2)));
   }
   k = m.select(arith::CmpIPredicate::sgt, ranks, c(1), k, c(0));
@@ -442,18 +536,23 @@ void Expander::run() {
   OpFoldResult remaining = m.sub(iterations, m.mul(blocksToRun, k));
   loop.getUpperBoundMutable().assign(
       index(m.add(lb, m.mul(remaining, step))));
+  // (Only where blocks run: one rank, or a loop too short for a block, runs
+  // the loop alone, without the buffers' copies.)
   b.setInsertionPointAfter(loop);
   ValueRange inits = loop.getResults();
   unsigned n = inits.size();
+  Value anyBlock = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sgt, index(blocksToRun), index(c(0)));
+  auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), anyBlock,
+                                /*withElseRegion=*/true);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(b, loc, inits);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
 
   // This rank's block (all carried arrays share the partition).
   auto offsetsOf = LocalOffsetsOfOp::create(b, loc, inits.front());
-  SmallPtrSet<Operation *, 4> readers{offsetsOf};
-  for (Value init : inits) {
-    auto block = OwnedBlockOfOp::create(b, loc, init);
-    readers.insert(block);
-    blocks.push_back(block);
-  }
+  for (Value init : inits)
+    blocks.push_back(OwnedBlockOfOp::create(b, loc, init));
   for (int64_t d : plan.split) {
     owned.push_back(offsetsOf.getResult(d));
     count.push_back(getDimSize(b, loc, blocks.front(), d));
@@ -495,12 +594,12 @@ void Expander::run() {
     // One exchange of k*h elements around the block along every split
     // axis: the 3^axes - 1 boxes of the widened block around the owned one
     // (faces, edges, corners; empty at the array's bounds).
-    OpFoldResult width = m.mul(k, c(h));
+    OpFoldResult width = m.mul(k, c(shrink));
     SmallVector<std::array<OpFoldResult, 3>> segmentFirst, segmentSize;
     for (unsigned i = 0; i < axes; ++i) {
       OpFoldResult before = m.max(m.sub(owned[i], width), c(0));
       OpFoldResult end = m.add(owned[i], count[i]);
-      OpFoldResult after = m.min(m.add(end, width), c(plan.extents[i]));
+      OpFoldResult after = m.min(m.add(end, width), extents[i]);
       segmentFirst.push_back({before, owned[i], end});
       segmentSize.push_back(
           {m.sub(owned[i], before), count[i], m.sub(after, end)});
@@ -516,9 +615,7 @@ void Expander::run() {
       SmallVector<SmallVector<OpFoldResult>> at;
       SmallVector<Type> types;
       for (int64_t d = 0; d < rank; ++d) {
-        shape.push_back(index(c(type.isDynamicDim(d)
-                                    ? plan.extents[*splitIndex(d)]
-                                    : type.getDimSize(d))));
+        shape.push_back(index(getDimSize(b, loc, initArgs[a], d)));
         std::optional<unsigned> i = splitIndex(d);
         local.push_back(index(i ? owned[*i] : c(0)));
       }
@@ -580,7 +677,8 @@ void Expander::run() {
                                               position, sizes, ones);
       }
     }
-    // k steps in pairs, x -> y -> x, the widened block shrinking by h.
+    // k steps in pairs, x -> y -> x, the widened block shrinking by S h
+    // per step.
     SmallVector<Value> pair(x);
     pair.append(y);
     auto inner = scf::ForOp::create(b, loc, index(c(0)), index(m.div(k, c(2))),
@@ -589,11 +687,14 @@ void Expander::run() {
     b.setInsertionPointToStart(inner.getBody());
     ValueRange bufs = inner.getRegionIterArgs();
     SmallVector<Value> xs(bufs.take_front(n)), ys(bufs.drop_front(n));
-    // Step 2p widens by (k - 1 - 2p) h, step 2p + 1 by h less.
-    OpFoldResult widen = m.mul(
-        m.sub(m.sub(k, c(1)), m.mul(inner.getInductionVar(), c(2))), c(h));
+    // Step 2p computes the elements within (k - 1 - 2p) S h + (S - 1 - s) h
+    // of the owned block at stage s (S stages), step 2p + 1 S h less.
+    OpFoldResult widen = m.add(
+        m.mul(m.sub(m.sub(k, c(1)), m.mul(inner.getInductionVar(), c(2))),
+              c(shrink)),
+        c(shrink - h));
     SmallVector<Value> y1 = emitStep(xs, ys, index(widen));
-    SmallVector<Value> x1 = emitStep(y1, xs, index(m.sub(widen, c(h))));
+    SmallVector<Value> x1 = emitStep(y1, xs, index(m.sub(widen, c(shrink))));
     SmallVector<Value> next(x1);
     next.append(y1);
     scf::YieldOp::create(b, loc, next);
@@ -601,21 +702,24 @@ void Expander::run() {
 
   // The arrays after the blocks, each block keeping its buffer's frame as
   // spare elements (later exchanges receive into them).
+  SmallVector<Value> arrays;
   for (unsigned a = 0; a < n; ++a) {
     auto type = cast<NDArrayType>(blocks[a].getType());
     SmallVector<Value> globalOffsets, shape;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       std::optional<unsigned> i = splitIndex(d);
       globalOffsets.push_back(index(i ? owned[*i] : c(0)));
-      shape.push_back(index(c(
-          i ? plan.extents[*i]
-            : cast<NDArrayType>(inits[a].getType()).getDimSize(d))));
+      shape.push_back(index(getDimSize(b, loc, initArgs[a], d)));
     }
-    auto array = InitDistArrayOp::create(
+    arrays.push_back(InitDistArrayOp::create(
         b, loc, inits[a].getType(), ownedView(outer.getResult(a), a),
-        globalOffsets, shape, b.getDenseI64ArrayAttr({frame, frame}));
-    inits[a].replaceAllUsesExcept(array, readers);
+        globalOffsets, shape, b.getDenseI64ArrayAttr({frame, frame})));
   }
+  scf::YieldOp::create(b, loc, arrays);
+  for (auto [before, after] : llvm::zip(inits, ifOp.getResults()))
+    before.replaceUsesWithIf(after, [&](OpOperand &use) {
+      return !ifOp->isAncestor(use.getOwner());
+    });
 }
 
 struct DistExpandGhostZonesPass
@@ -633,12 +737,13 @@ struct DistExpandGhostZonesPass
       int64_t limit = std::max<int64_t>(maxDepth, depth);
       int64_t k = depth;
       if (k <= 0) {
-        // Per step: a k-th of the exchange against h (k - 1) more rows
-        // computed; optimal at k = sqrt(exchange / (h row cost)).
+        // Per step: a k-th of the exchange against S h (k - 1) more rows
+        // computed (S stages); optimal at k = sqrt(exchange / (S h row
+        // cost)).
         double rowCost = elementCostNs * 1e-3 * plan->rowElements *
                          std::max<int64_t>(plan->opsPerStep, 1);
-        k = static_cast<int64_t>(
-            std::sqrt(exchangeCostUs / (plan->halo * rowCost)));
+        k = static_cast<int64_t>(std::sqrt(
+            exchangeCostUs / (plan->halo * plan->stages * rowCost)));
       }
       k = std::clamp<int64_t>(k, 1, limit);
       if (k < 2)

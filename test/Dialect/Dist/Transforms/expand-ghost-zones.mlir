@@ -10,7 +10,7 @@
 // A 3-point stencil time step as ndarray-dist leaves it (u[1:-1] = u[:-2] +
 // u[2:]). The loop first runs the steps that do not fill a block of k = 4
 // (all of them where k is smaller at run time: one rank, small blocks);
-// then each block exchanges 4 rows on each side once and computes 4 steps
+// then, if a block runs at all, each block exchanges 4 rows on each side once and computes 4 steps
 // in two pairs on two local buffers with the owned block at row 4, the
 // first of a pair on the rows within (k - 1 - 2p) rows of the owned block,
 // the second on one row less.
@@ -23,6 +23,8 @@
 // CHECK: %[[LOOP:.*]] = scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args
 // CHECK: dist.repartition
 // CHECK: scf.yield
+// CHECK: %[[ANY:.*]] = arith.cmpi sgt
+// CHECK: %[[IF:.*]] = scf.if %[[ANY]]
 // CHECK: %[[OFF:.*]] = dist.local_offsets_of %[[LOOP]]
 // CHECK: %[[BLOCK:.*]] = dist.owned_block_of %[[LOOP]]
 // CHECK: %[[X0:.*]] = ndarray.create(%{{.*}}) : !ndarray.ndarray<?xf64>
@@ -48,7 +50,10 @@
 // CHECK-NOT: dist.repartition
 // CHECK: %[[FINAL:.*]] = ndarray.subview %[[BLOCKS]]#0[4] [%{{.*}}] [1]
 // CHECK: %[[RESULT:.*]] = dist.init_dist_array %[[FINAL]] offsets(%[[OFF]]) shape(%c16) spare_rows [4, 4]
-// CHECK: return %[[RESULT]]
+// CHECK: scf.yield %[[RESULT]]
+// CHECK: } else {
+// CHECK: scf.yield %[[LOOP]]
+// CHECK: return %[[IF]]
 
 // With an odd depth the blocks have one step less (they alternate between
 // two buffers): a frame of 4 rows.
@@ -79,6 +84,51 @@ func.func @heat(%u0: !d, %steps: index) -> !d {
     scf.yield %n : !d
   }
   return %r : !d
+}
+
+// -----
+
+!d = !ndarray.ndarray<16xf64, #dist.dist_env<team = 1>>
+!dd = !ndarray.ndarray<?xf64, #dist.dist_env<team = 1>>
+!v = !ndarray.ndarray<14xf64, #dist.dist_env<team = 1>>
+
+// Two stages per iteration (double buffering by hand, as the Python
+// frontend traces `v[1:-1] = u[:-2] + u[2:]; u[1:-1] = v[:-2] + v[2:];
+// return u, v`): the second update reads the first one's result, so each
+// iteration shrinks the valid block by 2 h and a block of 4 iterations
+// needs a frame of 8 rows. The second update reads the first one's local
+// version (the buffer it was just written into).
+// CHECK-LABEL: func.func @two_stages
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK:   scf.for
+// CHECK:     distruntime.get_halo
+// CHECK:     distruntime.get_halo
+// CHECK:     scf.for %{{.*}} iter_args(%[[U:.*]] = %{{.*}}, %[[V:.*]] = %{{.*}}, %[[U2:.*]] = %{{.*}}, %[[V2:.*]] = %{{.*}})
+// CHECK:       ndarray.extract_slice %[[U]]
+// CHECK:       %[[V1:.*]] = ndarray.immutable_insert_slice %{{.*}} into %[[V2]]
+// CHECK:       ndarray.extract_slice %[[V1]]
+// CHECK:       ndarray.immutable_insert_slice %{{.*}} into %[[U2]]
+// CHECK: spare_rows [8, 8]
+func.func @two_stages(%u0: !d, %v0: !d, %steps: index) -> (!d, !d) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = scf.for %it = %c0 to %steps step %c1 iter_args(%u = %u0, %v = %v0) -> (!d, !d) {
+    %a = ndarray.cast %u : !d to !dd
+    %b = ndarray.cast %v : !d to !dd
+    %l = ndarray.extract_slice %a[0] [14] [1] : !dd to !v
+    %h = ndarray.extract_slice %a[2] [14] [1] : !dd to !v
+    %s = ndarray.ewbin add %l, %h : (!v, !v) -> !v
+    %w = ndarray.immutable_insert_slice %s into %b[1] [14] [1] : !v into !dd
+    %l2 = ndarray.extract_slice %w[0] [14] [1] : !dd to !v
+    %h2 = ndarray.extract_slice %w[2] [14] [1] : !dd to !v
+    %s2 = ndarray.ewbin add %l2, %h2 : (!v, !v) -> !v
+    %w2 = ndarray.immutable_insert_slice %s2 into %a[1] [14] [1] : !v into !dd
+    %n = ndarray.cast %w2 : !dd to !d
+    %m = ndarray.cast %w : !dd to !d
+    scf.yield %n, %m : !d, !d
+  }
+  return %r#0, %r#1 : !d, !d
 }
 
 // -----
