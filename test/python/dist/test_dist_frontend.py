@@ -558,19 +558,16 @@ def test_ghost_zone_depths(monkeypatch, dtype, shape, split):
     def in_place(a, r):
         a[sl(r, -r)] = a[sl(None, -2 * r)] + a[sl(2 * r, None)] - a[sl(r, -r)]
 
-    @xp.jit
-    def radius1(a, steps):
-        def body(i, a):
-            in_place(a, 1)
-            return a
-        return xp.fori_loop(0, steps, body, a)
+    def updates_in_place(r):
+        @xp.jit
+        def loop(a, steps):
+            def body(i, a):
+                in_place(a, r)
+                return a
+            return xp.fori_loop(0, steps, body, a)
+        return loop
 
-    @xp.jit
-    def radius2(a, steps):
-        def body(i, a):
-            in_place(a, 2)
-            return a
-        return xp.fori_loop(0, steps, body, a)
+    radius1, radius2 = updates_in_place(1), updates_in_place(2)
 
     @xp.jit
     def swapped(a, b, steps):

@@ -266,8 +266,13 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
       plan.inserts.push_back(nullptr);
       continue;
     }
+    // (The written box is loop-invariant: the buffers' frames are copied
+    // before the steps.)
     auto insert = value.getDefiningOp<ImmutableInsertSliceOp>();
-    if (!insert || carriedIndex(loop, insert.getDestination()) != index)
+    if (!insert || carriedIndex(loop, insert.getDestination()) != index ||
+        !llvm::all_of(insert->getOperands().drop_front(2), [&](Value v) {
+          return loop.isDefinedOutsideOfLoop(v);
+        }))
       return std::nullopt;
     plan.inserts.push_back(insert);
     updates.push_back(insert);
@@ -560,26 +565,74 @@ void Expander::run() {
   }
 
   // Two widened buffers per carried array, the block at `frame` along the
-  // split axes.
+  // split axes. The second needs only the block's elements its update
+  // never writes (the first step writes the others before they are read).
   SmallVector<Value> buffers[2];
-  for (Value block : blocks) {
+  for (unsigned a = 0; a < blocks.size(); ++a) {
+    Value block = blocks[a];
     auto localType = cast<NDArrayType>(block.getType());
+    int64_t rank = localType.getRank();
     SmallVector<Value> dynamicSizes;
-    SmallVector<OpFoldResult> sizes, offsets, ones;
-    for (int64_t d = 0; d < localType.getRank(); ++d) {
+    SmallVector<OpFoldResult> sizes, offsets, ones(rank, c(1));
+    for (int64_t d = 0; d < rank; ++d) {
       OpFoldResult size = getDimSize(b, loc, block, d);
       sizes.push_back(size);
       offsets.push_back(c(splitIndex(d) ? frame : 0));
-      ones.push_back(c(1));
       if (localType.isDynamicDim(d))
         dynamicSizes.push_back(
             index(splitIndex(d) ? m.add(size, c(2 * frame)) : size));
     }
-    for (SmallVector<Value> &list : buffers) {
-      Value buffer = CreateOp::create(b, loc, localType, dynamicSizes, Value());
-      list.push_back(ImmutableInsertSliceOp::create(b, loc, block, buffer,
-                                                    offsets, sizes, ones));
+    auto placeBox = [&](Value into, ArrayRef<OpFoldResult> first,
+                        ArrayRef<OpFoldResult> extent) {
+      SmallVector<OpFoldResult> at(first);
+      for (int64_t d = 0; d < rank; ++d)
+        if (splitIndex(d))
+          at[d] = m.add(at[d], c(frame));
+      SmallVector<int64_t> shape;
+      for (OpFoldResult size : extent)
+        shape.push_back(
+            getConstantIntValue(size).value_or(ShapedType::kDynamic));
+      Value part = ExtractSliceOp::create(
+          b, loc, localType.cloneWith(shape, localType.getElementType()),
+          block, first, extent, ones);
+      return ImmutableInsertSliceOp::create(b, loc, part, into, at, extent,
+                                            ones);
+    };
+    Value x = CreateOp::create(b, loc, localType, dynamicSizes, Value());
+    buffers[0].push_back(ImmutableInsertSliceOp::create(b, loc, block, x,
+                                                        offsets, sizes, ones));
+    Value y = CreateOp::create(b, loc, localType, dynamicSizes, Value());
+    ImmutableInsertSliceOp insert = plan.inserts[a];
+    if (!insert) {
+      buffers[1].push_back(ImmutableInsertSliceOp::create(
+          b, loc, block, y, offsets, sizes, ones));
+      continue;
     }
+    // The written box in block coordinates, [lo, hi) per dimension; the
+    // block outside it is 2 boxes per dimension (before and after along d,
+    // within the written box along the dimensions before d).
+    SmallVector<OpFoldResult> lo, hi;
+    for (int64_t d = 0; d < rank; ++d) {
+      OpFoldResult offset = insert.getMixedOffsets()[d];
+      OpFoldResult size = insert.getMixedSizes()[d];
+      if (std::optional<unsigned> i = splitIndex(d))
+        offset = m.sub(offset, owned[*i]);
+      lo.push_back(m.clamp(offset, c(0), sizes[d]));
+      hi.push_back(m.clamp(m.add(offset, size), lo.back(), sizes[d]));
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      SmallVector<OpFoldResult> first(rank, c(0)), extent(sizes);
+      for (int64_t e = 0; e < d; ++e) {
+        first[e] = lo[e];
+        extent[e] = m.sub(hi[e], lo[e]);
+      }
+      extent[d] = lo[d];
+      y = placeBox(y, first, extent);
+      first[d] = hi[d];
+      extent[d] = m.sub(sizes[d], hi[d]);
+      y = placeBox(y, first, extent);
+    }
+    buffers[1].push_back(y);
   }
 
   SmallVector<Value> carried(buffers[0]);

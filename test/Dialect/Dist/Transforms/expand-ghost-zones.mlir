@@ -11,9 +11,10 @@
 // u[2:]). The loop first runs the steps that do not fill a block of k = 4
 // (all of them where k is smaller at run time: one rank, small blocks);
 // then, if a block runs at all, each block exchanges 4 rows on each side once and computes 4 steps
-// in two pairs on two local buffers with the owned block at row 4, the
-// first of a pair on the rows within (k - 1 - 2p) rows of the owned block,
-// the second on one row less.
+// in two pairs on two local buffers with the owned block at row 4 (the
+// second starts with the rows of the block the update never writes: row 0
+// and row 15), the first of a pair on the rows within (k - 1 - 2p) rows of
+// the owned block, the second on one row less.
 // CHECK-LABEL: func.func @heat
 // CHECK: %[[P:.*]] = distruntime.team_size team = 1
 // CHECK: %[[PER:.*]] = arith.divsi %c16, %{{.*}}
@@ -30,7 +31,10 @@
 // CHECK: %[[X0:.*]] = ndarray.create(%{{.*}}) : !ndarray.ndarray<?xf64>
 // CHECK: ndarray.immutable_insert_slice %[[BLOCK]] into %[[X0]][4]
 // CHECK: %[[Y0:.*]] = ndarray.create(%{{.*}}) : !ndarray.ndarray<?xf64>
-// CHECK: ndarray.immutable_insert_slice %[[BLOCK]] into %[[Y0]][4]
+// CHECK: %[[HEAD:.*]] = ndarray.extract_slice %[[BLOCK]][0] [%{{.*}}] [1]
+// CHECK: %[[Y1:.*]] = ndarray.immutable_insert_slice %[[HEAD]] into %[[Y0]][4]
+// CHECK: %[[TAIL:.*]] = ndarray.extract_slice %[[BLOCK]][%{{.*}}] [%{{.*}}] [1]
+// CHECK: ndarray.immutable_insert_slice %[[TAIL]] into %[[Y1]][%{{.*}}]
 // CHECK: %[[BLOCKS:.*]]:2 = scf.for
 // CHECK:   %[[OWNED:.*]] = ndarray.subview %{{.*}}[4] [%{{.*}}] [1]
 // CHECK:   %{{.*}}, %{{.*}}, %{{.*}} = distruntime.get_halo %[[OWNED]] global_shape[%c16] local_offsets[%[[OFF]]]
