@@ -43,8 +43,9 @@ template <typename Options> std::string getDistStage(const Options &options) {
       "canonicalize,cse,canonicalize,cse,";
   if (options.ghostZoneDepth >= 0)
     pipeline += "dist-expand-ghost-zones{depth=" +
-                std::to_string(options.ghostZoneDepth) + " exchange-cost-us=" +
-                std::to_string(options.exchangeCostUs) + "},canonicalize,cse,";
+                std::to_string(options.ghostZoneDepth) +
+                " exchange-cost-us=" + std::to_string(options.exchangeCostUs) +
+                "},canonicalize,cse,";
   if (options.coalesce)
     pipeline += "dist-coalesce,canonicalize,cse,";
   pipeline += "convert-dist-to-standard,canonicalize,cse,";

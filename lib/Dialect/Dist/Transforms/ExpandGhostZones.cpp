@@ -1,4 +1,4 @@
-//===- ExpandGhostZones.cpp - k steps per halo exchange --------------------===//
+//===- ExpandGhostZones.cpp - k steps per halo exchange -------------------===//
 //
 // A time-step loop of shifted-slice updates of row-distributed arrays
 // exchanges halos of h rows every step. With ghost-zone expansion each rank
@@ -98,8 +98,8 @@ getBox(OffsetSizeAndStrideOpInterface slice, ArrayRef<int64_t> split,
     std::optional<int64_t> offset =
         getConstantIntValue(slice.getMixedOffsets()[d]);
     OpFoldResult size = slice.getMixedSizes()[d];
-    if (!offset || (isa<Value>(size) && !loop.isDefinedOutsideOfLoop(
-                                            cast<Value>(size))))
+    if (!offset ||
+        (isa<Value>(size) && !loop.isDefinedOutsideOfLoop(cast<Value>(size))))
       return std::nullopt;
     offsets.push_back(*offset);
     sizes.push_back(size);
@@ -134,8 +134,7 @@ public:
   /// along the split axes); empty for index operands.
   bool check(Value value, ArrayRef<int64_t> offsets,
              ArrayRef<OpFoldResult> sizes) {
-    if (!plan.loop.getBody()->getParent()->isAncestor(
-            value.getParentRegion()))
+    if (!plan.loop.getBody()->getParent()->isAncestor(value.getParentRegion()))
       return true; // defined outside the loop
     if (!isDist(value.getType()))
       return checkScalar(value);
@@ -147,8 +146,9 @@ public:
     // are checked at the views the value is computed from.)
     bool aligned = type.getRank() == plan.rank;
     for (auto [i, d] : llvm::enumerate(plan.split))
-      aligned = aligned && (type.isDynamicDim(d) ||
-                            getConstantIntValue(sizes[i]) == type.getDimSize(d));
+      aligned =
+          aligned && (type.isDynamicDim(d) ||
+                      getConstantIntValue(sizes[i]) == type.getDimSize(d));
     if (!aligned)
       return isa<CastOp>(def) && check(def->getOperand(0), offsets, sizes);
     allowed.insert(def);
@@ -223,8 +223,7 @@ private:
 std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
   StencilLoop plan;
   plan.loop = loop;
-  if (loop.getNumRegionIterArgs() == 0 ||
-      !loop.getInductionVar().use_empty())
+  if (loop.getNumRegionIterArgs() == 0 || !loop.getInductionVar().use_empty())
     return std::nullopt;
   for (BlockArgument arg : loop.getRegionIterArgs()) {
     auto type = dyn_cast<NDArrayType>(arg.getType());
@@ -270,9 +269,8 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
     // before the steps.)
     auto insert = value.getDefiningOp<ImmutableInsertSliceOp>();
     if (!insert || carriedIndex(loop, insert.getDestination()) != index ||
-        !llvm::all_of(insert->getOperands().drop_front(2), [&](Value v) {
-          return loop.isDefinedOutsideOfLoop(v);
-        }))
+        !llvm::all_of(insert->getOperands().drop_front(2),
+                      [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
       return std::nullopt;
     plan.inserts.push_back(insert);
     updates.push_back(insert);
@@ -303,8 +301,7 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
     // (Casts of the carried arrays and of their updates.)
     if (auto cast = dyn_cast<CastOp>(op)) {
       Value root = throughCasts(cast);
-      if (carriedIndex(loop, root) ||
-          allowed.contains(root.getDefiningOp()))
+      if (carriedIndex(loop, root) || allowed.contains(root.getDefiningOp()))
         continue;
     }
     if (op.getNumRegions() == 0 && isClonable(&op) &&
@@ -387,10 +384,12 @@ Value Expander::localize(Value value, ValueRange from, IRMapping &mapping,
   } else if (isa<ExtractSliceOp, SubviewOp>(def)) {
     auto slice = cast<OffsetSizeAndStrideOpInterface>(def);
     // (The previous iteration's array, or this iteration's update.)
-    std::optional<unsigned> carried = carriedIndex(plan.loop, def->getOperand(0));
+    std::optional<unsigned> carried =
+        carriedIndex(plan.loop, def->getOperand(0));
     Value buffer =
-        carried ? from[*carried]
-                : updated.lookup(throughCasts(def->getOperand(0)).getDefiningOp());
+        carried
+            ? from[*carried]
+            : updated.lookup(throughCasts(def->getOperand(0)).getDefiningOp());
     auto mixed = [&](ArrayRef<OpFoldResult> list) {
       SmallVector<OpFoldResult> out;
       for (OpFoldResult entry : list)
@@ -450,10 +449,9 @@ SmallVector<Value> Expander::emitStep(ValueRange from, ValueRange into,
     for (unsigned i = 0; i < plan.split.size(); ++i) {
       OpFoldResult lo = m.clamp(m.sub(m.sub(owned[i], reach), c(offsets0[i])),
                                 c(0), sizes0[i]);
-      OpFoldResult hi =
-          m.clamp(m.sub(m.add(m.add(owned[i], count[i]), reach),
-                        c(offsets0[i])),
-                  lo, sizes0[i]);
+      OpFoldResult hi = m.clamp(
+          m.sub(m.add(m.add(owned[i], count[i]), reach), c(offsets0[i])), lo,
+          sizes0[i]);
       first.push_back(lo);
       extent.push_back(m.sub(hi, lo));
     }
@@ -510,8 +508,7 @@ void Expander::run() {
     extents.push_back(getDimSize(b, loc, initArgs.front(), d));
   for (Value other : initArgs.drop_front())
     for (auto [i, d] : llvm::enumerate(plan.split))
-      if (!isEqualConstantIntOrValue(extents[i],
-                                     getDimSize(b, loc, other, d)))
+      if (!isEqualConstantIntOrValue(extents[i], getDimSize(b, loc, other, d)))
         k = m.select(arith::CmpIPredicate::eq, extents[i],
                      getDimSize(b, loc, other, d), k, c(0));
   ArrayRef<int64_t> grid = plan.env.getGrid();
@@ -520,8 +517,7 @@ void Expander::run() {
         axes == 1 ? OpFoldResult(ranks)
         : !grid.empty()
             ? c(grid[i])
-            : OpFoldResult(distruntime::GridDimOp::create(b, loc, team, axes,
-                                                          i)
+            : OpFoldResult(distruntime::GridDimOp::create(b, loc, team, axes, i)
                                .getResult());
     OpFoldResult perRank =
         m.div(m.div(extents[i], m.max(ranksAlong, c(1))), c(shrink));
@@ -539,15 +535,14 @@ void Expander::run() {
   // The loop runs the iterations that do not fill a block first (all of
   // them where k < 2, unchanged), the blocks continue from its results.
   OpFoldResult remaining = m.sub(iterations, m.mul(blocksToRun, k));
-  loop.getUpperBoundMutable().assign(
-      index(m.add(lb, m.mul(remaining, step))));
+  loop.getUpperBoundMutable().assign(index(m.add(lb, m.mul(remaining, step))));
   // (Only where blocks run: one rank, or a loop too short for a block, runs
   // the loop alone, without the buffers' copies.)
   b.setInsertionPointAfter(loop);
   ValueRange inits = loop.getResults();
   unsigned n = inits.size();
-  Value anyBlock = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::sgt, index(blocksToRun), index(c(0)));
+  Value anyBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                         index(blocksToRun), index(c(0)));
   auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), anyBlock,
                                 /*withElseRegion=*/true);
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
@@ -593,14 +588,14 @@ void Expander::run() {
         shape.push_back(
             getConstantIntValue(size).value_or(ShapedType::kDynamic));
       Value part = ExtractSliceOp::create(
-          b, loc, localType.cloneWith(shape, localType.getElementType()),
-          block, first, extent, ones);
+          b, loc, localType.cloneWith(shape, localType.getElementType()), block,
+          first, extent, ones);
       return ImmutableInsertSliceOp::create(b, loc, part, into, at, extent,
                                             ones);
     };
     Value x = CreateOp::create(b, loc, localType, dynamicSizes, Value());
-    buffers[0].push_back(ImmutableInsertSliceOp::create(b, loc, block, x,
-                                                        offsets, sizes, ones));
+    buffers[0].push_back(
+        ImmutableInsertSliceOp::create(b, loc, block, x, offsets, sizes, ones));
     Value y = CreateOp::create(b, loc, localType, dynamicSizes, Value());
     ImmutableInsertSliceOp insert = plan.inserts[a];
     if (!insert) {
@@ -704,17 +699,16 @@ void Expander::run() {
         SmallVector<Value> boxFirst(boxOffsets.begin(),
                                     boxOffsets.begin() + rank);
         SmallVector<Value> boxExtent(boxSizes.begin(), boxSizes.begin() + rank);
-        boxExtent[0] = index(m.add(m.add(segmentSize[0][0], count[0]),
-                                   segmentSize[0][2]));
-        auto halo = distruntime::GetHaloOp::create(
-            b, loc, type, type, ownedRows, shape, local, boxFirst, boxExtent,
-            team);
+        boxExtent[0] =
+            index(m.add(m.add(segmentSize[0][0], count[0]), segmentSize[0][2]));
+        auto halo =
+            distruntime::GetHaloOp::create(b, loc, type, type, ownedRows, shape,
+                                           local, boxFirst, boxExtent, team);
         handle = halo.getHandle();
         waited.append({halo.getLhalo(), halo.getRhalo()});
       } else {
         auto fetch = distruntime::FetchBoxesOp::create(
-            b, loc, types, ownedRows, shape, local, boxOffsets, boxSizes,
-            team);
+            b, loc, types, ownedRows, shape, local, boxOffsets, boxSizes, team);
         handle = fetch.getHandle();
         waited.append(fetch.getOutputs().begin(), fetch.getOutputs().end());
       }
@@ -724,10 +718,10 @@ void Expander::run() {
         SmallVector<OpFoldResult> sizes, ones(rank, c(1));
         for (int64_t d = 0; d < rank; ++d)
           sizes.push_back(getDimSize(b, loc, received, d));
-        x[a] = ImmutableInsertSliceOp::create(b, loc, received, x[a],
-                                              position, sizes, ones);
-        y[a] = ImmutableInsertSliceOp::create(b, loc, received, y[a],
-                                              position, sizes, ones);
+        x[a] = ImmutableInsertSliceOp::create(b, loc, received, x[a], position,
+                                              sizes, ones);
+        y[a] = ImmutableInsertSliceOp::create(b, loc, received, y[a], position,
+                                              sizes, ones);
       }
     }
     // k steps in pairs, x -> y -> x, the widened block shrinking by S h
@@ -742,10 +736,10 @@ void Expander::run() {
     SmallVector<Value> xs(bufs.take_front(n)), ys(bufs.drop_front(n));
     // Step 2p computes the elements within (k - 1 - 2p) S h + (S - 1 - s) h
     // of the owned block at stage s (S stages), step 2p + 1 S h less.
-    OpFoldResult widen = m.add(
-        m.mul(m.sub(m.sub(k, c(1)), m.mul(inner.getInductionVar(), c(2))),
-              c(shrink)),
-        c(shrink - h));
+    OpFoldResult widen =
+        m.add(m.mul(m.sub(m.sub(k, c(1)), m.mul(inner.getInductionVar(), c(2))),
+                    c(shrink)),
+              c(shrink - h));
     SmallVector<Value> y1 = emitStep(xs, ys, index(widen));
     SmallVector<Value> x1 = emitStep(y1, xs, index(m.sub(widen, c(shrink))));
     SmallVector<Value> next(x1);
@@ -795,8 +789,8 @@ struct DistExpandGhostZonesPass
         // cost)).
         double rowCost = elementCostNs * 1e-3 * plan->rowElements *
                          std::max<int64_t>(plan->opsPerStep, 1);
-        k = static_cast<int64_t>(std::sqrt(
-            exchangeCostUs / (plan->halo * plan->stages * rowCost)));
+        k = static_cast<int64_t>(
+            std::sqrt(exchangeCostUs / (plan->halo * plan->stages * rowCost)));
       }
       k = std::clamp<int64_t>(k, 1, limit);
       if (k < 2)
