@@ -13,7 +13,8 @@ using namespace imex::pipeline_stages;
 template <typename Options>
 static std::string getCPUPipeline(const Options &options) {
   return getTensorStage(options, /*dropRegions=*/true) +
-         getBufferizationStage() + getCPUCodegenStage(options);
+         getBufferizationStage(options.rowBlockBytes) +
+         getCPUCodegenStage(options);
 }
 
 void imex::pipeline_stages::addPipeline(OpPassManager &pm, StringRef name,

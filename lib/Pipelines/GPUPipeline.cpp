@@ -34,7 +34,8 @@ static std::string getGPUKernelStage(const Options &options, bool hostShared) {
   std::string shared = hostShared ? "{host-shared=1}" : "";
   return "add-gpu-regions" + shared + ",canonicalize," +
          getTensorStage(options, /*dropRegions=*/false) +
-         getBufferizationStage() + "func.func(convert-region-to-gpu" + shared +
+         getBufferizationStage(/*rowBlockBytes=*/0) +
+         "func.func(convert-region-to-gpu" + shared +
          "),drop-regions,canonicalize,cse,";
 }
 

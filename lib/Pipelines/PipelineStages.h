@@ -93,8 +93,13 @@ std::string getTensorStage(const Options &options, bool dropRegions) {
 }
 
 /// Tensors -> buffers, in place where possible, every buffer freed.
-inline std::string getBufferizationStage() {
-  return "imex-keep-update-temporaries,imex-eliminate-empty-tensors,"
+/// `rowBlockBytes`: updates reading what they overwrite computed a block of
+/// rows of that size at a time through a ring (CPU; 0: one temporary, one
+/// kernel over the whole update on GPUs).
+inline std::string getBufferizationStage(int64_t rowBlockBytes) {
+  return "imex-keep-update-temporaries{block-bytes=" +
+         std::to_string(rowBlockBytes) +
+         "},imex-eliminate-empty-tensors,"
          // (A view an elementwise op reads and the slice it then writes,
          // both of one destination at equal offsets, as one value: one-shot
          // bufferization sees the update in place, `d[s] = d[s] + x`.)

@@ -308,6 +308,10 @@ def _pipeline(distributed):
                (("bounds-checks", "IMEX_BOUNDS_CHECKS"),
                 ("vector-math", "IMEX_VECTOR_MATH"))
                if os.environ.get(variable, "1") == "0"]
+    block = os.environ.get("IMEX_ROW_BLOCK_BYTES")
+    if block is not None:
+        # Rows per block of updates reading their target (tests: small).
+        options.append(f"row-block-bytes={int(block)}")
     depth = os.environ.get("IMEX_GHOST_ZONE_DEPTH")
     if distributed and depth is not None:
         # Steps per halo exchange of stencil loops (0: the cost model).

@@ -303,7 +303,7 @@ def EliminateEmptyTensors : Pass<"imex-eliminate-empty-tensors"> {
 
 def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
   let summary = "Compute updates that read what they overwrite into a "
-                "temporary";
+                "ring of row blocks or a temporary";
   let description = [{
     Runs on tensors, right before `eliminate-empty-tensors`. An update
     `D[s] = f(views of D)` (a stencil step outside a double-buffered loop:
@@ -314,9 +314,27 @@ def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
     bufferization then resolves the conflict by copying every view f
     reads (a 5-point stencil: four copies of the grid) instead of one
     temporary. This pass makes the init of such an op an explicit
-    temporary (`bufferization.alloc_tensor`), which
-    `eliminate-empty-tensors` leaves alone: f writes the temporary and the
-    insert copies it into D, one copy. D and the views are compared by
+    temporary, which `eliminate-empty-tensors` leaves alone: f writes the
+    temporary and the temporary is copied into D.
+
+    The temporary is a ring of blocks of rows (axis 0) where f can be
+    computed a block at a time: an all-parallel op writing row i of its
+    result in iteration i of its first loop, reading every view of D as a
+    slice of D itself with unit row stride, row i in iteration i (other
+    axes: any slice, shifts and strides), through an insert with unit
+    strides. A loop computes block b (B rows, B times the elements of a row
+    about `block-bytes`) into slot b mod (L + 1) of the ring, reading the
+    views from the loop's version of D, then writes block b - L back into
+    D; the last L blocks are written after it. The lag L is computed at
+    run time from the slices' offsets (slice offsets are often kernel
+    arguments): L * B covers the largest distance the written slice's first
+    row lies below a view's, so no view reads a row already written, and
+    views reading ahead read rows not yet written. A stencil step
+    `u[1:-1, 1:-1] = f(u[:-2, 1:-1], u[2:, 1:-1], ...)` keeps two blocks
+    (L = 1) in cache instead of a temporary the size of the grid, whose
+    writing and reading back doubled the memory traffic of the step. Other
+    updates get one temporary the size of the result
+    (`bufferization.alloc_tensor`), as do all with `block-bytes=0`. D and the views are compared by
     their root tensor (through `tensor.extract_slice` sources,
     `tensor.insert_slice` destinations and `tensor.cast`s, e.g. the ghost
     writes of a halo exchange); views proven disjoint from `s` (direct
@@ -334,7 +352,14 @@ def KeepUpdateTemporaries : Pass<"imex-keep-update-temporaries"> {
     tensor: writing a block back whole after an update in place then reads
     no overwritten value (which one-shot bufferization would copy).
   }];
-  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+  let options = [
+    Option<"blockBytes", "block-bytes", "int64_t", /*default=*/"32768",
+           "Bytes of a block of rows of the ring (0: one temporary the size "
+           "of the result)">
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def DoubleBufferLoops : Pass<"imex-double-buffer-loops"> {

@@ -31,6 +31,14 @@ struct CPUCodegenOptions : public mlir::PassPipelineOptions<Derived> {
                      "previous version, instead of a copy per iteration "
                      "(imex-double-buffer-loops)"),
       llvm::cl::init(true)};
+  Option<int64_t> rowBlockBytes{
+      *this, "row-block-bytes",
+      llvm::cl::desc("Updates that read rows of their target around the "
+                     "written ones are computed a block of rows of this many "
+                     "bytes at a time, through a ring written back behind "
+                     "the rows still read (imex-keep-update-temporaries); 0: "
+                     "into a temporary the size of the update"),
+      llvm::cl::init(32768)};
   Option<bool> vectorMath{
       *this, "vector-math",
       llvm::cl::desc("Let the JIT call the vector variants of libm functions "

@@ -133,3 +133,49 @@ def test_global_size_one_axis(split):
     after = xp.comm_stats()
     check(b, x * 3.0)
     assert after == before
+
+
+@st.composite
+def shifted_updates(draw):
+    """(shape, split, destination slices, read slices, block bytes): an
+    update reading views of its target shifted from the written slice
+    (halos or redistribution, then a kernel computing it a block of rows at
+    a time, small blocks here: IMEX_ROW_BLOCK_BYTES)."""
+    split = draw(st.sampled_from(SPLITS))
+    shape = tuple(draw(st.sampled_from([high, draw(st.integers(1, high))]))
+                  for high in (33, 9))
+    dest, reads = [], [[] for _ in range(draw(st.integers(1, 2)))]
+    for n in shape:
+        size = draw(st.sampled_from([max(n - 2, 0), draw(st.integers(0, n))]))
+        start = draw(st.integers(0, n - size))
+        dest.append(slice(start, start + size))
+        for read in reads:
+            near = [s for s in (start - 1, start + 1) if 0 <= s <= n - size]
+            other = draw(st.sampled_from(near + [draw(st.integers(
+                0, n - size))]))
+            read.append(slice(other, other + size))
+    block_bytes = draw(st.sampled_from([8, 256, 32768]))
+    return shape, split, tuple(dest), [tuple(r) for r in reads], block_bytes
+
+
+@settings(max_examples=25, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(shifted_updates())
+def test_generated_shifted_self_updates(case):
+    """The rule: the right-hand side is read as it was before the
+    statement, on every distribution, however far the views of the target
+    lie from the written rows (their owners included)."""
+    shape, split, dest, reads, block_bytes = case
+    x, y = sample(shape, np.float64, seed=5), sample(shape, np.float64, seed=6)
+
+    def run(b, a):
+        b[dest] = sum(((k + 2) * b[r] for k, r in enumerate(reads)), a[dest])
+
+    expected = x.copy()
+    run(expected, y)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IMEX_ROW_BLOCK_BYTES", str(block_bytes))
+        b = xp.asarray(x, split=split)
+        run(b, xp.asarray(y, split=split))
+        got = b.to_numpy()
+    np.testing.assert_array_equal(got, expected)
