@@ -264,9 +264,9 @@ int main(int argc, char **argv) {
       for (int64_t i = r0; i < r1; ++i) {
         double *line = &lines[static_cast<size_t>((i & 1) * b.cols)];
         for (int64_t j = c0; j < c1; ++j)
-          line[j] = 0.25 * (at(B, b, i - 1, j) + at(B, b, i + 1, j) +
-                            at(B, b, i, j - 1) + at(B, b, i, j + 1) +
-                            at(A, b, i, j));
+          line[j] =
+              0.25 * (at(B, b, i - 1, j) + at(B, b, i + 1, j) +
+                      at(B, b, i, j - 1) + at(B, b, i, j + 1) + at(A, b, i, j));
         if (i > r0)
           store_line(i - 1);
       }
