@@ -279,9 +279,13 @@ void dist::detail::writeBackGhostedArguments(Operation *root) {
       buffer = CastOp::create(b, loc, type, buffer);
     SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
     SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+    // (The sizes of the version, which are those of the view of the block
+    // it was made from, its columns the global ones: the write-back is then
+    // that view inserted where it lies, a copy to itself, which bufferization
+    // removes; the block's own sizes are not known to be equal to them.)
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < type.getRank(); ++d)
-      sizes.push_back(dist::getDimSize(b, loc, block, d));
+      sizes.push_back(dist::getDimSize(b, loc, view.getSource(), d));
     auto write =
         InsertSliceOp::create(b, loc, buffer, block, zeros, sizes, ones);
     write->setAttr(kWriteBackAttrName, b.getUnitAttr());

@@ -444,7 +444,8 @@ static bool hasArrayTypes(TypeRange types) {
 
 /// Whether the function writes into the buffer of argument `arg`: an
 /// in-place update, or halos exchanged into its ghost cells (spare rows the
-/// caller allocated for them, see dist.ghost; through casts).
+/// caller allocated for them, see dist.ghost; through casts and views: the
+/// block of a distributed argument is a view of its buffer).
 static bool isWrittenArgument(Value arg) {
   return llvm::any_of(arg.getUses(), [&](OpOperand &use) {
     Operation *user = use.getOwner();
@@ -453,7 +454,8 @@ static bool isWrittenArgument(Value arg) {
     if (auto insert = dyn_cast<ImmutableInsertSliceOp>(user))
       return insert.getDestination() == arg &&
              insert->hasAttr(kGhostWriteAttrName);
-    return isa<CastOp>(user) && isWrittenArgument(user->getResult(0));
+    return isa<CastOp, SubviewOp>(user) &&
+           isWrittenArgument(user->getResult(0));
   });
 }
 

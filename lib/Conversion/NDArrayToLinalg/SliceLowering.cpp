@@ -190,6 +190,29 @@ template <typename OpTy> static bool isFullOverwrite(OpTy op) {
   return true;
 }
 
+/// Whether the slice `offsets`, `sizes`, `strides` is all of the buffer
+/// `toTensor` reads: offsets 0, unit strides, sizes its static sizes or
+/// those of the view it is (a kernel argument's `memref.reinterpret_cast`).
+static bool coversBuffer(bufferization::ToTensorOp toTensor,
+                         ArrayRef<OpFoldResult> offsets,
+                         ArrayRef<OpFoldResult> sizes,
+                         ArrayRef<OpFoldResult> strides) {
+  auto type = cast<ShapedType>(toTensor.getType());
+  auto view =
+      toTensor.getBuffer().getDefiningOp<OffsetSizeAndStrideOpInterface>();
+  for (auto [d, offset, size, stride] :
+       llvm::enumerate(offsets, sizes, strides)) {
+    if (!isConstantIntValue(offset, 0) || !isConstantIntValue(stride, 1))
+      return false;
+    if (!type.isDynamicDim(d) && isConstantIntValue(size, type.getDimSize(d)))
+      continue;
+    if (!view || view.getMixedSizes().size() != sizes.size() ||
+        !isEqualConstantIntOrValue(size, view.getMixedSizes()[d]))
+      return false;
+  }
+  return true;
+}
+
 /// Whether `op` is the only reader of its destination's version (looking
 /// through casts and copies, which lower to the same tensor; `dim` reads the
 /// shape only and a write-back into an argument writes it), so that the new
@@ -315,8 +338,8 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
     Value updated =
         writeBack ? adaptor.getSource()
                   : prepareInsertSource(rewriter, op, adaptor.getSource());
-    // Write-backs cover the whole array; anything else updates a copy of
-    // the current contents first.
+    // An update of part of the array is inserted into its current contents
+    // first.
     SmallVector<OpFoldResult> offsets = op.getMixedOffsets();
     if (!legalizeSliceOffsets(rewriter,
                               cast<ShapedType>(toTensor.getType()).getShape(),
@@ -324,9 +347,16 @@ struct InsertSliceLowering : public OpConversionPattern<InsertSliceOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    if (!writeBack && !isFullOverwrite(op)) {
-      TensorSlice slice = getTensorSlice(
-          op, cast<ShapedType>(toTensor.getType()).getShape(), offsets);
+    // (So is a write-back whose sizes are not the destination's own: the
+    // version of a view of a distributed argument's buffer, its columns the
+    // global ones, updated in place, is inserted where that view lies,
+    // which one-shot bufferization sees as a copy of a view to itself that
+    // CSE and canonicalization remove; materialized as it is into the
+    // buffer, it would be copied, its sizes not provably the buffer's.)
+    TensorSlice slice = getTensorSlice(
+        op, cast<ShapedType>(toTensor.getType()).getShape(), offsets);
+    if (!isFullOverwrite(op) &&
+        !coversBuffer(toTensor, slice.offsets, slice.sizes, slice.strides)) {
       updated = tensor::InsertSliceOp::create(
           rewriter, op.getLoc(),
           castToSliceType(rewriter, op.getLoc(), updated, slice.sizes),
