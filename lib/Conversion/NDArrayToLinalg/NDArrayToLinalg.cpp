@@ -102,6 +102,65 @@ struct LoadLowering : public OpConversionPattern<LoadOp> {
   }
 };
 
+/// The reassociation of `op` as an expansion of one dimension of its source
+/// into several, at most one of them dynamic (the other dimensions equal,
+/// statically or as sizes of the source: the split one's product then
+/// equals it, as the element counts are equal), e.g. the tiles of a tiled
+/// reduction, (n, 64k) -> (n, k, 64).
+static std::optional<SmallVector<ReassociationIndices>>
+getSingleDimExpansion(ReshapeOp op) {
+  NDArrayType source = op.getSource().getType(), result = op.getType();
+  int64_t r = source.getRank(), q = result.getRank();
+  if (r == 0 || q <= r)
+    return std::nullopt;
+  SmallVector<Value> dynamic(op.getDynamicSizes());
+  auto sameSize = [&](int64_t d, int64_t j) {
+    if (!source.isDynamicDim(d) || !result.isDynamicDim(j))
+      return source.getDimSize(d) == result.getDimSize(j);
+    Value size = dynamic[result.getDynamicDimIndex(j)];
+    if (auto dim = size.getDefiningOp<DimOp>())
+      if (dim.getSource() == op.getSource() &&
+          getConstantIntValue(dim.getIndex()) == d)
+        return true;
+    // (Or the size the source was made with: a view's, or that of the
+    // destination of versions written into it.)
+    Value array = op.getSource();
+    while (Operation *def = array.getDefiningOp()) {
+      if (auto insert = dyn_cast<ImmutableInsertSliceOp>(def)) {
+        array = insert.getDestination();
+        continue;
+      }
+      if (auto view = dyn_cast<SubviewOp>(def))
+        return view.getType().getRank() ==
+                   view.getSource().getType().getRank() &&
+               isEqualConstantIntOrValue(view.getMixedSizes()[d], size);
+      break;
+    }
+    return false;
+  };
+  int64_t prefix = 0, suffix = 0;
+  while (prefix < r && sameSize(prefix, prefix))
+    ++prefix;
+  while (suffix < r - prefix && sameSize(r - 1 - suffix, q - 1 - suffix))
+    ++suffix;
+  // (At most one dynamic size in the split group, as memref.expand_shape
+  // has it.)
+  if (prefix + suffix != r - 1 ||
+      llvm::count_if(llvm::seq(prefix, q - suffix),
+                     [&](int64_t j) { return result.isDynamicDim(j); }) > 1)
+    return std::nullopt;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < prefix; ++d)
+    groups.push_back({d});
+  ReassociationIndices split;
+  for (int64_t j = prefix; j < q - suffix; ++j)
+    split.push_back(j);
+  groups.push_back(split);
+  for (int64_t j = q - suffix; j < q; ++j)
+    groups.push_back({j});
+  return groups;
+}
+
 struct ReshapeLowering : public OpConversionPattern<ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -116,6 +175,15 @@ struct ReshapeLowering : public OpConversionPattern<ReshapeOp> {
                           ? *dynamicSizes++
                           : arith::ConstantIndexOp::create(rewriter, loc, size)
                                 .getResult());
+    // (An expansion of one dimension is a view of any strided source; a
+    // general reshape needs an identity layout, so bufferization copies a
+    // view, e.g. the block of a distributed array without its ghost cells.)
+    if (std::optional<SmallVector<ReassociationIndices>> groups =
+            getSingleDimExpansion(op)) {
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, type, adaptor.getSource(), *groups, getAsOpFoldResult(sizes));
+      return success();
+    }
     // Typed explicitly: a 0-d result has no sizes to infer it from.
     auto shapeType = RankedTensorType::get({static_cast<int64_t>(sizes.size())},
                                            rewriter.getIndexType());

@@ -21,6 +21,7 @@
 #include "LoweringUtils.h"
 #include "ScalarOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -407,6 +408,13 @@ private:
     auto loopType = RankedTensorType::get(shape, type.getElementType());
     if (loopType != type)
       tensor = tensor::CastOp::create(b, loc, loopType, tensor);
+    // (One-shot bufferization counts a loop's init as written: a view (the
+    // tail of a reduced array) gets a copy of its own, less than a block of
+    // the tree, or bufferization copies the whole of an array the kernel
+    // only reads, e.g. a distributed argument's block.)
+    if (tensor.getDefiningOp<tensor::ExtractSliceOp>())
+      tensor = bufferization::AllocTensorOp::create(b, loc, loopType,
+                                                    ValueRange{}, tensor);
     auto loop = scf::WhileOp::create(
         b, loc, TypeRange{loopType}, ValueRange{tensor},
         [&](OpBuilder &nb, Location nloc, ValueRange args) {

@@ -269,6 +269,29 @@ func.func @views_and_shapes(%a: !ndarray.ndarray<6x4xf32>) -> (!ndarray.ndarray<
 
 // -----
 
+// A reshape that splits one dimension, the others equal (static, or the
+// sizes of the view it reshapes), with at most one dynamic size among the
+// split ones, is an expand_shape (a view of any strided source); other
+// reshapes are tensor.reshape (an identity layout: bufferization copies a
+// strided source).
+// CHECK-LABEL: func @split_one_dimension
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf64>, %[[N:.*]]: index, %[[K:.*]]: index, %[[C:.*]]: index)
+// CHECK: %[[V:.*]] = tensor.extract_slice %{{.*}}[0, %[[C]]] [%[[N]], %{{.*}}] [1, 1]
+// CHECK: tensor.expand_shape %[[V]] {{\[}}[0], [1, 2]] output_shape [%[[N]], %[[K]], 64]
+// CHECK: tensor.reshape
+// CHECK: tensor.reshape
+func.func @split_one_dimension(%a: !ndarray.ndarray<?x?xf64>, %n: index, %k: index, %c: index) -> (!ndarray.ndarray<?x?x64xf64>, !ndarray.ndarray<?x?x?xf64>, !ndarray.ndarray<?x?xf64>) {
+  %c64 = arith.constant 64 : index
+  %m = arith.muli %k, %c64 : index
+  %v = ndarray.subview %a[0, %c] [%n, %m] [1, 1] : !ndarray.ndarray<?x?xf64> to !ndarray.ndarray<?x?xf64>
+  %tiles = ndarray.reshape %v(%n, %k) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?x64xf64>
+  %two = ndarray.reshape %v(%n, %k, %c64) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?x?xf64>
+  %other = ndarray.reshape %v(%k, %n) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  return %tiles, %two, %other : !ndarray.ndarray<?x?x64xf64>, !ndarray.ndarray<?x?x?xf64>, !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
 func.func private @callee(!ndarray.ndarray<4xf64>)
 
 func.func @call_needs_inlining(%a: !ndarray.ndarray<4xf64>) {
