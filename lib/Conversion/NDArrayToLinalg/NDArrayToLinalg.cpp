@@ -143,11 +143,20 @@ getSingleDimExpansion(ReshapeOp op) {
     ++prefix;
   while (suffix < r - prefix && sameSize(r - 1 - suffix, q - 1 - suffix))
     ++suffix;
-  // (At most one dynamic size in the split group, as memref.expand_shape
-  // has it.)
-  if (prefix + suffix != r - 1 ||
-      llvm::count_if(llvm::seq(prefix, q - suffix),
-                     [&](int64_t j) { return result.isDynamicDim(j); }) > 1)
+  if (prefix + suffix != r - 1)
+    return std::nullopt;
+  // (A dynamic split dimension into sizes exactly one of which is dynamic,
+  // as expand_shape has it; a static one into static sizes of its product.)
+  int64_t dynamicSizes = 0, product = 1;
+  for (int64_t j = prefix; j < q - suffix; ++j) {
+    if (result.isDynamicDim(j))
+      ++dynamicSizes;
+    else
+      product *= result.getDimSize(j);
+  }
+  if (source.isDynamicDim(prefix)
+          ? dynamicSizes != 1
+          : dynamicSizes != 0 || product != source.getDimSize(prefix))
     return std::nullopt;
   SmallVector<ReassociationIndices> groups;
   for (int64_t d = 0; d < prefix; ++d)
