@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #define IDTR_EXPORT extern "C" IDTR_API
@@ -281,6 +282,26 @@ struct ReqInfo {
 };
 constexpr int kBcastTag = -1;
 
+/// A staging buffer of an asynchronous operation, taken from and returned to
+/// a pool of completed operations' buffers (lib/staging.cpp).
+class Staging {
+public:
+  explicit Staging(size_t bytes);
+  ~Staging();
+  Staging(Staging &&other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
+  Staging &operator=(Staging &&) = delete;
+  std::byte *data() const { return data_; }
+
+private:
+  std::byte *data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+/// Frees the pooled staging buffers (_idtr_clear_cache).
+void staging_clear();
+
 struct AsyncOp {
   std::shared_ptr<Team> team; // keeps the communicator alive
   const char *entry = "";
@@ -289,7 +310,7 @@ struct AsyncOp {
   std::vector<MPI_Request> reqs;
   std::vector<ReqInfo> req_info; // parallel to reqs
   bool transferred = false; // reqs completed (tested by the progress thread)
-  std::vector<std::unique_ptr<std::byte[]>> buffers;
+  std::vector<Staging> buffers;
   std::vector<std::function<void()>> finish; // run after all requests complete
   // The arrays the operation reads and writes (input first), validated by
   // _idtr_wait_buffers.

@@ -93,7 +93,10 @@ void cache_clear() {
 
 using namespace idtr::detail;
 
-IDTR_EXPORT void _idtr_clear_cache(void) { cache_clear(); }
+IDTR_EXPORT void _idtr_clear_cache(void) {
+  cache_clear();
+  staging_clear();
+}
 
 IDTR_EXPORT void _idtr_forget_plan(int64_t team, int64_t key) {
   EntryScope es("_idtr_forget_plan");

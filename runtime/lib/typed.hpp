@@ -300,9 +300,8 @@ void post_bcast(AsyncOp &op, typename TR::T *p, int64_t count, int root,
 
 /// A buffer of `count` elements owned by `op` (freed with it).
 template <class T> T *alloc_buffer(AsyncOp &op, int64_t count) {
-  op.buffers.emplace_back(
-      new std::byte[sizeof(T) * static_cast<size_t>(count)]);
-  return reinterpret_cast<T *>(op.buffers.back().get());
+  op.buffers.emplace_back(sizeof(T) * static_cast<size_t>(count));
+  return reinterpret_cast<T *>(op.buffers.back().data());
 }
 
 template <class T> void copy_view(const View<T> &dst, const View<T> &src) {

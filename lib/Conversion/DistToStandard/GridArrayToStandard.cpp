@@ -87,13 +87,12 @@ GridArray GridArray::fromBlock(OpBuilder &b, Location loc, Value block,
   return array;
 }
 
-SmallVector<Value> imex::dist::detail::packBlock(OpBuilder &b, Location loc,
-                                                 Value block,
-                                                 ValueRange offsets,
-                                                 ValueRange shape,
-                                                 NDArrayType type) {
+SmallVector<Value>
+imex::dist::detail::packBlock(OpBuilder &b, Location loc, Value block,
+                              ValueRange offsets, ValueRange shape,
+                              NDArrayType type, ValueRange sizes) {
   if (isGridArray(type))
-    return GridArray::fromBlock(b, loc, block, offsets, shape).pack();
+    return GridArray::fromBlock(b, loc, block, offsets, shape, sizes).pack();
   LocalArray rows = LocalArray::fromOwned(b, loc, block, offsets[0], shape[0]);
   rows.buffer = castTo(b, loc, rows.buffer, getBufferType(type));
   return rows.pack();
@@ -574,7 +573,7 @@ static bool isWholeAlignedInsert(const GridArray &src, const GridArray &dest,
     // (All of dimension d: the global size, as a value or in the type.)
     int64_t staticSize = destType.getDimSize(d);
     auto same = [](Value a, Value b) {
-      return isEqualConstantIntOrValue(a, b);
+      return isEqualConstantIntOrValue(a, b) || dist::isSameIndexValue(a, b);
     };
     bool all = same(shape[d], dest.shape[d]) ||
                (!ShapedType::isDynamic(staticSize) &&

@@ -37,7 +37,7 @@ SmallVector<Value> redistribute(OpBuilder &b, Location loc,
   auto [offsets, sizes] = dist::createBlock(b, loc, env, source.shape);
   Value block = fetchBox(b, loc, env.getTeam(), source, offsets, sizes,
                          dist::getLocalType(type));
-  return packBlock(b, loc, block, offsets, source.shape, type);
+  return packBlock(b, loc, block, offsets, source.shape, type, sizes);
 }
 
 /// Moves the elements of this rank's block in the target distribution from

@@ -153,12 +153,12 @@ llvm::SmallVector<int64_t> getStaticShape(mlir::ValueRange sizes);
 
 /// The converted values of the distributed array of type `type` whose block
 /// on this rank is `block`, at global `offsets` of `shape` (a GridArray, or
-/// for rows a LocalArray).
-llvm::SmallVector<mlir::Value> packBlock(mlir::OpBuilder &b, mlir::Location loc,
-                                         mlir::Value block,
-                                         mlir::ValueRange offsets,
-                                         mlir::ValueRange shape,
-                                         ndarray::NDArrayType type);
+/// for rows a LocalArray); `sizes`, where given, are the block's sizes (so
+/// that blocks of one distribution compare equal at compile time).
+llvm::SmallVector<mlir::Value>
+packBlock(mlir::OpBuilder &b, mlir::Location loc, mlir::Value block,
+          mlir::ValueRange offsets, mlir::ValueRange shape,
+          ndarray::NDArrayType type, mlir::ValueRange sizes = {});
 
 /// The offsets, sizes and strides of a slice op, as index values.
 struct SliceValues {

@@ -146,7 +146,7 @@ static Value findGlobalSize(Value array, int64_t dim, unsigned depth) {
     return {};
   if (auto init = dyn_cast<InitDistArrayOp>(def))
     return init.getGlobalShape().empty() ? Value() : init.getGlobalShape()[dim];
-  if (isa<RepartitionOp, LocalRepartitionOp, ndarray::CastOp,
+  if (isa<RepartitionOp, LocalRepartitionOp, RedistributeOp, ndarray::CastOp,
           ndarray::CastElemTypeOp, ndarray::EWUnyOp>(def))
     return findGlobalSize(def->getOperand(0), dim, depth + 1);
   if (auto insert = dyn_cast<ndarray::ImmutableInsertSliceOp>(def))

@@ -38,6 +38,9 @@ OpFoldResult dist::getDimSize(OpBuilder &b, Location loc, Value array,
   auto type = cast<NDArrayType>(array.getType());
   if (!type.isDynamicDim(dim))
     return b.getIndexAttr(type.getDimSize(dim));
+  if (getDistEnv(type))
+    if (Value size = getKnownGlobalSize(array, dim))
+      return size;
   // (Folded where the array's sizes are given, e.g. a subview's: arrays
   // of the same sizes then have the same size values.)
   Value index = b.createOrFold<arith::ConstantIndexOp>(loc, dim);
@@ -265,15 +268,63 @@ Operation *dist::getCommonDefaultPartition(ArrayRef<InitDistArrayOp> roots) {
   return common;
 }
 
+bool dist::isSameIndexValue(Value a, Value b, unsigned depth) {
+  if (a == b)
+    return true;
+  auto x = dyn_cast<OpResult>(a), y = dyn_cast<OpResult>(b);
+  if (!x || !y || depth == 0 || x.getResultNumber() != y.getResultNumber())
+    return false;
+  Operation *opX = x.getOwner(), *opY = y.getOwner();
+  if (opX->getNumRegions() != 0 || !isMemoryEffectFree(opX))
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      opX, opY,
+      [&](Value u, Value v) {
+        return success(isSameIndexValue(u, v, depth - 1));
+      },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// The global number of rows in whose default partition over its team
+/// `array` owns its rows, where that is known: an array redistributed to the
+/// default distribution, or one whose storage was created in a default
+/// partition of its team.
+static Value getDefaultPartitionRows(Value array) {
+  auto env = getDistEnv(array.getType());
+  if (!env || !env.isDefaultDistribution())
+    return {};
+  if (array.getDefiningOp<RedistributeOp>())
+    return getKnownGlobalSize(array, 0);
+  std::optional<SmallVector<InitDistArrayOp>> roots = getStorageRoots(array);
+  auto partition = roots && !roots->empty()
+                       ? dyn_cast_if_present<DefaultPartitionOp>(
+                             getCommonDefaultPartition(*roots))
+                       : DefaultPartitionOp();
+  if (!partition)
+    return {};
+  auto nprocs = partition.getNprocs().getDefiningOp<distruntime::TeamSizeOp>();
+  auto rank = partition.getRank().getDefiningOp<distruntime::TeamMemberOp>();
+  if (!nprocs || !rank ||
+      nprocs.getTeam() != static_cast<uint64_t>(env.getTeam()) ||
+      rank.getTeam() != static_cast<uint64_t>(env.getTeam()))
+    return {};
+  return partition.getGlobalShape()[0];
+}
+
 bool dist::haveSameOwnedRows(Value a, Value b) {
   if (a == b)
     return true;
   std::optional<SmallVector<InitDistArrayOp>> rootsA = getStorageRoots(a);
   std::optional<SmallVector<InitDistArrayOp>> rootsB = getStorageRoots(b);
-  if (!rootsA || !rootsB || rootsA->empty() || rootsB->empty())
-    return false;
-  rootsA->append(*rootsB);
-  return getCommonDefaultPartition(*rootsA) != nullptr;
+  if (rootsA && rootsB && !rootsA->empty() && !rootsB->empty()) {
+    rootsA->append(*rootsB);
+    if (getCommonDefaultPartition(*rootsA))
+      return true;
+  }
+  // (The same team: the types of the arrays compared agree on it.)
+  Value rowsA = getDefaultPartitionRows(a);
+  return rowsA && rowsA == getDefaultPartitionRows(b) &&
+         getDistEnv(a.getType()).getTeam() == getDistEnv(b.getType()).getTeam();
 }
 
 /// The type of a part: dimension 0 dynamic, the others as in `type`.

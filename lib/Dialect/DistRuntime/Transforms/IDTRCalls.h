@@ -27,6 +27,15 @@ inline constexpr unsigned kGetHaloFunctionOutputs[] = {1, 2};
 /// The operand of those functions that is the array the halos belong to.
 inline constexpr unsigned kGetHaloFunctionData = 0;
 
+/// The functions the asynchronous copies of one array into one fresh output
+/// (`repartition`, `copy_reshape`) are lowered to calls of, taking the team,
+/// the input, the index lists' values, the output and the key.
+inline constexpr llvm::StringLiteral kAsyncCopyFunctionPrefixes[] = {
+    "_imex_idtr_repartition_", "_imex_idtr_copy_reshape_"};
+inline constexpr unsigned kAsyncCopyFunctionInput = 1;
+/// (Counted from the end: the output is the last argument but the key.)
+inline constexpr unsigned kAsyncCopyFunctionOutputFromEnd = 2;
+
 /// An IDTR entry point and the type the module declares it with.
 struct Callee {
   std::string name;

@@ -10,6 +10,7 @@
 
 #include "imex/Dialect/DistRuntime/Transforms/Passes.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
@@ -59,6 +60,13 @@ ViewOfBuffer getViewOfBuffer(Value view) {
   return result;
 }
 
+/// Whether `callee` is the function an asynchronous copy is lowered to.
+bool isAsyncCopyCall(StringRef callee) {
+  return llvm::any_of(
+      idtr_calls::kAsyncCopyFunctionPrefixes,
+      [&](StringRef prefix) { return callee.starts_with(prefix); });
+}
+
 /// Whether the memref `a` may share elements with the memref `b`.
 bool mayOverlap(Value a, Value b) {
   ViewOfBuffer viewA = getViewOfBuffer(a), viewB = getViewOfBuffer(b);
@@ -94,33 +102,77 @@ bool isAccessedBetween(Operation *begin, Operation *end, Value target,
   return false;
 }
 
-/// Receives the halo buffer `alloc` into the destination of the copy from
-/// it, if the buffer is only passed to calls before that copy and nothing
-/// else reads or writes the destination from the first call to the copy
-/// (the destination may hold another array until then: bufferization reuses
-/// the buffer of a value whose last read is before the copy).
-void receiveInPlace(RewriterBase &rewriter, memref::AllocOp alloc,
-                    DominanceInfo &dominance) {
-  Block *block = alloc->getBlock();
+/// Whether `view` is all of the buffer `alloc`: the buffer, or its subview at
+/// offsets 0 with unit strides and the buffer's sizes.
+bool isWholeBuffer(Value view, memref::AllocOp alloc) {
+  if (view == alloc.getResult())
+    return true;
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  if (!subview || subview.getSource() != alloc.getResult() ||
+      !areAllConstantIntValue(subview.getMixedOffsets(), 0) ||
+      !areAllConstantIntValue(subview.getMixedStrides(), 1))
+    return false;
+  MemRefType type = alloc.getType();
+  for (auto [dim, size] : llvm::enumerate(subview.getMixedSizes())) {
+    OpFoldResult allocSize =
+        type.isDynamicDim(dim)
+            ? OpFoldResult(
+                  alloc.getDynamicSizes()[type.getDynamicDimIndex(dim)])
+            : OpFoldResult(Builder(alloc).getIndexAttr(type.getDimSize(dim)));
+    if (!isEqualConstantIntOrValue(size, allocSize))
+      return false;
+  }
+  return true;
+}
+
+/// The one copy of all of `alloc` in its block (directly or through a whole
+/// subview used by nothing else), and the casts of it passed to calls, if
+/// those are all its uses.
+struct BufferUses {
   memref::CopyOp copy;
   SmallVector<memref::CastOp> casts;
+};
+
+std::optional<BufferUses> getBufferUses(memref::AllocOp alloc) {
+  BufferUses uses;
   for (Operation *user : alloc->getUsers()) {
-    if (auto userCopy = dyn_cast<memref::CopyOp>(user);
-        userCopy && userCopy.getSource() == alloc.getResult() && !copy &&
-        user->getBlock() == block) {
-      copy = userCopy;
+    Value view = alloc.getResult();
+    if (auto subview = dyn_cast<memref::SubViewOp>(user);
+        subview && subview->hasOneUse() && isWholeBuffer(subview, alloc)) {
+      view = subview.getResult();
+      user = *subview->user_begin();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(user);
+        copy && copy.getSource() == view && !uses.copy &&
+        user->getBlock() == alloc->getBlock()) {
+      uses.copy = copy;
       continue;
     }
     auto cast = dyn_cast<memref::CastOp>(user);
     if (!cast || !llvm::all_of(cast->getUsers(), [](Operation *castUser) {
           return isa<func::CallOp>(castUser);
         }))
-      return;
-    casts.push_back(cast);
+      return std::nullopt;
+    uses.casts.push_back(cast);
   }
-  if (!copy || llvm::any_of(casts, [&](memref::CastOp cast) {
+  if (!uses.copy)
+    return std::nullopt;
+  return uses;
+}
+
+/// Receives the buffer `alloc` (a halo, or the output of an asynchronous
+/// copy) into the destination of the copy from it, if the buffer is only
+/// passed to calls before that copy and nothing else reads or writes the
+/// destination from the first call to the copy (the destination may hold
+/// another array until then: bufferization reuses the buffer of a value
+/// whose last read is before the copy).
+void receiveInPlace(RewriterBase &rewriter, memref::AllocOp alloc,
+                    DominanceInfo &dominance) {
+  Block *block = alloc->getBlock();
+  std::optional<BufferUses> uses = getBufferUses(alloc);
+  if (!uses || llvm::any_of(uses->casts, [&](memref::CastOp cast) {
         Operation *call = block->findAncestorOpInBlock(*cast);
-        return !call || !call->isBeforeInBlock(copy);
+        return !call || !call->isBeforeInBlock(uses->copy);
       }))
     return;
   // Where the array the halos belong to is in the destination's buffer, the
@@ -128,35 +180,44 @@ void receiveInPlace(RewriterBase &rewriter, memref::AllocOp alloc,
   // Otherwise the array is copied there later, and the buffer may hold
   // another array until then: no op but the exchange's own calls (which
   // access the array and its other halo) may access the destination then.
+  // The input of a copy must not share elements with its destination.
+  memref::CopyOp copy = uses->copy;
   Value target = copy.getTarget();
   Operation *first = copy;
   SmallVector<Operation *> exchange;
   bool dataInTargetBuffer = false;
-  for (memref::CastOp cast : casts)
+  for (memref::CastOp cast : uses->casts)
     for (Operation *user : cast->getUsers()) {
       exchange.push_back(user);
-      if (llvm::cast<func::CallOp>(user).getCallee().starts_with(
-              idtr_calls::kGetHaloFunctionPrefix))
+      StringRef callee = llvm::cast<func::CallOp>(user).getCallee();
+      if (callee.starts_with(idtr_calls::kGetHaloFunctionPrefix))
         dataInTargetBuffer =
             getViewOfBuffer(user->getOperand(idtr_calls::kGetHaloFunctionData))
                 .buffer == getViewOfBuffer(target).buffer;
+      if (isAsyncCopyCall(callee) &&
+          mayOverlap(user->getOperand(idtr_calls::kAsyncCopyFunctionInput),
+                     target))
+        return;
       if (Operation *call = block->findAncestorOpInBlock(*user);
           call->isBeforeInBlock(first))
         first = call;
     }
   if (!dataInTargetBuffer && isAccessedBetween(first, copy, target, exchange))
     return;
-  if (llvm::any_of(casts,
+  if (llvm::any_of(uses->casts,
                    [&](memref::CastOp cast) {
                      return !memref::CastOp::areCastCompatible(target.getType(),
                                                                cast.getType());
                    }) ||
       failed(moveValueDefinitions(rewriter, target, alloc, dominance)))
     return;
-  for (memref::CastOp cast : casts)
+  for (memref::CastOp cast : uses->casts)
     rewriter.modifyOpInPlace(cast,
                              [&] { cast.getSourceMutable().assign(target); });
+  Value source = copy.getSource();
   rewriter.eraseOp(copy);
+  if (source != alloc.getResult())
+    rewriter.eraseOp(source.getDefiningOp());
   rewriter.eraseOp(alloc);
 }
 
@@ -165,17 +226,23 @@ struct ReceiveHalosInPlacePass
           ReceiveHalosInPlacePass> {
   void runOnOperation() override {
     llvm::SetVector<memref::AllocOp> halos;
+    auto addOutput = [&](Value buffer) {
+      while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+        buffer = cast.getSource();
+      if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
+        halos.insert(alloc);
+    };
     getOperation()->walk([&](func::CallOp call) {
-      if (!call.getCallee().starts_with(idtr_calls::kGetHaloFunctionPrefix) ||
-          call.getNumOperands() <=
-              *llvm::max_element(idtr_calls::kGetHaloFunctionOutputs))
-        return;
-      for (unsigned output : idtr_calls::kGetHaloFunctionOutputs) {
-        Value buffer = call.getOperand(output);
-        while (auto cast = buffer.getDefiningOp<memref::CastOp>())
-          buffer = cast.getSource();
-        if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
-          halos.insert(alloc);
+      unsigned count = call.getNumOperands();
+      if (call.getCallee().starts_with(idtr_calls::kGetHaloFunctionPrefix) &&
+          count > *llvm::max_element(idtr_calls::kGetHaloFunctionOutputs)) {
+        for (unsigned output : idtr_calls::kGetHaloFunctionOutputs)
+          addOutput(call.getOperand(output));
+      } else if (isAsyncCopyCall(call.getCallee()) &&
+                 count > idtr_calls::kAsyncCopyFunctionInput +
+                             idtr_calls::kAsyncCopyFunctionOutputFromEnd) {
+        addOutput(call.getOperand(count -
+                                  idtr_calls::kAsyncCopyFunctionOutputFromEnd));
       }
     });
     IRRewriter rewriter(&getContext());

@@ -36,7 +36,8 @@ Value dimZero(OpBuilder &b, Location loc, Value value) {
     if (!type.isDynamicDim(0))
       return arith::ConstantIndexOp::create(b, loc, type.getDimSize(0));
     Operation *def = value.getDefiningOp();
-    if (isa_and_present<CastOp, dist::RepartitionOp>(def)) {
+    if (isa_and_present<CastOp, dist::RepartitionOp, dist::RedistributeOp>(
+            def)) {
       value = def->getOperand(0);
       continue;
     }
@@ -61,6 +62,19 @@ Value dimZero(OpBuilder &b, Location loc, Value value) {
     }
     return dist::getDimValue(b, loc, value, 0);
   }
+}
+
+/// `size`, or the value it reads if it is `ndarray.dim` of a distributed
+/// array whose global size is known: equal sizes then compare equal at
+/// compile time.
+Value getKnownSize(Value size) {
+  auto dim = size.getDefiningOp<DimOp>();
+  std::optional<int64_t> index =
+      dim ? getConstantIntValue(dim.getIndex()) : std::nullopt;
+  if (!index || !dist::getDistEnv(dim.getSource().getType()))
+    return size;
+  Value known = dist::getKnownGlobalSize(dim.getSource(), *index);
+  return known ? known : size;
 }
 
 Value cmpEq(OpBuilder &b, Location loc, Value x, Value y) {
@@ -127,7 +141,8 @@ Value alignOperand(OpBuilder &b, Location loc, Value operand, int64_t rank,
     return operand;
   if (type.getRank() != rank)
     return dist::createGather(b, loc, operand);
-  Value rows = dimZero(b, loc, operand);
+  Value rows = getKnownSize(dimZero(b, loc, operand));
+  size0 = getKnownSize(size0);
   // Rows equal to the result's at compile time: not broadcast.
   if (matchPattern(cmpEq(b, loc, rows, size0), m_One()))
     return dist::RepartitionOp::create(b, loc, type, operand, offset, size);

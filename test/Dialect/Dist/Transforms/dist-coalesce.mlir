@@ -246,3 +246,47 @@ func.func @request_after_dependent_update(%a: !m, %v: !m, %w: !m) -> !m {
   %e3 = ndarray.ewbin add %u, %r3 : (!m, !m) -> !m
   return %e3 : !m
 }
+
+// -----
+
+!c = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+!d = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+
+// An array redistributed to rows owns the rows of the default partition of
+// its global rows: a repartition to the rows an array created in that
+// partition owns (the target of a whole-array slice of it) is removed, and
+// the redistribution writes them once.
+// CHECK-LABEL: func.func @redistributed_to_owned_rows
+// CHECK: %[[R:.*]] = dist.redistribute
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.immutable_insert_slice %[[R]]
+// CHECK-LABEL: func.func @redistributed_other_rows
+// CHECK: dist.redistribute
+// CHECK: dist.repartition
+func.func @redistributed_to_owned_rows(%xblock: !ndarray.ndarray<?x?xf64>, %xo: index, %block: !ndarray.ndarray<?x?xf64>, %n: index) -> !d {
+  %p = distruntime.team_size team = 1
+  %me = distruntime.team_member team = 1
+  %off:2, %size:2 = dist.default_partition %p, %me shape(%n, %n)
+  %b = dist.init_dist_array %block offsets(%off#0, %off#1) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !d
+  %c0 = arith.constant 0 : index
+  %x = dist.init_dist_array %xblock offsets(%c0, %xo) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !c
+  %r = dist.redistribute %x : !c -> !d
+  %to:2, %ts:2 = dist.local_target_of_slice %b[0, 0] [%n, %n] [1, 1] : !d
+  %r2 = dist.repartition %r offset %to#0 size %ts#0 : !d -> !d
+  %new = ndarray.immutable_insert_slice %r2 into %b[0, 0] [%n, %n] [1, 1] : !d into !d
+  return %new : !d
+}
+// (The rows of %b are the default partition of %m rows, not of %x's.)
+func.func @redistributed_other_rows(%xblock: !ndarray.ndarray<?x?xf64>, %xo: index, %block: !ndarray.ndarray<?x?xf64>, %n: index, %m: index) -> !d {
+  %p = distruntime.team_size team = 1
+  %me = distruntime.team_member team = 1
+  %off:2, %size:2 = dist.default_partition %p, %me shape(%m, %n)
+  %b = dist.init_dist_array %block offsets(%off#0, %off#1) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !d
+  %c0 = arith.constant 0 : index
+  %x = dist.init_dist_array %xblock offsets(%c0, %xo) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !c
+  %r = dist.redistribute %x : !c -> !d
+  %to:2, %ts:2 = dist.local_target_of_slice %b[0, 0] [%n, %n] [1, 1] : !d
+  %r2 = dist.repartition %r offset %to#0 size %ts#0 : !d -> !d
+  %new = ndarray.immutable_insert_slice %r2 into %b[0, 0] [%n, %n] [1, 1] : !d into !d
+  return %new : !d
+}

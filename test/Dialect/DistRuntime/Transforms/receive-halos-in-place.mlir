@@ -162,3 +162,53 @@ func.func @foreign(%x: i64) -> i64 {
   %h = func.call @_imex_idtr_get_halo_other(%x) : (i64) -> i64
   return %h : i64
 }
+
+// -----
+
+// The output of a repartition (the last argument but the key of the
+// function lower-distruntime-to-idtr calls for it), copied whole (here
+// through a subview of all of it) into the rows of another array, is
+// received there.
+// CHECK-LABEL: func.func @repartition_into_rows
+// CHECK-SAME: (%[[IN:[^:]*]]: memref<?x?xf64, strided<[?, ?], offset: ?>>, %[[DST:[^:]*]]: memref<?x8xf64>, %[[N:[^:]*]]: index
+// CHECK-NOT: memref.alloc
+// CHECK: %[[ROWS:.*]] = memref.subview %[[DST]][2, 0] [%[[N]], 8] [1, 1]
+// CHECK: %[[OUT:.*]] = memref.cast %[[ROWS]]
+// CHECK: %[[H:.*]] = call @_imex_idtr_repartition_f64_l2_f64r2_f64r2_n6(%{{.*}}, %[[IN]], %[[N]], %{{.*}}, %[[OUT]], %{{.*}})
+// CHECK: %[[OUT2:.*]] = memref.cast %[[ROWS]]
+// CHECK: call @_imex_idtr_wait_f64r2_f64r2_n3(%[[H]], %[[IN]], %[[OUT2]])
+// CHECK-NOT: memref.copy
+// CHECK: return
+// CHECK-LABEL: func.func @repartition_of_destination
+// CHECK: memref.alloc
+// CHECK: memref.copy
+func.func private @_imex_idtr_repartition_f64_l2_f64r2_f64r2_n6(i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, index, index, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64) -> i64
+func.func private @_imex_idtr_wait_f64r2_f64r2_n3(i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>)
+func.func @repartition_into_rows(%in: memref<?x?xf64, strided<[?, ?], offset: ?>>, %dst: memref<?x8xf64>, %n: index) {
+  %c1 = arith.constant 1 : i64
+  %c8 = arith.constant 8 : index
+  %out = memref.alloc(%n) : memref<?x8xf64>
+  %cast = memref.cast %out : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_repartition_f64_l2_f64r2_f64r2_n6(%c1, %in, %n, %c8, %cast, %c1) : (i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, index, index, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64) -> i64
+  %cast2 = memref.cast %out : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  func.call @_imex_idtr_wait_f64r2_f64r2_n3(%h, %in, %cast2) : (i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+  %all = memref.subview %out[0, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  %rows = memref.subview %dst[2, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: 16>>
+  memref.copy %all, %rows : memref<?x8xf64, strided<[8, 1]>> to memref<?x8xf64, strided<[8, 1], offset: 16>>
+  return
+}
+// The input is a view of the destination's buffer: the output stays apart.
+func.func @repartition_of_destination(%dst: memref<?x8xf64>, %n: index) {
+  %c1 = arith.constant 1 : i64
+  %c8 = arith.constant 8 : index
+  %src = memref.subview %dst[0, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1]>>
+  %in = memref.cast %src : memref<?x8xf64, strided<[8, 1]>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %out = memref.alloc(%n) : memref<?x8xf64>
+  %cast = memref.cast %out : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %h = func.call @_imex_idtr_repartition_f64_l2_f64r2_f64r2_n6(%c1, %in, %n, %c8, %cast, %c1) : (i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, index, index, memref<?x?xf64, strided<[?, ?], offset: ?>>, i64) -> i64
+  %cast2 = memref.cast %out : memref<?x8xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  func.call @_imex_idtr_wait_f64r2_f64r2_n3(%h, %in, %cast2) : (i64, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+  %rows = memref.subview %dst[2, 0] [%n, 8] [1, 1] : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: 16>>
+  memref.copy %out, %rows : memref<?x8xf64> to memref<?x8xf64, strided<[8, 1], offset: 16>>
+  return
+}

@@ -111,6 +111,13 @@ getStorageRoots(mlir::Value array);
 mlir::Operation *
 getCommonDefaultPartition(llvm::ArrayRef<InitDistArrayOp> roots);
 
+/// Whether `a` and `b` are the same value: the same SSA value, or results of
+/// equal side-effect-free ops (the same name, attributes and result number)
+/// on operands that are the same values in turn, up to `depth` ops deep:
+/// index computations built twice, e.g. the block of this rank computed for
+/// two arrays of one distribution.
+bool isSameIndexValue(mlir::Value a, mlir::Value b, unsigned depth = 12);
+
 /// Whether the distributed arrays `a` and `b` own the same rows on every
 /// rank, as far as known at compile time (the same array, or versions of
 /// arrays created in one default partition).

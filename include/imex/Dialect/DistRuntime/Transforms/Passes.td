@@ -149,6 +149,14 @@ def ReceiveHalosInPlace : Pass<"receive-halos-in-place"> {
     receives the rows in place, saving a pass over every halo (a large part
     of a step when rows are long).
 
+    The output of an asynchronous copy (`repartition`, `copy_reshape`: the
+    last argument but the key of their `_imex_idtr_repartition_...` and
+    `_imex_idtr_copy_reshape_...` functions) copied whole (the buffer, or a
+    subview of all of it) into a view is received there the same way: an
+    array assigned to one of another distribution (`b[...] = c`) is
+    written by the runtime straight into the block of `b`, provided the
+    copy's input cannot share elements with the destination.
+
     Sound because the destination rows are ghost cells, not part of the
     value of the array version they belong to: nothing reads them between
     the start of the exchange and the copy except as rows of a version that
