@@ -395,7 +395,39 @@ struct LocalOffsetsOfLowering
   }
 };
 
-/// Halo exchange into the spare rows of the buffer.
+/// Rows [offset, offset + size) of the array of type `type` (split on rows)
+/// whose values `source` holds in another distribution, fetched from its
+/// blocks: the valid rows of the result, its owned rows those of this rank's
+/// block among them.
+static LocalArray fetchRows(OpBuilder &b, Location loc, NDArrayType type,
+                            const GridArray &source, Value offset, Value size) {
+  IndexMath m{b, loc};
+  SmallVector<Value> offsets{offset}, sizes{size};
+  for (size_t d = 1; d < source.shape.size(); ++d) {
+    offsets.push_back(m.c(0));
+    sizes.push_back(source.shape[d]);
+  }
+  dist::DistEnvAttr env = dist::getDistEnv(type);
+  Value box = fetchBox(b, loc, env.getTeam(), source, offsets, sizes,
+                       dist::getRowsType(type));
+  auto [ownOffsets, ownSizes] = dist::createBlock(b, loc, env, source.shape);
+  Value start = ownOffsets[0], count = ownSizes[0];
+  Value zero = m.c(0);
+  Value left = m.clamp(m.sub(start, offset), zero, size);
+  Value firstOwned = m.clamp(m.sub(offset, start), zero, count);
+  Value lastOwned =
+      m.clamp(m.sub(m.add(offset, size), start), firstOwned, count);
+  return {castTo(b, loc, box, getBufferType(type)),
+          zero,
+          left,
+          m.sub(lastOwned, firstOwned),
+          size,
+          offset,
+          source.shape[0]};
+}
+
+/// Halo exchange into the spare rows of the buffer; from a source in another
+/// distribution, the rows fetched from its blocks.
 struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
   RepartitionLowering(const TypeConverter &converter, MLIRContext *context,
                       const GhostAnalysis &ghosts, ExchangedBuffers &exchanged)
@@ -405,6 +437,14 @@ struct RepartitionLowering : public OpConversionPattern<dist::RepartitionOp> {
   LogicalResult
   matchAndRewrite(dist::RepartitionOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isGridArray(op.getSource().getType())) {
+      LocalArray result =
+          fetchRows(rewriter, op.getLoc(), op.getType(),
+                    GridArray::unpack(adaptor.getSource()),
+                    adaptor.getOffset().front(), adaptor.getSize().front());
+      rewriter.replaceOpWithMultiple(op, {result.pack()});
+      return success();
+    }
     LocalArray source = LocalArray::unpack(adaptor.getSource());
     Value ownedRow;
     LocalArray result = exchangeRows(

@@ -698,8 +698,9 @@ LogicalResult imex::dist::detail::checkGridArrayUses(Operation *root) {
     if (!grid || box ||
         isa<EWBinOp, EWUnyOp, WhereOp, CastElemTypeOp, CopyOp, CastOp, DimOp,
             dist::InitDistArrayOp, dist::OwnedBlockOfOp, dist::HeldBlockOfOp,
-            dist::LocalOffsetsOfOp, dist::RedistributeOp, ReductionOp,
-            ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(op) ||
+            dist::LocalOffsetsOfOp, dist::RedistributeOp, dist::RepartitionOp,
+            ReductionOp, ArgReduceOp, PermuteDimsOp, FlipOp, LoadOp, ConcatOp>(
+            op) ||
         isGridMatMul(op) || dist::isLocalAlongAxis(op) ||
         !isa<NDArrayDialect, dist::DistDialect>(op->getDialect()))
       return WalkResult::advance();

@@ -43,6 +43,13 @@ Value IndexMath::min(Value x, Value y) const {
 Value IndexMath::max(Value x, Value y) const {
   return b.createOrFold<arith::MaxSIOp>(loc, x, y);
 }
+Value IndexMath::clamp(Value x, Value lo, Value hi) const {
+  std::optional<int64_t> constX = getConstantIntValue(x),
+                         constLo = getConstantIntValue(lo);
+  if (constX && constLo && *constX <= *constLo)
+    return lo;
+  return min(max(x, lo), hi);
+}
 Value IndexMath::cmp(arith::CmpIPredicate pred, Value x, Value y) const {
   return b.createOrFold<arith::CmpIOp>(loc, pred, x, y);
 }

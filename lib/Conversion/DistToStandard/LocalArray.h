@@ -38,9 +38,9 @@ struct IndexMath {
   mlir::Value mul(mlir::Value x, mlir::Value y) const;
   mlir::Value min(mlir::Value x, mlir::Value y) const;
   mlir::Value max(mlir::Value x, mlir::Value y) const;
-  mlir::Value clamp(mlir::Value x, mlir::Value lo, mlir::Value hi) const {
-    return min(max(x, lo), hi);
-  }
+  /// x clamped to [lo, hi] (lo <= hi: a constant x at or below a constant
+  /// lo is lo).
+  mlir::Value clamp(mlir::Value x, mlir::Value lo, mlir::Value hi) const;
   mlir::Value cmp(mlir::arith::CmpIPredicate pred, mlir::Value x,
                   mlir::Value y) const;
   mlir::Value eq(mlir::Value x, mlir::Value y) const {

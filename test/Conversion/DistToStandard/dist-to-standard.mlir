@@ -666,6 +666,26 @@ func.func @grid_local_sum(%a: !ndarray.ndarray<4x?x?xf64>, %o1: index, %o2: inde
 
 // -----
 
+// Rows of an array on a grid fetched for an array split on rows: one
+// repartition of the block to the box of the rows (all columns).
+!grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>
+!rows = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK-LABEL: func.func @grid_rows_fetched
+// CHECK-SAME: (%[[A:.*]]: !ndarray.ndarray<?x?xf64>, %[[O0:.*]]: index, %[[O1:.*]]: index, %[[N:.*]]: index, %[[M:.*]]: index, %[[R:.*]]: index, %[[S:.*]]: index)
+// CHECK: %[[H:.*]], %[[OUT:.*]] = distruntime.repartition %[[A]] global_shape[%[[N]], %[[M]]] local_offsets[%[[O0]], %[[O1]]] target_offsets[%[[R]], %{{.*}}] target_sizes[%[[S]], %[[M]]]
+// CHECK: distruntime.wait %[[H]], %[[A]], %[[OUT]]
+// CHECK-NOT: distruntime.repartition
+// CHECK-NOT: distruntime.get_halo
+// CHECK: return
+func.func @grid_rows_fetched(%a: !ndarray.ndarray<?x?xf64>, %o0: index, %o1: index, %n: index, %m: index, %r: index, %s: index) -> !ndarray.ndarray<?x?xf64> {
+  %d = dist.init_dist_array %a offsets(%o0, %o1) shape(%n, %m) : !ndarray.ndarray<?x?xf64> -> !grid
+  %t = dist.repartition %d offset %r size %s : !grid -> !rows
+  %b = dist.held_block_of %t : !rows -> !ndarray.ndarray<?x?xf64>
+  return %b : !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
 // permute_dims: the block permuted where it is (at the permuted global
 // offsets), then one repartition to this rank's block of the result.
 !grid = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [0, 1]>>

@@ -194,7 +194,7 @@ def assignments_between_distributions(draw):
             draw(st.sampled_from([np.float64, np.float32, np.int64,
                                   np.complex128])),
             draw(st.sampled_from(["ellipsis", "whole", "expr", "slice",
-                                  "transpose"])))
+                                  "rows", "mixed", "transpose"])))
 
 
 def run_assignment(kind, c, b):
@@ -206,6 +206,11 @@ def run_assignment(kind, c, b):
         b[:] = c * 2 + 1
     elif kind == "slice":
         b[1:, :-1] = c[:-1, 1:]
+    elif kind == "rows":
+        # (Rows of all columns: fetched from the blocks of c.)
+        b[1:-1] = c[:-2] - c[2:]
+    elif kind == "mixed":
+        b[:, :] = b * 2 + c
     else:
         # (Reads the destination: the transposed values are the old ones.)
         b[:, :] = b.T if b.shape[0] == b.shape[1] else c

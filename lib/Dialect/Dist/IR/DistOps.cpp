@@ -367,18 +367,24 @@ static LogicalResult verifySameArray(Operation *op, NDArrayType source,
 
 /// Verifies a repartition of `source` to rows [offset, offset + size) with
 /// result type `result` (dist.repartition and dist.local_repartition).
+/// `anySource`: the source may be in any distribution (of the result's
+/// team), the result is split on rows.
 static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
                                        NDArrayType result, Value offsetValue,
-                                       Value sizeValue) {
+                                       Value sizeValue, bool anySource) {
   auto emitOpError = [&](const Twine &message) {
     return op->emitOpError(message);
   };
   if (failed(verifySameArray(op, source, result)))
     return failure();
-  if (!getDistEnv(source).isDefaultDistribution() ||
-      getDistEnv(result) != getDistEnv(source))
-    return emitOpError("expects arrays split on rows (the default "
-                       "distribution), got ")
+  bool rowsSource = getDistEnv(source).isDefaultDistribution() &&
+                    getDistEnv(result) == getDistEnv(source);
+  if (!getDistEnv(result).isDefaultDistribution() ||
+      (!anySource && !rowsSource))
+    return emitOpError(anySource ? "expects a result split on rows (the "
+                                   "default distribution), got "
+                                 : "expects arrays split on rows (the default "
+                                   "distribution), got ")
            << getDistEnv(source) << " and " << getDistEnv(result);
   std::optional<int64_t> offset = getConstantIndex(offsetValue);
   std::optional<int64_t> size = getConstantIndex(sizeValue);
@@ -401,12 +407,12 @@ static LogicalResult verifyRepartition(Operation *op, NDArrayType source,
 
 LogicalResult RepartitionOp::verify() {
   return verifyRepartition(*this, getSource().getType(), getType(), getOffset(),
-                           getSize());
+                           getSize(), /*anySource=*/true);
 }
 
 LogicalResult LocalRepartitionOp::verify() {
   return verifyRepartition(*this, getSource().getType(), getType(), getOffset(),
-                           getSize());
+                           getSize(), /*anySource=*/false);
 }
 
 LogicalResult RedistributeOp::verify() {

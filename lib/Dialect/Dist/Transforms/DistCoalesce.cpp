@@ -14,7 +14,9 @@
 //     repartition of the array to the union (bounding box) of the rows they
 //     read; each view then takes its rows out of it locally
 //     (`dist.local_repartition`). Gathers (every rank requests all rows of a
-//     view, e.g. of a[i]) are not merged.
+//     view, e.g. of a[i]) are not merged;
+//  3. repartitions the source of a redistribution to rows read only by the
+//     repartition instead (the rows fetched from its blocks: one move).
 //
 //===----------------------------------------------------------------------===//
 
@@ -193,6 +195,72 @@ struct RepartitionOperands : public OpRewritePattern<RepartitionOp> {
   }
 };
 
+/// repartition(redistribute(x)) -> repartition(x) where the redistribution
+/// is read only by the repartition: each rank fetches the rows it needs
+/// from the blocks of `x` (one move of each element) instead of receiving
+/// its rows of the redistribution and then their halos.
+struct FetchRowsFromRedistributed : public OpRewritePattern<RepartitionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RepartitionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto redistribute = op.getSource().getDefiningOp<RedistributeOp>();
+    if (!redistribute ||
+        !llvm::all_of(redistribute->getUsers(), [&](Operation *user) {
+          return user == op || readsShapeOnly(user);
+        }))
+      return failure();
+    Value source = redistribute.getSource();
+    if (succeeded(fetchThroughRowsView(rewriter, op, source)))
+      return success();
+    rewriter.modifyOpInPlace(op, [&] { op.getSourceMutable().assign(source); });
+    return success();
+  }
+
+  /// Where `source` is a view of rows [r, r + n) (and all of the other
+  /// dimensions) of an array `x` read by nothing else: the rows of `x`
+  /// fetched from its blocks (repartition(x) to rows [r + offset, ...)),
+  /// their view, then the rows of the view held locally; fetching the view
+  /// would move its elements to blocks of its own first.
+  static LogicalResult fetchThroughRowsView(PatternRewriter &rewriter,
+                                            RepartitionOp op, Value source) {
+    auto slice = source.getDefiningOp<OffsetSizeAndStrideOpInterface>();
+    if (!slice || !isa<SubviewOp, ExtractSliceOp>(slice.getOperation()) ||
+        !source.hasOneUse())
+      return failure();
+    Value base = slice->getOperand(0);
+    auto baseType = cast<NDArrayType>(base.getType());
+    auto viewType = cast<NDArrayType>(source.getType());
+    if (baseType.getRank() != viewType.getRank() ||
+        !areAllConstantIntValue(slice.getMixedStrides(), 1))
+      return failure();
+    for (int64_t d = 1; d < baseType.getRank(); ++d) {
+      Value size = getKnownGlobalSize(base, d);
+      OpFoldResult whole =
+          baseType.isDynamicDim(d)
+              ? OpFoldResult(size)
+              : OpFoldResult(rewriter.getIndexAttr(baseType.getDimSize(d)));
+      if (!whole || !isConstantIntValue(slice.getMixedOffsets()[d], 0) ||
+          !isEqualConstantIntOrValue(slice.getMixedSizes()[d], whole))
+        return failure();
+    }
+    Location loc = op.getLoc();
+    DistEnvAttr rows = getDistEnv(op.getType());
+    Value first = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                  slice.getMixedOffsets()[0]);
+    Value offset =
+        rewriter.createOrFold<arith::AddIOp>(loc, first, op.getOffset());
+    auto fetched = RepartitionOp::create(
+        rewriter, loc, withDistEnv(baseType, rows), base, offset, op.getSize());
+    IRMapping mapping;
+    mapping.map(base, fetched.getResult());
+    Operation *view = rewriter.clone(*slice, mapping);
+    view->getResult(0).setType(withDistEnv(viewType, rows));
+    rewriter.replaceOpWithNewOp<LocalRepartitionOp>(
+        op, op.getType(), view->getResult(0), op.getOffset(), op.getSize());
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Merging the exchanges of views of one array
 //===----------------------------------------------------------------------===//
@@ -341,6 +409,11 @@ struct DistCoalescePass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     mergeExchanges(getOperation());
+    // (Last: the patterns above expect sources split on rows.)
+    RewritePatternSet fetches(&getContext());
+    fetches.add<FetchRowsFromRedistributed>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(fetches))))
+      return signalPassFailure();
   }
 };
 

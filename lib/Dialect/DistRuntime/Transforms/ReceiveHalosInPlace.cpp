@@ -102,14 +102,15 @@ bool isAccessedBetween(Operation *begin, Operation *end, Value target,
   return false;
 }
 
-/// Whether `view` is all of the buffer `alloc`: the buffer, or its subview at
-/// offsets 0 with unit strides and the buffer's sizes.
+/// Whether `view` is all of the buffer `alloc`: the buffer, or its subview
+/// with unit strides and the buffer's sizes (whose offsets are then 0, as
+/// the view lies inside the buffer; computed offsets may not fold to 0,
+/// e.g. the start of a range clamped to the buffer).
 bool isWholeBuffer(Value view, memref::AllocOp alloc) {
   if (view == alloc.getResult())
     return true;
   auto subview = view.getDefiningOp<memref::SubViewOp>();
   if (!subview || subview.getSource() != alloc.getResult() ||
-      !areAllConstantIntValue(subview.getMixedOffsets(), 0) ||
       !areAllConstantIntValue(subview.getMixedStrides(), 1))
     return false;
   MemRefType type = alloc.getType();

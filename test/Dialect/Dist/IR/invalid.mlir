@@ -678,8 +678,17 @@ func.func @redistribute_shape(%a: !ndarray.ndarray<4x?xf64, #dist.dist_env<team 
 // -----
 
 func.func @repartition_columns(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>, %i: index) {
-  // expected-error @+1 {{'dist.repartition' op expects arrays split on rows (the default distribution), got #dist.dist_env<team = 1, split = [1]> and #dist.dist_env<team = 1, split = [1]>}}
+  // expected-error @+1 {{'dist.repartition' op expects a result split on rows (the default distribution), got #dist.dist_env<team = 1, split = [1]> and #dist.dist_env<team = 1, split = [1]>}}
   %b = dist.repartition %a offset %i size %i : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+  return
+}
+
+// -----
+
+// (Only dist.repartition fetches rows from another distribution.)
+func.func @local_repartition_columns(%a: !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>, %i: index) {
+  // expected-error @+1 {{'dist.local_repartition' op expects arrays split on rows (the default distribution), got #dist.dist_env<team = 1, split = [1]> and #dist.dist_env<team = 1>}}
+  %b = dist.local_repartition %a offset %i size %i : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
   return
 }
 

@@ -111,6 +111,13 @@ func.func @repartition(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>,
   return
 }
 
+// CHECK-LABEL: func @repartition_from_grid
+func.func @repartition_from_grid(%d: !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1, split = [0, 1]>>, %off: index, %n: index) {
+  // CHECK: dist.repartition %{{.*}} offset %{{.*}} size %{{.*}} : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1, split = [0, 1]>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  %r = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1, split = [0, 1]>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
+  return
+}
+
 // -----
 
 // CHECK-LABEL: func @local_repartition

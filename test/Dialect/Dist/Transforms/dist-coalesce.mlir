@@ -260,9 +260,12 @@ func.func @request_after_dependent_update(%a: !m, %v: !m, %w: !m) -> !m {
 // CHECK: %[[R:.*]] = dist.redistribute
 // CHECK-NOT: dist.repartition
 // CHECK: ndarray.immutable_insert_slice %[[R]]
+// Other rows of a redistribution read by nothing else are fetched from the
+// blocks of its source (one move of each element, not two).
 // CHECK-LABEL: func.func @redistributed_other_rows
-// CHECK: dist.redistribute
-// CHECK: dist.repartition
+// CHECK: %[[X:.*]] = dist.init_dist_array {{.*}} -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+// CHECK-NOT: dist.redistribute
+// CHECK: dist.repartition %[[X]] offset {{.*}} : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
 func.func @redistributed_to_owned_rows(%xblock: !ndarray.ndarray<?x?xf64>, %xo: index, %block: !ndarray.ndarray<?x?xf64>, %n: index) -> !d {
   %p = distruntime.team_size team = 1
   %me = distruntime.team_member team = 1
@@ -289,4 +292,41 @@ func.func @redistributed_other_rows(%xblock: !ndarray.ndarray<?x?xf64>, %xo: ind
   %r2 = dist.repartition %r offset %to#0 size %ts#0 : !d -> !d
   %new = ndarray.immutable_insert_slice %r2 into %b[0, 0] [%n, %n] [1, 1] : !d into !d
   return %new : !d
+}
+
+// -----
+
+!c = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>>
+!d = !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+
+// A view of rows [1, n - 1) (all columns) of an array split on columns,
+// redistributed to rows and repartitioned to the rows an insert writes:
+// the rows of the array are fetched (offset by the view's first row), the
+// view taken of them, and its rows held locally. The rows of a view of
+// some columns only are fetched from the view.
+// CHECK-LABEL: func.func @redistributed_rows_view
+// CHECK-SAME: (%{{[^:]*}}: !ndarray.ndarray<?x?xf64>, %[[N:[^:]*]]: index, %[[M:[^:]*]]: index, %[[O:[^:]*]]: index, %[[S:[^:]*]]: index)
+// CHECK: %[[X:.*]] = dist.init_dist_array
+// CHECK: %[[ROW:.*]] = arith.addi %[[O]], %c1
+// CHECK: %[[F:.*]] = dist.repartition %[[X]] offset %[[ROW]] size %[[S]] : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[V:.*]] = ndarray.subview %[[F]][1, 0] [%[[M]], %[[N]]] [1, 1] : !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>> to !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK: %[[R:.*]] = dist.local_repartition %[[V]] offset %[[O]] size %[[S]]
+// CHECK: return %[[R]]
+// CHECK-LABEL: func.func @redistributed_column_view
+// CHECK: %[[CV:.*]] = ndarray.subview
+// CHECK-NEXT: dist.repartition %[[CV]] {{.*}} split = [1]>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<team = 1>>
+// CHECK-NOT: dist.local_repartition
+func.func @redistributed_rows_view(%block: !ndarray.ndarray<?x?xf64>, %n: index, %m: index, %o: index, %s: index) -> !d {
+  %c0 = arith.constant 0 : index
+  %x = dist.init_dist_array %block offsets(%c0, %o) shape(%n, %n) : !ndarray.ndarray<?x?xf64> -> !c
+  %v = ndarray.subview %x[1, 0] [%m, %n] [1, 1] : !c to !c
+  %r = dist.redistribute %v : !c -> !d
+  %r2 = dist.repartition %r offset %o size %s : !d -> !d
+  return %r2 : !d
+}
+func.func @redistributed_column_view(%x: !c, %n: index, %m: index, %o: index, %s: index) -> !d {
+  %v = ndarray.subview %x[1, 1] [%m, %m] [1, 1] : !c to !c
+  %r = dist.redistribute %v : !c -> !d
+  %r2 = dist.repartition %r offset %o size %s : !d -> !d
+  return %r2 : !d
 }

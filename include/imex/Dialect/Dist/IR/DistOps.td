@@ -414,7 +414,11 @@ def Dist_RepartitionOp : Dist_Op<"repartition", [NoMemoryEffect]> {
 
     `source` and the result are distributed arrays of the same team, rank
     (>= 1) and element type, with global shapes that agree where both are
-    static.
+    static. The result is split on rows (the default distribution); the
+    source may be split otherwise (columns, a grid of ranks): then each rank
+    fetches the box of its rows from the blocks holding them (one move of
+    each element; `dist-coalesce` builds it for a repartition of a
+    redistribution to rows).
 
     ```mlir
     %r = dist.repartition %d offset %off size %n : !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>> -> !ndarray.ndarray<?x16xf64, #dist.dist_env<team = 1>>
