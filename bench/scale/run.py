@@ -35,6 +35,7 @@ ALPHA, BETA = 2e-6, 1e-10
 BASE = len(STAT_KINDS)
 # Columns of the harness's printed counters (dist_harness.Dist.finish).
 P2P_BYTES, COLL_BYTES, MSGS, COLLS = BASE + 1, BASE + 2, BASE + 5, BASE + 6
+PLAN_BYTES, STAGING_PEAK = BASE + 7, BASE + 8
 
 
 def five_point(d, u):
@@ -97,7 +98,8 @@ def counts(op, p):
         if errors:
             raise SystemExit(f"{op} on {p} ranks: {errors}")
         rows[with_op] = np.array([[int(s[c]) for c in
-                                   (MSGS, P2P_BYTES, COLLS, COLL_BYTES)]
+                                   (MSGS, P2P_BYTES, COLLS, COLL_BYTES,
+                                    PLAN_BYTES, STAGING_PEAK)]
                                   for s in stats])
     return rows[True] - rows[False]
 
@@ -126,16 +128,18 @@ def main():
           f"model: {ALPHA * 1e6:g} us per message or tree step, "
           f"{1 / BETA / 1e9:g} GB/s")
     print(f"{'op':16} {'P':>5} {'msgs':>6} {'p2p B':>9} {'colls':>6} "
-          f"{'coll B':>9} {'model us':>9}   (busiest rank)")
+          f"{'coll B':>9} {'plan B':>8} {'stage B':>8} {'model us':>9}   "
+          f"(busiest rank; plan B: cached plans, stage B: peak staging "
+          f"buffers)")
     for op in ops:
         series = []
         for p in ranks:
             c = counts(op, p)
             worst = c.max(axis=0)
-            t = max(model_time(*row, p) for row in c)
+            t = max(model_time(*row[:4], p) for row in c)
             series.append((p, worst, t))
             print(f"{op:16} {p:5} {worst[0]:6} {worst[1]:9} {worst[2]:6} "
-                  f"{worst[3]:9} {t * 1e6:9.1f}")
+                  f"{worst[3]:9} {worst[4]:8} {worst[5]:8} {t * 1e6:9.1f}")
         if len(series) >= 2 and series[-1][0] > 1:
             last_p, last, _ = series[-1]
             orders, exps = [], []

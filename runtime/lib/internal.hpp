@@ -301,6 +301,9 @@ private:
 
 /// Frees the pooled staging buffers (_idtr_clear_cache).
 void staging_clear();
+/// Bytes of staging buffers held (in use and pooled), and their peak.
+int64_t staging_bytes();
+int64_t staging_peak();
 
 struct AsyncOp {
   std::shared_ptr<Team> team; // keeps the communicator alive
@@ -397,6 +400,8 @@ void cache_drop_team(int64_t team);
 void cache_forget(int64_t team, int64_t key);
 /// Drop every cached plan.
 void cache_clear();
+/// The number of cached plans and the bytes they hold.
+std::pair<int64_t, int64_t> cache_memory();
 
 /// Build or fetch (key >= 0) a plan. `meta` is this rank's record; `build`
 /// performs the metadata exchange and computes the plan.

@@ -60,6 +60,20 @@ void cache_forget(int64_t team, int64_t key) {
     s.plans.erase({kind, team, key});
 }
 
+std::pair<int64_t, int64_t> cache_memory() {
+  PlanCache &s = plan_cache();
+  std::lock_guard<std::mutex> lk(s.mu);
+  int64_t bytes = 0;
+  for (const auto &entry : s.plans) {
+    const Plan &p = *entry.second;
+    bytes += sizeof(Plan) + sizeof(entry);
+    for (const std::vector<Xfer> *xfers :
+         {&p.sends, &p.recvs, &p.locals, &p.bcasts})
+      bytes += static_cast<int64_t>(xfers->capacity() * sizeof(Xfer));
+  }
+  return {static_cast<int64_t>(s.plans.size()), bytes};
+}
+
 std::shared_ptr<const Plan>
 get_plan(int kind, Team &t, int64_t key, int stat_kind, const Rec &meta,
          const std::function<std::shared_ptr<Plan>(const Rec &)> &build) {
@@ -96,6 +110,24 @@ using namespace idtr::detail;
 IDTR_EXPORT void _idtr_clear_cache(void) {
   cache_clear();
   staging_clear();
+}
+
+IDTR_EXPORT int64_t _idtr_memory(int64_t what) {
+  EntryScope es("_idtr_memory");
+  switch (what) {
+  case IDTR_MEM_PLANS:
+    return cache_memory().first;
+  case IDTR_MEM_PLAN_BYTES:
+    return cache_memory().second;
+  case IDTR_MEM_STAGING_BYTES:
+    return staging_bytes();
+  case IDTR_MEM_STAGING_PEAK:
+    return staging_peak();
+  default:
+    fail("argument 'what' must be one of IDTR_MEM_PLANS (0) ... "
+         "IDTR_MEM_STAGING_PEAK (3), got %" PRId64,
+         what);
+  }
 }
 
 IDTR_EXPORT void _idtr_forget_plan(int64_t team, int64_t key) {

@@ -18,7 +18,8 @@ namespace {
 struct StagingPool {
   std::mutex mu;
   std::multimap<size_t, std::byte *> free; // capacity -> buffer
-  size_t retained = 0;
+  size_t retained = 0;                     // bytes in `free`
+  size_t held = 0, peak = 0;               // bytes in use or in `free`
 };
 
 // Never destroyed: operations may complete while static destructors run.
@@ -55,6 +56,10 @@ Staging::Staging(size_t bytes) {
   }
   data_ = new std::byte[bytes];
   capacity_ = bytes;
+  StagingPool &p = pool();
+  std::lock_guard<std::mutex> lk(p.mu);
+  p.held += bytes;
+  p.peak = std::max(p.peak, p.held);
 }
 
 Staging::~Staging() {
@@ -68,6 +73,7 @@ Staging::~Staging() {
       p.retained += capacity_;
       return;
     }
+    p.held -= capacity_;
   }
   delete[] data_;
 }
@@ -78,7 +84,20 @@ void staging_clear() {
   for (auto &entry : p.free)
     delete[] entry.second;
   p.free.clear();
+  p.held -= p.retained;
   p.retained = 0;
+}
+
+int64_t staging_bytes() {
+  StagingPool &p = pool();
+  std::lock_guard<std::mutex> lk(p.mu);
+  return static_cast<int64_t>(p.held);
+}
+
+int64_t staging_peak() {
+  StagingPool &p = pool();
+  std::lock_guard<std::mutex> lk(p.mu);
+  return static_cast<int64_t>(p.peak);
 }
 
 } // namespace idtr::detail

@@ -108,6 +108,53 @@ TEST(Basics, StatsCountCallsAndMessages) {
   EXPECT_EQ(_idtr_stats(IDTR_STAT_ALL, IDTR_CNT_CALLS), 0);
 }
 
+// _idtr_memory: a keyed exchange caches one plan (its bytes counted); halos
+// received into strided arrays go through staging buffers, which completed
+// operations keep for reuse (a second exchange allocates nothing new) until
+// _idtr_clear_cache frees them with the plans.
+TEST(Basics, MemoryCountsPlansAndStagingBuffers) {
+  _idtr_clear_cache();
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_PLANS), 0);
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_PLAN_BYTES), 0);
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_STAGING_BYTES), 0);
+  const int p = nprocs(), me = rank();
+  // Rows of 3 columns, one row per rank; halos of one row, strided.
+  int64_t n = p;
+  Arr<double> a({1, 3});
+  for (int64_t j = 0; j < 3; ++j)
+    a.at({0, j}) = me * 10 + j;
+  auto exchange = [&] {
+    Arr<double> lh({me > 0 ? 1 : 0, 3}, Layout::Strided),
+        rh({me < p - 1 ? 1 : 0, 3}, Layout::Strided);
+    auto g = iv({n, 3}), lo = iv({me, 0}), bbo = iv({std::max(0, me - 1), 0}),
+         bbs = iv({std::min<int64_t>(n, me + 2) - std::max(0, me - 1), 3});
+    int64_t h = _idtr_update_halo_f64(IDTR_TEAM_WORLD, 2, a.d(), 1, g.get(), 1,
+                                      lo.get(), 1, bbo.get(), 1, bbs.get(), 2,
+                                      lh.d(), 2, rh.d(), /*key=*/7);
+    _idtr_wait(h);
+    if (me > 0)
+      EXPECT_EQ(lh.at({0, 2}), (me - 1) * 10 + 2);
+    if (me < p - 1)
+      EXPECT_EQ(rh.at({0, 1}), (me + 1) * 10 + 1);
+  };
+  exchange();
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_PLANS), 1);
+  EXPECT_GE(_idtr_memory(IDTR_MEM_PLAN_BYTES),
+            static_cast<int64_t>(sizeof(double)));
+  int64_t staged = _idtr_memory(IDTR_MEM_STAGING_BYTES);
+  int64_t peak = _idtr_memory(IDTR_MEM_STAGING_PEAK);
+  if (p > 1)
+    EXPECT_GE(staged, static_cast<int64_t>(3 * sizeof(double)));
+  EXPECT_GE(peak, staged);
+  exchange();
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_PLANS), 1);
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_STAGING_BYTES), staged);
+  _idtr_clear_cache();
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_PLANS), 0);
+  EXPECT_EQ(_idtr_memory(IDTR_MEM_STAGING_BYTES), 0);
+  EXPECT_GE(_idtr_memory(IDTR_MEM_STAGING_PEAK), peak);
+}
+
 // IDTR_CNT_CALL_NS / IDTR_CNT_WAIT_NS: wall-clock time inside the entry point
 // and inside the wait, attributed to the kind of the operation; synchronous
 // kinds only have CALL_NS; handle 0 waits cost nothing.

@@ -145,12 +145,6 @@ NDArrayType dist::detail::getBufferType(NDArrayType distType) {
   return dist::getRowsType(dist::getLocalType(distType));
 }
 
-Value dist::detail::lookThroughCasts(Value value) {
-  while (auto cast = value.getDefiningOp<CastOp>())
-    value = cast.getSource();
-  return value;
-}
-
 Value dist::detail::castTo(OpBuilder &b, Location loc, Value value, Type type) {
   return value.getType() == type ? value : CastOp::create(b, loc, type, value);
 }

@@ -18,6 +18,7 @@
 #ifndef IMEX_LIB_CONVERSION_DISTTOSTANDARD_LOCALARRAY_H
 #define IMEX_LIB_CONVERSION_DISTTOSTANDARD_LOCALARRAY_H
 
+#include "imex/Dialect/Dist/Utils/DistUtils.h"
 #include "imex/Dialect/NDArray/IR/NDArray.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -228,8 +229,7 @@ ndarray::NDArrayType getBufferType(ndarray::NDArrayType distType);
 /// through casts and views).
 bool isStaticallyEmpty(mlir::Value array);
 
-/// `value` without the ndarray.casts it went through.
-mlir::Value lookThroughCasts(mlir::Value value);
+using dist::lookThroughCasts;
 
 /// `value` as an array of type `type` (a cast unless it has that type).
 mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -187,6 +187,16 @@ IDTR_API void _idtr_wait_buffers(int64_t handle, IDTR_MEMREF(a), IDTR_MEMREF(b),
  * IDTR_STAT_* and IDTR_CNT_* constants. Invalid kind/counter -> error. */
 IDTR_API int64_t _idtr_stats(int64_t kind, int64_t counter);
 IDTR_API void _idtr_reset_stats(void);
+
+/* Memory the runtime holds in this process now (IDTR_MEM_*; not reset by
+ * _idtr_reset_stats): the cached plans and their bytes (records and transfer
+ * lists), and the staging buffers of asynchronous operations (in use and
+ * kept for reuse) and their peak since start. Invalid `what` -> error. */
+#define IDTR_MEM_PLANS 0
+#define IDTR_MEM_PLAN_BYTES 1
+#define IDTR_MEM_STAGING_BYTES 2
+#define IDTR_MEM_STAGING_PEAK 3
+IDTR_API int64_t _idtr_memory(int64_t what);
 /* Drop all cached plans (local, not collective). */
 IDTR_API void _idtr_clear_cache(void);
 /* Drop the cached plans of every kind (halo, reshape, permute, repartition)

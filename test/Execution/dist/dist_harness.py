@@ -109,6 +109,7 @@ STAT_KINDS = ["halo", "reshape", "permute", "repartition", "gather",
 STAT_HALO, STAT_REPARTITION, STAT_ALL = 0, 3, 8
 CNT_CALLS, CNT_MSGS_SENT, CNT_BYTES_SENT, CNT_COLLECTIVES, CNT_COLL_BYTES = \
     0, 1, 2, 5, 6
+MEM_PLAN_BYTES, MEM_STAGING_PEAK = 1, 3
 
 RNG = np.random.default_rng(20240611)  # reseeded per case by build()
 
@@ -611,7 +612,8 @@ class Dist(DataDependentOps):
         """Prints the IDTR counters: calls per kind, halo messages sent,
         bytes sent point-to-point and contributed to collectives (all, the
         halo and repartition kinds' broadcasts), messages sent and
-        collectives issued."""
+        collectives issued; then the runtime's memory: bytes of cached
+        plans and the peak bytes of staging buffers."""
         if EMULATE:
             return
         self.p.globals.append("func.func private @_idtr_stats(i64, i64) -> "
@@ -633,6 +635,11 @@ class Dist(DataDependentOps):
             c = self.op(f"arith.constant {counter} : i64")
             values.append(self.op(f"func.call @_idtr_stats({k}, {c}) : "
                                   "(i64, i64) -> i64"))
+        self.p.globals.append("func.func private @_idtr_memory(i64) -> i64")
+        for what in (MEM_PLAN_BYTES, MEM_STAGING_PEAK):
+            w = self.op(f"arith.constant {what} : i64")
+            values.append(self.op(f"func.call @_idtr_memory({w}) : "
+                                  "(i64) -> i64"))
         n = len(values)
         t = self.op(f"tensor.from_elements {', '.join(values)} : "
                     f"tensor<{n}xi64>")

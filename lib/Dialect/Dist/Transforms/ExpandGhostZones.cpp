@@ -46,12 +46,6 @@ using namespace imex::ndarray;
 
 namespace {
 
-Value throughCasts(Value value) {
-  while (auto cast = value.getDefiningOp<CastOp>())
-    value = cast.getSource();
-  return value;
-}
-
 /// A time-step loop the pass can expand.
 struct StencilLoop {
   scf::ForOp loop;
@@ -79,7 +73,7 @@ struct StencilLoop {
 
 /// The index of the carried array `value` is (through casts), if any.
 std::optional<unsigned> carriedIndex(scf::ForOp loop, Value value) {
-  auto arg = dyn_cast<BlockArgument>(throughCasts(value));
+  auto arg = dyn_cast<BlockArgument>(lookThroughCasts(value));
   if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
     return std::nullopt;
   return arg.getArgNumber() - 1;
@@ -167,7 +161,8 @@ public:
         return false;
       // A view of a carried array, or of an update earlier in the body.
       if (!carriedIndex(plan.loop, def->getOperand(0))) {
-        Operation *update = throughCasts(def->getOperand(0)).getDefiningOp();
+        Operation *update =
+            lookThroughCasts(def->getOperand(0)).getDefiningOp();
         auto it = plan.stage.find(update);
         if (it == plan.stage.end())
           return false;
@@ -260,7 +255,7 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<ImmutableInsertSliceOp> updates;
   for (auto [index, yielded] : llvm::enumerate(yield.getOperands())) {
-    Value value = throughCasts(yielded);
+    Value value = lookThroughCasts(yielded);
     if (carriedIndex(loop, value) == index) {
       plan.inserts.push_back(nullptr);
       continue;
@@ -300,7 +295,7 @@ std::optional<StencilLoop> matchStencilLoop(scf::ForOp loop) {
       continue;
     // (Casts of the carried arrays and of their updates.)
     if (auto cast = dyn_cast<CastOp>(op)) {
-      Value root = throughCasts(cast);
+      Value root = lookThroughCasts(cast);
       if (carriedIndex(loop, root) || allowed.contains(root.getDefiningOp()))
         continue;
     }
@@ -387,9 +382,9 @@ Value Expander::localize(Value value, ValueRange from, IRMapping &mapping,
     std::optional<unsigned> carried =
         carriedIndex(plan.loop, def->getOperand(0));
     Value buffer =
-        carried
-            ? from[*carried]
-            : updated.lookup(throughCasts(def->getOperand(0)).getDefiningOp());
+        carried ? from[*carried]
+                : updated.lookup(
+                      lookThroughCasts(def->getOperand(0)).getDefiningOp());
     auto mixed = [&](ArrayRef<OpFoldResult> list) {
       SmallVector<OpFoldResult> out;
       for (OpFoldResult entry : list)

@@ -268,6 +268,12 @@ Operation *dist::getCommonDefaultPartition(ArrayRef<InitDistArrayOp> roots) {
   return common;
 }
 
+Value dist::lookThroughCasts(Value value) {
+  while (auto cast = value.getDefiningOp<CastOp>())
+    value = cast.getSource();
+  return value;
+}
+
 bool dist::isSameIndexValue(Value a, Value b, unsigned depth) {
   if (a == b)
     return true;

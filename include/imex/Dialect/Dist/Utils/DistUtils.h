@@ -111,6 +111,9 @@ getStorageRoots(mlir::Value array);
 mlir::Operation *
 getCommonDefaultPartition(llvm::ArrayRef<InitDistArrayOp> roots);
 
+/// `value` without the ndarray.casts it went through.
+mlir::Value lookThroughCasts(mlir::Value value);
+
 /// Whether `a` and `b` are the same value: the same SSA value, or results of
 /// equal side-effect-free ops (the same name, attributes and result number)
 /// on operands that are the same values in turn, up to `depth` ops deep:
