@@ -239,6 +239,11 @@ void check_box_block(const char *name, const View<T> &v, const Idx &g,
 
 inline void check_box(const char *what, const Idx &off, const Idx &size,
                       const Idx &g) {
+  // (An empty box, of size 0 along some dimension, lies in every array: the
+  // offsets of an empty view need not be clamped to the array.)
+  for (int k = 0; k < g.size(); ++k)
+    if (size[k] == 0)
+      return;
   for (int k = 0; k < g.size(); ++k)
     if (off[k] < 0 || size[k] < 0 || off[k] > g[k] || size[k] > g[k] - off[k])
       fail("%s [offsets %s, sizes %s] lies outside the array of shape %s", what,

@@ -155,6 +155,24 @@ TEST(Basics, MemoryCountsPlansAndStagingBuffers) {
   EXPECT_GE(_idtr_memory(IDTR_MEM_STAGING_PEAK), peak);
 }
 
+// An empty bounding box (size 0 along a dimension) lies in every array,
+// whatever its offsets (an empty view's are not clamped): nothing moves.
+TEST(Basics, EmptyBoundingBoxAnywhere) {
+  const int p = nprocs(), me = rank();
+  int64_t n = p;
+  Arr<double> a({1, 2}), lh({0, 2}), rh({0, 2});
+  auto g = iv({n, 2}), lo = iv({me, 0}), bbo = iv({n + 5, 0}), bbs = iv({0, 2});
+  int64_t h = _idtr_update_halo_f64(IDTR_TEAM_WORLD, 2, a.d(), 1, g.get(), 1,
+                                    lo.get(), 1, bbo.get(), 1, bbs.get(), 2,
+                                    lh.d(), 2, rh.d(), -1);
+  _idtr_wait(h);
+  auto to = iv({0, 7}), ts = iv({n, 0});
+  Arr<double> out({n, 0});
+  h = _idtr_repartition_f64(IDTR_TEAM_WORLD, 2, a.d(), 1, g.get(), 1, lo.get(),
+                            1, to.get(), 1, ts.get(), 2, out.d(), -1);
+  _idtr_wait(h);
+}
+
 // IDTR_CNT_CALL_NS / IDTR_CNT_WAIT_NS: wall-clock time inside the entry point
 // and inside the wait, attributed to the kind of the operation; synchronous
 // kinds only have CALL_NS; handle 0 waits cost nothing.

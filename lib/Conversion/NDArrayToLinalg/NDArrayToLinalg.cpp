@@ -62,6 +62,24 @@ struct CastLowering : public OpConversionPattern<CastOp> {
   }
 };
 
+/// A choice between two arrays (canonicalization folds an `scf.if`
+/// yielding one of two arrays into `arith.select`): the same choice between
+/// their tensors.
+struct SelectLowering : public OpConversionPattern<arith::SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || type == op.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, type, adaptor.getCondition(), adaptor.getTrueValue(),
+        adaptor.getFalseValue());
+    return success();
+  }
+};
+
 struct CastElemTypeLowering : public OpConversionPattern<CastElemTypeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -499,11 +517,12 @@ void imex::populateNDArrayToLinalgConversionPatterns(
     const DenseSet<Operation *> &inPlaceOverwrites) {
   populateSliceLoweringPatterns(converter, patterns, inPlaceOverwrites);
   populateCreationLoweringPatterns(converter, patterns);
-  patterns.add<CastLowering, CastElemTypeLowering, DimLowering, LoadLowering,
-               ReshapeLowering, BroadcastToLowering, PermuteDimsLowering,
-               ExpandDimsLowering, SqueezeLowering, EWBinLowering,
-               EWUnyLowering, WhereLowering, ConcatLowering, EnvRegionLowering,
-               EnvRegionYieldLowering>(converter, patterns.getContext());
+  patterns.add<CastLowering, SelectLowering, CastElemTypeLowering, DimLowering,
+               LoadLowering, ReshapeLowering, BroadcastToLowering,
+               PermuteDimsLowering, ExpandDimsLowering, SqueezeLowering,
+               EWBinLowering, EWUnyLowering, WhereLowering, ConcatLowering,
+               EnvRegionLowering, EnvRegionYieldLowering>(
+      converter, patterns.getContext());
   populateReductionLoweringPatterns(converter, patterns);
   populateIndexingLoweringPatterns(converter, patterns);
   populateRandomLoweringPatterns(converter, patterns);
@@ -711,7 +730,7 @@ struct ConvertNDArrayToLinalgPass
       return converter.isLegal(op->getOperandTypes()) &&
              converter.isLegal(op->getResultTypes());
     };
-    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp,
+    target.addDynamicallyLegalOp<func::ReturnOp, func::CallOp, arith::SelectOp,
                                  imex::region::EnvRegionOp,
                                  imex::region::EnvRegionYieldOp>(legalTypes);
 

@@ -465,3 +465,18 @@ func.func @drop_one_of_two_unit_axes(%a: !ndarray.ndarray<?x1x1xi8>, %n: index) 
   %0 = ndarray.subview %a[%c0, %c0, %c0] [%n, 1, 1] [2, 1, 1] : !ndarray.ndarray<?x1x1xi8> to !ndarray.ndarray<?x1xi8>
   return %0 : !ndarray.ndarray<?x1xi8>
 }
+
+// -----
+
+// A choice between two arrays (canonicalization makes one of an scf.if that
+// yields either) chooses between their tensors.
+// CHECK-LABEL: func.func @select_arrays
+// CHECK-SAME: (%[[C:.*]]: i1, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>)
+// CHECK: %[[A:.*]] = bufferization.to_tensor
+// CHECK: %[[B:.*]] = bufferization.to_tensor
+// CHECK: %[[S:.*]] = arith.select %[[C]], %[[A]], %[[B]] : tensor<?xf32>
+// CHECK: return %[[S]]
+func.func @select_arrays(%c: i1, %a: !ndarray.ndarray<?xf32>, %b: !ndarray.ndarray<?xf32>) -> !ndarray.ndarray<?xf32> {
+  %s = arith.select %c, %a, %b : !ndarray.ndarray<?xf32>
+  return %s : !ndarray.ndarray<?xf32>
+}

@@ -412,3 +412,24 @@ def test_scans_along_the_split_axis_keep_the_single_process_order(dtype):
               np.cumprod(x, axis=0, dtype=xp.prod(a).dtype))
         check(xp.cumulative_sum(a, axis=0),
               np.cumsum(x, axis=0, dtype=xp.sum(a).dtype))
+
+
+def test_replicated_vector_redistributed_times_column_split_matrix():
+    """A vector redistributed from a replicated array, times a matrix split
+    on columns: the kernel chose between two arrays at run time
+    (`arith.select` of arrays, which did not lower; difftest seed 91845)."""
+    x = np.array([3.5, 2.5, -3.0, -1.5, 3.0], dtype=np.float32)
+    w = np.array([-2.0, 0.5, -3.5, -0.5, 2.5], dtype=np.float32).reshape(5, 1)
+    v = xp.asarray(xp.asarray(x), split=0)
+    check(xp.matmul(v, xp.asarray(w, split=1)), x @ w)
+
+
+def test_empty_view_with_negative_step_of_split_array():
+    """Views with a negative row step that are empty along another axis:
+    the halo box of an empty view lay outside the array (IDTR aborted;
+    difftest seed 92017)."""
+    x = sample((3, 11), np.complex128, seed=12)
+    a = xp.stack([xp.asarray(x, split=0)] * 2, axis=-1)
+    y = np.stack([x, x], axis=-1)
+    check(a[:1:-2, 5, 3:], y[:1:-2, 5, 3:])
+    check(a[-1::-3, :8:2, 2::3], y[-1::-3, :8:2, 2::3])
