@@ -414,9 +414,8 @@ static LocalArray fetchRows(OpBuilder &b, Location loc, NDArrayType type,
   Value start = ownOffsets[0], count = ownSizes[0];
   Value zero = m.c(0);
   Value left = m.clamp(m.sub(start, offset), zero, size);
-  Value firstOwned = m.clamp(m.sub(offset, start), zero, count);
-  Value lastOwned =
-      m.clamp(m.sub(m.add(offset, size), start), firstOwned, count);
+  auto [firstOwned, lastOwned] =
+      ownedRowsInBox(m, start, count, offset, m.add(offset, size));
   return {castTo(b, loc, box, getBufferType(type)),
           zero,
           left,

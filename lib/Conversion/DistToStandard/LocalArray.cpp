@@ -218,6 +218,14 @@ LocalArray dist::detail::withSpareRows(OpBuilder &b, Location loc, Value owned,
   return {buffer, left, m.c(0), count, count, start, size0};
 }
 
+std::pair<Value, Value> dist::detail::ownedRowsInBox(const IndexMath &m,
+                                                     Value start, Value count,
+                                                     Value boxOffset,
+                                                     Value boxEnd) {
+  Value first = m.clamp(m.sub(boxOffset, start), m.c(0), count);
+  return {first, m.clamp(m.sub(boxEnd, start), first, count)};
+}
+
 LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
                                       const LocalArray &array, Value boxOffset,
                                       Value boxSize, bool fits,
@@ -290,8 +298,8 @@ LocalArray dist::detail::exchangeRows(OpBuilder &b, Location loc, int64_t team,
   if (ownedRowOut)
     *ownedRowOut = row;
   // The owned rows inside the box follow the left halo.
-  Value firstOwned = m.clamp(m.sub(boxOffset, start), zero, count);
-  Value lastOwned = m.clamp(m.sub(boxEnd, start), firstOwned, count);
+  auto [firstOwned, lastOwned] =
+      ownedRowsInBox(m, start, count, boxOffset, boxEnd);
   // (The valid rows are the box: its rows before, in and after the owned
   // block.)
   return {buffer,     m.sub(m.add(row, firstOwned), left),

@@ -258,6 +258,12 @@ LocalArray withSpareRows(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value size0, mlir::Value left,
                          mlir::Value right);
 
+/// The owned rows [start, start + count) of a rank inside the box of rows
+/// [boxOffset, boxEnd), relative to `start`: [first, last).
+std::pair<mlir::Value, mlir::Value>
+ownedRowsInBox(const IndexMath &m, mlir::Value start, mlir::Value count,
+               mlir::Value boxOffset, mlir::Value boxEnd);
+
 /// Global rows [boxOffset, boxOffset + boxSize) of `array`: the rows outside
 /// its owned block arrive through `distruntime.get_halo` (collective over
 /// `team`) and are written into its spare rows, in place when the buffer has
