@@ -11,7 +11,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin libgtest-dev
   python3 python3-dev python3-numpy python3-pytest python3-pytest-xdist python3-hypothesis python3-mpi4py
   python3-pybind11 pybind11-dev valgrind libopenblas-dev
-  liblapacke-dev libfftw3-dev libscalapack-openmpi-dev
+  liblapacke-dev libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev
 )
 
 missing=()

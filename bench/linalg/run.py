@@ -17,6 +17,9 @@
   fft      fftn of an n x n (2-d) and an m x m x m (3-d) complex128 array vs
            FFTW3 from C (fft_reference.c: plan with FFTW_ESTIMATE, as the
            runtime, and execute into a reused buffer) and numpy.fft
+  dist fft the same fftn of an array split on rows at --ranks ranks
+           (dist_fft.py under mpirun) vs FFTW-MPI from C on the same ranks
+           (fftw_mpi_reference.c, its slab decomposition)
 
 Every frontend time includes allocating its result (as numpy's), which
 the C references do not: where page faults are slow that is a visible part
@@ -166,6 +169,26 @@ def bench_dist_matmul(python, n, reps, ranks, reference):
           f"  pdgemm/ours {t_ref / t_ours:5.2f}", flush=True)
 
 
+def bench_dist_fft(python, rank, n, reps, ranks, reference):
+    mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n",
+              str(ranks)]
+    here = os.path.dirname(os.path.abspath(__file__))
+    t_ours, sum_ours = run_reference(
+        *mpirun, sys.executable, os.path.join(here, "dist_fft.py"), python,
+        rank, n, reps)
+    t_ref, sum_ref = run_reference(*mpirun, reference, rank, n, reps)
+    i = np.arange(n ** rank, dtype=np.int64)
+    want = np.fft.fftn(((i % 7 - 3) + 1j * (i % 5 - 2)).reshape(
+        (n,) * rank)).real.sum()
+    for got in (sum_ours, sum_ref):
+        assert np.isclose(got, want, rtol=1e-9, atol=1e-6 * n ** rank), (
+            got, want)
+    shape = "x".join([str(n)] * rank)
+    print(f"dist fftn {shape} c128 on {ranks} ranks (split=0): ours "
+          f"{t_ours:8.4f} s  fftw-mpi {t_ref:8.4f} s  fftw-mpi/ours "
+          f"{t_ref / t_ours:5.2f}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.
@@ -188,6 +211,10 @@ def main():
     parser.add_argument("--lapack-sizes", default="2048")
     parser.add_argument("--fft-sizes", default="2048:2,128:3",
                         help="n:rank of the fftn benchmarks")
+    parser.add_argument("--fftw-mpi-reference",
+                        help="the fftw_mpi_reference executable")
+    parser.add_argument("--dist-fft-sizes", default="2048:2,128:3",
+                        help="n:rank of the distributed fftn benchmarks")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--reps", type=int, default=3)
     args = parser.parse_args()
@@ -208,6 +235,11 @@ def main():
         for spec in filter(None, args.fft_sizes.split(",")):
             n, rank = map(int, spec.split(":"))
             bench_fft(xp, rank, n, args.reps, args.fft_reference)
+    if args.fftw_mpi_reference:
+        for spec in filter(None, args.dist_fft_sizes.split(",")):
+            n, rank = map(int, spec.split(":"))
+            bench_dist_fft(args.python, rank, n, args.reps, args.ranks,
+                           args.fftw_mpi_reference)
 
 
 if __name__ == "__main__":

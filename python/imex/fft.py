@@ -1,7 +1,8 @@
 """The array API's Fourier transform extension (`xp.fft`).
 
 Every transform is one `ndarray.fft` op over its axes, which the compiler
-lowers to one FFTW plan (on distributed arrays: on the gathered array);
+lowers to FFTW plans (on distributed arrays: on each rank's block, see
+docs/distribution.md; the result is split on rows);
 `norm` scales the result. Real inputs of the complex transforms and
 integer inputs are converted as numpy does (float32 keeps its precision).
 """
@@ -9,7 +10,7 @@ integer inputs are converted as numpy does (float32 keeps its precision).
 import math
 
 from . import _core, _dtypes, arange, astype, concat, conj, roll, where, zeros
-from ._array import ndarray
+from ._array import _split_of, ndarray
 from ._core import Node
 
 __all__ = ["fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn",
@@ -92,7 +93,8 @@ def _transform(kind, x, axes, n, size, dtype):
     `size` elements along it in the result)."""
     shape = list(x.shape)
     shape[axes[-1]] = size
-    return ndarray(_core.record(Node(tuple(shape), dtype, None, "fft",
+    return ndarray(_core.record(Node(tuple(shape), dtype,
+                                     _split_of([x._node], len(shape)), "fft",
                                      [x._node], (kind, tuple(axes), n))))
 
 

@@ -382,16 +382,114 @@ LogicalResult imex::ndarray::detail::distributeVectorMatmul(MatMulOp op) {
   return success();
 }
 
-/// A Fourier transform over axes other than the split one: this rank
-/// transforms its block of rows (default partition, repartitioned if the
-/// source has another) on its own; nothing else moves.
+/// The transform `kind` over `axes` of the distributed array `source`,
+/// moved to a distribution split on axis `split` (not among `axes`): each
+/// rank transforms its owned block on its own, and the result moves back
+/// to the distribution of `resultType`. Two all-to-all exchanges, as the
+/// transposes of FFTW-MPI.
+static Value createSplitFFT(OpBuilder &b, Location loc, NDArrayType resultType,
+                            FFTKind kind, Value source, ArrayRef<int64_t> axes,
+                            std::optional<int64_t> length, int64_t split) {
+  auto env = dist::getDistEnv(resultType);
+  auto splitEnv = dist::DistEnvAttr::get(b.getContext(), env.getTeam(),
+                                         ArrayRef<int64_t>{split}, {});
+  auto sourceType = cast<NDArrayType>(source.getType());
+  Value moved = dist::RedistributeOp::create(
+      b, loc, dist::withDistEnv(sourceType, splitEnv), source);
+  Value block = dist::OwnedBlockOfOp::create(b, loc, moved);
+  NDArrayType splitResultType = dist::withDistEnv(resultType, splitEnv);
+  Value local =
+      FFTOp::create(b, loc, dist::getLocalType(splitResultType),
+                    FFTKindAttr::get(b.getContext(), kind), block,
+                    b.getDenseI64ArrayAttr(axes),
+                    length ? b.getI64IntegerAttr(*length) : IntegerAttr());
+  dist::IndexMath m(b, loc);
+  SmallVector<Value> shape;
+  for (int64_t d = 0; d < sourceType.getRank(); ++d) {
+    OpFoldResult size = dist::getDimSize(b, loc, source, d);
+    if (d == axes.back() && kind == FFTKind::r2c)
+      size = m.add(m.div(size, m.constant(2)), m.constant(1));
+    if (d == axes.back() && kind == FFTKind::c2r)
+      size = m.constant(*length);
+    shape.push_back(getValueOrCreateConstantIndexOp(b, loc, size));
+  }
+  auto [offsets, sizes] = dist::createBlock(b, loc, splitEnv, shape);
+  Value result = dist::InitDistArrayOp::create(b, loc, splitResultType, local,
+                                               offsets, shape,
+                                               /*spare_rows=*/nullptr);
+  return dist::RedistributeOp::create(b, loc, resultType, result);
+}
+
+/// A Fourier transform of an array split on rows. Over axes other than the
+/// split one: this rank transforms its block of rows (default partition,
+/// repartitioned if the source has another) on its own; nothing else moves.
+/// Over the split axis and an axis it leaves alone: on the array split on
+/// that axis (createSplitFFT). Over every axis: in two phases, over the
+/// others on the rows and over the split axis on the array split on axis 1
+/// (forward and r2c in this order, backward and c2r in the other). Only a
+/// 1-d transform gathers.
 LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
   NDArrayType resultType = op.getType();
   auto env = dist::getDistEnv(resultType);
-  if (!env || llvm::is_contained(op.getAxes(), 0))
+  ArrayRef<int64_t> axes = op.getAxes();
+  int64_t rank = resultType.getRank();
+  if (!env || (rank < 2 && llvm::is_contained(axes, 0)))
     return rewriteWithGather(op);
   OpBuilder b(op);
   Location loc = op.getLoc();
+  FFTKind kind = op.getKind();
+  if (llvm::is_contained(axes, 0)) {
+    auto untouched = llvm::find_if(llvm::seq<int64_t>(1, rank), [&](int64_t d) {
+      return !llvm::is_contained(axes, d);
+    });
+    if (untouched != llvm::seq<int64_t>(1, rank).end()) {
+      op.replaceAllUsesWith(createSplitFFT(b, loc, resultType, kind,
+                                           op.getSource(), axes, op.getLength(),
+                                           *untouched));
+      op.erase();
+      return success();
+    }
+    // Every axis: the rows' phase (axes but 0) and the split axis' phase.
+    SmallVector<int64_t> rowAxes;
+    llvm::copy_if(axes, std::back_inserter(rowAxes),
+                  [](int64_t a) { return a != 0; });
+    SmallVector<int64_t> splitAxes{0};
+    bool realOnRows = axes.back() != 0;
+    auto *ctx = b.getContext();
+    auto kindAttr = [&](FFTKind k) { return FFTKindAttr::get(ctx, k); };
+    FFTKind firstKind = kind, secondKind = kind;
+    ArrayRef<int64_t> firstAxes = rowAxes, secondAxes = splitAxes;
+    NDArrayType middleType = resultType;
+    IntegerAttr firstLength, secondLength;
+    // (backward mirrors forward, so that in fftn then ifftn the
+    // redistributions back to rows and again to axis 1 cancel.)
+    if (kind == FFTKind::backward) {
+      std::swap(firstAxes, secondAxes);
+    } else if (kind == FFTKind::r2c) {
+      // The real transform first, the other phase forward.
+      secondKind = FFTKind::forward;
+      if (!realOnRows)
+        std::swap(firstAxes, secondAxes);
+    } else if (kind == FFTKind::c2r) {
+      // The other phase backward, the real transform last.
+      firstKind = FFTKind::backward;
+      middleType = op.getSource().getType();
+      secondLength = op.getLengthAttr();
+      if (realOnRows)
+        std::swap(firstAxes, secondAxes);
+    }
+    auto first =
+        FFTOp::create(b, loc, middleType, kindAttr(firstKind), op.getSource(),
+                      b.getDenseI64ArrayAttr(firstAxes), firstLength);
+    auto second =
+        FFTOp::create(b, loc, resultType, kindAttr(secondKind), first,
+                      b.getDenseI64ArrayAttr(secondAxes), secondLength);
+    op.replaceAllUsesWith(second.getResult());
+    op.erase();
+    if (failed(distributeRowFFT(first)))
+      return failure();
+    return distributeRowFFT(second);
+  }
   Value rows = dist::getDimValue(b, loc, op.getSource(), 0);
   auto [first, count] =
       dist::createDefaultPartition(b, loc, env.getTeam(), rows);

@@ -713,8 +713,8 @@ func.func @grid_matmul(%n: index, %v: f64, %r: !ndarray.ndarray<?x2xf64>) -> (f6
 // A Fourier transform over unsplit axes and a routine on a stack split along
 // its batch axis run on this rank's block (a repartition to the default
 // partition, a no-op when the array has it), nothing gathered; the failure
-// counts are summed over the team. A transform over the split axis is
-// computed on the gathered array.
+// counts are summed over the team. A transform over the split axis and not
+// over axis 1 runs on the array redistributed to split on axis 1, and back.
 // CHECK-LABEL: func.func @local_fft_and_batched_linalg
 // CHECK: dist.repartition
 // CHECK: ndarray.fft forward %{{.*}} axes [2, 1] : !ndarray.ndarray<?x4x6xcomplex<f64>> -> !ndarray.ndarray<?x4x6xcomplex<f64>>
@@ -722,8 +722,12 @@ func.func @grid_matmul(%n: index, %v: f64, %r: !ndarray.ndarray<?x2xf64>) -> (f6
 // CHECK: %[[L:.*]]:2 = ndarray.linalg inv %{{.*}} : (!ndarray.ndarray<?x3x3xf64>) -> (!ndarray.ndarray<?x3x3xf64>, !ndarray.ndarray<i64>)
 // CHECK: dist.init_dist_array
 // CHECK: distruntime.allreduce sum %[[L]]#1 team = 1 : !ndarray.ndarray<i64>
-// CHECK: dist.repartition %{{.*}} offset %c0{{.*}} size %c5
-// CHECK: ndarray.fft forward %{{.*}} axes [0] : !ndarray.ndarray<5x4x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>>
+// CHECK: %[[C:.*]] = dist.redistribute %{{.*}} : !ndarray.ndarray<5x4x6xcomplex<f64>, #dist.dist_env<team = 1>> -> !ndarray.ndarray<5x4x6xcomplex<f64>, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: %[[B:.*]] = dist.owned_block_of %[[C]]
+// CHECK: %[[G:.*]] = ndarray.fft forward %[[B]] axes [0] : !ndarray.ndarray<5x?x6xcomplex<f64>> -> !ndarray.ndarray<5x?x6xcomplex<f64>>
+// CHECK: %[[O:[a-z_0-9]+]]:3, %{{.*}} = dist.grid_partition
+// CHECK: %[[D:.*]] = dist.init_dist_array %[[G]] offsets(%{{.*}}, %[[O]]#1, %{{.*}}) shape(%{{.*}}) : !ndarray.ndarray<5x?x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: dist.redistribute %[[D]] : !ndarray.ndarray<5x4x6xcomplex<f64>, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<5x4x6xcomplex<f64>, #dist.dist_env<team = 1>>
 func.func @local_fft_and_batched_linalg(%x: !ndarray.ndarray<5x4x6xcomplex<f64>>, %m: !ndarray.ndarray<5x3x3xf64>) -> (tensor<5x4x6xcomplex<f64>>, tensor<5x3x3xf64>, tensor<i64>, tensor<5x4x6xcomplex<f64>>) {
   %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<5x4x6xcomplex<f64>> -> !ndarray.ndarray<5x4x6xcomplex<f64>>
   %b = ndarray.copy %m {dist.team = 1 : i64} : !ndarray.ndarray<5x3x3xf64> -> !ndarray.ndarray<5x3x3xf64>
@@ -735,4 +739,28 @@ func.func @local_fft_and_batched_linalg(%x: !ndarray.ndarray<5x4x6xcomplex<f64>>
   %ts = ndarray.to_tensor %i#1 : !ndarray.ndarray<i64> -> tensor<i64>
   %tg = ndarray.to_tensor %g : !ndarray.ndarray<5x4x6xcomplex<f64>> -> tensor<5x4x6xcomplex<f64>>
   return %tf, %ti, %ts, %tg : tensor<5x4x6xcomplex<f64>>, tensor<5x3x3xf64>, tensor<i64>, tensor<5x4x6xcomplex<f64>>
+}
+
+// -----
+
+// A real transform over every axis of an array split on rows: the real
+// transform over axis 1 on each rank's rows first, then the complex one over
+// axis 0 on the array split on axis 1 (two redistributions, no gather). The
+// inverse runs the phases in the other order.
+// CHECK-LABEL: func.func @fft_over_every_axis
+// CHECK: ndarray.fft r2c %{{.*}} axes [1] : !ndarray.ndarray<?x8xf64> -> !ndarray.ndarray<?x5xcomplex<f64>>
+// CHECK: dist.redistribute %{{.*}} -> !ndarray.ndarray<6x5xcomplex<f64>, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: ndarray.fft forward %{{.*}} axes [0] : !ndarray.ndarray<6x?xcomplex<f64>> -> !ndarray.ndarray<6x?xcomplex<f64>>
+// CHECK: dist.redistribute %{{.*}} : !ndarray.ndarray<6x5xcomplex<f64>, #dist.dist_env<team = 1, split = [1]>> -> !ndarray.ndarray<6x5xcomplex<f64>, #dist.dist_env<team = 1>>
+// CHECK: dist.redistribute %{{.*}} -> !ndarray.ndarray<6x5xcomplex<f64>, #dist.dist_env<team = 1, split = [1]>>
+// CHECK: ndarray.fft backward %{{.*}} axes [0] : !ndarray.ndarray<6x?xcomplex<f64>> -> !ndarray.ndarray<6x?xcomplex<f64>>
+// CHECK: dist.redistribute %{{.*}} -> !ndarray.ndarray<6x5xcomplex<f64>, #dist.dist_env<team = 1>>
+// CHECK: ndarray.fft c2r %{{.*}} axes [1] length 8 : !ndarray.ndarray<?x5xcomplex<f64>> -> !ndarray.ndarray<?x8xf64>
+// CHECK-NOT: distruntime.gather
+func.func @fft_over_every_axis(%x: !ndarray.ndarray<6x8xf64>) -> tensor<6x8xf64> {
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x8xf64> -> !ndarray.ndarray<6x8xf64>
+  %f = ndarray.fft r2c %a axes [0, 1] : !ndarray.ndarray<6x8xf64> -> !ndarray.ndarray<6x5xcomplex<f64>>
+  %g = ndarray.fft c2r %f axes [0, 1] length 8 : !ndarray.ndarray<6x5xcomplex<f64>> -> !ndarray.ndarray<6x8xf64>
+  %t = ndarray.to_tensor %g : !ndarray.ndarray<6x8xf64> -> tensor<6x8xf64>
+  return %t : tensor<6x8xf64>
 }
