@@ -799,6 +799,83 @@ class Gen:
             e = f"xp.outer({a}, {b})"
         return self.define(e)
 
+    def f_fft(self):
+        """A transform of the fft extension over some axes (any order), of
+        a variable (real transforms of a real one) or of a new input."""
+        r = self.r
+        a = self.pick(lambda a: 1 <= a.ndim <= 3 and a.dtype.kind in "iufc"
+                      and a.dtype != np.float16 and a.size > 0)
+        if a is None or r.random() < 0.3:
+            x = self.data(self.shape(r.choice([1, 2, 2, 3])), r.choice(
+                ["float32", "float64", "complex64", "complex128"]))
+            a = f"inp({literal(x)}, {r.choice(valid_splits(x.ndim))!r})"
+        else:
+            x = np.asarray(self.ns[a])
+        if x.size == 0 or x.ndim == 0:
+            return False
+        name = r.choice(["fft", "ifft", "fftn", "ifftn", "rfft", "irfft",
+                         "rfftn", "irfftn", "hfft", "ihfft", "fftshift"])
+        if name in ("rfft", "rfftn", "ihfft") and x.dtype.kind == "c":
+            return False
+        nd = x.ndim
+        kw = []
+        if name == "fftshift":
+            if r.random() < 0.5:
+                kw.append(f"axes={r.randint(-nd, nd - 1)}")
+        elif name.endswith("n"):
+            axes = r.sample(range(nd), r.randint(1, nd))
+            kw.append(f"axes={tuple(axes)!r}")
+            if r.random() < 0.2:
+                kw.append(f"s={tuple(r.randint(1, 6) for _ in axes)!r}")
+        else:
+            kw.append(f"axis={r.randint(-nd, nd - 1)}")
+            if r.random() < 0.2:
+                kw.append(f"n={r.randint(1, 9)}")
+        if name != "fftshift" and r.random() < 0.5:
+            kw.append(f"norm={r.choice(['backward', 'ortho', 'forward'])!r}")
+        return self.define(f"xp.fft.{name}({a}, {', '.join(kw)})")
+
+    def f_linalg_ext(self):
+        """A routine of the linalg extension on (stacks of) well-conditioned
+        matrices built as inputs: diagonally dominant for inv/solve/det,
+        symmetric positive definite for cholesky/eigvalsh."""
+        r = self.r
+        n = r.choice([1, 2, 3, 4])
+        batch = r.choice([(), (), (r.choice([1, 2, 3, 5]),)])
+        dt = r.choice(["float32", "float64", "float64", "int64"])
+        base = self.data(batch + (n, n), "float64")
+        name = r.choice(["inv", "det", "solve", "cholesky", "eigvalsh",
+                         "svdvals", "matrix_power", "diagonal", "trace",
+                         "cross"])
+        if name in ("cholesky", "eigvalsh"):
+            m = base @ np.swapaxes(base, -1, -2) + n * np.eye(n)
+        else:
+            m = base + (8 * n + 1) * np.eye(n)
+        if dt == "int64":
+            m = np.round(m)
+        split = r.choice(valid_splits(m.ndim))
+        a = f"inp({literal(m.astype(dt))}, {split!r})"
+        if name == "solve":
+            rhs = self.data(batch + (n, r.choice([1, 2])), dt)
+            b = f"inp({literal(rhs)}, {r.choice(valid_splits(rhs.ndim))!r})"
+            return self.define(f"xp.linalg.solve({a}, {b})")
+        if name == "matrix_power":
+            a = f"inp({literal(self.data(batch + (n, n), dt))}, {split!r})"
+            return self.define(f"xp.linalg.matrix_power({a}, "
+                               f"{r.randint(0, 3)})")
+        if name in ("diagonal", "trace"):
+            v = self.pick(lambda v: v.ndim >= 2 and v.dtype.kind in "iufc")
+            if v is not None:
+                a = v
+            return self.define(f"xp.linalg.{name}({a}, "
+                               f"offset={r.randint(-2, 2)})")
+        if name == "cross":
+            shape = batch + (3,)
+            x = self.input_expr(shape, dt, r.choice(valid_splits(len(shape))))
+            y = self.input_expr(shape, dt, None)
+            return self.define(f"xp.linalg.cross({x}, {y})")
+        return self.define(f"xp.linalg.{name}({a})")
+
     def f_redistribute(self):
         a = self.pick(lambda a: a.ndim >= 1)
         if a is None:
@@ -897,7 +974,8 @@ class Gen:
                 ("f_cumulative", 2), ("f_slice", 6), ("f_setitem", 6),
                 ("f_inplace", 2), ("f_stencil", 3), ("f_manip", 8),
                 ("f_astype", 3), ("f_advanced", 5), ("f_sort", 3),
-                ("f_linalg", 3), ("f_redistribute", 3), ("f_jit", 2),
+                ("f_linalg", 3), ("f_fft", 2), ("f_linalg_ext", 2),
+                ("f_redistribute", 3), ("f_jit", 2),
                 ("f_error", 2)]
 
     def run(self):

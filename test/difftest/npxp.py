@@ -13,6 +13,7 @@ import builtins
 import collections
 import math
 import sys
+import types
 
 import numpy as np
 
@@ -497,6 +498,44 @@ def _fori_loop(lower, upper, body, init):
     for i in range(lower, upper):
         init = body(i, init)
     return init
+
+
+# --- extensions -------------------------------------------------------------
+
+def _single_precision(f):
+    """numpy.fft computes in double precision; imex keeps float32 and
+    complex64 inputs in single precision (docs/python.md)."""
+    def transform(x, *args, **kwargs):
+        x = _arr(x)
+        y = f(x, *args, **kwargs)
+        if x.dtype in (np.float32, np.complex64):
+            y = y.astype(np.complex64 if y.dtype.kind == "c" else np.float32)
+        return y
+    return transform
+
+
+fft = types.SimpleNamespace(
+    **{name: _single_precision(getattr(np.fft, name))
+       for name in ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft",
+                    "rfftn", "irfftn", "hfft", "ihfft")},
+    fftshift=np.fft.fftshift, ifftshift=np.fft.ifftshift)
+
+
+def _diagonal(x, *, offset=0):
+    return np.diagonal(x, offset, axis1=-2, axis2=-1)
+
+
+def _trace(x, *, offset=0, dtype=None):
+    return sum(_diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+linalg = types.SimpleNamespace(
+    inv=np.linalg.inv, det=np.linalg.det, solve=np.linalg.solve,
+    cholesky=np.linalg.cholesky, eigvalsh=np.linalg.eigvalsh,
+    svdvals=lambda x: np.linalg.svd(x, compute_uv=False),
+    matrix_power=np.linalg.matrix_power,
+    cross=lambda x1, x2, *, axis=-1: np.cross(x1, x2, axis=axis),
+    diagonal=_diagonal, trace=_trace, matmul=matmul, outer=outer)
 
 
 def namespace():
