@@ -9,7 +9,8 @@ integer inputs are converted as numpy does (float32 keeps its precision).
 
 import math
 
-from . import _core, _dtypes, arange, astype, concat, conj, roll, where, zeros
+from . import (_core, _dtypes, arange, astype, concat, conj, exp, flip,
+               permute_dims, real, reshape, roll, where, zeros)
 from ._array import _split_of, ndarray
 from ._core import Node
 
@@ -98,12 +99,42 @@ def _transform(kind, x, axes, n, size, dtype):
                                      [x._node], (kind, tuple(axes), n))))
 
 
+def _split_1d(x, n, inverse):
+    """The unnormalized complex transform of the length-`n` 1-d array `x`
+    split over ranks, without gathering it: the four-step algorithm over
+    n = n1 * n2 (n1 the largest divisor up to sqrt(n)): as an n1 x n2 array
+    split on rows, transforms over axis 0 (the array moved to split on
+    axis 1 and back), twiddle factors, transforms over axis 1 (local), a
+    transpose. A prime length is transformed on the gathered array."""
+    n1 = next(d for d in range(math.isqrt(n), 0, -1) if n % d == 0)
+    kind = "backward" if inverse else "forward"
+    if n1 == 1:
+        return _transform(kind, x, [0], n, n, x.dtype)
+    n2 = n // n1
+    b = _transform(kind, reshape(x, (n1, n2)), [0], n1, n1, x.dtype)
+    # (k1 * j2 < n: exact, so each angle is rounded once.)
+    k1 = reshape(arange(n1, dtype=_dtypes.int64, split=0), (n1, 1))
+    j2 = arange(n2, dtype=_dtypes.int64)
+    angle = astype(k1 * j2, _dtypes.float64) * (
+        (2j if inverse else -2j) * math.pi / n)
+    c = b * astype(exp(angle), x.dtype)
+    d = _transform(kind, c, [1], n2, n2, x.dtype)
+    return reshape(permute_dims(d, (1, 0)), (n,))
+
+
+def _split_vector(x):
+    return x.ndim == 1 and x._node.split is not None
+
+
 def _c2c(x, sizes, axes, norm, inverse):
     x, axes, lengths = _lanes(x, sizes, axes, _complex, lambda size: size)
     for axis, n in zip(axes, lengths):
         x = _resize(x, n, axis)
-    y = _transform("backward" if inverse else "forward", x, axes, lengths[-1],
-                   lengths[-1], x.dtype)
+    if _split_vector(x):
+        y = _split_1d(x, lengths[0], inverse)
+    else:
+        y = _transform("backward" if inverse else "forward", x, axes,
+                       lengths[-1], lengths[-1], x.dtype)
     return _scale(y, norm, math.prod(lengths), inverse)
 
 
@@ -112,9 +143,13 @@ def _r2c(x, sizes, axes, norm):
     for axis, n in zip(axes, lengths):
         x = _resize(x, n, axis)
     n = lengths[-1]
-    y = _transform("r2c", x, axes, n, n // 2 + 1,
-                   _dtypes.complex64 if x.dtype == _dtypes.float32
-                   else _dtypes.complex128)
+    if _split_vector(x):
+        # (The complex transform's first half.)
+        y = _split_1d(_complex(x), n, False)[:n // 2 + 1]
+    else:
+        y = _transform("r2c", x, axes, n, n // 2 + 1,
+                       _dtypes.complex64 if x.dtype == _dtypes.float32
+                       else _dtypes.complex128)
     return _scale(y, norm, math.prod(lengths), False)
 
 
@@ -124,9 +159,17 @@ def _c2r(x, sizes, axes, norm):
     for axis, n in zip(axes[:-1], lengths[:-1]):
         x = _resize(x, n, axis)
     n = lengths[-1]
-    y = _transform("c2r", _resize(x, n // 2 + 1, axes[-1]), axes, n, n,
-                   _dtypes.float32 if x.dtype == _dtypes.complex64
-                   else _dtypes.float64)
+    x = _resize(x, n // 2 + 1, axes[-1])
+    real_type = (_dtypes.float32 if x.dtype == _dtypes.complex64
+                 else _dtypes.float64)
+    if _split_vector(x):
+        # The Hermitian spectrum completed, its complex transform's real
+        # part (as c2r, the imaginary parts of elements 0 and n / 2 do not
+        # contribute to it).
+        full = concat([x, conj(flip(x[1:(n + 1) // 2]))])
+        y = astype(real(_split_1d(full, n, True)), real_type)
+    else:
+        y = _transform("c2r", x, axes, n, n, real_type)
     return _scale(y, norm, math.prod(lengths), True)
 
 
