@@ -17,7 +17,7 @@ from . import (_core, _dtypes, abs, astype, broadcast_to, conj, eye, matmul,
                result_type,
                matrix_transpose, max, min, outer, reshape, sqrt, stack, sum,
                tensordot, vecdot, where)
-from ._array import ndarray
+from ._array import _split_of, ndarray
 from ._core import Node
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "diagonal", "eigh",
@@ -74,9 +74,12 @@ def _call(kind, inputs, shapes, dtypes, flag=False):
     parent = _core.record(Node((), inputs[0].dtype, None, "linalg",
                                [x._node for x in inputs],
                                (kind, flag, tuple(dtypes))))
-    results = [ndarray(_core.record(Node(shape, dtype, None, "linalg_result",
-                                         [parent], i)))
-               for i, (shape, dtype) in enumerate(zip(shapes, dtypes))]
+    # (Results of split inputs are split on rows: the runtime leaves this
+    # rank's rows of them where it can, see docs/distribution.md.)
+    results = [ndarray(_core.record(Node(
+        shape, dtype, _split_of([x._node for x in inputs], len(shape)),
+        "linalg_result", [parent], i)))
+        for i, (shape, dtype) in enumerate(zip(shapes, dtypes))]
     if kind in _FAILURES and not _core._State.tracing:
         status = ndarray(_core.record(Node((), _dtypes.int64, None,
                                            "linalg_result", [parent],

@@ -125,3 +125,111 @@ TEST(LinalgSvd, ComplexSingularValuesAreRealAndDescending) {
 }
 
 } // namespace
+
+namespace {
+
+/// Element (i, j) of the n x n test matrix: diagonally dominant, not
+/// symmetric (symmetric positive definite when `spd`).
+double matrixElement(int64_t i, int64_t j, int64_t n, bool spd) {
+  if (i == j)
+    return 2.0 * n + 1;
+  return spd ? 1.0 / (1 + i + j) : 0.25 * ((3 * i + 5 * j) % 7) - 0.75;
+}
+
+/// _idtr_matrix_linalg_f64 (ScaLAPACK on a matrix split on rows) on every
+/// rank count, block size and matrix size (ranks owning no rows, one
+/// block, many blocks per rank): this rank's rows of the results equal
+/// those of LAPACK on the whole matrix (_idtr_linalg_f64), and the
+/// determinants agree on every rank.
+class MatrixLinalg
+    : public ::testing::TestWithParam<std::tuple<int64_t, const char *>> {};
+
+TEST_P(MatrixLinalg, RowsEqualLapackOnTheWholeMatrix) {
+  auto [n, nb] = GetParam();
+  setenv("IDTR_SCALAPACK_NB", nb, 1);
+  const int p = nprocs(), me = rank();
+  Part part = default_part(n, p);
+  const int64_t first = part.off[me], count = part.size[me];
+  for (bool spd : {false, true}) {
+    Arr<double> whole({n, n}), rows({count, n}), rhs({count, 2}),
+        wholeRhs({n, 2});
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j)
+        whole.at({i, j}) = matrixElement(i, j, n, spd);
+      for (int64_t j = 0; j < 2; ++j)
+        wholeRhs.at({i, j}) = double(i - 3 * j);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      for (int64_t j = 0; j < n; ++j)
+        rows.at({i, j}) = whole.at({first + i, j});
+      for (int64_t j = 0; j < 2; ++j)
+        rhs.at({i, j}) = wholeRhs.at({first + i, j});
+    }
+    // (cholesky, solve, inv; the matrix results' rows.)
+    for (int64_t kind : {int64_t(0), int64_t(1), int64_t(2)}) {
+      if (kind == 0 && !spd)
+        continue;
+      int64_t cols = kind == 1 ? 2 : n;
+      Arr<double> mine({count, cols}), want({n, cols});
+      EXPECT_EQ(_idtr_matrix_linalg_f64(1, kind, 0, rows.rank(), rows.d(),
+                                        rhs.rank(), rhs.d(), mine.rank(),
+                                        mine.d(), mine.rank(), mine.d()),
+                0);
+      EXPECT_EQ(_idtr_linalg_f64(kind, 0, whole.rank(), whole.d(),
+                                 wholeRhs.rank(), wholeRhs.d(), want.rank(),
+                                 want.d(), want.rank(), want.d(), want.rank(),
+                                 want.d()),
+                0);
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+          EXPECT_NEAR(mine.at({i, j}), want.at({first + i, j}), 1e-12)
+              << "kind " << kind << " row " << first + i << " column " << j;
+    }
+    Arr<double> det({}), sign({}), logabs({}), wantDet({}), wantSign({}),
+        wantLog({});
+    EXPECT_EQ(_idtr_matrix_linalg_f64(1, 3, 0, rows.rank(), rows.d(),
+                                      rows.rank(), rows.d(), det.rank(),
+                                      det.d(), det.rank(), det.d()),
+              0);
+    EXPECT_EQ(_idtr_matrix_linalg_f64(1, 4, 0, rows.rank(), rows.d(),
+                                      rows.rank(), rows.d(), sign.rank(),
+                                      sign.d(), logabs.rank(), logabs.d()),
+              0);
+    _idtr_linalg_f64(3, 0, whole.rank(), whole.d(), whole.rank(), whole.d(),
+                     wantDet.rank(), wantDet.d(), whole.rank(), whole.d(),
+                     whole.rank(), whole.d());
+    _idtr_linalg_f64(4, 0, whole.rank(), whole.d(), whole.rank(), whole.d(),
+                     wantSign.rank(), wantSign.d(), wantLog.rank(), wantLog.d(),
+                     whole.rank(), whole.d());
+    EXPECT_NEAR(det.at({}), wantDet.at({}), 1e-9 * std::abs(wantDet.at({})));
+    EXPECT_EQ(sign.at({}), wantSign.at({}));
+    EXPECT_NEAR(logabs.at({}), wantLog.at({}), 1e-12 * n);
+  }
+  unsetenv("IDTR_SCALAPACK_NB");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    SizesAndBlocks, MatrixLinalg,
+    ::testing::Combine(::testing::Values(int64_t(0), int64_t(1), int64_t(2),
+                                         int64_t(7), int64_t(20)),
+                       ::testing::Values("1", "3", "64")));
+
+TEST(MatrixLinalgFailure, SingularMatrixFailsOnEveryRank) {
+  const int64_t n = 5;
+  Part part = default_part(n, nprocs());
+  const int64_t count = part.size[rank()];
+  Arr<double> rows({count, n}, Layout::Dense, 1.0), out({count, n});
+  // (All ones: rank 1.)
+  EXPECT_EQ(_idtr_matrix_linalg_f64(1, 2, 0, rows.rank(), rows.d(), rows.rank(),
+                                    rows.d(), out.rank(), out.d(), out.rank(),
+                                    out.d()),
+            1);
+  Arr<double> det({});
+  EXPECT_EQ(_idtr_matrix_linalg_f64(1, 3, 0, rows.rank(), rows.d(), rows.rank(),
+                                    rows.d(), det.rank(), det.d(), det.rank(),
+                                    det.d()),
+            0);
+  EXPECT_EQ(det.at({}), 0.0);
+}
+
+} // namespace

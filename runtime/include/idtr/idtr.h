@@ -372,6 +372,32 @@ IDTR_DECLARE_LINALG(c64, float)
 IDTR_DECLARE_LINALG(c128, double)
 #undef IDTR_DECLARE_LINALG
 
+/* Dense linear algebra (ScaLAPACK) of distruntime.matrix_linalg, collective
+ * over `team`:
+ *
+ * int64_t _idtr_matrix_linalg_f64(int64_t team, int64_t kind, int64_t flag,
+ *             (r,d) a, (r,d) b, (r,d) out0, (r,d) out1);
+ *     The routine `kind` (0 cholesky, 1 solve, 2 inv, 3 det, 4 slogdet) on
+ *     the n x n matrix split on rows over the team whose rows of the
+ *     default partition on this rank are `a` (`b`: the rows of solve's
+ *     right-hand sides, n x k). out0 receives this rank's rows of the matrix
+ *     result (L or, with `flag`, U; X; A^-1) or the determinant (the sign
+ *     for slogdet, whose log|det| goes to out1), on every rank. ScaLAPACK
+ *     runs on the p x q grid of _idtr_grid_dims with blocks of
+ *     IDTR_SCALAPACK_NB (default 64); each matrix moves from the rows to
+ *     the block-cyclic layout and back by one MPI_Alltoallv. Returns the
+ *     number of matrices the routine failed on (0 or 1), the same on every
+ *     rank. f32, f64, c64, c128. */
+#define IDTR_DECLARE_MATRIX_LINALG(S)                                          \
+  IDTR_API int64_t _idtr_matrix_linalg_##S(                                    \
+      int64_t team, int64_t kind, int64_t flag, IDTR_MEMREF(a),                \
+      IDTR_MEMREF(b), IDTR_MEMREF(out0), IDTR_MEMREF(out1));
+IDTR_DECLARE_MATRIX_LINALG(f32)
+IDTR_DECLARE_MATRIX_LINALG(f64)
+IDTR_DECLARE_MATRIX_LINALG(c64)
+IDTR_DECLARE_MATRIX_LINALG(c128)
+#undef IDTR_DECLARE_MATRIX_LINALG
+
 /* Discrete Fourier transforms (FFTW) of ndarray.fft, not collective:
  *
  * void    _idtr_fft_c128_c128(int64_t kind, int64_t axes, int64_t last,

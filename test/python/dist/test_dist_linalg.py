@@ -1,10 +1,15 @@
 """The linalg extension on distributed arrays (rows, columns, the 2-D
 grid): stacks split along the batch axis computed on each rank's matrices,
-other arrays on the gathered matrices, every rank gets numpy's result;
-matrix products of split operands through BLAS on the local blocks."""
+cholesky/solve/inv/det/slogdet of one split matrix by ScaLAPACK (the
+matrix moved to its block-cyclic layout and back), other routines on the
+gathered matrices; every rank gets numpy's result; matrix products of split
+operands through BLAS on the local blocks."""
+
+import os
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import imex as xp
 from helpers import check, sample
@@ -81,3 +86,64 @@ def test_stacks_split_along_the_batch_axis(split, batch):
         with pytest.raises(xp.linalg.LinAlgError):
             xp.linalg.inv(xp.asarray(bad, split=split)).to_numpy()
         check(xp.linalg.inv(x), np.linalg.inv(a), rtol=1e-10)
+
+
+@st.composite
+def matrix_routines(draw):
+    """A ScaLAPACK routine on one matrix in any distribution: sizes 0, 1,
+    below the rank count and past a few blocks, blocks of 1 to 64, every
+    float and complex dtype."""
+    routine = draw(st.sampled_from(["solve", "inv", "det", "slogdet",
+                                    "cholesky", "cholesky_upper"]))
+    n = draw(st.sampled_from([0, 1, 2, 3, 5, draw(st.integers(1, 40))]))
+    k = draw(st.sampled_from([1, 3]))
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.complex128,
+                                  np.complex64]))
+    split = draw(st.sampled_from(SPLITS))
+    block = draw(st.sampled_from(["1", "2", "5", "64"]))
+    return routine, n, k, dtype, split, block
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(matrix_routines())
+def test_generated_routines_on_one_split_matrix(case):
+    routine, n, k, dtype, split, block = case
+    a = sample((n, n), dtype, seed=n, low=-1, high=1)
+    if routine.startswith("cholesky"):
+        a = a @ a.conj().T
+    a = (a + 2 * n * np.eye(n)).astype(dtype)
+    b = sample((n, k), dtype, seed=n + 1)
+    x, y = xp.asarray(a, split=split), xp.asarray(b, split=split)
+    rtol = 2e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    os.environ["IDTR_SCALAPACK_NB"] = block
+    try:
+        if routine == "solve":
+            check(xp.linalg.solve(x, y), np.linalg.solve(a, b), rtol=rtol)
+        elif routine == "inv":
+            check(xp.linalg.inv(x), np.linalg.inv(a), rtol=rtol)
+        elif routine == "det":
+            check(xp.linalg.det(x), np.linalg.det(a), rtol=rtol)
+        elif routine == "slogdet":
+            sign, logabs = xp.linalg.slogdet(x)
+            want = np.linalg.slogdet(a)
+            check(sign, want[0], rtol=rtol)
+            check(logabs, want[1], rtol=rtol)
+        else:
+            upper = routine == "cholesky_upper"
+            want = np.linalg.cholesky(a)
+            check(xp.linalg.cholesky(x, upper=upper),
+                  want.conj().T if upper else want, rtol=rtol)
+    finally:
+        del os.environ["IDTR_SCALAPACK_NB"]
+
+
+@pytest.mark.parametrize("split", SPLITS, ids=str)
+def test_singular_split_matrix_raises_on_every_rank(split):
+    a = np.ones((6, 6))
+    x = xp.asarray(a, split=split)
+    with pytest.raises(xp.linalg.LinAlgError):
+        xp.linalg.inv(x).to_numpy()
+    with pytest.raises(xp.linalg.LinAlgError):
+        xp.linalg.cholesky(xp.asarray(-np.eye(6), split=split)).to_numpy()
+    check(xp.linalg.det(x), np.linalg.det(a), rtol=1e-10)

@@ -239,6 +239,58 @@ LogicalResult OrderedReduceOp::verify() {
 // SampleSortOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult MatrixLinalgOp::verify() {
+  MatrixRoutine kind = getKind();
+  size_t inputs = kind == MatrixRoutine::solve ? 2 : 1;
+  size_t results = kind == MatrixRoutine::slogdet ? 3 : 2;
+  if (getInputs().size() != inputs || getResults().size() != results)
+    return emitOpError("'")
+           << stringifyMatrixRoutine(kind) << "' takes " << inputs
+           << " input(s) and returns " << results
+           << " result(s) (the last the status), got " << getInputs().size()
+           << " and " << getResults().size();
+  for (Value input : getInputs())
+    if (failed(verifyLocalArray(*this, input.getType(), "input")))
+      return failure();
+  auto a = cast<ndarray::NDArrayType>(getInputs().front().getType());
+  Type element = a.getElementType();
+  Type real = element;
+  if (auto complex = dyn_cast<ComplexType>(element))
+    real = complex.getElementType();
+  if (!real.isF32() && !real.isF64())
+    return emitOpError("matrices must be f32, f64, complex<f32> or "
+                       "complex<f64>, not ")
+           << element;
+  auto isSquareRows = [](ndarray::NDArrayType type) {
+    return type.getRank() == 2;
+  };
+  if (!isSquareRows(a))
+    return emitOpError("'a' must be this rank's rows of a matrix (rank 2), "
+                       "got ")
+           << a;
+  if (kind == MatrixRoutine::solve) {
+    auto b = cast<ndarray::NDArrayType>(getInputs()[1].getType());
+    if (b.getRank() != 2 || b.getElementType() != element)
+      return emitOpError("'b' must be rows of a matrix of ")
+             << element << ", got " << b;
+  }
+  for (auto [i, result] : llvm::enumerate(getResults().drop_back())) {
+    auto type = cast<ndarray::NDArrayType>(result.getType());
+    bool scalar = kind == MatrixRoutine::det || kind == MatrixRoutine::slogdet;
+    Type want = kind == MatrixRoutine::slogdet && i == 1 ? real : element;
+    if (type.getRank() != (scalar ? 0 : 2) || type.getElementType() != want)
+      return emitOpError("result #")
+             << i << " must be " << (scalar ? "a 0-d array" : "rows") << " of "
+             << want << ", got " << type;
+  }
+  auto status = cast<ndarray::NDArrayType>(getResults().back().getType());
+  if (status.getRank() != 0 || !status.getElementType().isInteger(64))
+    return emitOpError("the last result (the status) must be a 0-d i64 "
+                       "array, not ")
+           << status;
+  return success();
+}
+
 LogicalResult SampleSortOp::verify() {
   auto input = cast<ndarray::NDArrayType>(getInput().getType());
   auto result = cast<ndarray::NDArrayType>(getResult().getType());

@@ -56,8 +56,8 @@ Type idtr_calls::getCommElementType(Operation *op) {
   if (isa<PutOp>(op))
     return getArrayType(cast<PutOp>(op).getData()).getElementType();
   if (isa<SampleSortOp, OrderedReduceOp, TakeOp, GatherOp, RaggedAllToAllOp,
-          ndarray::SortOp, ndarray::ArgSortOp, ndarray::LinalgOp,
-          ndarray::FFTOp>(op))
+          MatrixLinalgOp, ndarray::SortOp, ndarray::ArgSortOp,
+          ndarray::LinalgOp, ndarray::FFTOp>(op))
     return getArrayType(op->getOperand(0)).getElementType();
   if (auto async = dyn_cast<AsyncOpInterface>(op))
     return getArrayType(async.getAsyncInput()).getElementType();
@@ -117,6 +117,14 @@ Callee idtr_calls::getCallee(Operation *op) {
                           context,
                           {i64, i64, buffer, buffer, buffer, buffer, buffer},
                           {i64})};
+      })
+      .Case([&](MatrixLinalgOp) {
+        Type buffer = UnrankedMemRefType::get(IntegerType::get(context, 8), 0);
+        return Callee{
+            "_idtr_matrix_linalg_" + suffix,
+            FunctionType::get(context,
+                              {i64, i64, i64, buffer, buffer, buffer, buffer},
+                              {i64})};
       })
       .Case([&](ndarray::FFTOp fft) {
         // Suffixed by the input and output element types.

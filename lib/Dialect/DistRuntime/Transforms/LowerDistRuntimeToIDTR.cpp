@@ -523,6 +523,59 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
   }
 };
 
+/// distruntime.matrix_linalg: IDTR's ScaLAPACK wrapper writes this rank's
+/// rows of the matrix result (allocated here: the rows of `a`, the columns
+/// of `a`, or of `b` for solve) or the 0-d results, and returns the status.
+struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatrixLinalgOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs;
+    for (Value input : adaptor.getInputs())
+      inputs.push_back(getBuffer(rewriter, loc, input));
+    Value a = inputs.front();
+    auto dim = [&](Value buffer, int64_t d) -> Value {
+      return memref::DimOp::create(rewriter, loc, buffer, d);
+    };
+    SmallVector<Value> outputs;
+    for (Value result : op.getResults().drop_back()) {
+      auto type = cast<NDArrayType>(result.getType());
+      SmallVector<Value> sizes;
+      if (type.getRank() == 2)
+        sizes = {dim(a, 0), dim(inputs.back(), 1)};
+      outputs.push_back(allocOutput(rewriter, loc, type, sizes));
+    }
+    Type buffer = getCallee(op).type.getInput(3);
+    auto pass = [&](Value memref) -> Value {
+      return UnrealizedConversionCastOp::create(
+                 rewriter, loc, buffer, toUnranked(rewriter, loc, memref))
+          .getResult(0);
+    };
+    // (Absent buffers are passed as the first; IDTR does not read them.)
+    SmallVector<Value> args{
+        createI64(rewriter, loc, op.getTeam()),
+        createI64(rewriter, loc, static_cast<int64_t>(op.getKind())),
+        createI64(rewriter, loc, op.getFlag() ? 1 : 0),
+        pass(a),
+        pass(inputs.back()),
+        pass(outputs.front()),
+        pass(outputs.back())};
+    Value failed = createCall(rewriter, loc, op, args).front();
+    auto statusType = cast<NDArrayType>(op.getResults().back().getType());
+    Value status = allocOutput(rewriter, loc, statusType, {});
+    memref::StoreOp::create(rewriter, loc, failed, status);
+    SmallVector<Value> results;
+    for (auto [output, result] : llvm::zip(outputs, op.getResults()))
+      results.push_back(wrapBuffer(rewriter, loc, output,
+                                   cast<NDArrayType>(result.getType())));
+    results.push_back(wrapBuffer(rewriter, loc, status, statusType));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// ndarray.fft: IDTR's FFTW wrapper transforms the input into the result
 /// (allocated here: the input's sizes, the last axis's from the c2r length
 /// or n / 2 + 1 for r2c). The axes travel as a bit mask and the last one.
@@ -851,7 +904,7 @@ struct LowerDistRuntimeToIDTRPass
                  OrderedReduceLowering, SampleSortLowering, TakeLowering,
                  RaggedAllToAllLowering, LocalSortLowering<ndarray::SortOp>,
                  LocalSortLowering<ndarray::ArgSortOp>, LinalgLowering,
-                 FFTLowering>(converter, context);
+                 MatrixLinalgLowering, FFTLowering>(converter, context);
     patterns.add<PutLowering, GatherLowering>(converter, context);
     patterns.add<RepartitionLowering>(converter, context, outputs, wrappers);
     patterns.add<GetHaloLowering, CopyReshapeLowering, CopyPermuteLowering,

@@ -501,6 +501,62 @@ LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
   return success();
 }
 
+/// A routine on one matrix split on rows that ScaLAPACK runs
+/// (distruntime.matrix_linalg): each input's rows of the default partition
+/// (repartitioned if it has another, sliced if replicated) go to the
+/// runtime, which returns this rank's rows of a matrix result and the 0-d
+/// results on every rank. False (nothing changed) for other routines and
+/// for results not split on rows.
+static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
+  if (op.getKind() > LinalgKind::slogdet)
+    return false;
+  Type element =
+      cast<NDArrayType>(op.getInputs().front().getType()).getElementType();
+  Type real = element;
+  if (auto complex = dyn_cast<ComplexType>(element))
+    real = complex.getElementType();
+  if (!real.isF32() && !real.isF64())
+    return false;
+  for (Value input : op.getInputs())
+    if (cast<NDArrayType>(input.getType()).getRank() != 2)
+      return false;
+  for (Value output : op.getResults().drop_back()) {
+    auto type = cast<NDArrayType>(output.getType());
+    if (type.getRank() == 2 && !dist::getDistEnv(type))
+      return false;
+  }
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value rows = dist::getDimValue(b, loc, op.getInputs().front(), 0);
+  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  SmallVector<Value> inputs = llvm::map_to_vector(op.getInputs(), [&](Value v) {
+    return dist::createLocalRows(b, loc, v, first, count);
+  });
+  SmallVector<Type> types;
+  for (Value result : op.getResults()) {
+    auto type = cast<NDArrayType>(result.getType());
+    types.push_back(type.getRank() == 2 ? dist::getRowsType(type)
+                                        : dist::withoutDistEnv(type));
+  }
+  auto local = distruntime::MatrixLinalgOp::create(
+      b, loc, types,
+      distruntime::MatrixRoutineAttr::get(
+          b.getContext(),
+          static_cast<distruntime::MatrixRoutine>(op.getKind())),
+      inputs, op.getFlagAttr(), b.getI64IntegerAttr(team));
+  for (auto [result, value] : llvm::zip(op.getResults(), local.getResults())) {
+    Type type = result.getType();
+    Value replacement = value;
+    if (cast<NDArrayType>(type).getRank() == 2)
+      replacement = bindOwnedRows(b, loc, type, value, first, rows, value);
+    else if (dist::getDistEnv(type))
+      replacement = dist::createDistribute(b, loc, value, team, type);
+    result.replaceAllUsesWith(replacement);
+  }
+  op.erase();
+  return true;
+}
+
 /// A routine on a stack of matrices split along its first batch dimension:
 /// this rank runs it on its block of matrices (default partition; every
 /// input's block, repartitioned if it has another); the results keep the
@@ -516,6 +572,8 @@ LogicalResult imex::ndarray::detail::distributeBatchLinalg(LinalgOp op) {
   for (Value output : outputs)
     batched &= cast<NDArrayType>(output.getType()).getRank() >= 1 &&
                dist::getDistEnv(output.getType()) != nullptr;
+  if (env && !batched && distributeMatrixLinalg(op, env.getTeam()))
+    return success();
   if (!env || !batched)
     return rewriteWithGather(op);
   OpBuilder b(op);

@@ -478,3 +478,35 @@ func.func @fetch_boxes_wait(%a: !ndarray.ndarray<?x4xf64>, %o: index) {
   %0:2 = distruntime.wait %h, %a, %b : !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x?xf64>
   return
 }
+
+// -----
+
+func.func @matrix_linalg_arity(%a: !ndarray.ndarray<?x4xf64>) {
+  // expected-error @+1 {{'solve' takes 2 input(s) and returns 2 result(s) (the last the status), got 1 and 2}}
+  %x, %s = distruntime.matrix_linalg solve %a team = 1 : (!ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @matrix_linalg_integer(%a: !ndarray.ndarray<?x4xi64>) {
+  // expected-error @+1 {{matrices must be f32, f64, complex<f32> or complex<f64>, not 'i64'}}
+  %x, %s = distruntime.matrix_linalg inv %a team = 1 : (!ndarray.ndarray<?x4xi64>) -> (!ndarray.ndarray<?x4xi64>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @matrix_linalg_logabsdet(%a: !ndarray.ndarray<?x4xcomplex<f32>>) {
+  // expected-error @+1 {{result #1 must be a 0-d array of 'f32', got '!ndarray.ndarray<complex<f32>>'}}
+  %d:3 = distruntime.matrix_linalg slogdet %a team = 1 : (!ndarray.ndarray<?x4xcomplex<f32>>) -> (!ndarray.ndarray<complex<f32>>, !ndarray.ndarray<complex<f32>>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
+func.func @matrix_linalg_stack(%a: !ndarray.ndarray<?x4x4xf64>) {
+  // expected-error @+1 {{'a' must be this rank's rows of a matrix (rank 2), got '!ndarray.ndarray<?x4x4xf64>'}}
+  %x, %s = distruntime.matrix_linalg inv %a team = 1 : (!ndarray.ndarray<?x4x4xf64>) -> (!ndarray.ndarray<?x4x4xf64>, !ndarray.ndarray<i64>)
+  return
+}

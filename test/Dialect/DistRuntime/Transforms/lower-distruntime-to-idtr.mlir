@@ -519,3 +519,22 @@ func.func @fft(%a: !ndarray.ndarray<4x?xf64>) -> !ndarray.ndarray<4x?xcomplex<f6
   %2 = ndarray.fft forward %1 axes [1, 0] : !ndarray.ndarray<4x?xcomplex<f64>> -> !ndarray.ndarray<4x?xcomplex<f64>>
   return %2 : !ndarray.ndarray<4x?xcomplex<f64>>
 }
+
+// -----
+
+// distruntime.matrix_linalg: one call of IDTR's ScaLAPACK wrapper with the
+// team, the routine and the flag; the result's rows have a's rows and b's
+// columns; the status is stored into a 0-d buffer.
+// CHECK-DAG: func.func private @_idtr_matrix_linalg_f64(i64, i64, i64, memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> i64
+// CHECK-LABEL: func.func @matrix_solve
+// CHECK: %[[A:.*]] = bufferization.to_buffer %{{.*}} {distruntime.read = 0
+// CHECK: %[[B:.*]] = bufferization.to_buffer %{{.*}} {distruntime.read = 1
+// CHECK: %[[ROWS:.*]] = memref.dim %[[A]], %c0
+// CHECK: %[[COLS:.*]] = memref.dim %[[B]], %c1
+// CHECK: memref.alloc(%[[ROWS]], %[[COLS]]) : memref<?x?xf64>
+// CHECK: %[[F:.*]] = call @_idtr_matrix_linalg_f64(%c1_i64, %c1_i64{{.*}}, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: memref.store %[[F]]
+func.func @matrix_solve(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>) {
+  %x, %s = distruntime.matrix_linalg solve %a, %b team = 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
+  return %x, %s : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>
+}

@@ -84,6 +84,17 @@ def DistRuntime_ReductionKind : I32Enum<"ReductionKind",
 def DistRuntime_ReductionKindAttr
     : EnumAttr<DistRuntime_Dialect, DistRuntime_ReductionKind, "reduction">;
 
+def DistRuntime_MatrixRoutine : I32Enum<"MatrixRoutine",
+    "routine of distruntime.matrix_linalg (numbered as ndarray.linalg's "
+    "kinds)", [
+  I32EnumCase<"cholesky", 0>, I32EnumCase<"solve", 1>, I32EnumCase<"inv", 2>,
+  I32EnumCase<"det", 3>, I32EnumCase<"slogdet", 4>]> {
+  let cppNamespace = "::imex::distruntime";
+}
+
+def DistRuntime_MatrixRoutineAttr
+    : EnumAttr<DistRuntime_Dialect, DistRuntime_MatrixRoutine, "routine">;
+
 def DistRuntime_AsyncHandleType
     : TypeDef<DistRuntime_Dialect, "AsyncHandle"> {
   let mnemonic = "asynchandle";
@@ -288,6 +299,38 @@ def DistRuntime_OrderedReduceOp : DistRuntime_Op<"ordered_reduce", [
   let assemblyFormat = [{
     `` `` $kind $input `offset` $offset `rows` $rows `team` `=` $team
     attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
+    DistRuntime_Communicates]> {
+  let summary = "a dense linear algebra routine on one matrix split on rows";
+  let description = [{
+    `ndarray.linalg` on a single n x n matrix split over `team`: each input
+    is this rank's block of rows of the default partition (`a`, n x n; for
+    `solve` also `b`, n x k); the results are this rank's rows of the
+    default partition of the matrix result (`cholesky`: L, or U = L^H with
+    `flag`; `solve`: X; `inv`: A^-1), or the 0-d results on every rank
+    (`det`; `slogdet`: sign and log|det|), then the status: the number of
+    matrices the routine failed on (0 or 1), the same on every rank.
+    Element types f32, f64, complex<f32>, complex<f64>; log|det| is real.
+    Collective and synchronous; lowered to `_idtr_matrix_linalg_<T>`:
+    ScaLAPACK on a p x q grid of the team (`MPI_Dims_create`), the matrices
+    moved to its block-cyclic layout and back by one all-to-all each.
+
+    ```mlir
+    %x, %s = distruntime.matrix_linalg solve %a, %b team = 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
+    %d, %t = distruntime.matrix_linalg det %a team = 1 : (!ndarray.ndarray<?x8xf32>) -> (!ndarray.ndarray<f32>, !ndarray.ndarray<i64>)
+    ```
+  }];
+  let arguments = (ins DistRuntime_MatrixRoutineAttr:$kind,
+                       Arg<Variadic<DistRuntime_Array>, "", [MemRead]>:$inputs,
+                       UnitAttr:$flag, DistRuntime_TeamAttr:$team);
+  let results = (outs Res<Variadic<DistRuntime_Array>, "", [MemAlloc]>:$results);
+  let assemblyFormat = [{
+    $kind $inputs (`flag` $flag^)? `team` `=` $team attr-dict `:`
+    functional-type($inputs, $results)
   }];
   let hasVerifier = 1;
 }

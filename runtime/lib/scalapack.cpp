@@ -1,0 +1,416 @@
+// Dense linear algebra of distruntime.matrix_linalg: one n x n matrix split
+// on rows over a team (the default partition), solved with ScaLAPACK on a
+// p x q BLACS grid of the team (the grid of _idtr_grid_dims, as split=(0, 1)
+// arrays use). Each matrix moves from the rows to ScaLAPACK's NB x NB
+// block-cyclic layout (column-major local blocks) by one MPI_Alltoallv, and
+// a matrix result back to the rows by another; the element order of both
+// is implied by the layouts, so only the data travels. Returns the number
+// of matrices the routine failed on (0 or 1), the same on every rank.
+
+#include "internal.hpp"
+#include "typed.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <type_traits>
+#include <vector>
+
+extern "C" {
+int Csys2blacs_handle(MPI_Comm comm);
+void Cfree_blacs_system_handle(int handle);
+void Cblacs_gridinit(int *context, const char *order, int rows, int cols);
+void Cblacs_gridinfo(int context, int *rows, int *cols, int *row, int *col);
+void Cblacs_gridexit(int context);
+void descinit_(int *desc, const int *m, const int *n, const int *mb,
+               const int *nb, const int *irsrc, const int *icsrc,
+               const int *context, const int *lld, int *info);
+
+#define IDTR_SCALAPACK_DECLARE(P, T)                                           \
+  void P##getrf_(const int *m, const int *n, T *a, const int *ia,              \
+                 const int *ja, const int *desc, int *ipiv, int *info);        \
+  void P##getrs_(const char *trans, const int *n, const int *nrhs,             \
+                 const T *a, const int *ia, const int *ja, const int *desca,   \
+                 const int *ipiv, T *b, const int *ib, const int *jb,          \
+                 const int *descb, int *info);                                 \
+  void P##getri_(const int *n, T *a, const int *ia, const int *ja,             \
+                 const int *desc, const int *ipiv, T *work, const int *lwork,  \
+                 int *iwork, const int *liwork, int *info);                    \
+  void P##potrf_(const char *uplo, const int *n, T *a, const int *ia,          \
+                 const int *ja, const int *desc, int *info);
+IDTR_SCALAPACK_DECLARE(ps, float)
+IDTR_SCALAPACK_DECLARE(pd, double)
+IDTR_SCALAPACK_DECLARE(pc, std::complex<float>)
+IDTR_SCALAPACK_DECLARE(pz, std::complex<double>)
+#undef IDTR_SCALAPACK_DECLARE
+}
+
+namespace idtr::detail {
+namespace {
+
+// distruntime::MatrixRoutine.
+enum Routine : int64_t { kCholesky = 0, kSolve, kInv, kDet, kSlogdet };
+
+// Per element type: the ScaLAPACK routine of each name.
+#define IDTR_SCALAPACK(NAME)                                                   \
+  template <class T, class... Args> void NAME(Args... args) {                  \
+    if constexpr (std::is_same_v<T, float>)                                    \
+      ps##NAME##_(args...);                                                    \
+    else if constexpr (std::is_same_v<T, double>)                              \
+      pd##NAME##_(args...);                                                    \
+    else if constexpr (std::is_same_v<T, std::complex<float>>)                 \
+      pc##NAME##_(args...);                                                    \
+    else                                                                       \
+      pz##NAME##_(args...);                                                    \
+  }
+IDTR_SCALAPACK(getrf)
+IDTR_SCALAPACK(getrs)
+IDTR_SCALAPACK(getri)
+IDTR_SCALAPACK(potrf)
+#undef IDTR_SCALAPACK
+
+template <class T> MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return MPI_C_FLOAT_COMPLEX;
+  else
+    return MPI_C_DOUBLE_COMPLEX;
+}
+
+/// The block size of the block-cyclic layout: IDTR_SCALAPACK_NB (read at
+/// every call, so that tests can vary it), else 64.
+int block_size() {
+  const char *s = std::getenv("IDTR_SCALAPACK_NB");
+  int v = s ? std::atoi(s) : 0;
+  return v > 0 ? v : 64;
+}
+
+/// The p x q BLACS grid of a team and this rank's place in it (row-major
+/// ranks, as MPI_Cart_create), for one call.
+struct Grid {
+  int handle = -1, context = -1, p = 1, q = 1, row = 0, col = 0;
+  Grid(Team &t) {
+    int64_t dims[2] = {0, 0};
+    _idtr_grid_dims(t.id, 2, dims);
+    p = static_cast<int>(dims[0]);
+    q = static_cast<int>(dims[1]);
+    handle = Csys2blacs_handle(t.comm);
+    context = handle;
+    Cblacs_gridinit(&context, "Row", p, q);
+    int rows, cols;
+    Cblacs_gridinfo(context, &rows, &cols, &row, &col);
+  }
+  ~Grid() {
+    Cblacs_gridexit(context);
+    Cfree_blacs_system_handle(handle);
+  }
+  Grid(const Grid &) = delete;
+  Grid &operator=(const Grid &) = delete;
+};
+
+/// Along one axis of `n` indices in blocks of `nb` over `procs` process
+/// rows (or columns): the owner and the local index of each global index.
+struct Cyclic {
+  std::vector<int> owner;
+  std::vector<int64_t> local;
+  Cyclic(int64_t n, int nb, int procs) : owner(n), local(n) {
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t block = i / nb;
+      owner[i] = static_cast<int>(block % procs);
+      local[i] = block / procs * nb + i % nb;
+    }
+  }
+  /// The indices of [lo, hi) that process `proc` owns, ascending.
+  std::vector<int64_t> owned(int64_t lo, int64_t hi, int proc) const {
+    std::vector<int64_t> v;
+    for (int64_t i = lo; i < hi; ++i)
+      if (owner[i] == proc)
+        v.push_back(i);
+    return v;
+  }
+};
+
+/// A matrix of `rows` x `cols` elements in ScaLAPACK's layout on `g`:
+/// this rank's column-major local array and its descriptor.
+template <class T> struct Distributed {
+  Cyclic r, c;
+  int64_t mloc = 0, nloc = 0, lld = 1;
+  std::vector<T> data;
+  int desc[9] = {};
+  Distributed(const Grid &g, int64_t rows, int64_t cols, int nb)
+      : r(rows, nb, g.p), c(cols, nb, g.q) {
+    for (int64_t i = 0; i < rows; ++i)
+      mloc += r.owner[i] == g.row;
+    for (int64_t j = 0; j < cols; ++j)
+      nloc += c.owner[j] == g.col;
+    lld = std::max<int64_t>(mloc, 1);
+    data.assign(lld * std::max<int64_t>(nloc, 1), T(0));
+    int m = to_int(rows, "matrix rows"), n = to_int(cols, "matrix columns"),
+        zero = 0, ld = to_int(lld, "local leading dimension"), info = 0;
+    int context = g.context;
+    descinit_(desc, &m, &n, &nb, &nb, &zero, &zero, &context, &ld, &info);
+    if (info != 0)
+      fail("ScaLAPACK descinit rejected argument %d", -info);
+  }
+  T &at(int64_t i, int64_t j) { return data[r.local[i] + c.local[j] * lld]; }
+};
+
+/// Global rows [first, first + count) of each rank in the default
+/// partition of `n` rows over `p` ranks.
+std::vector<std::pair<int64_t, int64_t>> partition_of(int64_t n, int p) {
+  std::vector<std::pair<int64_t, int64_t>> parts(p);
+  for (int s = 0; s < p; ++s)
+    _idtr_default_partition(n, p, s, &parts[s].first, &parts[s].second);
+  return parts;
+}
+
+/// Moves the matrix between this rank's rows `v` (the default partition)
+/// and its block-cyclic layout `m`: to the layout with `toCyclic`, back
+/// otherwise. Peer d = (row, col) of the grid exchanges the elements of
+/// the sender's rows that process row `row` owns in the columns process
+/// column `col` owns, row by row, columns ascending: both sides know the
+/// order, so one MPI_Alltoallv of the data suffices.
+template <class T>
+void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
+              bool toCyclic) {
+  const int p = t.size;
+  const int64_t rows = static_cast<int64_t>(m.r.owner.size());
+  auto parts = partition_of(rows, p);
+  const int64_t first = parts[t.rank].first, count = parts[t.rank].second;
+  std::vector<std::vector<int64_t>> colsOf(g.q);
+  for (int c = 0; c < g.q; ++c)
+    colsOf[c] = m.c.owned(0, static_cast<int64_t>(m.c.owner.size()), c);
+  // Elements of my rows for peer d, and of my block for the rows of peer d.
+  std::vector<int64_t> rowCounts(p), blockCounts(p);
+  std::vector<std::vector<int64_t>> myRowsFor(g.p), blockRowsOf(p);
+  for (int pr = 0; pr < g.p; ++pr)
+    myRowsFor[pr] = m.r.owned(first, first + count, pr);
+  for (int s = 0; s < p; ++s)
+    blockRowsOf[s] =
+        m.r.owned(parts[s].first, parts[s].first + parts[s].second, g.row);
+  for (int d = 0; d < p; ++d) {
+    rowCounts[d] = static_cast<int64_t>(myRowsFor[d / g.q].size()) *
+                   static_cast<int64_t>(colsOf[d % g.q].size());
+    blockCounts[d] = static_cast<int64_t>(blockRowsOf[d].size()) *
+                     static_cast<int64_t>(colsOf[g.col].size());
+  }
+  std::vector<int64_t> &sendCounts = toCyclic ? rowCounts : blockCounts,
+                       &recvCounts = toCyclic ? blockCounts : rowCounts;
+  std::vector<int> sc(p), sd(p), rc(p), rd(p);
+  int64_t sendTotal = 0, recvTotal = 0;
+  for (int d = 0; d < p; ++d) {
+    sc[d] = to_int(sendCounts[d], "matrix exchange count");
+    sd[d] = to_int(sendTotal, "matrix exchange displacement");
+    rc[d] = to_int(recvCounts[d], "matrix exchange count");
+    rd[d] = to_int(recvTotal, "matrix exchange displacement");
+    sendTotal += sendCounts[d];
+    recvTotal += recvCounts[d];
+  }
+  std::vector<T> send(std::max<int64_t>(sendTotal, 1)),
+      recv(std::max<int64_t>(recvTotal, 1));
+  auto element = [&](int64_t i, int64_t j) -> T & {
+    return v.base[(i - first) * v.strides[0] + j * v.strides[1]];
+  };
+  // Visits the elements exchanged with each peer in the agreed order:
+  // fn(peer, my element) over my rows (toward the layout) or over my block.
+  auto visitRows = [&](auto fn) {
+    for (int d = 0; d < p; ++d)
+      for (int64_t i : myRowsFor[d / g.q])
+        for (int64_t j : colsOf[d % g.q])
+          fn(element(i, j));
+  };
+  auto visitBlock = [&](auto fn) {
+    for (int s = 0; s < p; ++s)
+      for (int64_t i : blockRowsOf[s])
+        for (int64_t j : colsOf[g.col])
+          fn(m.at(i, j));
+  };
+  T *out = send.data();
+  if (toCyclic)
+    visitRows([&](T &x) { *out++ = x; });
+  else
+    visitBlock([&](T &x) { *out++ = x; });
+  stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_COLL_BYTES,
+           sendTotal * static_cast<int64_t>(sizeof(T)));
+  run_collective(t, "MPI_Alltoallv (a matrix to or from ScaLAPACK's layout)",
+                 [&] {
+                   return MPI_Alltoallv(send.data(), sc.data(), sd.data(),
+                                        mpi_type<T>(), recv.data(), rc.data(),
+                                        rd.data(), mpi_type<T>(), t.comm);
+                 });
+  const T *in = recv.data();
+  if (toCyclic)
+    visitBlock([&](T &x) { x = *in++; });
+  else
+    visitRows([&](T &x) { x = *in++; });
+}
+
+template <class T> using real_t = decltype(std::abs(T()));
+
+template <class T>
+int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
+                      int64_t flag, int64_t r0, void *d0, int64_t r1, void *d1,
+                      int64_t q0, void *e0, int64_t q1, void *e1) {
+  using R = real_t<T>;
+  EntryScope es(entry);
+  StatTimer timer(IDTR_STAT_ALLTOALL, IDTR_CNT_CALL_NS);
+  stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_CALLS, 1);
+  auto t = get_team(team);
+  View<T> a = make_view<T>("a", r0, d0, Use::In);
+  if (a.rank != 2)
+    fail("argument 'a': rows of a matrix need rank 2, not %d", a.rank);
+  const int64_t n = a.sizes[1];
+  auto part = partition_of(n, t->size)[t->rank];
+  const int64_t first = part.first, count = part.second;
+  if (a.sizes[0] != count)
+    fail("argument 'a': %" PRId64 " rows, not the %" PRId64
+         " of the default partition of %" PRId64 " rows",
+         a.sizes[0], count, n);
+  if (kind < kCholesky || kind > kSlogdet)
+    fail("unknown matrix routine %" PRId64, kind);
+  if (n == 0) {
+    if (kind == kDet || kind == kSlogdet)
+      *make_view<T>("det", q0, e0, Use::Out).base = T(1);
+    if (kind == kSlogdet)
+      *make_view<R>("logabsdet", q1, e1, Use::Out).base = R(0);
+    return 0;
+  }
+  Grid g(*t);
+  const int nb = block_size();
+  Distributed<T> m(g, n, n, nb);
+  exchange(*t, g, a, m, /*toCyclic=*/true);
+  const int ni = to_int(n, "matrix size"), one = 1;
+  int info = 0;
+  std::vector<int> ipiv(m.mloc + nb);
+  int64_t failed = 0;
+  switch (kind) {
+  case kCholesky: {
+    View<T> out = make_view<T>("l", q0, e0, Use::Out);
+    potrf<T>(flag ? "U" : "L", &ni, m.data.data(), &one, &one, m.desc, &info);
+    exchange(*t, g, out, m, /*toCyclic=*/false);
+    for (int64_t i = 0; i < count; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        if (flag ? j < first + i : j > first + i)
+          out.base[i * out.strides[0] + j * out.strides[1]] = T(0);
+    break;
+  }
+  case kSolve: {
+    View<T> rhs = make_view<T>("b", r1, d1, Use::In);
+    View<T> out = make_view<T>("x", q0, e0, Use::Out);
+    if (rhs.rank != 2 || rhs.sizes[0] != count)
+      fail("argument 'b': not this rank's rows of an n x k matrix");
+    const int64_t k = rhs.sizes[1];
+    Distributed<T> x(g, n, k, nb);
+    exchange(*t, g, rhs, x, /*toCyclic=*/true);
+    getrf<T>(&ni, &ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &info);
+    const int ki = to_int(k, "right-hand sides");
+    if (info == 0 && k > 0) {
+      int rinfo = 0;
+      getrs<T>("N", &ni, &ki, m.data.data(), &one, &one, m.desc, ipiv.data(),
+               x.data.data(), &one, &one, x.desc, &rinfo);
+      info = rinfo < 0 ? rinfo : info;
+    }
+    exchange(*t, g, out, x, /*toCyclic=*/false);
+    break;
+  }
+  case kInv: {
+    View<T> out = make_view<T>("inv", q0, e0, Use::Out);
+    getrf<T>(&ni, &ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &info);
+    if (info == 0) {
+      // (A workspace query, then the inversion.)
+      int lwork = -1, liwork = -1, iquery = 0;
+      T wquery{};
+      getri<T>(&ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &wquery,
+               &lwork, &iquery, &liwork, &info);
+      lwork = std::max(1, static_cast<int>(std::real(wquery)));
+      liwork = std::max(1, iquery);
+      std::vector<T> work(lwork);
+      std::vector<int> iwork(liwork);
+      getri<T>(&ni, m.data.data(), &one, &one, m.desc, ipiv.data(),
+               work.data(), &lwork, iwork.data(), &liwork, &info);
+    }
+    exchange(*t, g, out, m, /*toCyclic=*/false);
+    break;
+  }
+  case kDet:
+  case kSlogdet: {
+    getrf<T>(&ni, &ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &info);
+    // This rank's diagonal elements: their product with the row swaps'
+    // signs (det), or their signs and log magnitudes (slogdet); then the
+    // team's.
+    T product(1), sign(1);
+    R logabs(0);
+    int64_t zeros = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (m.r.owner[i] != g.row || m.c.owner[i] != g.col)
+        continue;
+      T d = m.at(i, i);
+      bool swapped = ipiv[m.r.local[i]] != i + 1;
+      product *= swapped ? -d : d;
+      R abs = std::abs(d);
+      if (abs == 0) {
+        ++zeros;
+        continue;
+      }
+      if constexpr (std::is_floating_point_v<T>)
+        sign = d < 0 ? -sign : sign;
+      else
+        sign *= d / abs;
+      if (swapped)
+        sign = -sign;
+      logabs += std::log(abs);
+    }
+    T both[2] = {product, sign};
+    run_collective(*t, "MPI_Allreduce (determinant factors)", [&] {
+      return MPI_Allreduce(MPI_IN_PLACE, both, 2, mpi_type<T>(), MPI_PROD,
+                           t->comm);
+    });
+    R sums[2] = {logabs, static_cast<R>(zeros)};
+    run_collective(*t, "MPI_Allreduce (log determinant)", [&] {
+      return MPI_Allreduce(MPI_IN_PLACE, sums, 2, mpi_type<R>(), MPI_SUM,
+                           t->comm);
+    });
+    if (kind == kDet) {
+      *make_view<T>("det", q0, e0, Use::Out).base = both[0];
+    } else {
+      bool singular = sums[1] > 0;
+      *make_view<T>("sign", q0, e0, Use::Out).base = singular ? T(0) : both[1];
+      *make_view<R>("logabsdet", q1, e1, Use::Out).base =
+          singular ? -INFINITY : sums[0];
+    }
+    info = 0; // (a singular matrix has determinant 0: not a failure)
+    break;
+  }
+  }
+  if (info < 0)
+    fail("ScaLAPACK rejected argument %d", -info);
+  failed = info > 0;
+  run_collective(*t, "MPI_Allreduce (matrix routine status)", [&] {
+    return MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT64_T, MPI_MAX,
+                         t->comm);
+  });
+  return failed;
+}
+
+} // namespace
+} // namespace idtr::detail
+
+using namespace idtr::detail;
+
+#define M(n) int64_t n##_r, void *n##_d
+#define A(n) n##_r, n##_d
+
+#define IDTR_DEFINE_MATRIX_LINALG(S, T)                                        \
+  IDTR_EXPORT int64_t _idtr_matrix_linalg_##S(                                 \
+      int64_t team, int64_t kind, int64_t flag, M(a), M(b), M(o0), M(o1)) {    \
+    return matrix_linalg<T>("_idtr_matrix_linalg_" #S, team, kind, flag, A(a), \
+                            A(b), A(o0), A(o1));                               \
+  }
+IDTR_DEFINE_MATRIX_LINALG(f32, float)
+IDTR_DEFINE_MATRIX_LINALG(f64, double)
+IDTR_DEFINE_MATRIX_LINALG(c64, std::complex<float>)
+IDTR_DEFINE_MATRIX_LINALG(c128, std::complex<double>)
