@@ -17,6 +17,10 @@
   fft      fftn of an n x n (2-d) and an m x m x m (3-d) complex128 array vs
            FFTW3 from C (fft_reference.c: plan with FFTW_ESTIMATE, as the
            runtime, and execute into a reused buffer) and numpy.fft
+  dist solve  solve of an n x n float64 matrix split on rows at --ranks
+           ranks (dist_solve.py: ScaLAPACK through the runtime, with the
+           moves to and from its layout) vs ScaLAPACK's pdgesv from C on
+           data already in its layout (pdgesv_reference.c)
   dist fft the same fftn of an array split on rows at --ranks ranks
            (dist_fft.py under mpirun) vs FFTW-MPI from C on the same ranks
            (fftw_mpi_reference.c, its slab decomposition)
@@ -169,6 +173,25 @@ def bench_dist_matmul(python, n, reps, ranks, reference):
           f"  pdgemm/ours {t_ref / t_ours:5.2f}", flush=True)
 
 
+def bench_dist_solve(python, n, reps, ranks, reference):
+    mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n",
+              str(ranks)]
+    here = os.path.dirname(os.path.abspath(__file__))
+    t_ours, sum_ours = run_reference(
+        *mpirun, sys.executable, os.path.join(here, "dist_solve.py"), python,
+        n, reps)
+    t_ref, sum_ref = run_reference(*mpirun, reference, n, reps)
+    sys.path.insert(0, here)
+    from dist_solve import operands
+    a, b = operands(n)
+    want = np.linalg.solve(a, b).sum()
+    for got in (sum_ours, sum_ref):
+        assert np.isclose(got, want, rtol=1e-6, atol=1e-9), (got, want)
+    print(f"dist solve {n}x{n} f64 on {ranks} ranks (split=0): ours "
+          f"{t_ours:8.4f} s  scalapack-pdgesv {t_ref:8.4f} s  pdgesv/ours "
+          f"{t_ref / t_ours:5.2f}", flush=True)
+
+
 def bench_dist_fft(python, rank, n, reps, ranks, reference):
     mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n",
               str(ranks)]
@@ -211,6 +234,10 @@ def main():
     parser.add_argument("--lapack-sizes", default="2048")
     parser.add_argument("--fft-sizes", default="2048:2,128:3",
                         help="n:rank of the fftn benchmarks")
+    parser.add_argument("--pdgesv-reference",
+                        help="the pdgesv_reference executable")
+    parser.add_argument("--dist-solve-sizes", default="2048",
+                        help="distributed solve sizes")
     parser.add_argument("--fftw-mpi-reference",
                         help="the fftw_mpi_reference executable")
     parser.add_argument("--dist-fft-sizes", default="2048:2,128:3",
@@ -235,6 +262,10 @@ def main():
         for spec in filter(None, args.fft_sizes.split(",")):
             n, rank = map(int, spec.split(":"))
             bench_fft(xp, rank, n, args.reps, args.fft_reference)
+    if args.pdgesv_reference:
+        for n in map(int, filter(None, args.dist_solve_sizes.split(","))):
+            bench_dist_solve(args.python, n, args.reps, args.ranks,
+                             args.pdgesv_reference)
     if args.fftw_mpi_reference:
         for spec in filter(None, args.dist_fft_sizes.split(",")):
             n, rank = map(int, spec.split(":"))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python frontend and the C references (gemm_reference.c with
 # OpenBLAS, lapack_reference.c with LAPACKE, fft_reference.c with FFTW3,
-# pdgemm_reference.c with ScaLAPACK, fftw_mpi_reference.c with FFTW-MPI),
+# pdgemm_reference.c and pdgesv_reference.c with ScaLAPACK,
+# fftw_mpi_reference.c with FFTW-MPI),
 # then runs bench/linalg/run.py with every BLAS on the same thread count
 # (options are passed through), e.g.
 #   bench/linalg/run.sh
@@ -21,6 +22,8 @@ clang-22 -O2 -o "$BUILD_DIR/bench-fft-reference" bench/linalg/fft_reference.c \
   -lfftw3
 mpicc -O2 -o "$BUILD_DIR/bench-pdgemm-reference" \
   bench/linalg/pdgemm_reference.c -lscalapack-openmpi -lopenblas -lm
+mpicc -O2 -o "$BUILD_DIR/bench-pdgesv-reference" \
+  bench/linalg/pdgesv_reference.c -lscalapack-openmpi -lopenblas -lm
 mpicc -O2 -o "$BUILD_DIR/bench-fftw-mpi-reference" \
   bench/linalg/fftw_mpi_reference.c -lfftw3_mpi -lfftw3
 threads=1
@@ -34,4 +37,5 @@ exec /usr/bin/python3 bench/linalg/run.py --python "$BUILD_DIR/python" \
   --lapack-reference "$BUILD_DIR/bench-lapack-reference" \
   --fft-reference "$BUILD_DIR/bench-fft-reference" \
   --pdgemm-reference "$BUILD_DIR/bench-pdgemm-reference" \
+  --pdgesv-reference "$BUILD_DIR/bench-pdgesv-reference" \
   --fftw-mpi-reference "$BUILD_DIR/bench-fftw-mpi-reference" "$@"
