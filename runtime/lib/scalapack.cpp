@@ -14,6 +14,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdlib>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -139,7 +140,7 @@ struct Cyclic {
 template <class T> struct Distributed {
   Cyclic r, c;
   int64_t mloc = 0, nloc = 0, lld = 1;
-  std::vector<T> data;
+  std::unique_ptr<T[]> data; // (uninitialized: an exchange writes it)
   int desc[9] = {};
   Distributed(const Grid &g, int64_t rows, int64_t cols, int nb)
       : r(rows, nb, g.p), c(cols, nb, g.q) {
@@ -148,7 +149,7 @@ template <class T> struct Distributed {
     for (int64_t j = 0; j < cols; ++j)
       nloc += c.owner[j] == g.col;
     lld = std::max<int64_t>(mloc, 1);
-    data.assign(lld * std::max<int64_t>(nloc, 1), T(0));
+    data.reset(new T[lld * std::max<int64_t>(nloc, 1)]);
     int m = to_int(rows, "matrix rows"), n = to_int(cols, "matrix columns"),
         zero = 0, ld = to_int(lld, "local leading dimension"), info = 0;
     int context = g.context;
@@ -158,6 +159,30 @@ template <class T> struct Distributed {
   }
   T &at(int64_t i, int64_t j) { return data[r.local[i] + c.local[j] * lld]; }
 };
+
+/// Calls fn(i, j) for every pair of `rows` x `cols` (ascending global
+/// indices), tile by tile: the runs of indices of one `nb` block of each,
+/// row-major within a tile. Both sides of an exchange visit in this order;
+/// a tile of the rows and of the block-cyclic local array (column-major)
+/// stays in cache while it is transposed.
+template <class F>
+void forEachInTiles(const std::vector<int64_t> &rows,
+                    const std::vector<int64_t> &cols, int nb, F fn) {
+  auto runs = [nb](const std::vector<int64_t> &v) {
+    std::vector<size_t> starts;
+    for (size_t k = 0; k < v.size(); ++k)
+      if (k == 0 || v[k] / nb != v[k - 1] / nb)
+        starts.push_back(k);
+    starts.push_back(v.size());
+    return starts;
+  };
+  std::vector<size_t> rowRuns = runs(rows), colRuns = runs(cols);
+  for (size_t r = 0; r + 1 < rowRuns.size(); ++r)
+    for (size_t c = 0; c + 1 < colRuns.size(); ++c)
+      for (size_t i = rowRuns[r]; i < rowRuns[r + 1]; ++i)
+        for (size_t j = colRuns[c]; j < colRuns[c + 1]; ++j)
+          fn(rows[i], cols[j]);
+}
 
 /// Global rows [first, first + count) of each rank in the default
 /// partition of `n` rows over `p` ranks.
@@ -172,11 +197,11 @@ std::vector<std::pair<int64_t, int64_t>> partition_of(int64_t n, int p) {
 /// and its block-cyclic layout `m`: to the layout with `toCyclic`, back
 /// otherwise. Peer d = (row, col) of the grid exchanges the elements of
 /// the sender's rows that process row `row` owns in the columns process
-/// column `col` owns, row by row, columns ascending: both sides know the
-/// order, so one MPI_Alltoallv of the data suffices.
+/// column `col` owns, in tiles (forEachInTiles): both sides know the order,
+/// so one MPI_Alltoallv of the data suffices.
 template <class T>
 void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
-              bool toCyclic) {
+              int nb, bool toCyclic) {
   const int p = t.size;
   const int64_t rows = static_cast<int64_t>(m.r.owner.size());
   auto parts = partition_of(rows, p);
@@ -192,7 +217,10 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
   for (int s = 0; s < p; ++s)
     blockRowsOf[s] =
         m.r.owned(parts[s].first, parts[s].first + parts[s].second, g.row);
+  // (This rank's own elements are copied directly, not sent.)
   for (int d = 0; d < p; ++d) {
+    if (d == t.rank)
+      continue;
     rowCounts[d] = static_cast<int64_t>(myRowsFor[d / g.q].size()) *
                    static_cast<int64_t>(colsOf[d % g.q].size());
     blockCounts[d] = static_cast<int64_t>(blockRowsOf[d].size()) *
@@ -219,16 +247,23 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
   // fn(peer, my element) over my rows (toward the layout) or over my block.
   auto visitRows = [&](auto fn) {
     for (int d = 0; d < p; ++d)
-      for (int64_t i : myRowsFor[d / g.q])
-        for (int64_t j : colsOf[d % g.q])
-          fn(element(i, j));
+      if (d != t.rank)
+        forEachInTiles(myRowsFor[d / g.q], colsOf[d % g.q], nb,
+                     [&](int64_t i, int64_t j) { fn(element(i, j)); });
   };
   auto visitBlock = [&](auto fn) {
     for (int s = 0; s < p; ++s)
-      for (int64_t i : blockRowsOf[s])
-        for (int64_t j : colsOf[g.col])
-          fn(m.at(i, j));
+      if (s != t.rank)
+        forEachInTiles(blockRowsOf[s], colsOf[g.col], nb,
+                     [&](int64_t i, int64_t j) { fn(m.at(i, j)); });
   };
+  forEachInTiles(myRowsFor[g.row], colsOf[g.col], nb,
+                 [&](int64_t i, int64_t j) {
+                   if (toCyclic)
+                     m.at(i, j) = element(i, j);
+                   else
+                     element(i, j) = m.at(i, j);
+                 });
   T *out = send.data();
   if (toCyclic)
     visitRows([&](T &x) { *out++ = x; });
@@ -282,7 +317,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   Grid g(*t);
   const int nb = block_size();
   Distributed<T> m(g, n, n, nb);
-  exchange(*t, g, a, m, /*toCyclic=*/true);
+  exchange(*t, g, a, m, nb, /*toCyclic=*/true);
   const int ni = to_int(n, "matrix size"), one = 1;
   int info = 0;
   std::vector<int> ipiv(m.mloc + nb);
@@ -290,8 +325,8 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   switch (kind) {
   case kCholesky: {
     View<T> out = make_view<T>("l", q0, e0, Use::Out);
-    potrf<T>(flag ? "U" : "L", &ni, m.data.data(), &one, &one, m.desc, &info);
-    exchange(*t, g, out, m, /*toCyclic=*/false);
+    potrf<T>(flag ? "U" : "L", &ni, m.data.get(), &one, &one, m.desc, &info);
+    exchange(*t, g, out, m, nb, /*toCyclic=*/false);
     for (int64_t i = 0; i < count; ++i)
       for (int64_t j = 0; j < n; ++j)
         if (flag ? j < first + i : j > first + i)
@@ -305,40 +340,40 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
       fail("argument 'b': not this rank's rows of an n x k matrix");
     const int64_t k = rhs.sizes[1];
     Distributed<T> x(g, n, k, nb);
-    exchange(*t, g, rhs, x, /*toCyclic=*/true);
-    getrf<T>(&ni, &ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &info);
+    exchange(*t, g, rhs, x, nb, /*toCyclic=*/true);
+    getrf<T>(&ni, &ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &info);
     const int ki = to_int(k, "right-hand sides");
     if (info == 0 && k > 0) {
       int rinfo = 0;
-      getrs<T>("N", &ni, &ki, m.data.data(), &one, &one, m.desc, ipiv.data(),
-               x.data.data(), &one, &one, x.desc, &rinfo);
+      getrs<T>("N", &ni, &ki, m.data.get(), &one, &one, m.desc, ipiv.data(),
+               x.data.get(), &one, &one, x.desc, &rinfo);
       info = rinfo < 0 ? rinfo : info;
     }
-    exchange(*t, g, out, x, /*toCyclic=*/false);
+    exchange(*t, g, out, x, nb, /*toCyclic=*/false);
     break;
   }
   case kInv: {
     View<T> out = make_view<T>("inv", q0, e0, Use::Out);
-    getrf<T>(&ni, &ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &info);
+    getrf<T>(&ni, &ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &info);
     if (info == 0) {
       // (A workspace query, then the inversion.)
       int lwork = -1, liwork = -1, iquery = 0;
       T wquery{};
-      getri<T>(&ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &wquery,
+      getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &wquery,
                &lwork, &iquery, &liwork, &info);
       lwork = std::max(1, static_cast<int>(std::real(wquery)));
       liwork = std::max(1, iquery);
       std::vector<T> work(lwork);
       std::vector<int> iwork(liwork);
-      getri<T>(&ni, m.data.data(), &one, &one, m.desc, ipiv.data(),
+      getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(),
                work.data(), &lwork, iwork.data(), &liwork, &info);
     }
-    exchange(*t, g, out, m, /*toCyclic=*/false);
+    exchange(*t, g, out, m, nb, /*toCyclic=*/false);
     break;
   }
   case kDet:
   case kSlogdet: {
-    getrf<T>(&ni, &ni, m.data.data(), &one, &one, m.desc, ipiv.data(), &info);
+    getrf<T>(&ni, &ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &info);
     // This rank's diagonal elements: their product with the row swaps'
     // signs (det), or their signs and log magnitudes (slogdet); then the
     // team's.

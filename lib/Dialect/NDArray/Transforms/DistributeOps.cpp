@@ -528,7 +528,8 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value rows = dist::getDimValue(b, loc, op.getInputs().front(), 0);
-  auto [first, count] = dist::createDefaultPartition(b, loc, team, rows);
+  Value first, count;
+  std::tie(first, count) = dist::createDefaultPartition(b, loc, team, rows);
   SmallVector<Value> inputs = llvm::map_to_vector(op.getInputs(), [&](Value v) {
     return dist::createLocalRows(b, loc, v, first, count);
   });
