@@ -1,4 +1,5 @@
-// Dense linear algebra of distruntime.matrix_linalg: one n x n matrix split
+// Dense linear algebra of distruntime.matrix_linalg (cholesky, solve, inv,
+// det, slogdet, eigh, eigvalsh): one n x n matrix split
 // on rows over a team (the default partition), solved with ScaLAPACK on a
 // p x q BLACS grid of the team (the grid of _idtr_grid_dims, as split=(0, 1)
 // arrays use). Each matrix moves from the rows to ScaLAPACK's NB x NB
@@ -31,8 +32,8 @@ void descinit_(int *desc, const int *m, const int *n, const int *mb,
 #define IDTR_SCALAPACK_DECLARE(P, T)                                           \
   void P##getrf_(const int *m, const int *n, T *a, const int *ia,              \
                  const int *ja, const int *desc, int *ipiv, int *info);        \
-  void P##getrs_(const char *trans, const int *n, const int *nrhs,             \
-                 const T *a, const int *ia, const int *ja, const int *desca,   \
+  void P##getrs_(const char *trans, const int *n, const int *nrhs, const T *a, \
+                 const int *ia, const int *ja, const int *desca,               \
                  const int *ipiv, T *b, const int *ib, const int *jb,          \
                  const int *descb, int *info);                                 \
   void P##getri_(const int *n, T *a, const int *ia, const int *ja,             \
@@ -45,13 +46,38 @@ IDTR_SCALAPACK_DECLARE(pd, double)
 IDTR_SCALAPACK_DECLARE(pc, std::complex<float>)
 IDTR_SCALAPACK_DECLARE(pz, std::complex<double>)
 #undef IDTR_SCALAPACK_DECLARE
+#define IDTR_SCALAPACK_DECLARE_SYEVD(P, T)                                     \
+  void P##syevd_(const char *jobz, const char *uplo, const int *n, T *a,       \
+                 const int *ia, const int *ja, const int *desca, T *w, T *z,   \
+                 const int *iz, const int *jz, const int *descz, T *work,      \
+                 const int *lwork, int *iwork, const int *liwork, int *info);
+#define IDTR_SCALAPACK_DECLARE_HEEVD(P, T, R)                                  \
+  void P##heevd_(const char *jobz, const char *uplo, const int *n, T *a,       \
+                 const int *ia, const int *ja, const int *desca, R *w, T *z,   \
+                 const int *iz, const int *jz, const int *descz, T *work,      \
+                 const int *lwork, R *rwork, const int *lrwork, int *iwork,    \
+                 const int *liwork, int *info);
+IDTR_SCALAPACK_DECLARE_SYEVD(ps, float)
+IDTR_SCALAPACK_DECLARE_SYEVD(pd, double)
+IDTR_SCALAPACK_DECLARE_HEEVD(pc, std::complex<float>, float)
+IDTR_SCALAPACK_DECLARE_HEEVD(pz, std::complex<double>, double)
+#undef IDTR_SCALAPACK_DECLARE_SYEVD
+#undef IDTR_SCALAPACK_DECLARE_HEEVD
 }
 
 namespace idtr::detail {
 namespace {
 
 // distruntime::MatrixRoutine.
-enum Routine : int64_t { kCholesky = 0, kSolve, kInv, kDet, kSlogdet };
+enum Routine : int64_t {
+  kCholesky = 0,
+  kSolve,
+  kInv,
+  kDet,
+  kSlogdet,
+  kEigh,
+  kEigvalsh
+};
 
 // Per element type: the ScaLAPACK routine of each name.
 #define IDTR_SCALAPACK(NAME)                                                   \
@@ -70,6 +96,43 @@ IDTR_SCALAPACK(getrs)
 IDTR_SCALAPACK(getri)
 IDTR_SCALAPACK(potrf)
 #undef IDTR_SCALAPACK
+
+/// The eigenvalues `w` (ascending, on every process) and eigenvectors `z`
+/// (block-cyclic like `a`) of the Hermitian matrix `a` (its lower
+/// triangle, overwritten): p?syevd / p?heevd after a workspace query.
+template <class T, class R>
+int eigh(const int *n, T *a, const int *desca, R *w, T *z, const int *descz) {
+  const int one = 1;
+  int info = 0, lwork = -1, liwork = -1, lrwork = -1, iquery = 0;
+  T wquery{};
+  R rquery{};
+  auto call = [&](T *work, int *iwork, R *rwork) {
+    if constexpr (std::is_same_v<T, float>)
+      pssyevd_("V", "L", n, a, &one, &one, desca, w, z, &one, &one, descz, work,
+               &lwork, iwork, &liwork, &info);
+    else if constexpr (std::is_same_v<T, double>)
+      pdsyevd_("V", "L", n, a, &one, &one, desca, w, z, &one, &one, descz, work,
+               &lwork, iwork, &liwork, &info);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      pcheevd_("V", "L", n, a, &one, &one, desca, w, z, &one, &one, descz, work,
+               &lwork, rwork, &lrwork, iwork, &liwork, &info);
+    else
+      pzheevd_("V", "L", n, a, &one, &one, desca, w, z, &one, &one, descz, work,
+               &lwork, rwork, &lrwork, iwork, &liwork, &info);
+  };
+  call(&wquery, &iquery, &rquery);
+  if (info != 0)
+    return info;
+  // (With some headroom: the queries of some ScaLAPACK versions are short.)
+  lwork = static_cast<int>(std::real(wquery) * 1.25) + 1024;
+  liwork = std::max(iquery, 1) + 64;
+  lrwork = static_cast<int>(rquery * 1.25) + 1024;
+  std::vector<T> work(lwork);
+  std::vector<int> iwork(liwork);
+  std::vector<R> rwork(std::max(lrwork, 1));
+  call(work.data(), iwork.data(), rwork.data());
+  return info;
+}
 
 template <class T> MPI_Datatype mpi_type() {
   if constexpr (std::is_same_v<T, float>)
@@ -249,13 +312,13 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
     for (int d = 0; d < p; ++d)
       if (d != t.rank)
         forEachInTiles(myRowsFor[d / g.q], colsOf[d % g.q], nb,
-                     [&](int64_t i, int64_t j) { fn(element(i, j)); });
+                       [&](int64_t i, int64_t j) { fn(element(i, j)); });
   };
   auto visitBlock = [&](auto fn) {
     for (int s = 0; s < p; ++s)
       if (s != t.rank)
         forEachInTiles(blockRowsOf[s], colsOf[g.col], nb,
-                     [&](int64_t i, int64_t j) { fn(m.at(i, j)); });
+                       [&](int64_t i, int64_t j) { fn(m.at(i, j)); });
   };
   forEachInTiles(myRowsFor[g.row], colsOf[g.col], nb,
                  [&](int64_t i, int64_t j) {
@@ -305,9 +368,10 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     fail("argument 'a': %" PRId64 " rows, not the %" PRId64
          " of the default partition of %" PRId64 " rows",
          a.sizes[0], count, n);
-  if (kind < kCholesky || kind > kSlogdet)
+  if (kind < kCholesky || kind > kEigvalsh)
     fail("unknown matrix routine %" PRId64, kind);
   if (n == 0) {
+    // (Empty outputs but the determinants.)
     if (kind == kDet || kind == kSlogdet)
       *make_view<T>("det", q0, e0, Use::Out).base = T(1);
     if (kind == kSlogdet)
@@ -315,7 +379,12 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     return 0;
   }
   Grid g(*t);
-  const int nb = block_size();
+  // (Blocks no larger than an even share of the matrix: every process row
+  // and column gets some, which balances small matrices, and p?syevd's
+  // workspace query is short for matrices of one block on several
+  // processes.)
+  const int64_t share = (n + std::max(g.p, g.q) - 1) / std::max(g.p, g.q);
+  const int nb = static_cast<int>(std::min<int64_t>(block_size(), share));
   Distributed<T> m(g, n, n, nb);
   exchange(*t, g, a, m, nb, /*toCyclic=*/true);
   const int ni = to_int(n, "matrix size"), one = 1;
@@ -365,8 +434,8 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
       liwork = std::max(1, iquery);
       std::vector<T> work(lwork);
       std::vector<int> iwork(liwork);
-      getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(),
-               work.data(), &lwork, iwork.data(), &liwork, &info);
+      getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(), work.data(),
+               &lwork, iwork.data(), &liwork, &info);
     }
     exchange(*t, g, out, m, nb, /*toCyclic=*/false);
     break;
@@ -418,6 +487,21 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
           singular ? -INFINITY : sums[0];
     }
     info = 0; // (a singular matrix has determinant 0: not a failure)
+    break;
+  }
+  case kEigh:
+  case kEigvalsh: {
+    View<R> values = make_view<R>("w", q0, e0, Use::Out);
+    Distributed<T> z(g, n, n, nb);
+    std::vector<R> w(n);
+    info =
+        eigh<T, R>(&ni, m.data.get(), m.desc, w.data(), z.data.get(), z.desc);
+    for (int64_t i = 0; i < n; ++i)
+      values.base[i * values.strides[0]] = w[i];
+    if (kind == kEigh) {
+      View<T> vectors = make_view<T>("v", q1, e1, Use::Out);
+      exchange(*t, g, vectors, z, nb, /*toCyclic=*/false);
+    }
     break;
   }
   }

@@ -185,6 +185,47 @@ TEST_P(MatrixLinalg, RowsEqualLapackOnTheWholeMatrix) {
           EXPECT_NEAR(mine.at({i, j}), want.at({first + i, j}), 1e-12)
               << "kind " << kind << " row " << first + i << " column " << j;
     }
+    if (spd) {
+      // eigh: the eigenvalues (every rank) and this rank's rows of
+      // eigenvectors with A V = V diag(w); eigvalsh: the same values.
+      Arr<double> w({n}), wv({n}), v({count, n}), want({n});
+      EXPECT_EQ(_idtr_matrix_linalg_f64(1, 5, 0, rows.rank(), rows.d(),
+                                        rows.rank(), rows.d(), w.rank(), w.d(),
+                                        v.rank(), v.d()),
+                0);
+      EXPECT_EQ(_idtr_matrix_linalg_f64(1, 6, 0, rows.rank(), rows.d(),
+                                        rows.rank(), rows.d(), wv.rank(),
+                                        wv.d(), wv.rank(), wv.d()),
+                0);
+      _idtr_linalg_f64(6, 0, whole.rank(), whole.d(), whole.rank(), whole.d(),
+                       want.rank(), want.d(), want.rank(), want.d(),
+                       want.rank(), want.d());
+      for (int64_t i = 0; i < n; ++i) {
+        EXPECT_NEAR(w.at({i}), want.at({i}), 1e-10 * n);
+        EXPECT_NEAR(wv.at({i}), want.at({i}), 1e-10 * n);
+      }
+      // (Row r of A V = V diag(w) needs all of V: gathered by rows.)
+      std::vector<double> all(static_cast<size_t>(n * n));
+      std::vector<int> counts(nprocs()), displs(nprocs());
+      for (int r = 0; r < nprocs(); ++r) {
+        counts[r] = static_cast<int>(part.size[r] * n);
+        displs[r] = static_cast<int>(part.off[r] * n);
+      }
+      std::vector<double> mineRows(static_cast<size_t>(count * n));
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          mineRows[i * n + j] = v.at({i, j});
+      MPI_Allgatherv(mineRows.data(), static_cast<int>(count * n), MPI_DOUBLE,
+                     all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                     MPI_COMM_WORLD);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double av = 0;
+          for (int64_t l = 0; l < n; ++l)
+            av += whole.at({i, l}) * all[l * n + j];
+          EXPECT_NEAR(av, all[i * n + j] * w.at({j}), 1e-9 * n);
+        }
+    }
     Arr<double> det({}), sign({}), logabs({}), wantDet({}), wantSign({}),
         wantLog({});
     EXPECT_EQ(_idtr_matrix_linalg_f64(1, 3, 0, rows.rank(), rows.d(),

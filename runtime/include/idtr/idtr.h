@@ -377,15 +377,17 @@ IDTR_DECLARE_LINALG(c128, double)
  *
  * int64_t _idtr_matrix_linalg_f64(int64_t team, int64_t kind, int64_t flag,
  *             (r,d) a, (r,d) b, (r,d) out0, (r,d) out1);
- *     The routine `kind` (0 cholesky, 1 solve, 2 inv, 3 det, 4 slogdet) on
+ *     The routine `kind` (0 cholesky, 1 solve, 2 inv, 3 det, 4 slogdet,
+ *     5 eigh, 6 eigvalsh) on
  *     the n x n matrix split on rows over the team whose rows of the
  *     default partition on this rank are `a` (`b`: the rows of solve's
  *     right-hand sides, n x k). out0 receives this rank's rows of the matrix
- *     result (L or, with `flag`, U; X; A^-1) or the determinant (the sign
- *     for slogdet, whose log|det| goes to out1), on every rank. ScaLAPACK
- *     runs on the p x q grid of _idtr_grid_dims with blocks of
- *     IDTR_SCALAPACK_NB (default 64); each matrix moves from the rows to
- *     the block-cyclic layout and back by one MPI_Alltoallv. Returns the
+ *     result (L or, with `flag`, U; X; A^-1), the determinant (the sign
+ *     for slogdet, whose log|det| goes to out1) or the eigenvalues (eigh's
+ *     eigenvectors' rows go to out1), on every rank. ScaLAPACK runs on the
+ *     p x q grid of _idtr_grid_dims with blocks of IDTR_SCALAPACK_NB
+ *     (default 64; at most ceil(n / max(p, q))); each matrix moves from the
+ * rows to the block-cyclic layout and back by one MPI_Alltoallv. Returns the
  *     number of matrices the routine failed on (0 or 1), the same on every
  *     rank. f32, f64, c64, c128. */
 #define IDTR_DECLARE_MATRIX_LINALG(S)                                          \

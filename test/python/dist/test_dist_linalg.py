@@ -1,6 +1,7 @@
 """The linalg extension on distributed arrays (rows, columns, the 2-D
 grid): stacks split along the batch axis computed on each rank's matrices,
-cholesky/solve/inv/det/slogdet of one split matrix by ScaLAPACK (the
+cholesky/solve/inv/det/slogdet/eigh/eigvalsh of one split matrix by
+ScaLAPACK (the
 matrix moved to its block-cyclic layout and back), other routines on the
 gathered matrices; every rank gets numpy's result; matrix products of split
 operands through BLAS on the local blocks."""
@@ -94,7 +95,8 @@ def matrix_routines(draw):
     below the rank count and past a few blocks, blocks of 1 to 64, every
     float and complex dtype."""
     routine = draw(st.sampled_from(["solve", "inv", "det", "slogdet",
-                                    "cholesky", "cholesky_upper"]))
+                                    "cholesky", "cholesky_upper", "eigh",
+                                    "eigvalsh"]))
     n = draw(st.sampled_from([0, 1, 2, 3, 5, draw(st.integers(1, 40))]))
     k = draw(st.sampled_from([1, 3]))
     dtype = draw(st.sampled_from([np.float64, np.float32, np.complex128,
@@ -112,6 +114,8 @@ def test_generated_routines_on_one_split_matrix(case):
     a = sample((n, n), dtype, seed=n, low=-1, high=1)
     if routine.startswith("cholesky"):
         a = a @ a.conj().T
+    if routine.startswith("eig"):
+        a = (a + a.conj().T) / 2
     a = (a + 2 * n * np.eye(n)).astype(dtype)
     b = sample((n, k), dtype, seed=n + 1)
     x, y = xp.asarray(a, split=split), xp.asarray(b, split=split)
@@ -129,6 +133,18 @@ def test_generated_routines_on_one_split_matrix(case):
             want = np.linalg.slogdet(a)
             check(sign, want[0], rtol=rtol)
             check(logabs, want[1], rtol=rtol)
+        elif routine == "eigvalsh":
+            check(xp.linalg.eigvalsh(x), np.linalg.eigvalsh(a), rtol=rtol)
+        elif routine == "eigh":
+            # (Eigenvectors are unique up to a phase: A V = V diag(w) and
+            # V^H V = I.)
+            w, v = xp.linalg.eigh(x)
+            w, v = w.to_numpy(), v.to_numpy()
+            check(xp.asarray(w), np.linalg.eigvalsh(a), rtol=rtol)
+            scale = rtol * 10 * max(n, 1) * max([1.0, *np.abs(a).ravel()])
+            np.testing.assert_allclose(a @ v, v * w, atol=scale)
+            np.testing.assert_allclose(v.conj().T @ v, np.eye(n),
+                                       atol=rtol * 10 * max(n, 1))
         else:
             upper = routine == "cholesky_upper"
             want = np.linalg.cholesky(a)

@@ -242,7 +242,8 @@ LogicalResult OrderedReduceOp::verify() {
 LogicalResult MatrixLinalgOp::verify() {
   MatrixRoutine kind = getKind();
   size_t inputs = kind == MatrixRoutine::solve ? 2 : 1;
-  size_t results = kind == MatrixRoutine::slogdet ? 3 : 2;
+  size_t results =
+      kind == MatrixRoutine::slogdet || kind == MatrixRoutine::eigh ? 3 : 2;
   if (getInputs().size() != inputs || getResults().size() != results)
     return emitOpError("'")
            << stringifyMatrixRoutine(kind) << "' takes " << inputs
@@ -276,12 +277,24 @@ LogicalResult MatrixLinalgOp::verify() {
   }
   for (auto [i, result] : llvm::enumerate(getResults().drop_back())) {
     auto type = cast<ndarray::NDArrayType>(result.getType());
-    bool scalar = kind == MatrixRoutine::det || kind == MatrixRoutine::slogdet;
-    Type want = kind == MatrixRoutine::slogdet && i == 1 ? real : element;
-    if (type.getRank() != (scalar ? 0 : 2) || type.getElementType() != want)
-      return emitOpError("result #")
-             << i << " must be " << (scalar ? "a 0-d array" : "rows") << " of "
-             << want << ", got " << type;
+    // (The rank and element type of each result: rows of a matrix, the
+    // eigenvalues, or a 0-d value.)
+    int64_t rank = 2;
+    Type want = element;
+    if (kind == MatrixRoutine::det || kind == MatrixRoutine::slogdet) {
+      rank = 0;
+      want = kind == MatrixRoutine::slogdet && i == 1 ? real : element;
+    } else if (i == 0 && (kind == MatrixRoutine::eigh ||
+                          kind == MatrixRoutine::eigvalsh)) {
+      rank = 1;
+      want = real;
+    }
+    if (type.getRank() != rank || type.getElementType() != want)
+      return emitOpError("result #") << i << " must be "
+                                     << (rank == 0   ? "a 0-d array"
+                                         : rank == 1 ? "a vector"
+                                                     : "rows")
+                                     << " of " << want << ", got " << type;
   }
   auto status = cast<ndarray::NDArrayType>(getResults().back().getType());
   if (status.getRank() != 0 || !status.getElementType().isInteger(64))

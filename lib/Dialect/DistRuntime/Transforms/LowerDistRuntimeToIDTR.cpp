@@ -525,7 +525,8 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
 
 /// distruntime.matrix_linalg: IDTR's ScaLAPACK wrapper writes this rank's
 /// rows of the matrix result (allocated here: the rows of `a`, the columns
-/// of `a`, or of `b` for solve) or the 0-d results, and returns the status.
+/// of `a`, or of `b` for solve), the eigenvalues or the 0-d results, and
+/// returns the status.
 struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -545,6 +546,8 @@ struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
       SmallVector<Value> sizes;
       if (type.getRank() == 2)
         sizes = {dim(a, 0), dim(inputs.back(), 1)};
+      else if (type.getRank() == 1) // (eigenvalues)
+        sizes = {dim(a, 1)};
       outputs.push_back(allocOutput(rewriter, loc, type, sizes));
     }
     Type buffer = getCallee(op).type.getInput(3);

@@ -504,11 +504,11 @@ LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
 /// A routine on one matrix split on rows that ScaLAPACK runs
 /// (distruntime.matrix_linalg): each input's rows of the default partition
 /// (repartitioned if it has another, sliced if replicated) go to the
-/// runtime, which returns this rank's rows of a matrix result and the 0-d
-/// results on every rank. False (nothing changed) for other routines and
-/// for results not split on rows.
+/// runtime, which returns this rank's rows of a matrix result and the
+/// other results (0-d, eigenvalues) whole on every rank. False (nothing
+/// changed) for other routines and for results not split on rows.
 static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
-  if (op.getKind() > LinalgKind::slogdet)
+  if (op.getKind() > LinalgKind::eigvalsh)
     return false;
   Type element =
       cast<NDArrayType>(op.getInputs().front().getType()).getElementType();

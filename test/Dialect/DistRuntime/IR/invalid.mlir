@@ -510,3 +510,11 @@ func.func @matrix_linalg_stack(%a: !ndarray.ndarray<?x4x4xf64>) {
   %x, %s = distruntime.matrix_linalg inv %a team = 1 : (!ndarray.ndarray<?x4x4xf64>) -> (!ndarray.ndarray<?x4x4xf64>, !ndarray.ndarray<i64>)
   return
 }
+
+// -----
+
+func.func @matrix_linalg_eigenvalues(%a: !ndarray.ndarray<?x4xcomplex<f64>>) {
+  // expected-error @+1 {{result #0 must be a vector of 'f64', got '!ndarray.ndarray<4xcomplex<f64>>'}}
+  %w, %s = distruntime.matrix_linalg eigvalsh %a team = 1 : (!ndarray.ndarray<?x4xcomplex<f64>>) -> (!ndarray.ndarray<4xcomplex<f64>>, !ndarray.ndarray<i64>)
+  return
+}

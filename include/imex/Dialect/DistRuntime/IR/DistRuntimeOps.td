@@ -88,7 +88,8 @@ def DistRuntime_MatrixRoutine : I32Enum<"MatrixRoutine",
     "routine of distruntime.matrix_linalg (numbered as ndarray.linalg's "
     "kinds)", [
   I32EnumCase<"cholesky", 0>, I32EnumCase<"solve", 1>, I32EnumCase<"inv", 2>,
-  I32EnumCase<"det", 3>, I32EnumCase<"slogdet", 4>]> {
+  I32EnumCase<"det", 3>, I32EnumCase<"slogdet", 4>, I32EnumCase<"eigh", 5>,
+  I32EnumCase<"eigvalsh", 6>]> {
   let cppNamespace = "::imex::distruntime";
 }
 
@@ -311,10 +312,12 @@ def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
     is this rank's block of rows of the default partition (`a`, n x n; for
     `solve` also `b`, n x k); the results are this rank's rows of the
     default partition of the matrix result (`cholesky`: L, or U = L^H with
-    `flag`; `solve`: X; `inv`: A^-1), or the 0-d results on every rank
-    (`det`; `slogdet`: sign and log|det|), then the status: the number of
-    matrices the routine failed on (0 or 1), the same on every rank.
-    Element types f32, f64, complex<f32>, complex<f64>; log|det| is real.
+    `flag`; `solve`: X; `inv`: A^-1; `eigh`: the eigenvectors), or the
+    results every rank gets whole (`det`; `slogdet`: sign and log|det|;
+    `eigh`, `eigvalsh`: the n eigenvalues, ascending), then the status: the
+    number of matrices the routine failed on (0 or 1), the same on every
+    rank. Element types f32, f64, complex<f32>, complex<f64>; log|det| and
+    eigenvalues are real.
     Collective and synchronous; lowered to `_idtr_matrix_linalg_<T>`:
     ScaLAPACK on a p x q grid of the team (`MPI_Dims_create`), the matrices
     moved to its block-cyclic layout and back by one all-to-all each.
