@@ -156,14 +156,20 @@ def bench_fft(xp, rank, n, reps, reference):
            best(lambda: np.fft.fftn(c), reps))
 
 
-def bench_dist_matmul(python, n, reps, ranks, reference):
+def run_distributed(ranks, python, driver, reference, *args):
+    """(time, checksum) of the frontend's `driver` (a dist_*.py) and of the
+    C `reference`, each under mpirun on `ranks` ranks with `args`."""
     mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n",
               str(ranks)]
     here = os.path.dirname(os.path.abspath(__file__))
-    t_ours, sum_ours = run_reference(
-        *mpirun, sys.executable, os.path.join(here, "dist_matmul.py"), python,
-        n, reps)
-    t_ref, sum_ref = run_reference(*mpirun, reference, n, reps)
+    ours = run_reference(*mpirun, sys.executable, os.path.join(here, driver),
+                         python, *args)
+    return ours, run_reference(*mpirun, reference, *args)
+
+
+def bench_dist_matmul(python, n, reps, ranks, reference):
+    (t_ours, sum_ours), (t_ref, sum_ref) = run_distributed(
+        ranks, python, "dist_matmul.py", reference, n, reps)
     a, b = operands(n)
     want = (a @ b).sum()
     assert sum_ours == want and sum_ref == want, (sum_ours, sum_ref, want)
@@ -174,14 +180,9 @@ def bench_dist_matmul(python, n, reps, ranks, reference):
 
 
 def bench_dist_solve(python, n, reps, ranks, reference):
-    mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n",
-              str(ranks)]
-    here = os.path.dirname(os.path.abspath(__file__))
-    t_ours, sum_ours = run_reference(
-        *mpirun, sys.executable, os.path.join(here, "dist_solve.py"), python,
-        n, reps)
-    t_ref, sum_ref = run_reference(*mpirun, reference, n, reps)
-    sys.path.insert(0, here)
+    (t_ours, sum_ours), (t_ref, sum_ref) = run_distributed(
+        ranks, python, "dist_solve.py", reference, n, reps)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from dist_solve import operands
     a, b = operands(n)
     want = np.linalg.solve(a, b).sum()
@@ -193,13 +194,8 @@ def bench_dist_solve(python, n, reps, ranks, reference):
 
 
 def bench_dist_fft(python, rank, n, reps, ranks, reference):
-    mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-n",
-              str(ranks)]
-    here = os.path.dirname(os.path.abspath(__file__))
-    t_ours, sum_ours = run_reference(
-        *mpirun, sys.executable, os.path.join(here, "dist_fft.py"), python,
-        rank, n, reps)
-    t_ref, sum_ref = run_reference(*mpirun, reference, rank, n, reps)
+    (t_ours, sum_ours), (t_ref, sum_ref) = run_distributed(
+        ranks, python, "dist_fft.py", reference, rank, n, reps)
     i = np.arange(n ** rank, dtype=np.int64)
     want = np.fft.fftn(((i % 7 - 3) + 1j * (i % 5 - 2)).reshape(
         (n,) * rank)).real.sum()

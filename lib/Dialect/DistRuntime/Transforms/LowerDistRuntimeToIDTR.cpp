@@ -428,6 +428,32 @@ struct LocalSortLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// `memref` as the untyped unranked buffer (`memref<*xi8>`) of the linalg
+/// wrappers' ABI, which take (rank, descriptor) pairs of any element type.
+static Value asByteBuffer(OpBuilder &b, Location loc, Value memref) {
+  Type buffer = UnrankedMemRefType::get(b.getI8Type(), 0);
+  return UnrealizedConversionCastOp::create(b, loc, buffer,
+                                            toUnranked(b, loc, memref))
+      .getResult(0);
+}
+
+/// Replaces the linalg op `op` by the arrays of `outputs` (its results but
+/// the last) and a 0-d array holding `failed` (its status).
+static void replaceWithOutputsAndStatus(ConversionPatternRewriter &rewriter,
+                                        Operation *op, ValueRange outputs,
+                                        Value failed) {
+  Location loc = op->getLoc();
+  auto statusType = cast<NDArrayType>(op->getResults().back().getType());
+  Value status = allocOutput(rewriter, loc, statusType, {});
+  memref::StoreOp::create(rewriter, loc, failed, status);
+  SmallVector<Value> results;
+  for (auto [output, result] : llvm::zip(outputs, op->getResults()))
+    results.push_back(
+        wrapBuffer(rewriter, loc, output, cast<NDArrayType>(result.getType())));
+  results.push_back(wrapBuffer(rewriter, loc, status, statusType));
+  rewriter.replaceOp(op, results);
+}
+
 /// ndarray.linalg: IDTR's LAPACK wrapper reads the inputs and writes the
 /// results (allocated here, sized as the op's verifier says), returning the
 /// status.
@@ -493,12 +519,8 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
       outputs.push_back(allocOutput(
           rewriter, loc, cast<NDArrayType>(result.getType()), sizes));
     }
-    Callee callee = getCallee(op);
-    Type buffer = callee.type.getInput(2);
-    auto pass = [&](Value memref) -> Value {
-      return UnrealizedConversionCastOp::create(
-                 rewriter, loc, buffer, toUnranked(rewriter, loc, memref))
-          .getResult(0);
+    auto pass = [&](Value memref) {
+      return asByteBuffer(rewriter, loc, memref);
     };
     SmallVector<Value> args{
         createI64(rewriter, loc, static_cast<int64_t>(op.getKind())),
@@ -510,15 +532,7 @@ struct LinalgLowering : public OpConversionPattern<ndarray::LinalgOp> {
     for (int64_t i = 0; i < 3; ++i)
       args.push_back(pass(i < (int64_t)outputs.size() ? outputs[i] : a));
     Value failed = createCall(rewriter, loc, op, args).front();
-    auto statusType = cast<NDArrayType>(op.getResults().back().getType());
-    Value status = allocOutput(rewriter, loc, statusType, {});
-    memref::StoreOp::create(rewriter, loc, failed, status);
-    SmallVector<Value> results;
-    for (auto [output, result] : llvm::zip(outputs, op.getResults()))
-      results.push_back(wrapBuffer(rewriter, loc, output,
-                                   cast<NDArrayType>(result.getType())));
-    results.push_back(wrapBuffer(rewriter, loc, status, statusType));
-    rewriter.replaceOp(op, results);
+    replaceWithOutputsAndStatus(rewriter, op, outputs, failed);
     return success();
   }
 };
@@ -550,11 +564,8 @@ struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
         sizes = {dim(a, 1)};
       outputs.push_back(allocOutput(rewriter, loc, type, sizes));
     }
-    Type buffer = getCallee(op).type.getInput(3);
-    auto pass = [&](Value memref) -> Value {
-      return UnrealizedConversionCastOp::create(
-                 rewriter, loc, buffer, toUnranked(rewriter, loc, memref))
-          .getResult(0);
+    auto pass = [&](Value memref) {
+      return asByteBuffer(rewriter, loc, memref);
     };
     // (Absent buffers are passed as the first; IDTR does not read them.)
     SmallVector<Value> args{
@@ -566,15 +577,7 @@ struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
         pass(outputs.front()),
         pass(outputs.back())};
     Value failed = createCall(rewriter, loc, op, args).front();
-    auto statusType = cast<NDArrayType>(op.getResults().back().getType());
-    Value status = allocOutput(rewriter, loc, statusType, {});
-    memref::StoreOp::create(rewriter, loc, failed, status);
-    SmallVector<Value> results;
-    for (auto [output, result] : llvm::zip(outputs, op.getResults()))
-      results.push_back(wrapBuffer(rewriter, loc, output,
-                                   cast<NDArrayType>(result.getType())));
-    results.push_back(wrapBuffer(rewriter, loc, status, statusType));
-    rewriter.replaceOp(op, results);
+    replaceWithOutputsAndStatus(rewriter, op, outputs, failed);
     return success();
   }
 };
