@@ -227,7 +227,22 @@ def _emit_reshape(b, node):
 
 
 def _emit_broadcast_to(b, node):
-    return _sized_result(b, node, "broadcast_to")
+    """A size the source keeps is its own `ndarray.dim`: the compiler sees
+    the axes that are not broadcast (ranks broadcast their own rows of a
+    split array; a broadcast to the source's shape folds away)."""
+    (x,) = _emit_operands(b, node)
+    dims = _static_dims(node.shape)
+    dtype = _dtypes.to_mlir(node.dtype)
+    lead = len(node.shape) - len(x[1])
+    source_shape = node.inputs[0].shape
+    dynamic = [b.dim(x, d - lead)
+               if d >= lead and source_shape[d - lead] == n
+               else b.size(n)[1]
+               for d, (n, s) in enumerate(zip(node.shape, dims)) if s is None]
+    operands = f"({', '.join(dynamic)})" if dynamic else ""
+    name = b.op(f"ndarray.broadcast_to {x[0]}{operands} : "
+                f"{_type(x[1], x[2])} -> {_type(dims, dtype)}")
+    return name, dims, dtype
 
 
 def _emit_permute_dims(b, node):

@@ -85,6 +85,22 @@ template <class T> T *batch_base(const View<T> &v, int nb, int64_t batch) {
   return p;
 }
 
+/// Calls fn(i, j) for every pair of [0, rows) x [0, cols) in square tiles:
+/// a transposing copy then reads and writes each cache line of a tile
+/// while it stays in cache (row by row or column by column, one side of a
+/// large matrix would miss on every element).
+template <class F> void forEachTile(int64_t rows, int64_t cols, F fn) {
+  constexpr int64_t kTile = 32;
+  for (int64_t i0 = 0; i0 < rows; i0 += kTile)
+    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+      const int64_t i1 = std::min(rows, i0 + kTile),
+                    j1 = std::min(cols, j0 + kTile);
+      for (int64_t j = j0; j < j1; ++j)
+        for (int64_t i = i0; i < i1; ++i)
+          fn(i, j);
+    }
+}
+
 /// Matrix `batch` of a stack view (rank >= 2) copied into `m` in
 /// column-major order with leading dimension `rows`: LAPACK's own layout,
 /// so that LAPACKE does not transpose again.
@@ -94,9 +110,9 @@ T *read_matrix(const View<T> &v, int64_t batch, int64_t rows, int64_t cols,
   const int nb = v.rank - 2;
   const T *p = batch_base(v, nb, batch);
   const int64_t rs = v.strides[nb], cs = v.strides[nb + 1];
-  for (int64_t j = 0; j < cols; ++j)
-    for (int64_t i = 0; i < rows; ++i)
-      m[i + j * rows] = p[i * rs + j * cs];
+  forEachTile(rows, cols, [&](int64_t i, int64_t j) {
+    m[i + j * rows] = p[i * rs + j * cs];
+  });
   return m;
 }
 
@@ -113,9 +129,9 @@ void write_with(const View<T> &v, int nb, int64_t batch, int64_t rows,
     return;
   }
   const int64_t rs = v.strides[nb], cs = v.strides[nb + 1];
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      p[i * rs + j * cs] = T(value(i, j));
+  forEachTile(rows, cols, [&](int64_t i, int64_t j) {
+    p[i * rs + j * cs] = T(value(i, j));
+  });
 }
 
 /// Writes the column-major `rows` x `cols` matrix `m` (leading dimension

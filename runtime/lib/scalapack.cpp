@@ -223,28 +223,33 @@ template <class T> struct Distributed {
   T &at(int64_t i, int64_t j) { return data[r.local[i] + c.local[j] * lld]; }
 };
 
-/// Calls fn(i, j) for every pair of `rows` x `cols` (ascending global
-/// indices), tile by tile: the runs of indices of one `nb` block of each,
-/// row-major within a tile. Both sides of an exchange visit in this order;
-/// a tile of the rows and of the block-cyclic local array (column-major)
-/// stays in cache while it is transposed.
+/// A tile of a matrix: global rows [i0, i0 + ni) x columns [j0, j0 + nj),
+/// within one `nb` block of each (so consecutive in both layouts).
+struct Tile {
+  int64_t i0, ni, j0, nj;
+};
+
+/// Calls fn(tile) for the tiles covering `rows` x `cols` (ascending global
+/// indices): the runs of indices of one `nb` block of each, row runs outer.
+/// Both sides of an exchange visit in this order, each tile's elements
+/// row-major; a tile of the rows and of the block-cyclic local array
+/// (column-major) stays in cache while it is transposed.
 template <class F>
-void forEachInTiles(const std::vector<int64_t> &rows,
-                    const std::vector<int64_t> &cols, int nb, F fn) {
+void forEachTile(const std::vector<int64_t> &rows,
+                 const std::vector<int64_t> &cols, int nb, F fn) {
   auto runs = [nb](const std::vector<int64_t> &v) {
-    std::vector<size_t> starts;
+    std::vector<std::pair<int64_t, int64_t>> out; // (first, count)
     for (size_t k = 0; k < v.size(); ++k)
       if (k == 0 || v[k] / nb != v[k - 1] / nb)
-        starts.push_back(k);
-    starts.push_back(v.size());
-    return starts;
+        out.push_back({v[k], 1});
+      else
+        ++out.back().second;
+    return out;
   };
-  std::vector<size_t> rowRuns = runs(rows), colRuns = runs(cols);
-  for (size_t r = 0; r + 1 < rowRuns.size(); ++r)
-    for (size_t c = 0; c + 1 < colRuns.size(); ++c)
-      for (size_t i = rowRuns[r]; i < rowRuns[r + 1]; ++i)
-        for (size_t j = colRuns[c]; j < colRuns[c + 1]; ++j)
-          fn(rows[i], cols[j]);
+  auto rowRuns = runs(rows), colRuns = runs(cols);
+  for (auto [i0, ni] : rowRuns)
+    for (auto [j0, nj] : colRuns)
+      fn(Tile{i0, ni, j0, nj});
 }
 
 /// Global rows [first, first + count) of each rank in the default
@@ -258,36 +263,50 @@ std::vector<std::pair<int64_t, int64_t>> partition_of(int64_t n, int p) {
 
 /// Moves the matrix between this rank's rows `v` (the default partition)
 /// and its block-cyclic layout `m`: to the layout with `toCyclic`, back
-/// otherwise. Peer d = (row, col) of the grid exchanges the elements of
-/// the sender's rows that process row `row` owns in the columns process
-/// column `col` owns, in tiles (forEachInTiles): both sides know the order,
-/// so one MPI_Alltoallv of the data suffices.
+/// otherwise. With `transposed`, `m` holds the transpose of the rows'
+/// matrix: the rows are its columns, and each row's run of a block is one
+/// contiguous run of the column-major local array (no transposition in
+/// memory: routines that may work on the transpose use this). Peer
+/// d = (row, col) of the grid exchanges the elements of the sender's rows
+/// that its grid coordinate along the rows' axis owns, in the columns
+/// that its other coordinate owns, in tiles (forEachTile): both sides know
+/// the order, so one MPI_Alltoallv of the data suffices.
 template <class T>
 void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
-              int nb, bool toCyclic) {
+              int nb, bool toCyclic, bool transposed = false) {
   const int p = t.size;
-  const int64_t rows = static_cast<int64_t>(m.r.owner.size());
+  // The layout's axis of our rows and of our columns, and the process
+  // grid coordinate along each of every rank d.
+  const Cyclic &rowAxis = transposed ? m.c : m.r,
+               &colAxis = transposed ? m.r : m.c;
+  const int rowProcs = transposed ? g.q : g.p,
+            colProcs = transposed ? g.p : g.q;
+  auto rowCoord = [&](int d) { return transposed ? d % g.q : d / g.q; };
+  auto colCoord = [&](int d) { return transposed ? d / g.q : d % g.q; };
+  const int myRowCoord = rowCoord(t.rank), myColCoord = colCoord(t.rank);
+  const int64_t rows = static_cast<int64_t>(rowAxis.owner.size()),
+                cols = static_cast<int64_t>(colAxis.owner.size());
   auto parts = partition_of(rows, p);
   const int64_t first = parts[t.rank].first, count = parts[t.rank].second;
-  std::vector<std::vector<int64_t>> colsOf(g.q);
-  for (int c = 0; c < g.q; ++c)
-    colsOf[c] = m.c.owned(0, static_cast<int64_t>(m.c.owner.size()), c);
+  std::vector<std::vector<int64_t>> colsOf(colProcs);
+  for (int c = 0; c < colProcs; ++c)
+    colsOf[c] = colAxis.owned(0, cols, c);
   // Elements of my rows for peer d, and of my block for the rows of peer d.
   std::vector<int64_t> rowCounts(p), blockCounts(p);
-  std::vector<std::vector<int64_t>> myRowsFor(g.p), blockRowsOf(p);
-  for (int pr = 0; pr < g.p; ++pr)
-    myRowsFor[pr] = m.r.owned(first, first + count, pr);
+  std::vector<std::vector<int64_t>> myRowsFor(rowProcs), blockRowsOf(p);
+  for (int pr = 0; pr < rowProcs; ++pr)
+    myRowsFor[pr] = rowAxis.owned(first, first + count, pr);
   for (int s = 0; s < p; ++s)
-    blockRowsOf[s] =
-        m.r.owned(parts[s].first, parts[s].first + parts[s].second, g.row);
+    blockRowsOf[s] = rowAxis.owned(
+        parts[s].first, parts[s].first + parts[s].second, myRowCoord);
   // (This rank's own elements are copied directly, not sent.)
   for (int d = 0; d < p; ++d) {
     if (d == t.rank)
       continue;
-    rowCounts[d] = static_cast<int64_t>(myRowsFor[d / g.q].size()) *
-                   static_cast<int64_t>(colsOf[d % g.q].size());
+    rowCounts[d] = static_cast<int64_t>(myRowsFor[rowCoord(d)].size()) *
+                   static_cast<int64_t>(colsOf[colCoord(d)].size());
     blockCounts[d] = static_cast<int64_t>(blockRowsOf[d].size()) *
-                     static_cast<int64_t>(colsOf[g.col].size());
+                     static_cast<int64_t>(colsOf[myColCoord].size());
   }
   std::vector<int64_t> &sendCounts = toCyclic ? rowCounts : blockCounts,
                        &recvCounts = toCyclic ? blockCounts : rowCounts;
@@ -303,35 +322,60 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
   }
   std::vector<T> send(std::max<int64_t>(sendTotal, 1)),
       recv(std::max<int64_t>(recvTotal, 1));
-  auto element = [&](int64_t i, int64_t j) -> T & {
-    return v.base[(i - first) * v.strides[0] + j * v.strides[1]];
+  // A tile's first element in my rows and in my block, and the strides of
+  // a row and a column step in each.
+  const int64_t rs = v.strides[0], cs = v.strides[1];
+  const int64_t bs = transposed ? m.lld : 1, bcs = transposed ? 1 : m.lld;
+  auto inRows = [&](const Tile &t) {
+    return v.base + (t.i0 - first) * rs + t.j0 * cs;
   };
-  // Visits the elements exchanged with each peer in the agreed order:
-  // fn(peer, my element) over my rows (toward the layout) or over my block.
+  auto inBlock = [&](const Tile &t) {
+    return m.data.get() + rowAxis.local[t.i0] * bs + colAxis.local[t.j0] * bcs;
+  };
+  // Copies a tile between a buffer (row-major, advancing `buffer`) and an
+  // array of row stride `r` and column stride `c`.
+  auto pack = [](const Tile &t, const T *from, int64_t r, int64_t c,
+                 T *&buffer) {
+    for (int64_t i = 0; i < t.ni; ++i)
+      for (int64_t j = 0; j < t.nj; ++j)
+        *buffer++ = from[i * r + j * c];
+  };
+  auto unpack = [](const Tile &t, T *to, int64_t r, int64_t c,
+                   const T *&buffer) {
+    for (int64_t i = 0; i < t.ni; ++i)
+      for (int64_t j = 0; j < t.nj; ++j)
+        to[i * r + j * c] = *buffer++;
+  };
+  // Visits the tiles exchanged with each peer in the agreed order: over my
+  // rows (toward the layout) or over my block.
   auto visitRows = [&](auto fn) {
     for (int d = 0; d < p; ++d)
       if (d != t.rank)
-        forEachInTiles(myRowsFor[d / g.q], colsOf[d % g.q], nb,
-                       [&](int64_t i, int64_t j) { fn(element(i, j)); });
+        forEachTile(myRowsFor[rowCoord(d)], colsOf[colCoord(d)], nb, fn);
   };
   auto visitBlock = [&](auto fn) {
     for (int s = 0; s < p; ++s)
       if (s != t.rank)
-        forEachInTiles(blockRowsOf[s], colsOf[g.col], nb,
-                       [&](int64_t i, int64_t j) { fn(m.at(i, j)); });
+        forEachTile(blockRowsOf[s], colsOf[myColCoord], nb, fn);
   };
-  forEachInTiles(myRowsFor[g.row], colsOf[g.col], nb,
-                 [&](int64_t i, int64_t j) {
-                   if (toCyclic)
-                     m.at(i, j) = element(i, j);
-                   else
-                     element(i, j) = m.at(i, j);
-                 });
+  forEachTile(myRowsFor[myRowCoord], colsOf[myColCoord], nb,
+              [&](const Tile &tile) {
+                T *row = inRows(tile), *block = inBlock(tile);
+                for (int64_t i = 0; i < tile.ni; ++i)
+                  for (int64_t j = 0; j < tile.nj; ++j) {
+                    T &x = row[i * rs + j * cs], &y = block[i * bs + j * bcs];
+                    if (toCyclic)
+                      y = x;
+                    else
+                      x = y;
+                  }
+              });
   T *out = send.data();
   if (toCyclic)
-    visitRows([&](T &x) { *out++ = x; });
+    visitRows([&](const Tile &tile) { pack(tile, inRows(tile), rs, cs, out); });
   else
-    visitBlock([&](T &x) { *out++ = x; });
+    visitBlock(
+        [&](const Tile &tile) { pack(tile, inBlock(tile), bs, bcs, out); });
   stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_COLL_BYTES,
            sendTotal * static_cast<int64_t>(sizeof(T)));
   run_collective(t, "MPI_Alltoallv (a matrix to or from ScaLAPACK's layout)",
@@ -342,9 +386,11 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
                  });
   const T *in = recv.data();
   if (toCyclic)
-    visitBlock([&](T &x) { x = *in++; });
+    visitBlock(
+        [&](const Tile &tile) { unpack(tile, inBlock(tile), bs, bcs, in); });
   else
-    visitRows([&](T &x) { x = *in++; });
+    visitRows(
+        [&](const Tile &tile) { unpack(tile, inRows(tile), rs, cs, in); });
 }
 
 template <class T> using real_t = decltype(std::abs(T()));
@@ -385,8 +431,14 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   // processes.)
   const int64_t share = (n + std::max(g.p, g.q) - 1) / std::max(g.p, g.q);
   const int nb = static_cast<int>(std::min<int64_t>(block_size(), share));
+  // The LU and Cholesky routines work on the transpose of the matrix (no
+  // transposition in memory in the exchanges): det(A^T) = det(A),
+  // inv(A^T) = inv(A)^T, A x = b is A^T's transposed system, and the
+  // Cholesky factor of A^T = conj(A) (A Hermitian) from the other triangle
+  // is the transpose of A's. Eigenvectors are A's own.
+  const bool transposed = kind != kEigh && kind != kEigvalsh;
   Distributed<T> m(g, n, n, nb);
-  exchange(*t, g, a, m, nb, /*toCyclic=*/true);
+  exchange(*t, g, a, m, nb, /*toCyclic=*/true, transposed);
   const int ni = to_int(n, "matrix size"), one = 1;
   int info = 0;
   std::vector<int> ipiv(m.mloc + nb);
@@ -394,8 +446,10 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   switch (kind) {
   case kCholesky: {
     View<T> out = make_view<T>("l", q0, e0, Use::Out);
-    potrf<T>(flag ? "U" : "L", &ni, m.data.get(), &one, &one, m.desc, &info);
-    exchange(*t, g, out, m, nb, /*toCyclic=*/false);
+    // (A's lower triangle is the transpose's upper one: potrf "U" of the
+    // transpose reads it, and U^T = L.)
+    potrf<T>(flag ? "L" : "U", &ni, m.data.get(), &one, &one, m.desc, &info);
+    exchange(*t, g, out, m, nb, /*toCyclic=*/false, /*transposed=*/true);
     for (int64_t i = 0; i < count; ++i)
       for (int64_t j = 0; j < n; ++j)
         if (flag ? j < first + i : j > first + i)
@@ -414,7 +468,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     const int ki = to_int(k, "right-hand sides");
     if (info == 0 && k > 0) {
       int rinfo = 0;
-      getrs<T>("N", &ni, &ki, m.data.get(), &one, &one, m.desc, ipiv.data(),
+      getrs<T>("T", &ni, &ki, m.data.get(), &one, &one, m.desc, ipiv.data(),
                x.data.get(), &one, &one, x.desc, &rinfo);
       info = rinfo < 0 ? rinfo : info;
     }
@@ -437,7 +491,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
       getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(), work.data(),
                &lwork, iwork.data(), &liwork, &info);
     }
-    exchange(*t, g, out, m, nb, /*toCyclic=*/false);
+    exchange(*t, g, out, m, nb, /*toCyclic=*/false, /*transposed=*/true);
     break;
   }
   case kDet:

@@ -146,9 +146,14 @@ def test_generated_routines_on_one_split_matrix(case):
             np.testing.assert_allclose(v.conj().T @ v, np.eye(n),
                                        atol=rtol * 10 * max(n, 1))
         else:
+            # Only one triangle is read (numpy's lower one; the upper one
+            # for upper=True): the other holds junk.
             upper = routine == "cholesky_upper"
             want = np.linalg.cholesky(a)
-            check(xp.linalg.cholesky(x, upper=upper),
+            junk = np.triu(b[:, :1] * 7 + 99, 1).astype(dtype)
+            junked = a + (junk.T if upper else junk)
+            check(xp.linalg.cholesky(xp.asarray(junked, split=split),
+                                     upper=upper),
                   want.conj().T if upper else want, rtol=rtol)
     finally:
         del os.environ["IDTR_SCALAPACK_NB"]

@@ -81,10 +81,32 @@ LogicalResult BroadcastToOp::verify() {
   return success();
 }
 
+bool BroadcastToOp::keepsSourceDim(int64_t dim) {
+  NDArrayType source = getSource().getType(), result = getType();
+  int64_t axis = dim - (result.getRank() - source.getRank());
+  if (axis < 0)
+    return false;
+  // A static source size other than 1 is the target's (the verifier);
+  // a target of 1 takes a source of 1.
+  if (!source.isDynamicDim(axis) && source.getDimSize(axis) != 1)
+    return true;
+  if (result.getDimSize(dim) == 1)
+    return true;
+  if (!result.isDynamicDim(dim))
+    return false;
+  auto size =
+      getDynamicSizes()[result.getDynamicDimIndex(dim)].getDefiningOp<DimOp>();
+  return size && size.getSource() == getSource() &&
+         getConstantIntValue(size.getIndex()) == axis;
+}
+
 OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
-  if (getType().hasStaticShape() && getSource().getType() == getType())
-    return getSource();
-  return {};
+  if (getSource().getType() != getType())
+    return {};
+  for (int64_t d = 0, e = getType().getRank(); d < e; ++d)
+    if (getType().isDynamicDim(d) && !keepsSourceDim(d))
+      return {};
+  return getSource();
 }
 
 void BroadcastToOp::getCanonicalizationPatterns(RewritePatternSet &results,

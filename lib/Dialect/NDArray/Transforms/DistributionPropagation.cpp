@@ -45,14 +45,13 @@ bool imex::ndarray::detail::hasDistributedLowering(Operation *op) {
     return !llvm::is_contained(expand.getAxes(), 0);
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
     return !llvm::is_contained(squeeze.getAxes(), 0);
-  // broadcast_to that keeps dimension 0 (same rank, a static source size
-  // that is not broadcast): each rank broadcasts its rows.
+  // broadcast_to that keeps dimension 0 (same rank, dimension 0 not
+  // broadcast): each rank broadcasts its rows.
   if (auto broadcast = dyn_cast<BroadcastToOp>(op)) {
     auto source = cast<NDArrayType>(broadcast.getSource().getType());
     NDArrayType result = broadcast.getType();
     return source.getRank() == result.getRank() && source.getRank() > 0 &&
-           !source.isDynamicDim(0) &&
-           (source.getDimSize(0) != 1 || result.getDimSize(0) == 1);
+           broadcast.keepsSourceDim(0);
   }
   if (auto concat = dyn_cast<ConcatOp>(op))
     return concat.getAxis() != 0;

@@ -186,6 +186,24 @@ func.func @whole_view_by_size_operands(%a: !ndarray.ndarray<?x1xf64>, %n: index,
 
 // -----
 
+// A broadcast to the source's own sizes (its ndarray.dim) is the source; a
+// size that is only another value may broadcast a dimension of size 1.
+// CHECK-LABEL: func @broadcast_to_own_sizes
+// CHECK-SAME: (%[[A:[^:]*]]: !ndarray.ndarray<?x?xf64>, %[[N:[^:]*]]: index)
+// CHECK: %[[B:.*]] = ndarray.broadcast_to %[[A]](%{{.*}}, %[[N]])
+// CHECK-NEXT: return %[[A]], %[[B]]
+func.func @broadcast_to_own_sizes(%a: !ndarray.ndarray<?x?xf64>, %n: index) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = ndarray.dim %a, %c0 : !ndarray.ndarray<?x?xf64>
+  %d1 = ndarray.dim %a, %c1 : !ndarray.ndarray<?x?xf64>
+  %same = ndarray.broadcast_to %a(%d0, %d1) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %other = ndarray.broadcast_to %a(%d0, %n) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  return %same, %other : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>
+}
+
+// -----
+
 // A requested copy is never folded away.
 // CHECK-LABEL: func @copies_stay
 // CHECK: ndarray.reshape %{{.*}} copy

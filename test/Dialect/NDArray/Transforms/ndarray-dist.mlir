@@ -117,6 +117,22 @@ func.func @broadcasts(%x: !ndarray.ndarray<6x1xf64>) -> (tensor<6x3xf64>, tensor
 
 // -----
 
+// A dynamic dimension 0 sized by the source's own ndarray.dim is not
+// broadcast: each rank broadcasts its rows (other sizes may be anything).
+// CHECK-LABEL: func.func @broadcast_keeping_dynamic_rows
+// CHECK-NOT: dist.repartition
+// CHECK: ndarray.broadcast_to %{{.*}} : !ndarray.ndarray<?x?xf64, #dist.dist_env<{{.*}}>> -> !ndarray.ndarray<?x?xf64, #dist.dist_env<{{.*}}>>
+func.func @broadcast_keeping_dynamic_rows(%x: !ndarray.ndarray<?x?xf64>, %m: index) -> tensor<?x?xf64> {
+  %c0 = arith.constant 0 : index
+  %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %n = ndarray.dim %a, %c0 : !ndarray.ndarray<?x?xf64>
+  %b = ndarray.broadcast_to %a(%n, %m) : !ndarray.ndarray<?x?xf64> -> !ndarray.ndarray<?x?xf64>
+  %t = ndarray.to_tensor %b : !ndarray.ndarray<?x?xf64> -> tensor<?x?xf64>
+  return %t : tensor<?x?xf64>
+}
+
+// -----
+
 // Concatenation along dimension 0: this rank's block of the result (default
 // partition of the total rows) gets each operand's rows that fall into it,
 // by a repartition of the distributed operand to those rows and a slice of

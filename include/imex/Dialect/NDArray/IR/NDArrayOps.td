@@ -315,7 +315,9 @@ def NDArray_BroadcastToOp : NDArray_Op<"broadcast_to"> {
     Broadcasts `source` to the result shape with numpy's rules: dimensions
     are aligned at the end, and each source dimension is either 1 or the
     target size. `dynamic_sizes` gives one index per dynamic dimension of the
-    result. The result may share memory with `source`.
+    result. The result may share memory with `source`. A dynamic size that
+    is the source's own `ndarray.dim` at the aligned axis marks that axis as
+    not broadcast; a broadcast to the source's own shape folds to `source`.
 
     ```mlir
     %b = ndarray.broadcast_to %a : !ndarray.ndarray<4xf64> -> !ndarray.ndarray<3x4xf64>
@@ -331,6 +333,12 @@ def NDArray_BroadcastToOp : NDArray_Op<"broadcast_to"> {
   let hasVerifier = 1;
   let hasFolder = 1;
   let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// Whether result dimension `dim` is provably the source's size at the
+    /// aligned axis (the same static size other than 1, or a dynamic size
+    /// given as the source's `ndarray.dim`): nothing is broadcast along it.
+    bool keepsSourceDim(int64_t dim);
+  }];
 }
 
 def NDArray_PermuteDimsOp : NDArray_InferredOp<"permute_dims"> {
