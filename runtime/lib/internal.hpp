@@ -103,10 +103,15 @@ struct Team {
   // Cartesian communicators by grid extents (_idtr_grid_comm), owned.
   std::mutex grid_mu;
   std::map<std::vector<int>, MPI_Comm> grid_comms;
+  // Objects other libraries built over the team's communicator (a BLACS
+  // grid), kept between calls by name; their deleters free them with the
+  // Cartesian communicators. Guarded by grid_mu.
+  std::map<std::string, std::shared_ptr<void>> resources;
   bool is_local() const { return id == 0; }
 };
 
-/// Frees the team's Cartesian communicators (collective over the team).
+/// Frees the team's cached resources and Cartesian communicators
+/// (collective over the team).
 void free_grid_comms(Team &t);
 
 /// Look up a team (error if unknown). Initialises MPI for id >= 1. If
@@ -441,6 +446,33 @@ std::shared_ptr<Plan> build_reshape_plan(Team &t, const Rec &meta);
 Rec make_permute_meta(int d, const int64_t *gin, const int64_t *perm,
                       int64_t in_off, int64_t in_rows, int64_t out_rows);
 std::shared_ptr<Plan> build_permute_plan(Team &t, const Rec &meta);
+
+// ------------------------------------------------------------- scratch ---
+
+/// Slots of the scratch storage: one block each per thread.
+enum ScratchSlot : int {
+  kScratchMatrix,  // the working copy of the matrix
+  kScratchSecond,  // right-hand sides, eigenvalues or vectors, factors
+  kScratchThird,   // pivots, factors
+  kScratchFourth,  // factors
+  kScratchSend,    // an exchange's send buffer
+  kScratchReceive, // an exchange's receive buffer
+  kScratchSlots
+};
+
+/// Uninitialized storage of at least `bytes` bytes (at least 1) in `slot`,
+/// grown as needed and kept between calls, so that large working copies
+/// do not take fresh pages (zeroed by the kernel on first touch) at every
+/// call: on a small or medium matrix that costs as much as the routine.
+/// Valid until the next request of the slot on this thread.
+void *scratch_bytes(ScratchSlot slot, size_t bytes);
+template <class T> T *scratch(ScratchSlot slot, int64_t count) {
+  return static_cast<T *>(scratch_bytes(
+      slot, sizeof(T) * static_cast<size_t>(count > 1 ? count : 1)));
+}
+/// Frees the blocks of this thread larger than a bound (256 MiB): called
+/// after each routine, so that a very large matrix is not held.
+void trim_scratch();
 
 /// Validate that the (offset, rows) pairs of all ranks tile [0, n) in rank
 /// order (empty blocks may have any offset). Returns an error text or "".

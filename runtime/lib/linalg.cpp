@@ -43,37 +43,6 @@ template <class T> struct Real<std::complex<T>> {
 };
 template <class T> using real_t = typename Real<T>::type;
 
-/// Reusable scratch storage for the working copies, one block per slot
-/// and thread, grown as needed and kept between calls up to kKeptScratch
-/// bytes: LAPACK overwrites its inputs, and fresh pages for each call
-/// (zeroed by the kernel on first touch) would cost more than the routine
-/// on a small matrix. Uninitialized.
-struct ScratchBlock {
-  std::unique_ptr<char[]> data;
-  size_t bytes = 0;
-};
-constexpr size_t kKeptScratch = size_t(256) << 20;
-thread_local ScratchBlock scratchBlocks[4];
-
-template <class T> T *scratch(int slot, int64_t count) {
-  ScratchBlock &b = scratchBlocks[slot];
-  size_t bytes = sizeof(T) * std::max<int64_t>(count, 1);
-  if (b.bytes < bytes) {
-    b.data.reset(new char[bytes]);
-    b.bytes = bytes;
-  }
-  return reinterpret_cast<T *>(b.data.get());
-}
-
-/// Frees the scratch blocks larger than kKeptScratch.
-void trim_scratch() {
-  for (ScratchBlock &b : scratchBlocks)
-    if (b.bytes > kKeptScratch) {
-      b.data.reset();
-      b.bytes = 0;
-    }
-}
-
 /// The element pointer of batch index `batch` in view `v` whose first
 /// `nb` dimensions are the batch dimensions.
 template <class T> T *batch_base(const View<T> &v, int nb, int64_t batch) {
@@ -238,8 +207,9 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     // QR factors in place into m x max(n, q) columns (Q may have more
     // columns than `a`).
     const int64_t q = kind == kQr && flag ? m : k;
-    T *x = read_matrix(a, b, m, n,
-                       scratch<T>(0, m * (kind == kQr ? std::max(n, q) : n)));
+    T *x = read_matrix(
+        a, b, m, n,
+        scratch<T>(kScratchMatrix, m * (kind == kQr ? std::max(n, q) : n)));
     lapack_int info = 0;
     switch (kind) {
     case kCholesky: {
@@ -255,8 +225,8 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
       View<T> rhs = make_view<T>("b", r1, d1, Use::In);
       View<T> out = make_view<T>("x", q0, e0, Use::Out);
       int64_t nrhs = rhs.sizes[nb + 1];
-      T *y = read_matrix(rhs, b, n, nrhs, scratch<T>(1, n * nrhs));
-      lapack_int *ipiv = scratch<lapack_int>(2, n);
+      T *y = read_matrix(rhs, b, n, nrhs, scratch<T>(kScratchSecond, n * nrhs));
+      lapack_int *ipiv = scratch<lapack_int>(kScratchThird, n);
       if (n > 0 && nrhs > 0)
         info = gesv<T>(lo, n, nrhs, x, ldn, ipiv, y, ldn);
       write(out, nb, b, y, n, nrhs, n);
@@ -264,7 +234,7 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     }
     case kInv: {
       View<T> out = make_view<T>("inv", q0, e0, Use::Out);
-      lapack_int *ipiv = scratch<lapack_int>(2, n);
+      lapack_int *ipiv = scratch<lapack_int>(kScratchThird, n);
       if (n > 0) {
         info = getrf<T>(lo, n, n, x, ldn, ipiv);
         if (info == 0)
@@ -275,7 +245,7 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     }
     case kDet:
     case kSlogdet: {
-      lapack_int *ipiv = scratch<lapack_int>(2, n);
+      lapack_int *ipiv = scratch<lapack_int>(kScratchThird, n);
       if (n > 0)
         getrf<T>(lo, n, n, x, ldn, ipiv);
       T sign;
@@ -297,7 +267,7 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     }
     case kEigh:
     case kEigvalsh: {
-      R *w = scratch<R>(1, n);
+      R *w = scratch<R>(kScratchSecond, n);
       if (n > 0)
         info = eigh_lapack<T>(lo, kind == kEigh ? 'V' : 'N', 'L', n, x, ldn, w);
       View<R> values = make_view<R>("w", q0, e0, Use::Out);
@@ -308,7 +278,7 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     }
     case kQr: {
       // Q: m x q, R: q x n with q = k (reduced) or m (complete).
-      T *tau = scratch<T>(1, k);
+      T *tau = scratch<T>(kScratchSecond, k);
       if (m > 0 && n > 0)
         info = geqrf<T>(lo, m, n, x, ldm, tau);
       // R (the upper triangle of the factored matrix) before orgqr
@@ -329,9 +299,9 @@ int64_t linalg(const char *entry, int64_t kind, int64_t flag, int64_t r0,
     case kSvdvals: {
       const bool vectors = kind == kSvd, full = vectors && flag;
       const int64_t ucols = full ? m : k, vrows = full ? n : k;
-      R *s = scratch<R>(1, k);
-      T *u = vectors ? scratch<T>(2, m * ucols) : nullptr;
-      T *vt = vectors ? scratch<T>(3, vrows * n) : nullptr;
+      R *s = scratch<R>(kScratchSecond, k);
+      T *u = vectors ? scratch<T>(kScratchThird, m * ucols) : nullptr;
+      T *vt = vectors ? scratch<T>(kScratchFourth, vrows * n) : nullptr;
       const lapack_int ldu = vectors ? ldm : 1,
                        ldvt = vectors ? std::max<int64_t>(vrows, 1) : 1;
       if (k > 0)

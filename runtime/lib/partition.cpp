@@ -89,6 +89,7 @@ IDTR_EXPORT void _idtr_grid_block(int64_t ndims, const int64_t *gshape,
 
 void idtr::detail::free_grid_comms(Team &t) {
   std::lock_guard<std::mutex> lk(t.grid_mu);
+  t.resources.clear();
   for (auto &[dims, comm] : t.grid_comms)
     if (comm != MPI_COMM_NULL)
       MPI_Comm_free(&comm);

@@ -154,7 +154,7 @@ int block_size() {
 }
 
 /// The p x q BLACS grid of a team and this rank's place in it (row-major
-/// ranks, as MPI_Cart_create), for one call.
+/// ranks, as MPI_Cart_create); made once per team (grid_of).
 struct Grid {
   int handle = -1, context = -1, p = 1, q = 1, row = 0, col = 0;
   Grid(Team &t) {
@@ -175,6 +175,24 @@ struct Grid {
   Grid(const Grid &) = delete;
   Grid &operator=(const Grid &) = delete;
 };
+
+/// The team's BLACS grid, made at its first ScaLAPACK call (collective:
+/// every rank of the team calls the same routines) and kept with the
+/// team's resources.
+const Grid &grid_of(Team &t) {
+  std::shared_ptr<void> grid;
+  {
+    std::lock_guard<std::mutex> lock(t.grid_mu);
+    auto found = t.resources.find("blacs-grid");
+    if (found != t.resources.end())
+      return *static_cast<const Grid *>(found->second.get());
+  }
+  // (Outside the lock: _idtr_grid_dims takes it.)
+  grid = std::make_shared<Grid>(t);
+  std::lock_guard<std::mutex> lock(t.grid_mu);
+  t.resources["blacs-grid"] = grid;
+  return *static_cast<const Grid *>(grid.get());
+}
 
 /// Along one axis of `n` indices in blocks of `nb` over `procs` process
 /// rows (or columns): the owner and the local index of each global index.
@@ -203,16 +221,17 @@ struct Cyclic {
 template <class T> struct Distributed {
   Cyclic r, c;
   int64_t mloc = 0, nloc = 0, lld = 1;
-  std::unique_ptr<T[]> data; // (uninitialized: an exchange writes it)
+  T *data; // (scratch, uninitialized: an exchange writes it)
   int desc[9] = {};
-  Distributed(const Grid &g, int64_t rows, int64_t cols, int nb)
+  Distributed(const Grid &g, int64_t rows, int64_t cols, int nb,
+              ScratchSlot slot)
       : r(rows, nb, g.p), c(cols, nb, g.q) {
     for (int64_t i = 0; i < rows; ++i)
       mloc += r.owner[i] == g.row;
     for (int64_t j = 0; j < cols; ++j)
       nloc += c.owner[j] == g.col;
     lld = std::max<int64_t>(mloc, 1);
-    data.reset(new T[lld * std::max<int64_t>(nloc, 1)]);
+    data = scratch<T>(slot, lld * std::max<int64_t>(nloc, 1));
     int m = to_int(rows, "matrix rows"), n = to_int(cols, "matrix columns"),
         zero = 0, ld = to_int(lld, "local leading dimension"), info = 0;
     int context = g.context;
@@ -320,8 +339,8 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
     sendTotal += sendCounts[d];
     recvTotal += recvCounts[d];
   }
-  std::vector<T> send(std::max<int64_t>(sendTotal, 1)),
-      recv(std::max<int64_t>(recvTotal, 1));
+  T *send = scratch<T>(kScratchSend, sendTotal),
+    *recv = scratch<T>(kScratchReceive, recvTotal);
   // A tile's first element in my rows and in my block, and the strides of
   // a row and a column step in each.
   const int64_t rs = v.strides[0], cs = v.strides[1];
@@ -330,21 +349,33 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
     return v.base + (t.i0 - first) * rs + t.j0 * cs;
   };
   auto inBlock = [&](const Tile &t) {
-    return m.data.get() + rowAxis.local[t.i0] * bs + colAxis.local[t.j0] * bcs;
+    return m.data + rowAxis.local[t.i0] * bs + colAxis.local[t.j0] * bcs;
   };
-  // Copies a tile between a buffer (row-major, advancing `buffer`) and an
-  // array of row stride `r` and column stride `c`.
-  auto pack = [](const Tile &t, const T *from, int64_t r, int64_t c,
-                 T *&buffer) {
-    for (int64_t i = 0; i < t.ni; ++i)
-      for (int64_t j = 0; j < t.nj; ++j)
-        *buffer++ = from[i * r + j * c];
+  // Copies a tile from an array of row stride r and column stride c to
+  // another; rows are contiguous runs in both arrays of a transposed
+  // exchange (std::copy).
+  auto copyTile = [](const Tile &t, const T *from, int64_t fr, int64_t fc,
+                     T *to, int64_t tr, int64_t tc) {
+    for (int64_t i = 0; i < t.ni; ++i) {
+      const T *f = from + i * fr;
+      T *o = to + i * tr;
+      if (fc == 1 && tc == 1)
+        std::copy(f, f + t.nj, o);
+      else
+        for (int64_t j = 0; j < t.nj; ++j)
+          o[j * tc] = f[j * fc];
+    }
   };
-  auto unpack = [](const Tile &t, T *to, int64_t r, int64_t c,
-                   const T *&buffer) {
-    for (int64_t i = 0; i < t.ni; ++i)
-      for (int64_t j = 0; j < t.nj; ++j)
-        to[i * r + j * c] = *buffer++;
+  // A tile to or from a buffer (row-major, advancing `buffer`).
+  auto pack = [&](const Tile &t, const T *from, int64_t r, int64_t c,
+                  T *&buffer) {
+    copyTile(t, from, r, c, buffer, t.nj, 1);
+    buffer += t.ni * t.nj;
+  };
+  auto unpack = [&](const Tile &t, T *to, int64_t r, int64_t c,
+                    const T *&buffer) {
+    copyTile(t, buffer, t.nj, 1, to, r, c);
+    buffer += t.ni * t.nj;
   };
   // Visits the tiles exchanged with each peer in the agreed order: over my
   // rows (toward the layout) or over my block.
@@ -360,17 +391,12 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
   };
   forEachTile(myRowsFor[myRowCoord], colsOf[myColCoord], nb,
               [&](const Tile &tile) {
-                T *row = inRows(tile), *block = inBlock(tile);
-                for (int64_t i = 0; i < tile.ni; ++i)
-                  for (int64_t j = 0; j < tile.nj; ++j) {
-                    T &x = row[i * rs + j * cs], &y = block[i * bs + j * bcs];
-                    if (toCyclic)
-                      y = x;
-                    else
-                      x = y;
-                  }
+                if (toCyclic)
+                  copyTile(tile, inRows(tile), rs, cs, inBlock(tile), bs, bcs);
+                else
+                  copyTile(tile, inBlock(tile), bs, bcs, inRows(tile), rs, cs);
               });
-  T *out = send.data();
+  T *out = send;
   if (toCyclic)
     visitRows([&](const Tile &tile) { pack(tile, inRows(tile), rs, cs, out); });
   else
@@ -378,13 +404,12 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
         [&](const Tile &tile) { pack(tile, inBlock(tile), bs, bcs, out); });
   stat_add(IDTR_STAT_ALLTOALL, IDTR_CNT_COLL_BYTES,
            sendTotal * static_cast<int64_t>(sizeof(T)));
-  run_collective(t, "MPI_Alltoallv (a matrix to or from ScaLAPACK's layout)",
-                 [&] {
-                   return MPI_Alltoallv(send.data(), sc.data(), sd.data(),
-                                        mpi_type<T>(), recv.data(), rc.data(),
-                                        rd.data(), mpi_type<T>(), t.comm);
-                 });
-  const T *in = recv.data();
+  run_collective(
+      t, "MPI_Alltoallv (a matrix to or from ScaLAPACK's layout)", [&] {
+        return MPI_Alltoallv(send, sc.data(), sd.data(), mpi_type<T>(), recv,
+                             rc.data(), rd.data(), mpi_type<T>(), t.comm);
+      });
+  const T *in = recv;
   if (toCyclic)
     visitBlock(
         [&](const Tile &tile) { unpack(tile, inBlock(tile), bs, bcs, in); });
@@ -424,7 +449,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
       *make_view<R>("logabsdet", q1, e1, Use::Out).base = R(0);
     return 0;
   }
-  Grid g(*t);
+  const Grid &g = grid_of(*t);
   // (Blocks no larger than an even share of the matrix: every process row
   // and column gets some, which balances small matrices, and p?syevd's
   // workspace query is short for matrices of one block on several
@@ -437,7 +462,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   // Cholesky factor of A^T = conj(A) (A Hermitian) from the other triangle
   // is the transpose of A's. Eigenvectors are A's own.
   const bool transposed = kind != kEigh && kind != kEigvalsh;
-  Distributed<T> m(g, n, n, nb);
+  Distributed<T> m(g, n, n, nb, kScratchMatrix);
   exchange(*t, g, a, m, nb, /*toCyclic=*/true, transposed);
   const int ni = to_int(n, "matrix size"), one = 1;
   int info = 0;
@@ -448,7 +473,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     View<T> out = make_view<T>("l", q0, e0, Use::Out);
     // (A's lower triangle is the transpose's upper one: potrf "U" of the
     // transpose reads it, and U^T = L.)
-    potrf<T>(flag ? "L" : "U", &ni, m.data.get(), &one, &one, m.desc, &info);
+    potrf<T>(flag ? "L" : "U", &ni, m.data, &one, &one, m.desc, &info);
     exchange(*t, g, out, m, nb, /*toCyclic=*/false, /*transposed=*/true);
     for (int64_t i = 0; i < count; ++i)
       for (int64_t j = 0; j < n; ++j)
@@ -462,14 +487,14 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     if (rhs.rank != 2 || rhs.sizes[0] != count)
       fail("argument 'b': not this rank's rows of an n x k matrix");
     const int64_t k = rhs.sizes[1];
-    Distributed<T> x(g, n, k, nb);
+    Distributed<T> x(g, n, k, nb, kScratchSecond);
     exchange(*t, g, rhs, x, nb, /*toCyclic=*/true);
-    getrf<T>(&ni, &ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &info);
+    getrf<T>(&ni, &ni, m.data, &one, &one, m.desc, ipiv.data(), &info);
     const int ki = to_int(k, "right-hand sides");
     if (info == 0 && k > 0) {
       int rinfo = 0;
-      getrs<T>("T", &ni, &ki, m.data.get(), &one, &one, m.desc, ipiv.data(),
-               x.data.get(), &one, &one, x.desc, &rinfo);
+      getrs<T>("T", &ni, &ki, m.data, &one, &one, m.desc, ipiv.data(), x.data,
+               &one, &one, x.desc, &rinfo);
       info = rinfo < 0 ? rinfo : info;
     }
     exchange(*t, g, out, x, nb, /*toCyclic=*/false);
@@ -477,18 +502,18 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   }
   case kInv: {
     View<T> out = make_view<T>("inv", q0, e0, Use::Out);
-    getrf<T>(&ni, &ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &info);
+    getrf<T>(&ni, &ni, m.data, &one, &one, m.desc, ipiv.data(), &info);
     if (info == 0) {
       // (A workspace query, then the inversion.)
       int lwork = -1, liwork = -1, iquery = 0;
       T wquery{};
-      getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &wquery,
-               &lwork, &iquery, &liwork, &info);
+      getri<T>(&ni, m.data, &one, &one, m.desc, ipiv.data(), &wquery, &lwork,
+               &iquery, &liwork, &info);
       lwork = std::max(1, static_cast<int>(std::real(wquery)));
       liwork = std::max(1, iquery);
       std::vector<T> work(lwork);
       std::vector<int> iwork(liwork);
-      getri<T>(&ni, m.data.get(), &one, &one, m.desc, ipiv.data(), work.data(),
+      getri<T>(&ni, m.data, &one, &one, m.desc, ipiv.data(), work.data(),
                &lwork, iwork.data(), &liwork, &info);
     }
     exchange(*t, g, out, m, nb, /*toCyclic=*/false, /*transposed=*/true);
@@ -496,7 +521,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   }
   case kDet:
   case kSlogdet: {
-    getrf<T>(&ni, &ni, m.data.get(), &one, &one, m.desc, ipiv.data(), &info);
+    getrf<T>(&ni, &ni, m.data, &one, &one, m.desc, ipiv.data(), &info);
     // This rank's diagonal elements: their product with the row swaps'
     // signs (det), or their signs and log magnitudes (slogdet); then the
     // team's.
@@ -546,10 +571,9 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   case kEigh:
   case kEigvalsh: {
     View<R> values = make_view<R>("w", q0, e0, Use::Out);
-    Distributed<T> z(g, n, n, nb);
+    Distributed<T> z(g, n, n, nb, kScratchSecond);
     std::vector<R> w(n);
-    info =
-        eigh<T, R>(&ni, m.data.get(), m.desc, w.data(), z.data.get(), z.desc);
+    info = eigh<T, R>(&ni, m.data, m.desc, w.data(), z.data, z.desc);
     for (int64_t i = 0; i < n; ++i)
       values.base[i * values.strides[0]] = w[i];
     if (kind == kEigh) {
@@ -559,6 +583,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     break;
   }
   }
+  trim_scratch();
   if (info < 0)
     fail("ScaLAPACK rejected argument %d", -info);
   failed = info > 0;
