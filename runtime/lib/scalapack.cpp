@@ -1,5 +1,5 @@
 // Dense linear algebra of distruntime.matrix_linalg (cholesky, solve, inv,
-// det, slogdet, eigh, eigvalsh): one n x n matrix split
+// det, slogdet, eigh, eigvalsh; qr of an m x n matrix): one n x n matrix split
 // on rows over a team (the default partition), solved with ScaLAPACK on a
 // p x q BLACS grid of the team (the grid of _idtr_grid_dims, as split=(0, 1)
 // arrays use). Each matrix moves from the rows to ScaLAPACK's NB x NB
@@ -40,12 +40,28 @@ void descinit_(int *desc, const int *m, const int *n, const int *mb,
                  const int *desc, const int *ipiv, T *work, const int *lwork,  \
                  int *iwork, const int *liwork, int *info);                    \
   void P##potrf_(const char *uplo, const int *n, T *a, const int *ia,          \
-                 const int *ja, const int *desc, int *info);
+                 const int *ja, const int *desc, int *info);                   \
+  void P##geqrf_(const int *m, const int *n, T *a, const int *ia,              \
+                 const int *ja, const int *desc, T *tau, T *work,              \
+                 const int *lwork, int *info);                                 \
+  void P##lacpy_(const char *uplo, const int *m, const int *n, const T *a,     \
+                 const int *ia, const int *ja, const int *desca, T *b,         \
+                 const int *ib, const int *jb, const int *descb);
 IDTR_SCALAPACK_DECLARE(ps, float)
 IDTR_SCALAPACK_DECLARE(pd, double)
 IDTR_SCALAPACK_DECLARE(pc, std::complex<float>)
 IDTR_SCALAPACK_DECLARE(pz, std::complex<double>)
 #undef IDTR_SCALAPACK_DECLARE
+// Q of a QR factorization: p?orgqr (real), p?ungqr (complex).
+#define IDTR_SCALAPACK_DECLARE_ORGQR(P, NAME, T)                               \
+  void P##NAME##_(const int *m, const int *n, const int *k, T *a,              \
+                  const int *ia, const int *ja, const int *desc, const T *tau, \
+                  T *work, const int *lwork, int *info);
+IDTR_SCALAPACK_DECLARE_ORGQR(ps, orgqr, float)
+IDTR_SCALAPACK_DECLARE_ORGQR(pd, orgqr, double)
+IDTR_SCALAPACK_DECLARE_ORGQR(pc, ungqr, std::complex<float>)
+IDTR_SCALAPACK_DECLARE_ORGQR(pz, ungqr, std::complex<double>)
+#undef IDTR_SCALAPACK_DECLARE_ORGQR
 #define IDTR_SCALAPACK_DECLARE_SYEVD(P, T)                                     \
   void P##syevd_(const char *jobz, const char *uplo, const int *n, T *a,       \
                  const int *ia, const int *ja, const int *desca, T *w, T *z,   \
@@ -76,7 +92,8 @@ enum Routine : int64_t {
   kDet,
   kSlogdet,
   kEigh,
-  kEigvalsh
+  kEigvalsh,
+  kQr
 };
 
 // Per element type: the ScaLAPACK routine of each name.
@@ -95,7 +112,31 @@ IDTR_SCALAPACK(getrf)
 IDTR_SCALAPACK(getrs)
 IDTR_SCALAPACK(getri)
 IDTR_SCALAPACK(potrf)
+IDTR_SCALAPACK(geqrf)
+IDTR_SCALAPACK(lacpy)
 #undef IDTR_SCALAPACK
+
+template <class T, class... Args> void orgqr(Args... args) {
+  if constexpr (std::is_same_v<T, float>)
+    psorgqr_(args...);
+  else if constexpr (std::is_same_v<T, double>)
+    pdorgqr_(args...);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    pcungqr_(args...);
+  else
+    pzungqr_(args...);
+}
+
+/// Calls `routine(work, lwork)` twice: a workspace query (lwork -1), then
+/// with the workspace it asked for.
+template <class T, class F> void with_workspace(F routine) {
+  T query{};
+  int lwork = -1;
+  routine(&query, &lwork);
+  lwork = std::max(1, static_cast<int>(std::real(query)));
+  std::vector<T> work(lwork);
+  routine(work.data(), &lwork);
+}
 
 /// The eigenvalues `w` (ascending, on every process) and eigenvectors `z`
 /// (block-cyclic like `a`) of the Hermitian matrix `a` (its lower
@@ -303,8 +344,9 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
   auto rowCoord = [&](int d) { return transposed ? d % g.q : d / g.q; };
   auto colCoord = [&](int d) { return transposed ? d / g.q : d % g.q; };
   const int myRowCoord = rowCoord(t.rank), myColCoord = colCoord(t.rank);
+  // (The view may have fewer columns than the layout: Q's k of n.)
   const int64_t rows = static_cast<int64_t>(rowAxis.owner.size()),
-                cols = static_cast<int64_t>(colAxis.owner.size());
+                cols = v.sizes[1];
   auto parts = partition_of(rows, p);
   const int64_t first = parts[t.rank].first, count = parts[t.rank].second;
   std::vector<std::vector<int64_t>> colsOf(colProcs);
@@ -432,15 +474,25 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   View<T> a = make_view<T>("a", r0, d0, Use::In);
   if (a.rank != 2)
     fail("argument 'a': rows of a matrix need rank 2, not %d", a.rank);
+  if (kind < kCholesky || kind > kQr)
+    fail("unknown matrix routine %" PRId64, kind);
+  // The matrix is n x n, or m x n for QR (m: the team's rows).
   const int64_t n = a.sizes[1];
-  auto part = partition_of(n, t->size)[t->rank];
+  int64_t rowsTotal = a.sizes[0];
+  if (kind == kQr)
+    run_collective(*t, "MPI_Allreduce (matrix rows)", [&] {
+      return MPI_Allreduce(MPI_IN_PLACE, &rowsTotal, 1, MPI_INT64_T, MPI_SUM,
+                           t->comm);
+    });
+  const int64_t rowsM = kind == kQr ? rowsTotal : n;
+  auto part = partition_of(rowsM, t->size)[t->rank];
   const int64_t first = part.first, count = part.second;
   if (a.sizes[0] != count)
     fail("argument 'a': %" PRId64 " rows, not the %" PRId64
          " of the default partition of %" PRId64 " rows",
-         a.sizes[0], count, n);
-  if (kind < kCholesky || kind > kEigvalsh)
-    fail("unknown matrix routine %" PRId64, kind);
+         a.sizes[0], count, rowsM);
+  if (kind == kQr && std::min(rowsM, n) == 0)
+    return 0; // (empty Q columns and R rows)
   if (n == 0) {
     // (Empty outputs but the determinants.)
     if (kind == kDet || kind == kSlogdet)
@@ -454,15 +506,16 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   // and column gets some, which balances small matrices, and p?syevd's
   // workspace query is short for matrices of one block on several
   // processes.)
-  const int64_t share = (n + std::max(g.p, g.q) - 1) / std::max(g.p, g.q);
+  const int64_t share =
+      (std::max(rowsM, n) + std::max(g.p, g.q) - 1) / std::max(g.p, g.q);
   const int nb = static_cast<int>(std::min<int64_t>(block_size(), share));
   // The LU and Cholesky routines work on the transpose of the matrix (no
   // transposition in memory in the exchanges): det(A^T) = det(A),
   // inv(A^T) = inv(A)^T, A x = b is A^T's transposed system, and the
   // Cholesky factor of A^T = conj(A) (A Hermitian) from the other triangle
   // is the transpose of A's. Eigenvectors are A's own.
-  const bool transposed = kind != kEigh && kind != kEigvalsh;
-  Distributed<T> m(g, n, n, nb, kScratchMatrix);
+  const bool transposed = kind != kEigh && kind != kEigvalsh && kind != kQr;
+  Distributed<T> m(g, rowsM, n, nb, kScratchMatrix);
   exchange(*t, g, a, m, nb, /*toCyclic=*/true, transposed);
   const int ni = to_int(n, "matrix size"), one = 1;
   int info = 0;
@@ -566,6 +619,40 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
           singular ? -INFINITY : sums[0];
     }
     info = 0; // (a singular matrix has determinant 0: not a failure)
+    break;
+  }
+  case kQr: {
+    // Householder factors in place (p?geqrf); R, the upper trapezoid of
+    // the first k rows, copied to a k x n layout and moved to its rows;
+    // then Q, the first k columns, formed in place (p?orgqr / p?ungqr).
+    View<T> q = make_view<T>("q", q0, e0, Use::Out);
+    View<T> r = make_view<T>("r", q1, e1, Use::Out);
+    const int64_t k = std::min(rowsM, n);
+    auto rPart = partition_of(k, t->size)[t->rank];
+    if (q.rank != 2 || q.sizes[0] != count || q.sizes[1] < k)
+      fail("argument 'q': not this rank's rows of m x (at least k) columns");
+    if (r.rank != 2 || r.sizes[0] != rPart.second || r.sizes[1] != n)
+      fail("argument 'r': not this rank's rows of a k x n matrix");
+    const int mi = to_int(rowsM, "matrix rows"), ki = to_int(k, "min(m, n)");
+    std::vector<T> tau(m.nloc + nb);
+    with_workspace<T>([&](T *work, const int *lwork) {
+      geqrf<T>(&mi, &ni, m.data, &one, &one, m.desc, tau.data(), work, lwork,
+               &info);
+    });
+    Distributed<T> rm(g, k, n, nb, kScratchSecond);
+    lacpy<T>("U", &ki, &ni, m.data, &one, &one, m.desc, rm.data, &one, &one,
+             rm.desc);
+    exchange(*t, g, r, rm, nb, /*toCyclic=*/false);
+    for (int64_t i = 0; i < rPart.second; ++i)
+      for (int64_t j = 0; j < std::min(rPart.first + i, n); ++j)
+        r.base[i * r.strides[0] + j * r.strides[1]] = T(0);
+    with_workspace<T>([&](T *work, const int *lwork) {
+      orgqr<T>(&mi, &ki, &ki, m.data, &one, &one, m.desc, tau.data(), work,
+               lwork, &info);
+    });
+    View<T> qk = q;
+    qk.sizes[1] = k;
+    exchange(*t, g, qk, m, nb, /*toCyclic=*/false);
     break;
   }
   case kEigh:

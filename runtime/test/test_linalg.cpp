@@ -255,6 +255,93 @@ INSTANTIATE_TEST_SUITE_P(
                                          int64_t(7), int64_t(20)),
                        ::testing::Values("1", "3", "64")));
 
+/// Reduced QR of an m x n matrix split on rows (kind 7): this rank's rows
+/// of Q (the first k = min(m, n) of n columns) and of R (the default
+/// partition of k rows), gathered: Q R = A, Q^T Q = I, R upper triangular,
+/// and R equal to LAPACK's on the whole matrix up to the signs of its rows.
+class MatrixQr : public ::testing::TestWithParam<
+                     std::tuple<std::pair<int64_t, int64_t>, const char *>> {};
+
+TEST_P(MatrixQr, FactorsEqualLapackUpToSigns) {
+  auto [shape, nb] = GetParam();
+  auto [m, n] = shape;
+  setenv("IDTR_SCALAPACK_NB", nb, 1);
+  const int p = nprocs(), me = rank();
+  const int64_t k = std::min(m, n);
+  Part part = default_part(m, p), rPart = default_part(k, p);
+  const int64_t first = part.off[me], count = part.size[me];
+  Arr<double> whole({m, n}), rows({count, n}), q({count, n}),
+      r({rPart.size[me], n});
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      whole.at({i, j}) = matrixElement(i, j, std::max(m, n), false) +
+                         (i == j ? 0.0 : 0.1 * ((i * j) % 5));
+  for (int64_t i = 0; i < count; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      rows.at({i, j}) = whole.at({first + i, j});
+  EXPECT_EQ(_idtr_matrix_linalg_f64(1, 7, 0, rows.rank(), rows.d(), rows.rank(),
+                                    rows.d(), q.rank(), q.d(), r.rank(), r.d()),
+            0);
+  // (Every rank's rows of Q and R, gathered.)
+  auto gather = [&](Arr<double> &local, const Part &pt, int64_t rowsAll,
+                    int64_t keep) {
+    std::vector<double> mine, all(static_cast<size_t>(rowsAll * keep));
+    for (int64_t i = 0; i < pt.size[me]; ++i)
+      for (int64_t j = 0; j < keep; ++j)
+        mine.push_back(local.at({i, j}));
+    std::vector<int> counts(p), displs(p);
+    for (int s = 0; s < p; ++s) {
+      counts[s] = static_cast<int>(pt.size[s] * keep);
+      displs[s] = static_cast<int>(pt.off[s] * keep);
+    }
+    MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
+                   all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                   MPI_COMM_WORLD);
+    return all;
+  };
+  std::vector<double> qa = gather(q, part, m, k), ra = gather(r, rPart, k, n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double qr = 0;
+      for (int64_t l = 0; l < k; ++l)
+        qr += qa[i * k + l] * ra[l * n + j];
+      EXPECT_NEAR(qr, whole.at({i, j}), 1e-11 * std::max(m, n) * 4)
+          << "(Q R)[" << i << ", " << j << "]";
+    }
+  for (int64_t a = 0; a < k; ++a)
+    for (int64_t b = 0; b < k; ++b) {
+      double dot = 0;
+      for (int64_t i = 0; i < m; ++i)
+        dot += qa[i * k + a] * qa[i * k + b];
+      EXPECT_NEAR(dot, a == b ? 1.0 : 0.0, 1e-12 * std::max<int64_t>(m, 1) * 4);
+    }
+  // LAPACK's R (m x n input: Q m x k, R k x n).
+  Arr<double> wantQ({m, k}), wantR({k, n});
+  EXPECT_EQ(_idtr_linalg_f64(7, 0, whole.rank(), whole.d(), whole.rank(),
+                             whole.d(), wantQ.rank(), wantQ.d(), wantR.rank(),
+                             wantR.d(), wantR.rank(), wantR.d()),
+            0);
+  for (int64_t i = 0; i < k; ++i) {
+    double sign = wantR.at({i, i}) * ra[i * n + i] < 0 ? -1.0 : 1.0;
+    for (int64_t j = 0; j < n; ++j)
+      EXPECT_NEAR(ra[i * n + j], j < i ? 0.0 : sign * wantR.at({i, j}),
+                  1e-11 * std::max(m, n) * 4)
+          << "R[" << i << ", " << j << "]";
+  }
+  unsetenv("IDTR_SCALAPACK_NB");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    ShapesAndBlocks, MatrixQr,
+    ::testing::Combine(::testing::Values(std::pair<int64_t, int64_t>{0, 3},
+                                         std::pair<int64_t, int64_t>{3, 0},
+                                         std::pair<int64_t, int64_t>{1, 1},
+                                         std::pair<int64_t, int64_t>{2, 5},
+                                         std::pair<int64_t, int64_t>{7, 7},
+                                         std::pair<int64_t, int64_t>{20, 6},
+                                         std::pair<int64_t, int64_t>{6, 20}),
+                       ::testing::Values("1", "3", "64")));
+
 TEST(MatrixLinalgFailure, SingularMatrixFailsOnEveryRank) {
   const int64_t n = 5;
   Part part = default_part(n, nprocs());

@@ -378,13 +378,16 @@ IDTR_DECLARE_LINALG(c128, double)
  * int64_t _idtr_matrix_linalg_f64(int64_t team, int64_t kind, int64_t flag,
  *             (r,d) a, (r,d) b, (r,d) out0, (r,d) out1);
  *     The routine `kind` (0 cholesky, 1 solve, 2 inv, 3 det, 4 slogdet,
- *     5 eigh, 6 eigvalsh) on
+ *     5 eigh, 6 eigvalsh, 7 qr) on
  *     the n x n matrix split on rows over the team whose rows of the
  *     default partition on this rank are `a` (`b`: the rows of solve's
  *     right-hand sides, n x k). out0 receives this rank's rows of the matrix
  *     result (L or, with `flag`, U; X; A^-1), the determinant (the sign
  *     for slogdet, whose log|det| goes to out1) or the eigenvalues (eigh's
- *     eigenvectors' rows go to out1), on every rank. ScaLAPACK runs on the
+ *     eigenvectors' rows go to out1), on every rank. qr (reduced) takes an
+ *     m x n `a`: out0 gets this rank's rows of Q in its first k = min(m, n)
+ *     columns, out1 its rows of R (the default partition of k rows).
+ *     ScaLAPACK runs on the
  *     p x q grid of _idtr_grid_dims with blocks of IDTR_SCALAPACK_NB
  *     (default 64; at most ceil(n / max(p, q))); each matrix moves from the
  * rows to the block-cyclic layout and back by one MPI_Alltoallv. Returns the

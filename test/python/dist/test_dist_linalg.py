@@ -1,8 +1,8 @@
 """The linalg extension on distributed arrays (rows, columns, the 2-D
 grid): stacks split along the batch axis computed on each rank's matrices,
-cholesky/solve/inv/det/slogdet/eigh/eigvalsh of one split matrix by
-ScaLAPACK (the
-matrix moved to its block-cyclic layout and back), other routines on the
+cholesky/solve/inv/det/slogdet/eigh/eigvalsh and the reduced qr of one
+split matrix by ScaLAPACK (the matrix moved to its block-cyclic layout and
+back), other routines on the
 gathered matrices; every rank gets numpy's result; matrix products of split
 operands through BLAS on the local blocks."""
 
@@ -157,6 +157,46 @@ def test_generated_routines_on_one_split_matrix(case):
                   want.conj().T if upper else want, rtol=rtol)
     finally:
         del os.environ["IDTR_SCALAPACK_NB"]
+
+
+@st.composite
+def qr_cases(draw):
+    """A QR of an m x n matrix of any shape (tall, wide, empty, fewer rows
+    than ranks) in any distribution, either mode, every float and complex
+    dtype, blocks of 1 to 64."""
+    m = draw(st.sampled_from([0, 1, 2, 3, 7, draw(st.integers(1, 40))]))
+    n = draw(st.sampled_from([0, 1, 2, 5, draw(st.integers(1, 40))]))
+    dtype = draw(st.sampled_from([np.float64, np.float32, np.complex128,
+                                  np.complex64]))
+    split = draw(st.sampled_from(SPLITS))
+    mode = draw(st.sampled_from(["reduced", "complete"]))
+    block = draw(st.sampled_from(["1", "2", "5", "64"]))
+    return m, n, dtype, split, mode, block
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(qr_cases())
+def test_generated_qr_of_one_split_matrix(case):
+    """Q and R as numpy's up to the signs of R's rows (the phases of Q's
+    columns): Q R = A, Q^H Q = I, R upper triangular."""
+    m, n, dtype, split, mode, block = case
+    a = sample((m, n), dtype, seed=m * 41 + n, low=-1, high=1)
+    rtol = 2e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    os.environ["IDTR_SCALAPACK_NB"] = block
+    try:
+        q, r = xp.linalg.qr(xp.asarray(a, split=split), mode=mode)
+        q, r = q.to_numpy(), r.to_numpy()
+    finally:
+        del os.environ["IDTR_SCALAPACK_NB"]
+    want_q, want_r = np.linalg.qr(a, mode=mode)
+    assert q.shape == want_q.shape and r.shape == want_r.shape
+    assert q.dtype == want_q.dtype and r.dtype == want_r.dtype
+    scale = rtol * 10 * max(m, n, 1)
+    np.testing.assert_allclose(q @ r, a, atol=scale)
+    np.testing.assert_allclose(q.conj().T @ q, np.eye(q.shape[1]), atol=scale)
+    np.testing.assert_array_equal(np.tril(r, -1), 0)
+    np.testing.assert_allclose(np.abs(r), np.abs(want_r), atol=scale)
 
 
 @pytest.mark.parametrize("split", SPLITS, ids=str)

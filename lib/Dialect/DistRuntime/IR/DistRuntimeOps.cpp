@@ -242,14 +242,22 @@ LogicalResult OrderedReduceOp::verify() {
 LogicalResult MatrixLinalgOp::verify() {
   MatrixRoutine kind = getKind();
   size_t inputs = kind == MatrixRoutine::solve ? 2 : 1;
-  size_t results =
-      kind == MatrixRoutine::slogdet || kind == MatrixRoutine::eigh ? 3 : 2;
+  size_t results = kind == MatrixRoutine::slogdet ||
+                           kind == MatrixRoutine::eigh ||
+                           kind == MatrixRoutine::qr
+                       ? 3
+                       : 2;
   if (getInputs().size() != inputs || getResults().size() != results)
     return emitOpError("'")
            << stringifyMatrixRoutine(kind) << "' takes " << inputs
            << " input(s) and returns " << results
            << " result(s) (the last the status), got " << getInputs().size()
            << " and " << getResults().size();
+  size_t resultRows = kind == MatrixRoutine::qr ? 1 : 0;
+  if (getResultRows().size() != resultRows)
+    return emitOpError("'")
+           << stringifyMatrixRoutine(kind) << "' takes " << resultRows
+           << " 'rows' operand(s), got " << getResultRows().size();
   for (Value input : getInputs())
     if (failed(verifyLocalArray(*this, input.getType(), "input")))
       return failure();

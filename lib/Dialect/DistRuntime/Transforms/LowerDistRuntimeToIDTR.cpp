@@ -555,10 +555,12 @@ struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
       return memref::DimOp::create(rewriter, loc, buffer, d);
     };
     SmallVector<Value> outputs;
-    for (Value result : op.getResults().drop_back()) {
+    for (auto [i, result] : llvm::enumerate(op.getResults().drop_back())) {
       auto type = cast<NDArrayType>(result.getType());
       SmallVector<Value> sizes;
-      if (type.getRank() == 2)
+      if (op.getKind() == MatrixRoutine::qr && i == 1) // (R's rows)
+        sizes = {adaptor.getResultRows().front(), dim(a, 1)};
+      else if (type.getRank() == 2)
         sizes = {dim(a, 0), dim(inputs.back(), 1)};
       else if (type.getRank() == 1) // (eigenvalues)
         sizes = {dim(a, 1)};

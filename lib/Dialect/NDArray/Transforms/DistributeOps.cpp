@@ -505,10 +505,13 @@ LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
 /// (distruntime.matrix_linalg): each input's rows of the default partition
 /// (repartitioned if it has another, sliced if replicated) go to the
 /// runtime, which returns this rank's rows of a matrix result and the
-/// other results (0-d, eigenvalues) whole on every rank. False (nothing
-/// changed) for other routines and for results not split on rows.
+/// other results (0-d, eigenvalues) whole on every rank. The reduced QR
+/// of an m x n matrix: Q's rows as a's (the first k = min(m, n) of the
+/// runtime's n columns), R's rows of the default partition of k. False
+/// (nothing changed) for other routines and for results not split on rows.
 static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
-  if (op.getKind() > LinalgKind::eigvalsh)
+  bool qr = op.getKind() == LinalgKind::qr;
+  if (op.getKind() > LinalgKind::eigvalsh && !(qr && !op.getFlag()))
     return false;
   Type element =
       cast<NDArrayType>(op.getInputs().front().getType()).getElementType();
@@ -539,16 +542,39 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
     types.push_back(type.getRank() == 2 ? dist::getRowsType(type)
                                         : dist::withoutDistEnv(type));
   }
+  // QR: R's k rows and this rank's part of them; Q's local block has n
+  // columns of which the first k are Q's.
+  Value k, rFirst, rCount;
+  SmallVector<Value> resultRows;
+  if (qr) {
+    Value n = dist::getDimValue(b, loc, op.getInputs().front(), 1);
+    k = arith::MinUIOp::create(b, loc, rows, n);
+    std::tie(rFirst, rCount) = dist::createDefaultPartition(b, loc, team, k);
+    resultRows.push_back(rCount);
+    types[0] = NDArrayType::get({ShapedType::kDynamic, ShapedType::kDynamic},
+                                cast<NDArrayType>(types[0]).getElementType());
+  }
   auto local = distruntime::MatrixLinalgOp::create(
       b, loc, types,
       distruntime::MatrixRoutineAttr::get(
           b.getContext(),
           static_cast<distruntime::MatrixRoutine>(op.getKind())),
-      inputs, op.getFlagAttr(), b.getI64IntegerAttr(team));
-  for (auto [result, value] : llvm::zip(op.getResults(), local.getResults())) {
+      inputs, resultRows, op.getFlagAttr(), b.getI64IntegerAttr(team));
+  for (auto [i, result, value] :
+       llvm::enumerate(op.getResults(), local.getResults())) {
     Type type = result.getType();
     Value replacement = value;
-    if (cast<NDArrayType>(type).getRank() == 2)
+    if (qr && i == 0) {
+      auto qType = dist::getRowsType(cast<NDArrayType>(type));
+      SmallVector<OpFoldResult> zeros(2, b.getIndexAttr(0)),
+          ones(2, b.getIndexAttr(1)), sizes{count, k};
+      if (!qType.isDynamicDim(1)) // (k static in the type)
+        sizes[1] = b.getIndexAttr(qType.getDimSize(1));
+      Value q = SubviewOp::create(b, loc, qType, value, zeros, sizes, ones);
+      replacement = bindOwnedRows(b, loc, type, q, first, rows, q);
+    } else if (qr && i == 1) {
+      replacement = bindOwnedRows(b, loc, type, value, rFirst, k, value);
+    } else if (cast<NDArrayType>(type).getRank() == 2)
       replacement = bindOwnedRows(b, loc, type, value, first, rows, value);
     else if (dist::getDistEnv(type))
       replacement = dist::createDistribute(b, loc, value, team, type);

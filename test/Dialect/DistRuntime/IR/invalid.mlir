@@ -489,6 +489,14 @@ func.func @matrix_linalg_arity(%a: !ndarray.ndarray<?x4xf64>) {
 
 // -----
 
+func.func @matrix_linalg_qr_rows(%a: !ndarray.ndarray<?x4xf64>) {
+  // expected-error @+1 {{'qr' takes 1 'rows' operand(s), got 0}}
+  %q:3 = distruntime.matrix_linalg qr %a team = 1 : (!ndarray.ndarray<?x4xf64>) -> (!ndarray.ndarray<?x4xf64>, !ndarray.ndarray<?x4xf64>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
 func.func @matrix_linalg_integer(%a: !ndarray.ndarray<?x4xi64>) {
   // expected-error @+1 {{matrices must be f32, f64, complex<f32> or complex<f64>, not 'i64'}}
   %x, %s = distruntime.matrix_linalg inv %a team = 1 : (!ndarray.ndarray<?x4xi64>) -> (!ndarray.ndarray<?x4xi64>, !ndarray.ndarray<i64>)

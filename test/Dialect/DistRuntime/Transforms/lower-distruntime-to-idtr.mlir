@@ -538,3 +538,21 @@ func.func @matrix_solve(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?x
   %x, %s = distruntime.matrix_linalg solve %a, %b team = 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
   return %x, %s : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>
 }
+
+// -----
+
+// QR: Q's block has a's rows and columns (the runtime writes the first
+// min(m, n)); R's has the 'rows' operand's rows and a's columns.
+// CHECK-LABEL: func.func @matrix_qr
+// CHECK-SAME: %{{[^:]*}}: !ndarray.ndarray<?x?xf64>, %[[K:[^:]*]]: index
+// CHECK: %[[A:.*]] = bufferization.to_buffer %{{.*}} {distruntime.read = 0
+// CHECK: %[[ROWS:.*]] = memref.dim %[[A]], %c0
+// CHECK: %[[COLS:.*]] = memref.dim %[[A]], %c1
+// CHECK: memref.alloc(%[[ROWS]], %[[COLS]]) : memref<?x?xf64>
+// CHECK: %[[RCOLS:.*]] = memref.dim %[[A]], %c1
+// CHECK: memref.alloc(%[[K]], %[[RCOLS]]) : memref<?x?xf64>
+// CHECK: call @_idtr_matrix_linalg_f64(%c1_i64, %c7_i64
+func.func @matrix_qr(%a: !ndarray.ndarray<?x?xf64>, %k: index) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>) {
+  %q, %r, %s = distruntime.matrix_linalg qr %a rows(%k) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
+  return %q, %r, %s : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>
+}

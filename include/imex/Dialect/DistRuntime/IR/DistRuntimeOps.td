@@ -89,7 +89,7 @@ def DistRuntime_MatrixRoutine : I32Enum<"MatrixRoutine",
     "kinds)", [
   I32EnumCase<"cholesky", 0>, I32EnumCase<"solve", 1>, I32EnumCase<"inv", 2>,
   I32EnumCase<"det", 3>, I32EnumCase<"slogdet", 4>, I32EnumCase<"eigh", 5>,
-  I32EnumCase<"eigvalsh", 6>]> {
+  I32EnumCase<"eigvalsh", 6>, I32EnumCase<"qr", 7>]> {
   let cppNamespace = "::imex::distruntime";
 }
 
@@ -305,7 +305,7 @@ def DistRuntime_OrderedReduceOp : DistRuntime_Op<"ordered_reduce", [
 }
 
 def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
-    DistRuntime_Communicates]> {
+    DistRuntime_Communicates, AttrSizedOperandSegments]> {
   let summary = "a dense linear algebra routine on one matrix split on rows";
   let description = [{
     `ndarray.linalg` on a single n x n matrix split over `team`: each input
@@ -318,6 +318,12 @@ def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
     number of matrices the routine failed on (0 or 1), the same on every
     rank. Element types f32, f64, complex<f32>, complex<f64>; log|det| and
     eigenvalues are real.
+
+    `qr` (reduced) takes an m x n matrix `a` of any shape and one
+    `result_rows` operand: this rank's row count of the default partition
+    of R's k = min(m, n) rows. Its results are this rank's rows of Q, m x k,
+    in the first k of n columns (the others are not written), and its rows
+    of R, k x n.
     Collective and synchronous; lowered to `_idtr_matrix_linalg_<T>`:
     ScaLAPACK on a p x q grid of the team (`MPI_Dims_create`), the matrices
     moved to its block-cyclic layout and back by one all-to-all each.
@@ -325,15 +331,17 @@ def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
     ```mlir
     %x, %s = distruntime.matrix_linalg solve %a, %b team = 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
     %d, %t = distruntime.matrix_linalg det %a team = 1 : (!ndarray.ndarray<?x8xf32>) -> (!ndarray.ndarray<f32>, !ndarray.ndarray<i64>)
+    %q, %r, %u = distruntime.matrix_linalg qr %a rows(%k) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
     ```
   }];
   let arguments = (ins DistRuntime_MatrixRoutineAttr:$kind,
                        Arg<Variadic<DistRuntime_Array>, "", [MemRead]>:$inputs,
+                       Variadic<Index>:$result_rows,
                        UnitAttr:$flag, DistRuntime_TeamAttr:$team);
   let results = (outs Res<Variadic<DistRuntime_Array>, "", [MemAlloc]>:$results);
   let assemblyFormat = [{
-    $kind $inputs (`flag` $flag^)? `team` `=` $team attr-dict `:`
-    functional-type($inputs, $results)
+    $kind $inputs (`rows` `(` $result_rows^ `)`)? (`flag` $flag^)?
+    `team` `=` $team attr-dict `:` functional-type($inputs, $results)
   }];
   let hasVerifier = 1;
 }
