@@ -21,6 +21,8 @@
            ranks (dist_solve.py: ScaLAPACK through the runtime, with the
            moves to and from its layout) vs ScaLAPACK's pdgesv from C on
            data already in its layout (pdgesv_reference.c)
+  dist qr  the reduced QR of an n x n float64 matrix split on rows
+           (dist_qr.py) vs pdgeqrf + pdorgqr from C (pdgeqrf_reference.c)
   dist fft the same fftn of an array split on rows at --ranks ranks
            (dist_fft.py under mpirun) vs FFTW-MPI from C on the same ranks
            (fftw_mpi_reference.c, its slab decomposition)
@@ -193,6 +195,20 @@ def bench_dist_solve(python, n, reps, ranks, reference):
           f"{t_ref / t_ours:5.2f}", flush=True)
 
 
+def bench_dist_qr(python, n, reps, ranks, reference):
+    (t_ours, sum_ours), (t_ref, sum_ref) = run_distributed(
+        ranks, python, "dist_qr.py", reference, n, reps)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from dist_solve import operands
+    a, _ = operands(n)
+    want = np.abs(np.linalg.qr(a)[1]).sum()
+    for got in (sum_ours, sum_ref):
+        assert np.isclose(got, want, rtol=1e-9), (got, want)
+    print(f"dist qr {n}x{n} f64 on {ranks} ranks (split=0): ours "
+          f"{t_ours:8.4f} s  scalapack-pdgeqrf+pdorgqr {t_ref:8.4f} s  "
+          f"ref/ours {t_ref / t_ours:5.2f}", flush=True)
+
+
 def bench_dist_fft(python, rank, n, reps, ranks, reference):
     (t_ours, sum_ours), (t_ref, sum_ref) = run_distributed(
         ranks, python, "dist_fft.py", reference, rank, n, reps)
@@ -234,6 +250,10 @@ def main():
                         help="the pdgesv_reference executable")
     parser.add_argument("--dist-solve-sizes", default="2048",
                         help="distributed solve sizes")
+    parser.add_argument("--pdgeqrf-reference",
+                        help="the pdgeqrf_reference executable")
+    parser.add_argument("--dist-qr-sizes", default="2048",
+                        help="distributed QR sizes")
     parser.add_argument("--fftw-mpi-reference",
                         help="the fftw_mpi_reference executable")
     parser.add_argument("--dist-fft-sizes", default="2048:2,128:3",
@@ -262,6 +282,10 @@ def main():
         for n in map(int, filter(None, args.dist_solve_sizes.split(","))):
             bench_dist_solve(args.python, n, args.reps, args.ranks,
                              args.pdgesv_reference)
+    if args.pdgeqrf_reference:
+        for n in map(int, filter(None, args.dist_qr_sizes.split(","))):
+            bench_dist_qr(args.python, n, args.reps, args.ranks,
+                          args.pdgeqrf_reference)
     if args.fftw_mpi_reference:
         for spec in filter(None, args.dist_fft_sizes.split(",")):
             n, rank = map(int, spec.split(":"))

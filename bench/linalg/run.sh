@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Python frontend and the C references (gemm_reference.c with
 # OpenBLAS, lapack_reference.c with LAPACKE, fft_reference.c with FFTW3,
-# pdgemm_reference.c and pdgesv_reference.c with ScaLAPACK,
+# pdgemm_reference.c, pdgesv_reference.c and pdgeqrf_reference.c with ScaLAPACK,
 # fftw_mpi_reference.c with FFTW-MPI),
 # then runs bench/linalg/run.py with every BLAS on the same thread count
 # (options are passed through), e.g.
@@ -24,6 +24,8 @@ mpicc -O2 -o "$BUILD_DIR/bench-pdgemm-reference" \
   bench/linalg/pdgemm_reference.c -lscalapack-openmpi -lopenblas -lm
 mpicc -O2 -o "$BUILD_DIR/bench-pdgesv-reference" \
   bench/linalg/pdgesv_reference.c -lscalapack-openmpi -lopenblas -lm
+mpicc -O2 -o "$BUILD_DIR/bench-pdgeqrf-reference" \
+  bench/linalg/pdgeqrf_reference.c -lscalapack-openmpi -lopenblas -lm
 mpicc -O2 -o "$BUILD_DIR/bench-fftw-mpi-reference" \
   bench/linalg/fftw_mpi_reference.c -lfftw3_mpi -lfftw3
 threads=1
@@ -38,4 +40,5 @@ exec /usr/bin/python3 bench/linalg/run.py --python "$BUILD_DIR/python" \
   --fft-reference "$BUILD_DIR/bench-fft-reference" \
   --pdgemm-reference "$BUILD_DIR/bench-pdgemm-reference" \
   --pdgesv-reference "$BUILD_DIR/bench-pdgesv-reference" \
+  --pdgeqrf-reference "$BUILD_DIR/bench-pdgeqrf-reference" \
   --fftw-mpi-reference "$BUILD_DIR/bench-fftw-mpi-reference" "$@"
