@@ -62,6 +62,19 @@ IDTR_SCALAPACK_DECLARE_ORGQR(pd, orgqr, double)
 IDTR_SCALAPACK_DECLARE_ORGQR(pc, ungqr, std::complex<float>)
 IDTR_SCALAPACK_DECLARE_ORGQR(pz, ungqr, std::complex<double>)
 #undef IDTR_SCALAPACK_DECLARE_ORGQR
+// Singular values: p?gesvd (complex: with a real workspace).
+#define IDTR_SCALAPACK_DECLARE_GESVD(P, T, R, ...)                             \
+  void P##gesvd_(const char *jobu, const char *jobvt, const int *m,            \
+                 const int *n, T *a, const int *ia, const int *ja,             \
+                 const int *desca, R *s, T *u, const int *iu, const int *ju,   \
+                 const int *descu, T *vt, const int *ivt, const int *jvt,      \
+                 const int *descvt, T *work, const int *lwork,                 \
+                 __VA_ARGS__ int *info);
+IDTR_SCALAPACK_DECLARE_GESVD(ps, float, float)
+IDTR_SCALAPACK_DECLARE_GESVD(pd, double, double)
+IDTR_SCALAPACK_DECLARE_GESVD(pc, std::complex<float>, float, float *rwork, )
+IDTR_SCALAPACK_DECLARE_GESVD(pz, std::complex<double>, double, double *rwork, )
+#undef IDTR_SCALAPACK_DECLARE_GESVD
 #define IDTR_SCALAPACK_DECLARE_SYEVD(P, T)                                     \
   void P##syevd_(const char *jobz, const char *uplo, const int *n, T *a,       \
                  const int *ia, const int *ja, const int *desca, T *w, T *z,   \
@@ -93,7 +106,9 @@ enum Routine : int64_t {
   kSlogdet,
   kEigh,
   kEigvalsh,
-  kQr
+  kQr,
+  kSvd,
+  kSvdvals
 };
 
 // Per element type: the ScaLAPACK routine of each name.
@@ -125,6 +140,41 @@ template <class T, class... Args> void orgqr(Args... args) {
     pcungqr_(args...);
   else
     pzungqr_(args...);
+}
+
+/// The singular values `s` (descending, on every process) of `a`
+/// (overwritten): p?gesvd without vectors after a workspace query.
+template <class T, class R>
+int singular_values(const int *m, const int *n, T *a, const int *desca, R *s) {
+  const int one = 1;
+  int info = 0, lwork = -1;
+  T wquery{};
+  // (A real workspace of at least 1 + 4 max(m, n) for the complex routines;
+  // U and VT are not referenced.)
+  std::vector<R> rwork(1 + 4 * static_cast<size_t>(std::max(*m, *n)) + 64);
+  auto call = [&](T *work) {
+    if constexpr (std::is_same_v<T, float>)
+      psgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
+               desca, nullptr, &one, &one, desca, work, &lwork, &info);
+    else if constexpr (std::is_same_v<T, double>)
+      pdgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
+               desca, nullptr, &one, &one, desca, work, &lwork, &info);
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      pcgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
+               desca, nullptr, &one, &one, desca, work, &lwork, rwork.data(),
+               &info);
+    else
+      pzgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
+               desca, nullptr, &one, &one, desca, work, &lwork, rwork.data(),
+               &info);
+  };
+  call(&wquery);
+  if (info != 0)
+    return info;
+  lwork = static_cast<int>(std::real(wquery) * 1.25) + 1024;
+  std::vector<T> work(lwork);
+  call(work.data());
+  return info;
 }
 
 /// Calls `routine(work, lwork)` twice: a workspace query (lwork -1), then
@@ -198,12 +248,8 @@ int block_size() {
 /// ranks, as MPI_Cart_create); made once per team (grid_of).
 struct Grid {
   int handle = -1, context = -1, p = 1, q = 1, row = 0, col = 0;
-  Grid(Team &t) {
-    int64_t dims[2] = {0, 0};
-    _idtr_grid_dims(t.id, 2, dims);
-    p = static_cast<int>(dims[0]);
-    q = static_cast<int>(dims[1]);
-    handle = Csys2blacs_handle(t.comm);
+  Grid(MPI_Comm comm, int rows_, int cols_) : p(rows_), q(cols_) {
+    handle = Csys2blacs_handle(comm);
     context = handle;
     Cblacs_gridinit(&context, "Row", p, q);
     int rows, cols;
@@ -217,22 +263,29 @@ struct Grid {
   Grid &operator=(const Grid &) = delete;
 };
 
-/// The team's BLACS grid, made at its first ScaLAPACK call (collective:
-/// every rank of the team calls the same routines) and kept with the
-/// team's resources.
-const Grid &grid_of(Team &t) {
-  std::shared_ptr<void> grid;
+/// The team's BLACS grid (with `self`: a 1 x 1 grid of this process
+/// alone), made at its first ScaLAPACK call (collective: every rank of the
+/// team calls the same routines) and kept with the team's resources.
+const Grid &grid_of(Team &t, bool self = false) {
+  const char *name = self ? "blacs-self-grid" : "blacs-grid";
   {
     std::lock_guard<std::mutex> lock(t.grid_mu);
-    auto found = t.resources.find("blacs-grid");
+    auto found = t.resources.find(name);
     if (found != t.resources.end())
       return *static_cast<const Grid *>(found->second.get());
   }
   // (Outside the lock: _idtr_grid_dims takes it.)
-  grid = std::make_shared<Grid>(t);
+  int64_t dims[2] = {1, 1};
+  if (!self) {
+    dims[0] = dims[1] = 0;
+    _idtr_grid_dims(t.id, 2, dims);
+  }
+  auto grid = std::make_shared<Grid>(self ? MPI_COMM_SELF : t.comm,
+                                     static_cast<int>(dims[0]),
+                                     static_cast<int>(dims[1]));
   std::lock_guard<std::mutex> lock(t.grid_mu);
-  t.resources["blacs-grid"] = grid;
-  return *static_cast<const Grid *>(grid.get());
+  t.resources[name] = grid;
+  return *grid;
 }
 
 /// Along one axis of `n` indices in blocks of `nb` over `procs` process
@@ -474,25 +527,26 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   View<T> a = make_view<T>("a", r0, d0, Use::In);
   if (a.rank != 2)
     fail("argument 'a': rows of a matrix need rank 2, not %d", a.rank);
-  if (kind < kCholesky || kind > kQr)
+  if (kind < kCholesky || kind > kSvdvals || kind == kSvd)
     fail("unknown matrix routine %" PRId64, kind);
   // The matrix is n x n, or m x n for QR (m: the team's rows).
   const int64_t n = a.sizes[1];
   int64_t rowsTotal = a.sizes[0];
-  if (kind == kQr)
+  const bool rectangular = kind == kQr || kind == kSvdvals;
+  if (rectangular)
     run_collective(*t, "MPI_Allreduce (matrix rows)", [&] {
       return MPI_Allreduce(MPI_IN_PLACE, &rowsTotal, 1, MPI_INT64_T, MPI_SUM,
                            t->comm);
     });
-  const int64_t rowsM = kind == kQr ? rowsTotal : n;
+  const int64_t rowsM = rectangular ? rowsTotal : n;
   auto part = partition_of(rowsM, t->size)[t->rank];
   const int64_t first = part.first, count = part.second;
   if (a.sizes[0] != count)
     fail("argument 'a': %" PRId64 " rows, not the %" PRId64
          " of the default partition of %" PRId64 " rows",
          a.sizes[0], count, rowsM);
-  if (kind == kQr && std::min(rowsM, n) == 0)
-    return 0; // (empty Q columns and R rows)
+  if (rectangular && std::min(rowsM, n) == 0)
+    return 0; // (empty Q columns, R rows or singular values)
   if (n == 0) {
     // (Empty outputs but the determinants.)
     if (kind == kDet || kind == kSlogdet)
@@ -514,8 +568,10 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   // inv(A^T) = inv(A)^T, A x = b is A^T's transposed system, and the
   // Cholesky factor of A^T = conj(A) (A Hermitian) from the other triangle
   // is the transpose of A's. Eigenvectors are A's own.
+  // Singular values are the transpose's too.
   const bool transposed = kind != kEigh && kind != kEigvalsh && kind != kQr;
-  Distributed<T> m(g, rowsM, n, nb, kScratchMatrix);
+  Distributed<T> m(g, transposed ? n : rowsM, transposed ? rowsM : n, nb,
+                   kScratchMatrix);
   exchange(*t, g, a, m, nb, /*toCyclic=*/true, transposed);
   const int ni = to_int(n, "matrix size"), one = 1;
   int info = 0;
@@ -653,6 +709,44 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     View<T> qk = q;
     qk.sizes[1] = k;
     exchange(*t, g, qk, m, nb, /*toCyclic=*/false);
+    break;
+  }
+  case kSvdvals: {
+    View<R> values = make_view<R>("s", q0, e0, Use::Out);
+    const int64_t k = std::min(rowsM, n);
+    if (values.rank != 1 || values.sizes[0] < k)
+      fail("argument 's': not a vector of at least min(m, n) elements");
+    std::vector<R> sv(k);
+    // (p?gesvd of the transpose, n x m: the layout holds A^T.)
+    const int mi = to_int(rowsM, "matrix rows");
+    if (k >= std::max(g.p, g.q) * static_cast<int64_t>(nb)) {
+      info = singular_values<T, R>(&ni, &mi, m.data, m.desc, sv.data());
+    } else {
+      // A matrix smaller than the grid's blocks (p?gesvd reports
+      // heterogeneous results when processes hold none of it): gathered,
+      // the same values computed by each process on its own 1 x 1 grid.
+      const Grid &self = grid_of(*t, /*self=*/true);
+      Distributed<T> whole(self, n, rowsM, 64, kScratchSecond);
+      std::vector<T> mine(static_cast<size_t>(count * n));
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          mine[i * n + j] = a.base[i * a.strides[0] + j * a.strides[1]];
+      std::vector<int> counts(t->size), displs(t->size);
+      auto parts = partition_of(rowsM, t->size);
+      for (int r = 0; r < t->size; ++r) {
+        counts[r] = to_int(parts[r].second * n, "matrix elements");
+        displs[r] = to_int(parts[r].first * n, "matrix elements");
+      }
+      // (Column-major n x m with leading dimension n: A's rows in order.)
+      run_collective(*t, "MPI_Allgatherv (a small matrix)", [&] {
+        return MPI_Allgatherv(mine.data(), counts[t->rank], mpi_type<T>(),
+                              whole.data, counts.data(), displs.data(),
+                              mpi_type<T>(), t->comm);
+      });
+      info = singular_values<T, R>(&ni, &mi, whole.data, whole.desc, sv.data());
+    }
+    for (int64_t i = 0; i < k; ++i)
+      values.base[i * values.strides[0]] = sv[i];
     break;
   }
   case kEigh:

@@ -255,7 +255,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          int64_t(7), int64_t(20)),
                        ::testing::Values("1", "3", "64")));
 
-/// Reduced QR of an m x n matrix split on rows (kind 7): this rank's rows
+/// Reduced QR (kind 7) and singular values (kind 9) of an m x n matrix
+/// split on rows. QR: this rank's rows
 /// of Q (the first k = min(m, n) of n columns) and of R (the default
 /// partition of k rows), gathered: Q R = A, Q^T Q = I, R upper triangular,
 /// and R equal to LAPACK's on the whole matrix up to the signs of its rows.
@@ -315,6 +316,22 @@ TEST_P(MatrixQr, FactorsEqualLapackUpToSigns) {
         dot += qa[i * k + a] * qa[i * k + b];
       EXPECT_NEAR(dot, a == b ? 1.0 : 0.0, 1e-12 * std::max<int64_t>(m, 1) * 4);
     }
+  // The singular values (kind 9) on every rank, as LAPACK's.
+  Arr<double> s({n});
+  EXPECT_EQ(_idtr_matrix_linalg_f64(1, 9, 0, rows.rank(), rows.d(), rows.rank(),
+                                    rows.d(), s.rank(), s.d(), s.rank(), s.d()),
+            0);
+  if (k > 0) {
+    Arr<double> wantSk({k});
+    EXPECT_EQ(_idtr_linalg_f64(9, 0, whole.rank(), whole.d(), whole.rank(),
+                               whole.d(), wantSk.rank(), wantSk.d(),
+                               wantSk.rank(), wantSk.d(), wantSk.rank(),
+                               wantSk.d()),
+              0);
+    for (int64_t i = 0; i < k; ++i)
+      EXPECT_NEAR(s.at({i}), wantSk.at({i}), 1e-11 * std::max(m, n) * 8)
+          << "singular value " << i;
+  }
   // LAPACK's R (m x n input: Q m x k, R k x n).
   Arr<double> wantQ({m, k}), wantR({k, n});
   EXPECT_EQ(_idtr_linalg_f64(7, 0, whole.rank(), whole.d(), whole.rank(),

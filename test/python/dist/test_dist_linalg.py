@@ -1,7 +1,7 @@
 """The linalg extension on distributed arrays (rows, columns, the 2-D
 grid): stacks split along the batch axis computed on each rank's matrices,
-cholesky/solve/inv/det/slogdet/eigh/eigvalsh and the reduced qr of one
-split matrix by ScaLAPACK (the matrix moved to its block-cyclic layout and
+cholesky/solve/inv/det/slogdet/eigh/eigvalsh, the reduced qr and svdvals
+of one split matrix by ScaLAPACK (the matrix moved to its block-cyclic layout and
 back), other routines on the
 gathered matrices; every rank gets numpy's result; matrix products of split
 operands through BLAS on the local blocks."""
@@ -197,6 +197,33 @@ def test_generated_qr_of_one_split_matrix(case):
     np.testing.assert_allclose(q.conj().T @ q, np.eye(q.shape[1]), atol=scale)
     np.testing.assert_array_equal(np.tril(r, -1), 0)
     np.testing.assert_allclose(np.abs(r), np.abs(want_r), atol=scale)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(qr_cases())
+def test_generated_singular_values_of_one_split_matrix(case):
+    """svdvals (ScaLAPACK's p?gesvd without vectors) and matrix_rank of any
+    shape as numpy's."""
+    m, n, dtype, split, _, block = case
+    a = sample((m, n), dtype, seed=m * 43 + n, low=-1, high=1)
+    if m > 2 and n > 2:
+        a[:, 2] = a[:, 0] + a[:, 1]  # (rank deficient)
+    rtol = 2e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    os.environ["IDTR_SCALAPACK_NB"] = block
+    try:
+        x = xp.asarray(a, split=split)
+        s = xp.linalg.svdvals(x)
+        rank = xp.linalg.matrix_rank(x) if min(m, n) else None
+        s = s.to_numpy()
+    finally:
+        del os.environ["IDTR_SCALAPACK_NB"]
+    want = (np.linalg.svd(a, compute_uv=False) if min(m, n)
+            else np.zeros(0, np.finfo(dtype).dtype))
+    assert s.shape == want.shape and s.dtype == want.dtype
+    np.testing.assert_allclose(s, want, atol=rtol * 10 * max(m, n, 1))
+    if rank is not None:
+        assert int(rank) == np.linalg.matrix_rank(a)
 
 
 @pytest.mark.parametrize("split", SPLITS, ids=str)

@@ -293,7 +293,8 @@ LogicalResult MatrixLinalgOp::verify() {
       rank = 0;
       want = kind == MatrixRoutine::slogdet && i == 1 ? real : element;
     } else if (i == 0 && (kind == MatrixRoutine::eigh ||
-                          kind == MatrixRoutine::eigvalsh)) {
+                          kind == MatrixRoutine::eigvalsh ||
+                          kind == MatrixRoutine::svdvals)) {
       rank = 1;
       want = real;
     }

@@ -510,8 +510,9 @@ LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
 /// runtime's n columns), R's rows of the default partition of k. False
 /// (nothing changed) for other routines and for results not split on rows.
 static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
-  bool qr = op.getKind() == LinalgKind::qr;
-  if (op.getKind() > LinalgKind::eigvalsh && !(qr && !op.getFlag()))
+  bool qr = op.getKind() == LinalgKind::qr,
+       svdvals = op.getKind() == LinalgKind::svdvals;
+  if (op.getKind() > LinalgKind::eigvalsh && !(qr && !op.getFlag()) && !svdvals)
     return false;
   Type element =
       cast<NDArrayType>(op.getInputs().front().getType()).getElementType();
@@ -546,9 +547,10 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
   // columns of which the first k are Q's.
   Value k, rFirst, rCount;
   SmallVector<Value> resultRows;
+  if (qr || svdvals)
+    k = arith::MinUIOp::create(
+        b, loc, rows, dist::getDimValue(b, loc, op.getInputs().front(), 1));
   if (qr) {
-    Value n = dist::getDimValue(b, loc, op.getInputs().front(), 1);
-    k = arith::MinUIOp::create(b, loc, rows, n);
     std::tie(rFirst, rCount) = dist::createDefaultPartition(b, loc, team, k);
     resultRows.push_back(rCount);
     types[0] = NDArrayType::get({ShapedType::kDynamic, ShapedType::kDynamic},
@@ -574,6 +576,16 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
       replacement = bindOwnedRows(b, loc, type, q, first, rows, q);
     } else if (qr && i == 1) {
       replacement = bindOwnedRows(b, loc, type, value, rFirst, k, value);
+    } else if (svdvals && i == 0) {
+      // (The first k of n values.)
+      auto sType = dist::withoutDistEnv(cast<NDArrayType>(type));
+      OpFoldResult size = k;
+      if (!sType.isDynamicDim(0))
+        size = b.getIndexAttr(sType.getDimSize(0));
+      replacement = SubviewOp::create(b, loc, sType, value, {b.getIndexAttr(0)},
+                                      {size}, {b.getIndexAttr(1)});
+      if (dist::getDistEnv(type))
+        replacement = dist::createDistribute(b, loc, replacement, team, type);
     } else if (cast<NDArrayType>(type).getRank() == 2)
       replacement = bindOwnedRows(b, loc, type, value, first, rows, value);
     else if (dist::getDistEnv(type))

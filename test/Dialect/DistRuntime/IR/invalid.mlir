@@ -497,6 +497,14 @@ func.func @matrix_linalg_qr_rows(%a: !ndarray.ndarray<?x4xf64>) {
 
 // -----
 
+func.func @matrix_linalg_singular_values(%a: !ndarray.ndarray<?x4xcomplex<f64>>) {
+  // expected-error @+1 {{result #0 must be a vector of 'f64', got '!ndarray.ndarray<?xcomplex<f64>>'}}
+  %s:2 = distruntime.matrix_linalg svdvals %a team = 1 : (!ndarray.ndarray<?x4xcomplex<f64>>) -> (!ndarray.ndarray<?xcomplex<f64>>, !ndarray.ndarray<i64>)
+  return
+}
+
+// -----
+
 func.func @matrix_linalg_integer(%a: !ndarray.ndarray<?x4xi64>) {
   // expected-error @+1 {{matrices must be f32, f64, complex<f32> or complex<f64>, not 'i64'}}
   %x, %s = distruntime.matrix_linalg inv %a team = 1 : (!ndarray.ndarray<?x4xi64>) -> (!ndarray.ndarray<?x4xi64>, !ndarray.ndarray<i64>)

@@ -788,8 +788,9 @@ func.func @fft_over_every_axis(%x: !ndarray.ndarray<6x8xf64>) -> tensor<6x8xf64>
 // returns this rank's rows of the result (bound as its block) and the
 // status, the eigenvalues whole on every rank; nothing is gathered. The
 // reduced QR's Q is the first min(m, n) columns of the runtime's block and
-// R has rows of the default partition of min(m, n); the complete QR is
-// computed on the gathered matrix.
+// R has rows of the default partition of min(m, n); svdvals' first
+// min(m, n) values are the result; the complete QR is computed on the
+// gathered matrix.
 // CHECK-LABEL: func.func @matrix_routines
 // CHECK: %[[X:.*]]:2 = distruntime.matrix_linalg solve %{{.*}}, %{{.*}} team = 1 : (!ndarray.ndarray<?x6xf64>, !ndarray.ndarray<?x2xf64>) -> (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<i64>)
 // CHECK: dist.init_dist_array %[[X]]#0
@@ -799,19 +800,23 @@ func.func @fft_over_every_axis(%x: !ndarray.ndarray<6x8xf64>) -> tensor<6x8xf64>
 // CHECK: %{{.*}}, %[[KROWS:.*]] = dist.default_partition %{{.*}}, %{{.*}} shape(%[[K]])
 // CHECK: %[[Q:.*]]:3 = distruntime.matrix_linalg qr %{{.*}} rows(%[[KROWS]]) team = 1
 // CHECK: ndarray.subview %[[Q]]#0[0, 0] [%{{.*}}, 6] [1, 1]
+// CHECK: %[[SV:.*]]:2 = distruntime.matrix_linalg svdvals %{{.*}} team = 1
+// CHECK: ndarray.subview %[[SV]]#0[0] [6] [1]
 // CHECK: ndarray.linalg qr %{{.*}} flag : (!ndarray.ndarray<6x6xf64>)
-func.func @matrix_routines(%x: !ndarray.ndarray<6x6xf64>, %y: !ndarray.ndarray<6x2xf64>) -> (tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>) {
+func.func @matrix_routines(%x: !ndarray.ndarray<6x6xf64>, %y: !ndarray.ndarray<6x2xf64>) -> (tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>) {
   %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x6xf64> -> !ndarray.ndarray<6x6xf64>
   %b = ndarray.copy %y {dist.team = 1 : i64} : !ndarray.ndarray<6x2xf64> -> !ndarray.ndarray<6x2xf64>
   %s:2 = ndarray.linalg solve %a, %b : (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6x2xf64>) -> (!ndarray.ndarray<6x2xf64>, !ndarray.ndarray<i64>)
   %d:2 = ndarray.linalg det %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<f64>, !ndarray.ndarray<i64>)
   %e:2 = ndarray.linalg eigvalsh %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6xf64>, !ndarray.ndarray<i64>)
   %q:3 = ndarray.linalg qr %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6x6xf64>, !ndarray.ndarray<i64>)
+  %sv:2 = ndarray.linalg svdvals %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6xf64>, !ndarray.ndarray<i64>)
   %c:3 = ndarray.linalg qr %a flag : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6x6xf64>, !ndarray.ndarray<i64>)
   %ts = ndarray.to_tensor %s#0 : !ndarray.ndarray<6x2xf64> -> tensor<6x2xf64>
   %v = ndarray.load %d#0[] : !ndarray.ndarray<f64>
   %te = ndarray.to_tensor %e#0 : !ndarray.ndarray<6xf64> -> tensor<6xf64>
   %tq = ndarray.to_tensor %q#0 : !ndarray.ndarray<6x6xf64> -> tensor<6x6xf64>
   %tc = ndarray.to_tensor %c#0 : !ndarray.ndarray<6x6xf64> -> tensor<6x6xf64>
-  return %ts, %v, %te, %tq, %tc : tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>
+  %tsv = ndarray.to_tensor %sv#0 : !ndarray.ndarray<6xf64> -> tensor<6xf64>
+  return %ts, %v, %te, %tq, %tc, %tsv : tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>
 }

@@ -89,7 +89,8 @@ def DistRuntime_MatrixRoutine : I32Enum<"MatrixRoutine",
     "kinds)", [
   I32EnumCase<"cholesky", 0>, I32EnumCase<"solve", 1>, I32EnumCase<"inv", 2>,
   I32EnumCase<"det", 3>, I32EnumCase<"slogdet", 4>, I32EnumCase<"eigh", 5>,
-  I32EnumCase<"eigvalsh", 6>, I32EnumCase<"qr", 7>]> {
+  I32EnumCase<"eigvalsh", 6>, I32EnumCase<"qr", 7>,
+  I32EnumCase<"svdvals", 9>]> {
   let cppNamespace = "::imex::distruntime";
 }
 
@@ -323,7 +324,8 @@ def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
     `result_rows` operand: this rank's row count of the default partition
     of R's k = min(m, n) rows. Its results are this rank's rows of Q, m x k,
     in the first k of n columns (the others are not written), and its rows
-    of R, k x n.
+    of R, k x n. `svdvals` of an m x n matrix returns the k singular values
+    (descending) on every rank, in the first k of n elements.
     Collective and synchronous; lowered to `_idtr_matrix_linalg_<T>`:
     ScaLAPACK on a p x q grid of the team (`MPI_Dims_create`), the matrices
     moved to its block-cyclic layout and back by one all-to-all each.
