@@ -184,9 +184,11 @@ def svd(x, /, *, full_matrices=True):
     k, batch = builtins.min(m, n), x.shape[:-2]
     shapes = ([batch + (m, m), batch + (k,), batch + (n, n)] if full_matrices
               else [batch + (m, k), batch + (k,), batch + (k, n)])
+    # (Full and reduced are one factorization of a square matrix: reduced,
+    # which ScaLAPACK computes on a split matrix.)
     return SVDResult(*_call("svd", [x], shapes,
                             [x.dtype, _real(x.dtype), x.dtype],
-                            builtins.bool(full_matrices)))
+                            builtins.bool(full_matrices) and m != n))
 
 
 def svdvals(x, /):

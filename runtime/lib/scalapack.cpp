@@ -143,30 +143,36 @@ template <class T, class... Args> void orgqr(Args... args) {
 }
 
 /// The singular values `s` (descending, on every process) of `a`
-/// (overwritten): p?gesvd without vectors after a workspace query.
+/// (overwritten), with the first min(m, n) left and right singular vectors
+/// in `u` (m x k) and `vt` (k x n) when given: p?gesvd after a workspace
+/// query.
 template <class T, class R>
-int singular_values(const int *m, const int *n, T *a, const int *desca, R *s) {
+int gesvd(const int *m, const int *n, T *a, const int *desca, R *s,
+          T *u = nullptr, const int *descu = nullptr, T *vt = nullptr,
+          const int *descvt = nullptr) {
   const int one = 1;
   int info = 0, lwork = -1;
   T wquery{};
-  // (A real workspace of at least 1 + 4 max(m, n) for the complex routines;
-  // U and VT are not referenced.)
+  const char *job = u ? "V" : "N";
+  // (Not referenced without vectors.)
+  if (!u) {
+    descu = descvt = desca;
+  }
+  // (A real workspace of at least 1 + 4 max(m, n) for the complex routines.)
   std::vector<R> rwork(1 + 4 * static_cast<size_t>(std::max(*m, *n)) + 64);
   auto call = [&](T *work) {
     if constexpr (std::is_same_v<T, float>)
-      psgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
-               desca, nullptr, &one, &one, desca, work, &lwork, &info);
+      psgesvd_(job, job, m, n, a, &one, &one, desca, s, u, &one, &one, descu,
+               vt, &one, &one, descvt, work, &lwork, &info);
     else if constexpr (std::is_same_v<T, double>)
-      pdgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
-               desca, nullptr, &one, &one, desca, work, &lwork, &info);
+      pdgesvd_(job, job, m, n, a, &one, &one, desca, s, u, &one, &one, descu,
+               vt, &one, &one, descvt, work, &lwork, &info);
     else if constexpr (std::is_same_v<T, std::complex<float>>)
-      pcgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
-               desca, nullptr, &one, &one, desca, work, &lwork, rwork.data(),
-               &info);
+      pcgesvd_(job, job, m, n, a, &one, &one, desca, s, u, &one, &one, descu,
+               vt, &one, &one, descvt, work, &lwork, rwork.data(), &info);
     else
-      pzgesvd_("N", "N", m, n, a, &one, &one, desca, s, nullptr, &one, &one,
-               desca, nullptr, &one, &one, desca, work, &lwork, rwork.data(),
-               &info);
+      pzgesvd_(job, job, m, n, a, &one, &one, desca, s, u, &one, &one, descu,
+               vt, &one, &one, descvt, work, &lwork, rwork.data(), &info);
   };
   call(&wquery);
   if (info != 0)
@@ -513,12 +519,37 @@ void exchange(Team &t, const Grid &g, const View<T> &v, Distributed<T> &m,
         [&](const Tile &tile) { unpack(tile, inRows(tile), rs, cs, in); });
 }
 
+/// Every rank's rows of the m x n matrix (this rank's: `a`) gathered into
+/// `whole`, the transpose's layout on a 1 x 1 grid (column-major n x m
+/// with leading dimension n: the rows in order).
+template <class T>
+void gather_rows(Team &t, const View<T> &a, int64_t m, int64_t n,
+                 Distributed<T> &whole) {
+  const int64_t count = a.sizes[0];
+  std::vector<T> mine(static_cast<size_t>(count * n));
+  for (int64_t i = 0; i < count; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      mine[i * n + j] = a.base[i * a.strides[0] + j * a.strides[1]];
+  std::vector<int> counts(t.size), displs(t.size);
+  auto parts = partition_of(m, t.size);
+  for (int r = 0; r < t.size; ++r) {
+    counts[r] = to_int(parts[r].second * n, "matrix elements");
+    displs[r] = to_int(parts[r].first * n, "matrix elements");
+  }
+  run_collective(t, "MPI_Allgatherv (a small matrix)", [&] {
+    return MPI_Allgatherv(mine.data(), counts[t.rank], mpi_type<T>(),
+                          whole.data, counts.data(), displs.data(),
+                          mpi_type<T>(), t.comm);
+  });
+}
+
 template <class T> using real_t = decltype(std::abs(T()));
 
 template <class T>
 int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
                       int64_t flag, int64_t r0, void *d0, int64_t r1, void *d1,
-                      int64_t q0, void *e0, int64_t q1, void *e1) {
+                      int64_t q0, void *e0, int64_t q1, void *e1, int64_t q2,
+                      void *e2) {
   using R = real_t<T>;
   EntryScope es(entry);
   StatTimer timer(IDTR_STAT_ALLTOALL, IDTR_CNT_CALL_NS);
@@ -527,12 +558,12 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   View<T> a = make_view<T>("a", r0, d0, Use::In);
   if (a.rank != 2)
     fail("argument 'a': rows of a matrix need rank 2, not %d", a.rank);
-  if (kind < kCholesky || kind > kSvdvals || kind == kSvd)
+  if (kind < kCholesky || kind > kSvdvals)
     fail("unknown matrix routine %" PRId64, kind);
   // The matrix is n x n, or m x n for QR (m: the team's rows).
   const int64_t n = a.sizes[1];
   int64_t rowsTotal = a.sizes[0];
-  const bool rectangular = kind == kQr || kind == kSvdvals;
+  const bool rectangular = kind == kQr || kind == kSvd || kind == kSvdvals;
   if (rectangular)
     run_collective(*t, "MPI_Allreduce (matrix rows)", [&] {
       return MPI_Allreduce(MPI_IN_PLACE, &rowsTotal, 1, MPI_INT64_T, MPI_SUM,
@@ -568,7 +599,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   // inv(A^T) = inv(A)^T, A x = b is A^T's transposed system, and the
   // Cholesky factor of A^T = conj(A) (A Hermitian) from the other triangle
   // is the transpose of A's. Eigenvectors are A's own.
-  // Singular values are the transpose's too.
+  // Singular values are the transpose's too (and its vectors A's).
   const bool transposed = kind != kEigh && kind != kEigvalsh && kind != kQr;
   Distributed<T> m(g, transposed ? n : rowsM, transposed ? rowsM : n, nb,
                    kScratchMatrix);
@@ -720,33 +751,69 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     // (p?gesvd of the transpose, n x m: the layout holds A^T.)
     const int mi = to_int(rowsM, "matrix rows");
     if (k >= std::max(g.p, g.q) * static_cast<int64_t>(nb)) {
-      info = singular_values<T, R>(&ni, &mi, m.data, m.desc, sv.data());
+      info = gesvd<T, R>(&ni, &mi, m.data, m.desc, sv.data());
     } else {
       // A matrix smaller than the grid's blocks (p?gesvd reports
       // heterogeneous results when processes hold none of it): gathered,
       // the same values computed by each process on its own 1 x 1 grid.
-      const Grid &self = grid_of(*t, /*self=*/true);
-      Distributed<T> whole(self, n, rowsM, 64, kScratchSecond);
-      std::vector<T> mine(static_cast<size_t>(count * n));
-      for (int64_t i = 0; i < count; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          mine[i * n + j] = a.base[i * a.strides[0] + j * a.strides[1]];
-      std::vector<int> counts(t->size), displs(t->size);
-      auto parts = partition_of(rowsM, t->size);
-      for (int r = 0; r < t->size; ++r) {
-        counts[r] = to_int(parts[r].second * n, "matrix elements");
-        displs[r] = to_int(parts[r].first * n, "matrix elements");
-      }
-      // (Column-major n x m with leading dimension n: A's rows in order.)
-      run_collective(*t, "MPI_Allgatherv (a small matrix)", [&] {
-        return MPI_Allgatherv(mine.data(), counts[t->rank], mpi_type<T>(),
-                              whole.data, counts.data(), displs.data(),
-                              mpi_type<T>(), t->comm);
-      });
-      info = singular_values<T, R>(&ni, &mi, whole.data, whole.desc, sv.data());
+      Distributed<T> whole(grid_of(*t, /*self=*/true), n, rowsM, 64,
+                           kScratchSecond);
+      gather_rows(*t, a, rowsM, n, whole);
+      info = gesvd<T, R>(&ni, &mi, whole.data, whole.desc, sv.data());
     }
     for (int64_t i = 0; i < k; ++i)
       values.base[i * values.strides[0]] = sv[i];
+    break;
+  }
+  case kSvd: {
+    // On the transpose A^T = U' S V'^H (the layout holds it): A's U is
+    // V'^H's transpose and A's V^H is U''s, each moved back by a
+    // transposed exchange (no conjugation).
+    View<T> u = make_view<T>("u", q0, e0, Use::Out);
+    View<R> values = make_view<R>("s", q1, e1, Use::Out);
+    View<T> vh = make_view<T>("vh", q2, e2, Use::Out);
+    const int64_t k = std::min(rowsM, n);
+    auto rPart = partition_of(k, t->size)[t->rank];
+    if (u.rank != 2 || u.sizes[0] != count || u.sizes[1] < k)
+      fail("argument 'u': not this rank's rows of m x (at least k) columns");
+    if (values.rank != 1 || values.sizes[0] < k)
+      fail("argument 's': not a vector of at least min(m, n) elements");
+    if (vh.rank != 2 || vh.sizes[0] != rPart.second || vh.sizes[1] != n)
+      fail("argument 'vh': not this rank's rows of a k x n matrix");
+    const int mi = to_int(rowsM, "matrix rows");
+    std::vector<R> sv(k);
+    // (A matrix smaller than the grid's blocks: gathered, each process on
+    // its own 1 x 1 grid, as for svdvals.)
+    const bool small = k < std::max(g.p, g.q) * static_cast<int64_t>(nb);
+    const Grid &on = small ? grid_of(*t, /*self=*/true) : g;
+    const int onNb = small ? 64 : nb;
+    Distributed<T> uu(on, n, k, onNb, kScratchSecond),
+        vv(on, k, rowsM, onNb, kScratchThird);
+    if (!small) {
+      info = gesvd<T, R>(&ni, &mi, m.data, m.desc, sv.data(), uu.data, uu.desc,
+                         vv.data, vv.desc);
+    } else {
+      Distributed<T> whole(on, n, rowsM, 64, kScratchFourth);
+      gather_rows(*t, a, rowsM, n, whole);
+      info = gesvd<T, R>(&ni, &mi, whole.data, whole.desc, sv.data(), uu.data,
+                         uu.desc, vv.data, vv.desc);
+    }
+    for (int64_t i = 0; i < k; ++i)
+      values.base[i * values.strides[0]] = sv[i];
+    View<T> uk = u;
+    uk.sizes[1] = k;
+    if (!small) {
+      exchange(*t, g, uk, vv, nb, /*toCyclic=*/false, /*transposed=*/true);
+      exchange(*t, g, vh, uu, nb, /*toCyclic=*/false, /*transposed=*/true);
+    } else {
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t l = 0; l < k; ++l)
+          uk.base[i * uk.strides[0] + l * uk.strides[1]] = vv.at(l, first + i);
+      for (int64_t i = 0; i < rPart.second; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          vh.base[i * vh.strides[0] + j * vh.strides[1]] =
+              uu.at(j, rPart.first + i);
+    }
     break;
   }
   case kEigh:
@@ -784,10 +851,11 @@ using namespace idtr::detail;
 #define A(n) n##_r, n##_d
 
 #define IDTR_DEFINE_MATRIX_LINALG(S, T)                                        \
-  IDTR_EXPORT int64_t _idtr_matrix_linalg_##S(                                 \
-      int64_t team, int64_t kind, int64_t flag, M(a), M(b), M(o0), M(o1)) {    \
+  IDTR_EXPORT int64_t _idtr_matrix_linalg_##S(int64_t team, int64_t kind,      \
+                                              int64_t flag, M(a), M(b), M(o0), \
+                                              M(o1), M(o2)) {                  \
     return matrix_linalg<T>("_idtr_matrix_linalg_" #S, team, kind, flag, A(a), \
-                            A(b), A(o0), A(o1));                               \
+                            A(b), A(o0), A(o1), A(o2));                        \
   }
 IDTR_DEFINE_MATRIX_LINALG(f32, float)
 IDTR_DEFINE_MATRIX_LINALG(f64, double)

@@ -173,7 +173,8 @@ TEST_P(MatrixLinalg, RowsEqualLapackOnTheWholeMatrix) {
       Arr<double> mine({count, cols}), want({n, cols});
       EXPECT_EQ(_idtr_matrix_linalg_f64(1, kind, 0, rows.rank(), rows.d(),
                                         rhs.rank(), rhs.d(), mine.rank(),
-                                        mine.d(), mine.rank(), mine.d()),
+                                        mine.d(), mine.rank(), mine.d(),
+                                        mine.rank(), mine.d()),
                 0);
       EXPECT_EQ(_idtr_linalg_f64(kind, 0, whole.rank(), whole.d(),
                                  wholeRhs.rank(), wholeRhs.d(), want.rank(),
@@ -191,11 +192,11 @@ TEST_P(MatrixLinalg, RowsEqualLapackOnTheWholeMatrix) {
       Arr<double> w({n}), wv({n}), v({count, n}), want({n});
       EXPECT_EQ(_idtr_matrix_linalg_f64(1, 5, 0, rows.rank(), rows.d(),
                                         rows.rank(), rows.d(), w.rank(), w.d(),
-                                        v.rank(), v.d()),
+                                        v.rank(), v.d(), v.rank(), v.d()),
                 0);
-      EXPECT_EQ(_idtr_matrix_linalg_f64(1, 6, 0, rows.rank(), rows.d(),
-                                        rows.rank(), rows.d(), wv.rank(),
-                                        wv.d(), wv.rank(), wv.d()),
+      EXPECT_EQ(_idtr_matrix_linalg_f64(
+                    1, 6, 0, rows.rank(), rows.d(), rows.rank(), rows.d(),
+                    wv.rank(), wv.d(), wv.rank(), wv.d(), wv.rank(), wv.d()),
                 0);
       _idtr_linalg_f64(6, 0, whole.rank(), whole.d(), whole.rank(), whole.d(),
                        want.rank(), want.d(), want.rank(), want.d(),
@@ -230,11 +231,13 @@ TEST_P(MatrixLinalg, RowsEqualLapackOnTheWholeMatrix) {
         wantLog({});
     EXPECT_EQ(_idtr_matrix_linalg_f64(1, 3, 0, rows.rank(), rows.d(),
                                       rows.rank(), rows.d(), det.rank(),
-                                      det.d(), det.rank(), det.d()),
+                                      det.d(), det.rank(), det.d(), det.rank(),
+                                      det.d()),
               0);
     EXPECT_EQ(_idtr_matrix_linalg_f64(1, 4, 0, rows.rank(), rows.d(),
                                       rows.rank(), rows.d(), sign.rank(),
-                                      sign.d(), logabs.rank(), logabs.d()),
+                                      sign.d(), logabs.rank(), logabs.d(),
+                                      logabs.rank(), logabs.d()),
               0);
     _idtr_linalg_f64(3, 0, whole.rank(), whole.d(), whole.rank(), whole.d(),
                      wantDet.rank(), wantDet.d(), whole.rank(), whole.d(),
@@ -255,8 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
                                          int64_t(7), int64_t(20)),
                        ::testing::Values("1", "3", "64")));
 
-/// Reduced QR (kind 7) and singular values (kind 9) of an m x n matrix
-/// split on rows. QR: this rank's rows
+/// Reduced QR (kind 7), singular values (kind 9) and reduced SVD (kind 8)
+/// of an m x n matrix split on rows. QR: this rank's rows
 /// of Q (the first k = min(m, n) of n columns) and of R (the default
 /// partition of k rows), gathered: Q R = A, Q^T Q = I, R upper triangular,
 /// and R equal to LAPACK's on the whole matrix up to the signs of its rows.
@@ -281,7 +284,8 @@ TEST_P(MatrixQr, FactorsEqualLapackUpToSigns) {
     for (int64_t j = 0; j < n; ++j)
       rows.at({i, j}) = whole.at({first + i, j});
   EXPECT_EQ(_idtr_matrix_linalg_f64(1, 7, 0, rows.rank(), rows.d(), rows.rank(),
-                                    rows.d(), q.rank(), q.d(), r.rank(), r.d()),
+                                    rows.d(), q.rank(), q.d(), r.rank(), r.d(),
+                                    r.rank(), r.d()),
             0);
   // (Every rank's rows of Q and R, gathered.)
   auto gather = [&](Arr<double> &local, const Part &pt, int64_t rowsAll,
@@ -319,7 +323,8 @@ TEST_P(MatrixQr, FactorsEqualLapackUpToSigns) {
   // The singular values (kind 9) on every rank, as LAPACK's.
   Arr<double> s({n});
   EXPECT_EQ(_idtr_matrix_linalg_f64(1, 9, 0, rows.rank(), rows.d(), rows.rank(),
-                                    rows.d(), s.rank(), s.d(), s.rank(), s.d()),
+                                    rows.d(), s.rank(), s.d(), s.rank(), s.d(),
+                                    s.rank(), s.d()),
             0);
   if (k > 0) {
     Arr<double> wantSk({k});
@@ -332,6 +337,25 @@ TEST_P(MatrixQr, FactorsEqualLapackUpToSigns) {
       EXPECT_NEAR(s.at({i}), wantSk.at({i}), 1e-11 * std::max(m, n) * 8)
           << "singular value " << i;
   }
+  // The reduced SVD (kind 8): this rank's rows of U (first k of n
+  // columns) and of V^H (the default partition of k rows), gathered:
+  // U diag(s) V^H = A, the same values.
+  Arr<double> u({count, n}), sv({n}), vh({rPart.size[me], n});
+  EXPECT_EQ(_idtr_matrix_linalg_f64(1, 8, 0, rows.rank(), rows.d(), rows.rank(),
+                                    rows.d(), u.rank(), u.d(), sv.rank(),
+                                    sv.d(), vh.rank(), vh.d()),
+            0);
+  std::vector<double> ua = gather(u, part, m, k), va = gather(vh, rPart, k, n);
+  for (int64_t i = 0; i < k; ++i)
+    EXPECT_NEAR(sv.at({i}), s.at({i}), 1e-11 * std::max(m, n) * 8);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double usv = 0;
+      for (int64_t l = 0; l < k; ++l)
+        usv += ua[i * k + l] * sv.at({l}) * va[l * n + j];
+      EXPECT_NEAR(usv, whole.at({i, j}), 1e-11 * std::max(m, n) * 8)
+          << "(U S V^H)[" << i << ", " << j << "]";
+    }
   // LAPACK's R (m x n input: Q m x k, R k x n).
   Arr<double> wantQ({m, k}), wantR({k, n});
   EXPECT_EQ(_idtr_linalg_f64(7, 0, whole.rank(), whole.d(), whole.rank(),
@@ -367,12 +391,12 @@ TEST(MatrixLinalgFailure, SingularMatrixFailsOnEveryRank) {
   // (All ones: rank 1.)
   EXPECT_EQ(_idtr_matrix_linalg_f64(1, 2, 0, rows.rank(), rows.d(), rows.rank(),
                                     rows.d(), out.rank(), out.d(), out.rank(),
-                                    out.d()),
+                                    out.d(), out.rank(), out.d()),
             1);
   Arr<double> det({});
   EXPECT_EQ(_idtr_matrix_linalg_f64(1, 3, 0, rows.rank(), rows.d(), rows.rank(),
                                     rows.d(), det.rank(), det.d(), det.rank(),
-                                    det.d()),
+                                    det.d(), det.rank(), det.d()),
             0);
   EXPECT_EQ(det.at({}), 0.0);
 }

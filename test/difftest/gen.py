@@ -846,7 +846,17 @@ class Gen:
         base = self.data(batch + (n, n), "float64")
         name = r.choice(["inv", "det", "solve", "cholesky", "eigvalsh",
                          "svdvals", "matrix_power", "diagonal", "trace",
-                         "cross"])
+                         "cross", "qr"])
+        if name in ("svdvals", "qr"):
+            # (Any shape; QR compared through Q R, unique up to rounding.)
+            shape = batch + (r.choice([1, 2, 3, 5, 7]), n)
+            # (float64: small singular values of singular matrices are
+            # rounding noise, beyond float32's tolerance.)
+            a = self.input_expr(shape, "float64",
+                                r.choice(valid_splits(len(shape))))
+            if name == "qr":
+                return self.define(f"xp.matmul(*xp.linalg.qr({a}))")
+            return self.define(f"xp.linalg.svdvals({a})")
         if name in ("cholesky", "eigvalsh"):
             m = base @ np.swapaxes(base, -1, -2) + n * np.eye(n)
         else:

@@ -376,7 +376,7 @@ IDTR_DECLARE_LINALG(c128, double)
  * over `team`:
  *
  * int64_t _idtr_matrix_linalg_f64(int64_t team, int64_t kind, int64_t flag,
- *             (r,d) a, (r,d) b, (r,d) out0, (r,d) out1);
+ *             (r,d) a, (r,d) b, (r,d) out0, (r,d) out1, (r,d) out2);
  *     The routine `kind` (0 cholesky, 1 solve, 2 inv, 3 det, 4 slogdet,
  *     5 eigh, 6 eigvalsh, 7 qr) on
  *     the n x n matrix split on rows over the team whose rows of the
@@ -396,7 +396,8 @@ IDTR_DECLARE_LINALG(c128, double)
 #define IDTR_DECLARE_MATRIX_LINALG(S)                                          \
   IDTR_API int64_t _idtr_matrix_linalg_##S(                                    \
       int64_t team, int64_t kind, int64_t flag, IDTR_MEMREF(a),                \
-      IDTR_MEMREF(b), IDTR_MEMREF(out0), IDTR_MEMREF(out1));
+      IDTR_MEMREF(b), IDTR_MEMREF(out0), IDTR_MEMREF(out1),                    \
+      IDTR_MEMREF(out2));
 IDTR_DECLARE_MATRIX_LINALG(f32)
 IDTR_DECLARE_MATRIX_LINALG(f64)
 IDTR_DECLARE_MATRIX_LINALG(c64)

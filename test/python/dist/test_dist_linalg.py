@@ -203,9 +203,10 @@ def test_generated_qr_of_one_split_matrix(case):
           suppress_health_check=[HealthCheck.too_slow])
 @given(qr_cases())
 def test_generated_singular_values_of_one_split_matrix(case):
-    """svdvals (ScaLAPACK's p?gesvd without vectors) and matrix_rank of any
-    shape as numpy's."""
-    m, n, dtype, split, _, block = case
+    """svdvals (ScaLAPACK's p?gesvd without vectors), matrix_rank and svd
+    (either mode; reduced or square: p?gesvd with vectors) of any shape as
+    numpy's (the vectors up to phases: U diag(s) V^H = A, orthonormal)."""
+    m, n, dtype, split, mode, block = case
     a = sample((m, n), dtype, seed=m * 43 + n, low=-1, high=1)
     if m > 2 and n > 2:
         a[:, 2] = a[:, 0] + a[:, 1]  # (rank deficient)
@@ -215,9 +216,17 @@ def test_generated_singular_values_of_one_split_matrix(case):
         x = xp.asarray(a, split=split)
         s = xp.linalg.svdvals(x)
         rank = xp.linalg.matrix_rank(x) if min(m, n) else None
-        s = s.to_numpy()
+        u, s2, vh = xp.linalg.svd(x, full_matrices=mode == "complete")
+        s, u, s2, vh = s.to_numpy(), u.to_numpy(), s2.to_numpy(), vh.to_numpy()
     finally:
         del os.environ["IDTR_SCALAPACK_NB"]
+    k = min(m, n)
+    scale = rtol * 10 * max(m, n, 1) * max([1.0, *np.abs(a).ravel()])
+    assert u.shape[0] == m and vh.shape[1] == n and s2.shape == (k,)
+    np.testing.assert_allclose((u[:, :k] * s2) @ vh[:k], a, atol=scale)
+    np.testing.assert_allclose(u.conj().T @ u, np.eye(u.shape[1]), atol=scale)
+    np.testing.assert_allclose(vh @ vh.conj().T, np.eye(vh.shape[0]),
+                               atol=scale)
     want = (np.linalg.svd(a, compute_uv=False) if min(m, n)
             else np.zeros(0, np.finfo(dtype).dtype))
     assert s.shape == want.shape and s.dtype == want.dtype

@@ -242,7 +242,8 @@ LogicalResult OrderedReduceOp::verify() {
 LogicalResult MatrixLinalgOp::verify() {
   MatrixRoutine kind = getKind();
   size_t inputs = kind == MatrixRoutine::solve ? 2 : 1;
-  size_t results = kind == MatrixRoutine::slogdet ||
+  size_t results = kind == MatrixRoutine::svd ? 4
+                   : kind == MatrixRoutine::slogdet ||
                            kind == MatrixRoutine::eigh ||
                            kind == MatrixRoutine::qr
                        ? 3
@@ -253,7 +254,8 @@ LogicalResult MatrixLinalgOp::verify() {
            << " input(s) and returns " << results
            << " result(s) (the last the status), got " << getInputs().size()
            << " and " << getResults().size();
-  size_t resultRows = kind == MatrixRoutine::qr ? 1 : 0;
+  size_t resultRows =
+      kind == MatrixRoutine::qr || kind == MatrixRoutine::svd ? 1 : 0;
   if (getResultRows().size() != resultRows)
     return emitOpError("'")
            << stringifyMatrixRoutine(kind) << "' takes " << resultRows
@@ -292,9 +294,10 @@ LogicalResult MatrixLinalgOp::verify() {
     if (kind == MatrixRoutine::det || kind == MatrixRoutine::slogdet) {
       rank = 0;
       want = kind == MatrixRoutine::slogdet && i == 1 ? real : element;
-    } else if (i == 0 && (kind == MatrixRoutine::eigh ||
-                          kind == MatrixRoutine::eigvalsh ||
-                          kind == MatrixRoutine::svdvals)) {
+    } else if ((i == 0 && (kind == MatrixRoutine::eigh ||
+                           kind == MatrixRoutine::eigvalsh ||
+                           kind == MatrixRoutine::svdvals)) ||
+               (i == 1 && kind == MatrixRoutine::svd)) {
       rank = 1;
       want = real;
     }

@@ -120,11 +120,11 @@ Callee idtr_calls::getCallee(Operation *op) {
       })
       .Case([&](MatrixLinalgOp) {
         Type buffer = UnrankedMemRefType::get(IntegerType::get(context, 8), 0);
-        return Callee{
-            "_idtr_matrix_linalg_" + suffix,
-            FunctionType::get(context,
-                              {i64, i64, i64, buffer, buffer, buffer, buffer},
-                              {i64})};
+        return Callee{"_idtr_matrix_linalg_" + suffix,
+                      FunctionType::get(context,
+                                        {i64, i64, i64, buffer, buffer, buffer,
+                                         buffer, buffer},
+                                        {i64})};
       })
       .Case([&](ndarray::FFTOp fft) {
         // Suffixed by the input and output element types.

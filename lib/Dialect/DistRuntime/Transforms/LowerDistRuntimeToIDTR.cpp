@@ -558,7 +558,9 @@ struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
     for (auto [i, result] : llvm::enumerate(op.getResults().drop_back())) {
       auto type = cast<NDArrayType>(result.getType());
       SmallVector<Value> sizes;
-      if (op.getKind() == MatrixRoutine::qr && i == 1) // (R's rows)
+      // (R's or V^H's rows.)
+      if ((op.getKind() == MatrixRoutine::qr && i == 1) ||
+          (op.getKind() == MatrixRoutine::svd && i == 2))
         sizes = {adaptor.getResultRows().front(), dim(a, 1)};
       else if (type.getRank() == 2)
         sizes = {dim(a, 0), dim(inputs.back(), 1)};
@@ -577,6 +579,7 @@ struct MatrixLinalgLowering : public OpConversionPattern<MatrixLinalgOp> {
         pass(a),
         pass(inputs.back()),
         pass(outputs.front()),
+        pass(outputs[std::min<size_t>(1, outputs.size() - 1)]),
         pass(outputs.back())};
     Value failed = createCall(rewriter, loc, op, args).front();
     replaceWithOutputsAndStatus(rewriter, op, outputs, failed);

@@ -506,13 +506,16 @@ LogicalResult imex::ndarray::detail::distributeRowFFT(FFTOp op) {
 /// (repartitioned if it has another, sliced if replicated) go to the
 /// runtime, which returns this rank's rows of a matrix result and the
 /// other results (0-d, eigenvalues) whole on every rank. The reduced QR
-/// of an m x n matrix: Q's rows as a's (the first k = min(m, n) of the
-/// runtime's n columns), R's rows of the default partition of k. False
+/// and SVD of an m x n matrix: Q's and U's rows as a's (the first
+/// k = min(m, n) of the runtime's n columns), R's and V^H's rows of the
+/// default partition of k, the singular values the first k of n. False
 /// (nothing changed) for other routines and for results not split on rows.
 static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
   bool qr = op.getKind() == LinalgKind::qr,
+       svd = op.getKind() == LinalgKind::svd,
        svdvals = op.getKind() == LinalgKind::svdvals;
-  if (op.getKind() > LinalgKind::eigvalsh && !(qr && !op.getFlag()) && !svdvals)
+  if (op.getKind() > LinalgKind::eigvalsh && !((qr || svd) && !op.getFlag()) &&
+      !svdvals)
     return false;
   Type element =
       cast<NDArrayType>(op.getInputs().front().getType()).getElementType();
@@ -543,19 +546,25 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
     types.push_back(type.getRank() == 2 ? dist::getRowsType(type)
                                         : dist::withoutDistEnv(type));
   }
-  // QR: R's k rows and this rank's part of them; Q's local block has n
-  // columns of which the first k are Q's.
+  // QR and SVD: R's or V^H's k rows and this rank's part of them; Q's or
+  // U's local block has n columns of which the first k are the result's;
+  // the runtime's singular values are n of which the first k are.
   Value k, rFirst, rCount;
   SmallVector<Value> resultRows;
-  if (qr || svdvals)
+  if (qr || svd || svdvals)
     k = arith::MinUIOp::create(
         b, loc, rows, dist::getDimValue(b, loc, op.getInputs().front(), 1));
-  if (qr) {
+  auto dynamicLike = [](Type type, int64_t rank) {
+    return NDArrayType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                            cast<NDArrayType>(type).getElementType());
+  };
+  if (qr || svd) {
     std::tie(rFirst, rCount) = dist::createDefaultPartition(b, loc, team, k);
     resultRows.push_back(rCount);
-    types[0] = NDArrayType::get({ShapedType::kDynamic, ShapedType::kDynamic},
-                                cast<NDArrayType>(types[0]).getElementType());
+    types[0] = dynamicLike(types[0], 2);
   }
+  if (svd || svdvals)
+    types[svd ? 1 : 0] = dynamicLike(types[svd ? 1 : 0], 1);
   auto local = distruntime::MatrixLinalgOp::create(
       b, loc, types,
       distruntime::MatrixRoutineAttr::get(
@@ -566,7 +575,7 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
        llvm::enumerate(op.getResults(), local.getResults())) {
     Type type = result.getType();
     Value replacement = value;
-    if (qr && i == 0) {
+    if ((qr || svd) && i == 0) {
       auto qType = dist::getRowsType(cast<NDArrayType>(type));
       SmallVector<OpFoldResult> zeros(2, b.getIndexAttr(0)),
           ones(2, b.getIndexAttr(1)), sizes{count, k};
@@ -574,9 +583,9 @@ static bool distributeMatrixLinalg(LinalgOp op, int64_t team) {
         sizes[1] = b.getIndexAttr(qType.getDimSize(1));
       Value q = SubviewOp::create(b, loc, qType, value, zeros, sizes, ones);
       replacement = bindOwnedRows(b, loc, type, q, first, rows, q);
-    } else if (qr && i == 1) {
+    } else if ((qr && i == 1) || (svd && i == 2)) {
       replacement = bindOwnedRows(b, loc, type, value, rFirst, k, value);
-    } else if (svdvals && i == 0) {
+    } else if ((svdvals && i == 0) || (svd && i == 1)) {
       // (The first k of n values.)
       auto sType = dist::withoutDistEnv(cast<NDArrayType>(type));
       OpFoldResult size = k;

@@ -93,6 +93,7 @@ func.func @ordered_reduce(%a: !ndarray.ndarray<?x4xf64>, %b: !ndarray.ndarray<?x
 // CHECK: distruntime.matrix_linalg eigh %{{.*}} team = 1 : (!ndarray.ndarray<?x8xcomplex<f32>>) -> (!ndarray.ndarray<8xf32>, !ndarray.ndarray<?x8xcomplex<f32>>, !ndarray.ndarray<i64>)
 // CHECK: distruntime.matrix_linalg qr %{{.*}} rows(%{{.*}}) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
 // CHECK: distruntime.matrix_linalg svdvals %{{.*}} team = 1 : (!ndarray.ndarray<?x8xcomplex<f32>>) -> (!ndarray.ndarray<?xf32>, !ndarray.ndarray<i64>)
+// CHECK: distruntime.matrix_linalg svd %{{.*}} rows(%{{.*}}) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
 func.func @matrix_linalg(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x2xf64>, %c: !ndarray.ndarray<?x8xcomplex<f32>>, %k: index) {
   %x, %s = distruntime.matrix_linalg solve %a, %b team = 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x2xf64>) -> (!ndarray.ndarray<?x2xf64>, !ndarray.ndarray<i64>)
   %u, %t = distruntime.matrix_linalg cholesky %a flag team = 2 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
@@ -100,6 +101,7 @@ func.func @matrix_linalg(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x2
   %e:3 = distruntime.matrix_linalg eigh %c team = 1 : (!ndarray.ndarray<?x8xcomplex<f32>>) -> (!ndarray.ndarray<8xf32>, !ndarray.ndarray<?x8xcomplex<f32>>, !ndarray.ndarray<i64>)
   %q:3 = distruntime.matrix_linalg qr %a rows(%k) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
   %v:2 = distruntime.matrix_linalg svdvals %c team = 1 : (!ndarray.ndarray<?x8xcomplex<f32>>) -> (!ndarray.ndarray<?xf32>, !ndarray.ndarray<i64>)
+  %w:4 = distruntime.matrix_linalg svd %a rows(%k) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
   return
 }
 

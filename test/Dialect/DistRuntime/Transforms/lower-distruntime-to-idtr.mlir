@@ -525,14 +525,14 @@ func.func @fft(%a: !ndarray.ndarray<4x?xf64>) -> !ndarray.ndarray<4x?xcomplex<f6
 // distruntime.matrix_linalg: one call of IDTR's ScaLAPACK wrapper with the
 // team, the routine and the flag; the result's rows have a's rows and b's
 // columns; the status is stored into a 0-d buffer.
-// CHECK-DAG: func.func private @_idtr_matrix_linalg_f64(i64, i64, i64, memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> i64
+// CHECK-DAG: func.func private @_idtr_matrix_linalg_f64(i64, i64, i64, memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>, memref<*xi8>) -> i64
 // CHECK-LABEL: func.func @matrix_solve
 // CHECK: %[[A:.*]] = bufferization.to_buffer %{{.*}} {distruntime.read = 0
 // CHECK: %[[B:.*]] = bufferization.to_buffer %{{.*}} {distruntime.read = 1
 // CHECK: %[[ROWS:.*]] = memref.dim %[[A]], %c0
 // CHECK: %[[COLS:.*]] = memref.dim %[[B]], %c1
 // CHECK: memref.alloc(%[[ROWS]], %[[COLS]]) : memref<?x?xf64>
-// CHECK: %[[F:.*]] = call @_idtr_matrix_linalg_f64(%c1_i64, %c1_i64{{.*}}, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: %[[F:.*]] = call @_idtr_matrix_linalg_f64(%c1_i64, %c1_i64{{.*}}, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: memref.store %[[F]]
 func.func @matrix_solve(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>) {
   %x, %s = distruntime.matrix_linalg solve %a, %b team = 1 : (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
@@ -555,4 +555,20 @@ func.func @matrix_solve(%a: !ndarray.ndarray<?x?xf64>, %b: !ndarray.ndarray<?x?x
 func.func @matrix_qr(%a: !ndarray.ndarray<?x?xf64>, %k: index) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>) {
   %q, %r, %s = distruntime.matrix_linalg qr %a rows(%k) team = 1 : (!ndarray.ndarray<?x?xf64>) -> (!ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>)
   return %q, %r, %s : !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<?x?xf64>, !ndarray.ndarray<i64>
+}
+
+// -----
+
+// SVD: U's block as Q's, the singular values n (the runtime writes the
+// first min(m, n)), V^H's block has the 'rows' operand's rows; three
+// output buffers.
+// CHECK-LABEL: func.func @matrix_svd
+// CHECK-SAME: %{{[^:]*}}: !ndarray.ndarray<?x?xf32>, %[[K:[^:]*]]: index
+// CHECK: memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf32>
+// CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: memref.alloc(%[[K]], %{{.*}}) : memref<?x?xf32>
+// CHECK: call @_idtr_matrix_linalg_f32(%c1_i64, %c8_i64, %c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+func.func @matrix_svd(%a: !ndarray.ndarray<?x?xf32>, %k: index) -> (!ndarray.ndarray<?x?xf32>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<?x?xf32>, !ndarray.ndarray<i64>) {
+  %u, %s, %v, %t = distruntime.matrix_linalg svd %a rows(%k) team = 1 : (!ndarray.ndarray<?x?xf32>) -> (!ndarray.ndarray<?x?xf32>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<?x?xf32>, !ndarray.ndarray<i64>)
+  return %u, %s, %v, %t : !ndarray.ndarray<?x?xf32>, !ndarray.ndarray<?xf32>, !ndarray.ndarray<?x?xf32>, !ndarray.ndarray<i64>
 }

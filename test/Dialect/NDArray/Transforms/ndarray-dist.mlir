@@ -802,8 +802,11 @@ func.func @fft_over_every_axis(%x: !ndarray.ndarray<6x8xf64>) -> tensor<6x8xf64>
 // CHECK: ndarray.subview %[[Q]]#0[0, 0] [%{{.*}}, 6] [1, 1]
 // CHECK: %[[SV:.*]]:2 = distruntime.matrix_linalg svdvals %{{.*}} team = 1
 // CHECK: ndarray.subview %[[SV]]#0[0] [6] [1]
+// CHECK: %[[SVD:.*]]:4 = distruntime.matrix_linalg svd %{{.*}} rows(%{{.*}}) team = 1
+// CHECK: ndarray.subview %[[SVD]]#0[0, 0] [%{{.*}}, 6] [1, 1]
+// CHECK: ndarray.subview %[[SVD]]#1[0] [6] [1]
 // CHECK: ndarray.linalg qr %{{.*}} flag : (!ndarray.ndarray<6x6xf64>)
-func.func @matrix_routines(%x: !ndarray.ndarray<6x6xf64>, %y: !ndarray.ndarray<6x2xf64>) -> (tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>) {
+func.func @matrix_routines(%x: !ndarray.ndarray<6x6xf64>, %y: !ndarray.ndarray<6x2xf64>) -> (tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>, tensor<6x6xf64>) {
   %a = ndarray.copy %x {dist.team = 1 : i64} : !ndarray.ndarray<6x6xf64> -> !ndarray.ndarray<6x6xf64>
   %b = ndarray.copy %y {dist.team = 1 : i64} : !ndarray.ndarray<6x2xf64> -> !ndarray.ndarray<6x2xf64>
   %s:2 = ndarray.linalg solve %a, %b : (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6x2xf64>) -> (!ndarray.ndarray<6x2xf64>, !ndarray.ndarray<i64>)
@@ -811,6 +814,7 @@ func.func @matrix_routines(%x: !ndarray.ndarray<6x6xf64>, %y: !ndarray.ndarray<6
   %e:2 = ndarray.linalg eigvalsh %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6xf64>, !ndarray.ndarray<i64>)
   %q:3 = ndarray.linalg qr %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6x6xf64>, !ndarray.ndarray<i64>)
   %sv:2 = ndarray.linalg svdvals %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6xf64>, !ndarray.ndarray<i64>)
+  %usv:4 = ndarray.linalg svd %a : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6xf64>, !ndarray.ndarray<6x6xf64>, !ndarray.ndarray<i64>)
   %c:3 = ndarray.linalg qr %a flag : (!ndarray.ndarray<6x6xf64>) -> (!ndarray.ndarray<6x6xf64>, !ndarray.ndarray<6x6xf64>, !ndarray.ndarray<i64>)
   %ts = ndarray.to_tensor %s#0 : !ndarray.ndarray<6x2xf64> -> tensor<6x2xf64>
   %v = ndarray.load %d#0[] : !ndarray.ndarray<f64>
@@ -818,5 +822,6 @@ func.func @matrix_routines(%x: !ndarray.ndarray<6x6xf64>, %y: !ndarray.ndarray<6
   %tq = ndarray.to_tensor %q#0 : !ndarray.ndarray<6x6xf64> -> tensor<6x6xf64>
   %tc = ndarray.to_tensor %c#0 : !ndarray.ndarray<6x6xf64> -> tensor<6x6xf64>
   %tsv = ndarray.to_tensor %sv#0 : !ndarray.ndarray<6xf64> -> tensor<6xf64>
-  return %ts, %v, %te, %tq, %tc, %tsv : tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>
+  %tu = ndarray.to_tensor %usv#0 : !ndarray.ndarray<6x6xf64> -> tensor<6x6xf64>
+  return %ts, %v, %te, %tq, %tc, %tsv, %tu : tensor<6x2xf64>, f64, tensor<6xf64>, tensor<6x6xf64>, tensor<6x6xf64>, tensor<6xf64>, tensor<6x6xf64>
 }

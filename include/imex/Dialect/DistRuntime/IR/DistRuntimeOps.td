@@ -89,7 +89,7 @@ def DistRuntime_MatrixRoutine : I32Enum<"MatrixRoutine",
     "kinds)", [
   I32EnumCase<"cholesky", 0>, I32EnumCase<"solve", 1>, I32EnumCase<"inv", 2>,
   I32EnumCase<"det", 3>, I32EnumCase<"slogdet", 4>, I32EnumCase<"eigh", 5>,
-  I32EnumCase<"eigvalsh", 6>, I32EnumCase<"qr", 7>,
+  I32EnumCase<"eigvalsh", 6>, I32EnumCase<"qr", 7>, I32EnumCase<"svd", 8>,
   I32EnumCase<"svdvals", 9>]> {
   let cppNamespace = "::imex::distruntime";
 }
@@ -325,7 +325,10 @@ def DistRuntime_MatrixLinalgOp : DistRuntime_Op<"matrix_linalg", [
     of R's k = min(m, n) rows. Its results are this rank's rows of Q, m x k,
     in the first k of n columns (the others are not written), and its rows
     of R, k x n. `svdvals` of an m x n matrix returns the k singular values
-    (descending) on every rank, in the first k of n elements.
+    (descending) on every rank, in the first k of n elements; `svd`
+    (reduced, with a `rows` operand as `qr`'s) returns this rank's rows of
+    U (m x k, in the first k of n columns), the singular values (as
+    `svdvals`) and this rank's rows of V^H (k x n).
     Collective and synchronous; lowered to `_idtr_matrix_linalg_<T>`:
     ScaLAPACK on a p x q grid of the team (`MPI_Dims_create`), the matrices
     moved to its block-cyclic layout and back by one all-to-all each.
