@@ -543,6 +543,27 @@ void gather_rows(Team &t, const View<T> &a, int64_t m, int64_t n,
   });
 }
 
+/// Fails unless `v` is this rank's `rows` rows of a matrix of `cols`
+/// columns (`atLeast`: at least `cols`, of which the first are written).
+template <class T>
+void expect_rows(const View<T> &v, const char *name, int64_t rows, int64_t cols,
+                 bool atLeast = false) {
+  if (v.rank != 2 || v.sizes[0] != rows ||
+      (atLeast ? v.sizes[1] < cols : v.sizes[1] != cols))
+    fail("argument '%s': not this rank's %" PRId64 " rows of %s%" PRId64
+         " columns",
+         name, rows, atLeast ? "at least " : "", cols);
+}
+
+/// Fails unless `v` is a vector of at least `k` elements (the singular
+/// values).
+template <class R> void expect_vector(const View<R> &v, int64_t k) {
+  if (v.rank != 1 || v.sizes[0] < k)
+    fail("argument 's': not a vector of at least min(m, n) = %" PRId64
+         " elements",
+         k);
+}
+
 template <class T> using real_t = decltype(std::abs(T()));
 
 template <class T>
@@ -716,10 +737,8 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     View<T> r = make_view<T>("r", q1, e1, Use::Out);
     const int64_t k = std::min(rowsM, n);
     auto rPart = partition_of(k, t->size)[t->rank];
-    if (q.rank != 2 || q.sizes[0] != count || q.sizes[1] < k)
-      fail("argument 'q': not this rank's rows of m x (at least k) columns");
-    if (r.rank != 2 || r.sizes[0] != rPart.second || r.sizes[1] != n)
-      fail("argument 'r': not this rank's rows of a k x n matrix");
+    expect_rows(q, "q", count, k, /*atLeast=*/true);
+    expect_rows(r, "r", rPart.second, n);
     const int mi = to_int(rowsM, "matrix rows"), ki = to_int(k, "min(m, n)");
     std::vector<T> tau(m.nloc + nb);
     with_workspace<T>([&](T *work, const int *lwork) {
@@ -745,8 +764,7 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
   case kSvdvals: {
     View<R> values = make_view<R>("s", q0, e0, Use::Out);
     const int64_t k = std::min(rowsM, n);
-    if (values.rank != 1 || values.sizes[0] < k)
-      fail("argument 's': not a vector of at least min(m, n) elements");
+    expect_vector(values, k);
     std::vector<R> sv(k);
     // (p?gesvd of the transpose, n x m: the layout holds A^T.)
     const int mi = to_int(rowsM, "matrix rows");
@@ -774,12 +792,9 @@ int64_t matrix_linalg(const char *entry, int64_t team, int64_t kind,
     View<T> vh = make_view<T>("vh", q2, e2, Use::Out);
     const int64_t k = std::min(rowsM, n);
     auto rPart = partition_of(k, t->size)[t->rank];
-    if (u.rank != 2 || u.sizes[0] != count || u.sizes[1] < k)
-      fail("argument 'u': not this rank's rows of m x (at least k) columns");
-    if (values.rank != 1 || values.sizes[0] < k)
-      fail("argument 's': not a vector of at least min(m, n) elements");
-    if (vh.rank != 2 || vh.sizes[0] != rPart.second || vh.sizes[1] != n)
-      fail("argument 'vh': not this rank's rows of a k x n matrix");
+    expect_rows(u, "u", count, k, /*atLeast=*/true);
+    expect_vector(values, k);
+    expect_rows(vh, "vh", rPart.second, n);
     const int mi = to_int(rowsM, "matrix rows");
     std::vector<R> sv(k);
     // (A matrix smaller than the grid's blocks: gathered, each process on
