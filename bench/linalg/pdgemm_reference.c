@@ -14,16 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void Cblacs_pinfo(int *rank, int *size);
-void Cblacs_get(int context, int what, int *value);
-void Cblacs_gridinit(int *context, const char *order, int rows, int cols);
-void Cblacs_gridinfo(int context, int *rows, int *cols, int *row, int *col);
-void Cblacs_gridexit(int context);
-int numroc_(const int *n, const int *nb, const int *iproc, const int *isrc,
-            const int *nprocs);
-void descinit_(int *desc, const int *m, const int *n, const int *mb,
-               const int *nb, const int *irsrc, const int *icsrc,
-               const int *context, const int *lld, int *info);
+#include "blacs.h"
+
 void pdgemm_(const char *transa, const char *transb, const int *m,
              const int *n, const int *k, const double *alpha, const double *a,
              const int *ia, const int *ja, const int *desca, const double *b,
